@@ -1,0 +1,72 @@
+package models
+
+// WarningCode is the stable identifier of a rule warning, such as "site.not_adjacent".
+type WarningCode string
+
+// Warning says that something on the table breaks a rule.
+type Warning struct {
+	Code    WarningCode `json:"code"`
+	Player  Player      `json:"player"`
+	Cells   []Cell      `json:"cells"`
+	Message string      `json:"message"`
+}
+
+// ManaState is a player's mana this turn.
+type ManaState struct {
+	Available int `json:"available"`
+	Total     int `json:"total"`
+}
+
+// PlayerState is one player's side of a GameState.
+type PlayerState struct {
+	Life       int        `json:"life"`
+	DeathsDoor bool       `json:"deaths_door"`
+	Defeated   bool       `json:"defeated"`
+	Mana       ManaState  `json:"mana"`
+	Affinity   Thresholds `json:"affinity"`
+	Sites      []Cell     `json:"sites"`
+	Avatar     string     `json:"avatar,omitempty"`
+}
+
+// SiteState is the site on a cell. Rubble has Card "Rubble" and no controller.
+type SiteState struct {
+	Card       string `json:"card"`
+	Controller Player `json:"controller"`
+}
+
+// UnitState is a unit (minion, avatar, artifact or token) on a cell.
+type UnitState struct {
+	Card            string `json:"card"`
+	Owner           Player `json:"owner"`
+	Tapped          bool   `json:"tapped"`
+	EnteredThisTurn bool   `json:"entered_this_turn"`
+}
+
+// CellState is what one cell holds.
+type CellState struct {
+	Site  *SiteState  `json:"site,omitempty"`
+	Units []UnitState `json:"units,omitempty"`
+}
+
+// RealmState is the board: only the cells that hold something, plus the
+// water and land groupings (each sorted, each cluster's cells in order).
+type RealmState struct {
+	Cells         map[string]CellState `json:"cells"`
+	BodiesOfWater [][]Cell             `json:"bodies_of_water"`
+	SpansOfLand   [][]Cell             `json:"spans_of_land"`
+}
+
+// GameState is a snapshot of the game after one event, as `tablecam rules
+// --json` prints it and as the overlay draws it.
+type GameState struct {
+	Event    int                    `json:"event"`
+	Active   Player                 `json:"active"`
+	Turn     int                    `json:"turn"`
+	Winner   Player                 `json:"winner"`
+	Players  map[string]PlayerState `json:"players"`
+	Realm    RealmState             `json:"realm"`
+	Warnings []Warning              `json:"warnings"`
+}
+
+// RubbleName is the card name used for Rubble.
+const RubbleName = "Rubble"
