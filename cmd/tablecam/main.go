@@ -29,15 +29,16 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"catalog": {"look up cards: stats | show NAME | search TEXT", runCatalog},
-		"rules":   {"replay a game's events through the Sorcery rules", runRules},
-		"deck":    {"check a decklist: deck check DECK.txt", runDeck},
-		"synth":   {"render sample catalogs, table scenes and recorded games", runSynth},
-		"analyze": {"find the realm and read every card in camera images", runAnalyze},
-		"watch":   {"run the whole pipeline on a video, camera or frames", runWatch},
-		"replay":  {"rebuild a game's state from its journal", runReplay},
-		"bench":   {"measure vision, tracker and catalog figures", runBench},
-		"play":    {"the overlay on the sample game or a camera (the default)", runPlay},
+		"catalog":   {"look up cards: stats | show NAME | search TEXT", runCatalog},
+		"rules":     {"replay a game's events through the Sorcery rules", runRules},
+		"deck":      {"check a decklist: deck check DECK.txt", runDeck},
+		"synth":     {"render sample catalogs, table scenes and recorded games", runSynth},
+		"calibrate": {"find the realm in an image and save the calibration", runCalibrate},
+		"analyze":   {"find the realm and read every card in camera images", runAnalyze},
+		"watch":     {"run the whole pipeline on a video, camera or frames", runWatch},
+		"replay":    {"rebuild a game's state from its journal", runReplay},
+		"bench":     {"measure vision, tracker and catalog figures", runBench},
+		"play":      {"the overlay on the sample game or a camera (the default)", runPlay},
 	}
 }
 
@@ -79,6 +80,6 @@ func usage(w io.Writer, cmds map[string]command) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
 	}
 }
