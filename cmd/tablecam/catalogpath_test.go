@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tinyCatalogJSON writes a one-card catalog in the older API shape.
+func tinyCatalogJSON(name string) string {
+	return `[{"name":"` + name + `","slug":"` + strings.ToLower(strings.ReplaceAll(name, " ", "_")) + `",
+  "guardian":{"type":"Site","rarity":"Ordinary","rulesText":"","cost":null,"attack":null,"defence":null,"life":null,
+  "thresholds":{"air":0,"earth":0,"fire":1,"water":0}},"elements":"Fire","subTypes":"","sets":[]}]`
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
+	root := t.TempDir()
+	work := filepath.Join(root, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
+	t.Setenv("HOME", filepath.Join(root, "home"))
+	t.Setenv("TABLECAM_SAMPLES", filepath.Join(root, "samples"))
+
+	var stderr bytes.Buffer
+	if _, err := openCatalog("", &stderr); err == nil {
+		t.Fatal("no catalog anywhere: want an error")
+	}
+
+	writeFile(t, filepath.Join(root, "samples", "doc.go"), "package samples\n")
+	writeFile(t, filepath.Join(root, "samples", "catalog", "cards.json"), tinyCatalogJSON("Sample Site"))
+	writeFile(t, filepath.Join(root, "cache", "tablecam", "cards.json"), tinyCatalogJSON("Cached Site"))
+	writeFile(t, filepath.Join(root, "shared", "data", "sorcery-cards.json"), tinyCatalogJSON("Shared Site"))
+	writeFile(t, filepath.Join(root, "mine.json"), tinyCatalogJSON("My Site"))
+
+	steps := []struct {
+		flag, want, message string
+		remove              string // removed after this step
+	}{
+		{flag: filepath.Join(root, "mine.json"), want: "My Site"},
+		{want: "Shared Site", message: "shared card list", remove: filepath.Join(root, "shared")},
+		{want: "Cached Site", message: "cached card list", remove: filepath.Join(root, "cache")},
+		{want: "Sample Site", message: "bundled sample catalog"},
+	}
+	for _, s := range steps {
+		stderr.Reset()
+		cat, err := openCatalog(s.flag, &stderr)
+		if err != nil {
+			t.Fatalf("flag %q: %v", s.flag, err)
+		}
+		if _, err := cat.Lookup(s.want); err != nil {
+			t.Errorf("flag %q: want the catalog holding %q: %v", s.flag, s.want, err)
+		}
+		if s.message == "" && stderr.Len() != 0 {
+			t.Errorf("flag %q: a catalog the user named needs no message, got %q", s.flag, stderr.String())
+		}
+		if s.message != "" && (!strings.Contains(stderr.String(), s.message) || strings.Count(stderr.String(), "\n") != 1) {
+			t.Errorf("want one line naming the %s, got %q", s.message, stderr.String())
+		}
+		if s.remove != "" {
+			if err := os.RemoveAll(s.remove); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestOpenCatalogMissingFlagPath(t *testing.T) {
+	_, err := openCatalog(filepath.Join(t.TempDir(), "nope.json"), &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "nope.json") {
+		t.Fatalf("want an error naming the file, got %v", err)
+	}
+}
