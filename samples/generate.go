@@ -1,0 +1,4 @@
+package samples
+
+// These lines rebuild every bundled sample from its seed: go generate ./samples/...
+//go:generate go run ../cmd/tablecam synth catalog --quiet --out catalog --seed 1
