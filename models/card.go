@@ -99,6 +99,8 @@ type Card struct {
 	Token bool `json:"token,omitempty"`
 	// Printings lists the slugs of the card's printed variants.
 	Printings []string `json:"printings,omitempty"`
+	// Sets lists the names of the sets the card was printed in.
+	Sets []string `json:"sets,omitempty"`
 	// Image is the path of the reference face, empty when the catalog has none.
 	Image string `json:"image,omitempty"`
 }

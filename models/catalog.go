@@ -1,12 +1,12 @@
 package models
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // ErrUnknownCard is wrapped by Catalog.Lookup when no card has the name.
@@ -20,14 +20,31 @@ type Catalog struct {
 	cards  []*Card
 	byName map[string]*Card
 	bySlug map[string]*Card
+	// names holds each card's normalized name, in catalog order.
+	names []string
+
+	searchOnce sync.Once
+	searchText []string // per card: normalized name, type, subtypes and rules text
 }
 
-// NewCatalog builds a catalog from cards already in memory.
+// NewCatalog builds a catalog from cards already in memory. When two cards
+// share a name or a slug, the first one wins.
 func NewCatalog(cards []*Card) *Catalog {
-	c := &Catalog{cards: cards, byName: map[string]*Card{}, bySlug: map[string]*Card{}}
-	for _, card := range cards {
-		c.byName[NormalizeName(card.Name)] = card
-		c.bySlug[card.Slug] = card
+	c := &Catalog{
+		cards:  cards,
+		byName: make(map[string]*Card, len(cards)),
+		bySlug: make(map[string]*Card, 3*len(cards)),
+		names:  make([]string, len(cards)),
+	}
+	for i, card := range cards {
+		n := NormalizeName(card.Name)
+		c.names[i] = n
+		if _, ok := c.byName[n]; !ok {
+			c.byName[n] = card
+		}
+		if _, ok := c.bySlug[card.Slug]; !ok && card.Slug != "" {
+			c.bySlug[card.Slug] = card
+		}
 		for _, p := range card.Printings {
 			if _, ok := c.bySlug[p]; !ok {
 				c.bySlug[p] = card
@@ -37,8 +54,16 @@ func NewCatalog(cards []*Card) *Catalog {
 	return c
 }
 
-// LoadCatalog reads a catalog from a JSON file or from a directory holding
-// cards.json and images/<slug>.(png|jpg|webp).
+// imageExtensions are the reference-face formats of a catalog directory, in
+// order of preference.
+var imageExtensions = []string{".png", ".jpg", ".jpeg", ".webp"}
+
+// LoadCatalog reads a catalog from a JSON card list (either shape of the
+// public API, see ParseCards) or from a catalog directory holding cards.json
+// and reference faces images/<slug>.(png|jpg|webp). A card list given as a
+// plain file has no images. A file that cannot be read as a card list gives
+// a *CatalogError naming the file, the line and column, the card and the
+// problem.
 func LoadCatalog(path string) (*Catalog, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -51,26 +76,65 @@ func LoadCatalog(path string) (*Catalog, error) {
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
+		if dir != "" && errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("catalog: %s is a directory without cards.json: %w", dir, err)
+		}
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	cards, err := ParseCards(data)
 	if err != nil {
-		return nil, fmt.Errorf("catalog %s: %w", file, err)
+		var ce *CatalogError
+		if errors.As(err, &ce) {
+			ce.File = file
+			return nil, ce
+		}
+		return nil, &CatalogError{File: file, Err: err}
 	}
 	if dir != "" {
-		for _, card := range cards {
-			for _, ext := range []string{".png", ".jpg", ".jpeg", ".webp"} {
-				p := filepath.Join(dir, "images", card.Slug+ext)
-				if _, err := os.Stat(p); err == nil {
-					card.Image = p
-					break
-				}
-			}
+		if err := findImages(cards, filepath.Join(dir, "images")); err != nil {
+			return nil, err
 		}
 	}
 	c := NewCatalog(cards)
 	c.Path = path
 	return c, nil
+}
+
+// findImages sets each card's Image from the files in an images directory,
+// reading the directory once rather than probing every card's file names.
+func findImages(cards []*Card, imagesDir string) error {
+	entries, err := os.ReadDir(imagesDir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	rank := map[string]int{} // slug → index of the best extension seen
+	files := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		ext := strings.ToLower(filepath.Ext(name))
+		for i, want := range imageExtensions {
+			if ext != want {
+				continue
+			}
+			slug := strings.TrimSuffix(name, filepath.Ext(name))
+			if r, ok := rank[slug]; !ok || i < r {
+				rank[slug] = i
+				files[slug] = filepath.Join(imagesDir, name)
+			}
+		}
+	}
+	for _, card := range cards {
+		if f, ok := files[card.Slug]; ok {
+			card.Image = f
+		}
+	}
+	return nil
 }
 
 // Cards lists the cards in catalog order. The slice is a copy.
@@ -81,112 +145,52 @@ func (c *Catalog) Len() int { return len(c.cards) }
 
 // BySlug finds a card by its slug or one of its printings' slugs.
 func (c *Catalog) BySlug(slug string) (*Card, bool) {
-	card, ok := c.bySlug[slug]
+	if card, ok := c.bySlug[slug]; ok {
+		return card, true
+	}
+	card, ok := c.bySlug[strings.ToLower(strings.TrimSpace(slug))]
 	return card, ok
 }
 
-// Lookup finds a card by name, ignoring case, punctuation and accents, or by slug.
+// Lookup finds a card by name, ignoring case, punctuation and accents, or by
+// the slug of the card or of one of its printings. For a name it does not
+// know it returns an *UnknownCardError, which wraps ErrUnknownCard and
+// suggests the closest names.
 func (c *Catalog) Lookup(name string) (*Card, error) {
 	if card, ok := c.byName[NormalizeName(name)]; ok {
 		return card, nil
 	}
-	if card, ok := c.bySlug[name]; ok {
+	if card, ok := c.BySlug(name); ok {
 		return card, nil
 	}
-	return nil, fmt.Errorf("%w %q", ErrUnknownCard, name)
+	return nil, &UnknownCardError{Name: name, Suggestions: c.Suggest(name, 3)}
 }
 
-// NormalizeName folds case, punctuation and common accents so that
-// "Æther-Wolf", "aether wolf" and "AETHER WOLF" compare equal.
-func NormalizeName(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToLower(s) {
-		if f, ok := foldAccent[r]; ok {
-			b.WriteString(f)
-			space = false
-			continue
-		}
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-			space = false
-		case r == '\'' || r == '’':
-			// "Duke's" and "Dukes" are the same name.
-		default:
-			if !space && b.Len() > 0 {
-				b.WriteByte(' ')
-				space = true
-			}
-		}
+// UnknownCardError is the error of a name that is no card of the catalog.
+type UnknownCardError struct {
+	Name string
+	// Suggestions are the closest names in the catalog, best first.
+	Suggestions []string
+}
+
+func (e *UnknownCardError) Error() string {
+	msg := fmt.Sprintf("%v %q", ErrUnknownCard, e.Name)
+	if len(e.Suggestions) > 0 {
+		msg += " (did you mean " + orList(e.Suggestions) + "?)"
 	}
-	return strings.TrimSpace(b.String())
+	return msg
 }
 
-var foldAccent = map[rune]string{
-	'à': "a", 'á': "a", 'â': "a", 'ä': "a", 'ã': "a", 'å': "a", 'æ': "ae",
-	'ç': "c", 'è': "e", 'é': "e", 'ê': "e", 'ë': "e", 'ì': "i", 'í': "i", 'î': "i", 'ï': "i",
-	'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'ö': "o", 'õ': "o", 'ø': "o", 'œ': "oe",
-	'ù': "u", 'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss",
-}
+// Unwrap gives ErrUnknownCard, so errors.Is(err, ErrUnknownCard) holds.
+func (e *UnknownCardError) Unwrap() error { return ErrUnknownCard }
 
-// apiCard is the public API's older card shape.
-type apiCard struct {
-	Name     string `json:"name"`
-	Slug     string `json:"slug"`
-	Guardian struct {
-		Type       string     `json:"type"`
-		Rarity     *string    `json:"rarity"`
-		RulesText  string     `json:"rulesText"`
-		Cost       *int       `json:"cost"`
-		Attack     *int       `json:"attack"`
-		Defence    *int       `json:"defence"`
-		Life       *int       `json:"life"`
-		Thresholds Thresholds `json:"thresholds"`
-	} `json:"guardian"`
-	Elements string `json:"elements"`
-	SubTypes string `json:"subTypes"`
-	Sets     []struct {
-		Name     string `json:"name"`
-		Variants []struct {
-			Slug string `json:"slug"`
-		} `json:"variants"`
-	} `json:"sets"`
-}
-
-// ParseCards reads a card list in the public API's JSON shape.
-func ParseCards(data []byte) ([]*Card, error) {
-	var raw []apiCard
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, err
+// orList writes "A", "A or B", "A, B or C".
+func orList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
 	}
-	cards := make([]*Card, 0, len(raw))
-	for _, r := range raw {
-		card := &Card{
-			Name: r.Name, Slug: r.Slug, Type: CardType(r.Guardian.Type),
-			Cost: r.Guardian.Cost, Attack: r.Guardian.Attack, Defence: r.Guardian.Defence, Life: r.Guardian.Life,
-			Thresholds: r.Guardian.Thresholds, RulesText: r.Guardian.RulesText,
-		}
-		if r.Guardian.Rarity != nil {
-			card.Rarity = Rarity(*r.Guardian.Rarity)
-		}
-		for _, e := range strings.Split(r.Elements, ",") {
-			if el, err := ParseElement(e); err == nil {
-				card.Elements = append(card.Elements, el)
-			}
-		}
-		for _, s := range strings.Fields(r.SubTypes) {
-			card.Subtypes = append(card.Subtypes, s)
-			if strings.EqualFold(s, "token") {
-				card.Token = true
-			}
-		}
-		for _, set := range r.Sets {
-			for _, v := range set.Variants {
-				card.Printings = append(card.Printings, v.Slug)
-			}
-		}
-		cards = append(cards, card)
-	}
-	return cards, nil
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }

@@ -15,7 +15,7 @@ func tinyCatalogJSON(name string) string {
   "thresholds":{"air":0,"earth":0,"fire":1,"water":0}},"elements":"Fire","subTypes":"","sets":[]}]`
 }
 
-func writeFile(t *testing.T, path, text string) {
+func writeCatalogTestFile(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -41,11 +41,11 @@ func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
 		t.Fatal("no catalog anywhere: want an error")
 	}
 
-	writeFile(t, filepath.Join(root, "samples", "doc.go"), "package samples\n")
-	writeFile(t, filepath.Join(root, "samples", "catalog", "cards.json"), tinyCatalogJSON("Sample Site"))
-	writeFile(t, filepath.Join(root, "cache", "tablecam", "cards.json"), tinyCatalogJSON("Cached Site"))
-	writeFile(t, filepath.Join(root, "shared", "data", "sorcery-cards.json"), tinyCatalogJSON("Shared Site"))
-	writeFile(t, filepath.Join(root, "mine.json"), tinyCatalogJSON("My Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "samples", "doc.go"), "package samples\n")
+	writeCatalogTestFile(t, filepath.Join(root, "samples", "catalog", "cards.json"), tinyCatalogJSON("Sample Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "cache", "tablecam", "cards.json"), tinyCatalogJSON("Cached Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "shared", "data", "sorcery-cards.json"), tinyCatalogJSON("Shared Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "mine.json"), tinyCatalogJSON("My Site"))
 
 	steps := []struct {
 		flag, want, message string
