@@ -1,0 +1,85 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// castChecks checks a spell's cost against p's mana and its threshold against
+// p's affinity, then pays the cost.
+func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cell) []models.Warning {
+	var ws []models.Warning
+	if need := card.Thresholds; !g.affinity(p).Meets(need) {
+		have := g.affinity(p)
+		ws = append(ws, warn(ThresholdUnmet, p, cells,
+			"%s needs a threshold of %s but %s's affinity is %s (missing %s); your affinity must meet a spell's threshold to cast it (Elemental Threshold).",
+			card.Name, need, p, have, have.Missing(need)))
+	}
+	if cost := card.CostOrZero(); cost > 0 {
+		ws = append(ws, g.spend(p, cost, cells, fmt.Sprintf("%s (cost %d)", card.Name, cost))...)
+	}
+	return ws
+}
+
+// castSpell applies spell_cast: a magic (or any spell that does not stay on a
+// cell the camera can see) is cast.
+func (g *Game) castSpell(ev models.Event) ([]models.Warning, error) {
+	card, err := g.lookup("card", ev.Card)
+	if err != nil {
+		return nil, err
+	}
+	if !card.Type.IsSpell() {
+		return nil, fieldErr("card", nil, "%s is a %s, not a spell", card.Name, strings.ToLower(string(card.Type)))
+	}
+	var cells []models.Cell
+	if ev.Cell != nil {
+		cells = cellsOf(*ev.Cell)
+	}
+	ws := g.inactiveWarning(ev.Player, cells, "cast "+card.Name)
+	ws = append(ws, g.castChecks(ev.Player, card, cells)...)
+	g.act(ev.Player)
+	return ws, nil
+}
+
+// summon applies unit_summoned: a minion, artifact or aura is cast to a cell
+// (paying its cost and checking its threshold), or a token is made by an
+// effect (no cost). Minions and artifacts are cast atop a site their player
+// controls; a minion in the void without Voidwalk is banished.
+func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
+	card, err := g.lookup("card", ev.Card)
+	if err != nil {
+		return nil, err
+	}
+	switch card.Type {
+	case models.Minion, models.Artifact, models.Aura:
+	default:
+		if !card.Token {
+			return nil, fieldErr("card", nil, "%s is a %s, which is not summoned to the realm (minions, artifacts, auras and tokens are)",
+				card.Name, strings.ToLower(string(card.Type)))
+		}
+	}
+	p, cell := ev.Player, *ev.Cell
+	var ws []models.Warning
+	if !card.Token {
+		ws = append(ws, g.inactiveWarning(p, cellsOf(cell), "cast "+card.Name)...)
+		ws = append(ws, g.castChecks(p, card, cellsOf(cell))...)
+		if s := g.board.at(cell).site; s != nil && card.Type != models.Aura && (s.rubble() || s.controller != p) {
+			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
+				"%s was cast to %s at %s, which %s does not control; a minion or artifact is cast atop a site you control (Casting Spells).",
+				card.Name, s.name(), cell, p))
+		} else if s == nil && card.Type == models.Artifact {
+			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
+				"%s was conjured into the void at %s; an artifact is conjured atop a site you control (Casting Artifacts).", card.Name, cell))
+		}
+	}
+	u := &unit{card: card, owner: p, entered: true}
+	sq := g.board.at(cell)
+	sq.units = append(sq.units, u)
+	g.act(p)
+	if w, ok := g.voidWarning(u, cell, "was summoned to"); ok {
+		ws = append(ws, w)
+	}
+	return ws, nil
+}

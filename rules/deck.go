@@ -1,0 +1,227 @@
+package rules
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// ErrBadDeck is wrapped by ParseDeck's errors: a line that is not a card line
+// or a header, or a card the catalog lacks.
+var ErrBadDeck = errors.New("bad decklist")
+
+// DeckSection is one part of a deck: the Avatar, the atlas of sites or the
+// spellbook of spells.
+type DeckSection string
+
+// The three sections of a decklist.
+const (
+	AvatarSection    DeckSection = "Avatar"
+	AtlasSection     DeckSection = "Atlas"
+	SpellbookSection DeckSection = "Spellbook"
+)
+
+// Deck-building minimums of the rulebook (Building Your Own Decks).
+const (
+	MinAtlas     = 30
+	MinSpellbook = 60
+)
+
+// DeckEntry is one "N Card Name" line of a decklist.
+type DeckEntry struct {
+	Line    int
+	Count   int
+	Card    *models.Card
+	Section DeckSection
+}
+
+// Deck is a parsed decklist.
+type Deck struct {
+	// Name is the file the list came from, for messages.
+	Name    string
+	Entries []DeckEntry
+	// Headers gives the line of each section's header.
+	Headers map[DeckSection]int
+}
+
+// Count sums the cards of a section.
+func (d *Deck) Count(s DeckSection) int {
+	n := 0
+	for _, e := range d.Entries {
+		if e.Section == s {
+			n += e.Count
+		}
+	}
+	return n
+}
+
+// DeckProblem is one reason a deck is not legal, on a line (0 for the whole deck).
+type DeckProblem struct {
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+var cardLine = regexp.MustCompile(`^(\d+)\s*[xX×]?\s+(\S.*)$|^(\d+)[xX×](\S.*)$`)
+
+// ParseDeck reads a decklist: "N Card Name" lines (also "4x Name" or a bare
+// name for one copy) under "Avatar", "Atlas" and "Spellbook" headers, in any
+// case, with blank lines and '#' comments allowed. Every card is looked up in
+// cat; all unknown cards and malformed lines are reported together, each
+// naming its line.
+func ParseDeck(r io.Reader, name string, cat *models.Catalog) (*Deck, error) {
+	d := &Deck{Name: name, Headers: map[DeckSection]int{}}
+	sc := bufio.NewScanner(r)
+	var errs []error
+	bad := func(line int, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s:%d: %w: %s", name, line, ErrBadDeck, fmt.Sprintf(format, args...)))
+	}
+	section := DeckSection("")
+	for n := 1; sc.Scan(); n++ {
+		text := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\xef\xbb\xbf"))
+		if i := strings.Index(text, "#"); i >= 0 {
+			text = strings.TrimSpace(text[:i])
+		}
+		if text == "" || strings.HasPrefix(text, "//") {
+			continue
+		}
+		if s, ok := deckHeader(text); ok {
+			section = s
+			if _, dup := d.Headers[s]; !dup {
+				d.Headers[s] = n
+			}
+			continue
+		}
+		count, cardName := 1, text
+		if m := cardLine.FindStringSubmatch(text); m != nil {
+			num, rest := m[1], m[2]
+			if num == "" {
+				num, rest = m[3], m[4]
+			}
+			count, _ = strconv.Atoi(num)
+			cardName = strings.TrimSpace(rest)
+		} else if text[0] >= '0' && text[0] <= '9' {
+			bad(n, "%q is not a card line (want \"N Card Name\")", text)
+			continue
+		}
+		if count <= 0 {
+			bad(n, "a count of %d copies", count)
+			continue
+		}
+		if section == "" {
+			bad(n, "%q comes before any Avatar, Atlas or Spellbook header", text)
+			continue
+		}
+		card, err := cat.Lookup(cardName)
+		if err != nil {
+			bad(n, "%s", unknownCardProblem(cat, cardName))
+			continue
+		}
+		d.Entries = append(d.Entries, DeckEntry{Line: n, Count: count, Card: card, Section: section})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return d, nil
+}
+
+// deckHeader recognises a section header such as "Atlas", "SPELLBOOK:" or "Atlas (30)".
+func deckHeader(text string) (DeckSection, bool) {
+	t := strings.ToLower(strings.TrimSpace(text))
+	if i := strings.IndexAny(t, "(["); i > 0 {
+		t = strings.TrimSpace(t[:i])
+	}
+	t = strings.TrimSpace(strings.TrimSuffix(t, ":"))
+	switch t {
+	case "avatar", "avatars":
+		return AvatarSection, true
+	case "atlas", "sites":
+		return AtlasSection, true
+	case "spellbook", "spells":
+		return SpellbookSection, true
+	}
+	return "", false
+}
+
+// CheckDeck lists why a deck is not legal (nothing when it is): exactly one
+// Avatar; an atlas of at least 30 sites and nothing else; a spellbook of at
+// least 60 spells and no sites or Avatars; no tokens; and no more copies of a
+// card, across the whole deck, than its rarity allows (Ordinary 4, Exceptional
+// 3, Elite 2, Unique 1; the Avatar does not count).
+func CheckDeck(d *Deck) []DeckProblem {
+	var ps []DeckProblem
+	add := func(line int, format string, args ...any) {
+		ps = append(ps, DeckProblem{Line: line, Message: fmt.Sprintf(format, args...)})
+	}
+	if n := d.Count(AvatarSection); n != 1 {
+		add(d.Headers[AvatarSection], "the deck has %d Avatars; a deck includes exactly one Avatar", n)
+	}
+	if n := d.Count(AtlasSection); n < MinAtlas {
+		add(d.Headers[AtlasSection], "the atlas has %d sites; it needs at least %d", n, MinAtlas)
+	}
+	if n := d.Count(SpellbookSection); n < MinSpellbook {
+		add(d.Headers[SpellbookSection], "the spellbook has %d spells; it needs at least %d", n, MinSpellbook)
+	}
+	type tally struct {
+		total int
+		lines []int
+		over  int // line where the total first went over
+	}
+	copies := map[*models.Card]*tally{}
+	var order []*models.Card
+	for _, e := range d.Entries {
+		c := e.Card
+		kind := strings.ToLower(string(c.Type))
+		switch {
+		case c.Token:
+			add(e.Line, "%s is a token; tokens are never part of a deck", c.Name)
+			continue
+		case e.Section == AvatarSection && c.Type != models.Avatar:
+			add(e.Line, "%s is a %s, not an Avatar", c.Name, kind)
+		case e.Section == AtlasSection && c.Type != models.Site:
+			add(e.Line, "%s is a %s; the atlas holds only sites", c.Name, kind)
+		case e.Section == SpellbookSection && !c.Type.IsSpell():
+			add(e.Line, "%s is a %s; the spellbook holds only spells", c.Name, kind)
+		}
+		if c.Type == models.Avatar {
+			continue // the Avatar is not part of either deck
+		}
+		t, ok := copies[c]
+		if !ok {
+			t = &tally{}
+			copies[c] = t
+			order = append(order, c)
+		}
+		t.total += e.Count
+		t.lines = append(t.lines, e.Line)
+		if limit := c.Rarity.MaxCopies(); limit > 0 && t.total > limit && t.over == 0 {
+			t.over = e.Line
+		}
+	}
+	for _, c := range order {
+		t := copies[c]
+		if t.over == 0 {
+			continue
+		}
+		where := ""
+		if len(t.lines) > 1 {
+			ls := make([]string, len(t.lines))
+			for i, l := range t.lines {
+				ls[i] = strconv.Itoa(l)
+			}
+			where = " (lines " + strings.Join(ls, ", ") + ")"
+		}
+		add(t.over, "%d copies of %s%s; a %s card is limited to %d per deck", t.total, c.Name, where, c.Rarity, c.Rarity.MaxCopies())
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
+	return ps
+}

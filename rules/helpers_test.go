@@ -1,0 +1,103 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// Made-up cards, so every rule is tested without the shared card list.
+func testCatalog() *models.Catalog {
+	th := func(air, earth, fire, water int) models.Thresholds { return models.Thresholds{Air: air, Earth: earth, Fire: fire, Water: water} }
+	avatar := func(name string) *models.Card {
+		return &models.Card{Name: name, Slug: slug(name), Type: models.Avatar, Life: models.IntPtr(20), Attack: models.IntPtr(1)}
+	}
+	site := func(name string, t models.Thresholds, r models.Rarity) *models.Card {
+		return &models.Card{Name: name, Slug: slug(name), Type: models.Site, Thresholds: t, Rarity: r}
+	}
+	spell := func(typ models.CardType, name string, cost int, t models.Thresholds, r models.Rarity, kw ...models.Keyword) *models.Card {
+		return &models.Card{Name: name, Slug: slug(name), Type: typ, Cost: models.IntPtr(cost), Thresholds: t, Rarity: r, Keywords: kw}
+	}
+	cards := []*models.Card{
+		avatar("Test Seer"), avatar("Test Warden"),
+		site("Ember Flat", th(0, 0, 1, 0), models.Ordinary),
+		site("Tide Pool", th(0, 0, 0, 1), models.Ordinary),
+		site("Windy Peak", th(1, 0, 0, 0), models.Ordinary),
+		site("Stone Field", th(0, 1, 0, 0), models.Ordinary),
+		site("Twin Steppe", th(0, 1, 1, 0), models.Exceptional),
+		site("Bare Moor", th(0, 0, 0, 0), models.Unique),
+		spell(models.Minion, "Scout", 1, th(0, 0, 0, 0), models.Ordinary),
+		spell(models.Minion, "Water Sprite", 2, th(0, 0, 0, 2), models.Elite),
+		spell(models.Minion, "Sky Knight", 3, th(1, 0, 0, 2), models.Unique, models.Submerge),
+		spell(models.Minion, "Void Wraith", 2, th(1, 0, 0, 0), models.Exceptional, models.Voidwalk),
+		spell(models.Minion, "Tunnel Mole", 1, th(0, 1, 0, 0), models.Ordinary, models.Burrowing),
+		spell(models.Minion, "Reef Eel", 1, th(0, 0, 0, 1), models.Ordinary, models.Submerge),
+		spell(models.Magic, "Spark", 1, th(0, 0, 1, 0), models.Ordinary),
+		spell(models.Magic, "Firestorm", 4, th(0, 0, 2, 0), models.Exceptional),
+		spell(models.Artifact, "Brass Amulet", 1, th(0, 0, 0, 0), models.Ordinary),
+		{Name: "Spirit Token", Slug: "spirit-token", Type: models.Minion, Token: true, Subtypes: []string{"Token"}},
+	}
+	return models.NewCatalog(cards)
+}
+
+func slug(name string) string { return strings.ReplaceAll(strings.ToLower(name), " ", "-") }
+
+// gameStart is the usual first line of a test game: south (Test Seer, C1) goes first.
+const gameStart = `{"type":"game_start","south":{"avatar":"Test Seer"},"north":{"avatar":"Test Warden"},"first":"south"}`
+
+// play applies JSON lines to a new game and returns it with the warnings of each event.
+func play(t *testing.T, cat *models.Catalog, lines ...string) (*Game, [][]models.Warning) {
+	t.Helper()
+	evs, err := ParseEvents(strings.NewReader(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	g := NewGame(cat)
+	var all [][]models.Warning
+	for i, ev := range evs {
+		ws, err := g.Apply(ev)
+		if err != nil {
+			t.Fatalf("event %d (%s): %v", i, lines[i], err)
+		}
+		all = append(all, ws)
+	}
+	return g, all
+}
+
+// codes lists the warning codes of ws.
+func codes(ws []models.Warning) []string {
+	out := []string{}
+	for _, w := range ws {
+		out = append(out, string(w.Code))
+	}
+	return out
+}
+
+// allCodes lists the codes of every event's warnings, in order.
+func allCodes(all [][]models.Warning) []string {
+	var out []string
+	for _, ws := range all {
+		out = append(out, codes(ws)...)
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func cellNames(cs []models.Cell) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	return strings.Join(s, " ")
+}
+
+func groups(gs [][]models.Cell) string {
+	s := make([]string, len(gs))
+	for i, g := range gs {
+		s[i] = "[" + cellNames(g) + "]"
+	}
+	return strings.Join(s, " ")
+}

@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"github.com/tablecam/tablecam/models"
+)
+
+// affinity sums the threshold symbols of the sites p controls. Rubble gives nothing.
+func (g *Game) affinity(p models.Player) models.Thresholds {
+	var t models.Thresholds
+	for _, sq := range g.board {
+		if sq.site != nil && !sq.site.rubble() && sq.site.controller == p {
+			t = t.Add(sq.site.card.Thresholds)
+		}
+	}
+	return t
+}
+
+// mana gives p's pool as shown: what their sites provided this turn and what is
+// left. The inactive player has no mana.
+func (g *Game) mana(p models.Player) models.ManaState {
+	s := &g.seats[p]
+	return models.ManaState{Available: s.available(), Total: s.manaTotal}
+}
+
+// spend takes amount from p's pool. When the pool is short it warns and
+// empties the pool: the table shows the card was paid for anyway.
+func (g *Game) spend(p models.Player, amount int, cells []models.Cell, what string) []models.Warning {
+	s := &g.seats[p]
+	have := s.available()
+	s.manaSpent += min(amount, have)
+	if amount <= have {
+		return nil
+	}
+	if !g.inTurn(p) {
+		return []models.Warning{warn(ManaInsufficient, p, cells,
+			"%s needs %d mana but %s has none outside their own turn; mana is gained only during your turn and unspent mana is lost at its end (Mana).",
+			what, amount, p)}
+	}
+	return []models.Warning{warn(ManaInsufficient, p, cells,
+		"%s needs %d mana but %s has %d available; you cannot pay a cost that exceeds the mana available (Using Mana).",
+		what, amount, p, have)}
+}
+
+// spendMana applies mana_spent (an ability's cost, typed by a player).
+func (g *Game) spendMana(ev models.Event) ([]models.Warning, error) {
+	g.act(ev.Player)
+	return g.spend(ev.Player, ev.Amount, nil, "spending"), nil
+}

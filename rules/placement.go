@@ -1,0 +1,134 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// playSite applies site_played. A site goes on the void or on Rubble, adjacent
+// to a site its player controls, or as close as possible to their Avatar when
+// they control none; playing it taps the Avatar. Rubble placed by an effect is
+// site_played with the card "Rubble": it has no controller and no placement rule.
+func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
+	p, cell := ev.Player, *ev.Cell
+	if models.NormalizeName(ev.Card) == models.NormalizeName(models.RubbleName) {
+		return g.placeRubble(p, cell), nil
+	}
+	card, err := g.lookup("card", ev.Card)
+	if err != nil {
+		return nil, err
+	}
+	if card.Type != models.Site {
+		return nil, fieldErr("card", nil, "%s is a %s, not a site", card.Name, strings.ToLower(string(card.Type)))
+	}
+	ws := g.inactiveWarning(p, cellsOf(cell), "played the site "+card.Name)
+	sq := g.board.at(cell)
+	if sq.site != nil && !sq.site.rubble() {
+		ws = append(ws, warn(SiteOccupied, p, cellsOf(cell),
+			"%s was played on %s, which already holds %s; a site goes only on the void or on Rubble, one site per location (Playing Sites).",
+			card.Name, cell, sq.site.name()))
+	} else {
+		ws = append(ws, g.placementWarnings(p, cell, card)...)
+	}
+
+	avatar, avatarCell, ok := g.board.avatarOf(p)
+	if ok {
+		if avatar.tapped {
+			ws = append(ws, warn(SiteAvatarTapped, p, cellsOf(cell, avatarCell),
+				"%s was played while %s's Avatar %s was already tapped; sites are played with the Avatar's ability \"Tap → Play or draw a site\" (Playing Sites).",
+				card.Name, p, avatar.card.Name))
+		}
+		avatar.tapped = true
+	}
+
+	sq.site = &site{card: card, controller: p}
+	// A site that enters during its controller's turn provides its mana at once.
+	if g.inTurn(p) {
+		g.seats[p].manaTotal++
+	}
+	g.act(p)
+	// Units already here stay at their level; a unit that was under Rubble may now be under water.
+	ws = append(ws, g.subsurfaceWarnings(cell)...)
+	return ws, nil
+}
+
+// placementWarnings checks where p put a site: next to one of theirs, or, with
+// none, as close as possible to their Avatar (Manhattan distance, counting only
+// cells a site may go on).
+func (g *Game) placementWarnings(p models.Player, cell models.Cell, card *models.Card) []models.Warning {
+	own := g.board.sitesOf(p)
+	if len(own) > 0 {
+		for _, c := range own {
+			if c.Adjacent(cell) {
+				return nil
+			}
+		}
+		return []models.Warning{warn(SiteNotAdjacent, p, cellsOf(cell),
+			"%s at %s is not adjacent to a site %s controls (%s); a site must be played adjacent to a site you control (Playing Sites).",
+			card.Name, cell, p, joinCells(own))}
+	}
+	_, avatarCell, ok := g.board.avatarOf(p)
+	if !ok {
+		return nil // no Avatar on the realm to measure from
+	}
+	best := -1
+	var nearest []models.Cell
+	for _, c := range sortedCells() {
+		s := g.board.at(c).site
+		if s != nil && !s.rubble() && c != cell {
+			continue // not a place a site can go
+		}
+		d := c.Distance(avatarCell)
+		switch {
+		case best < 0 || d < best:
+			best, nearest = d, []models.Cell{c}
+		case d == best:
+			nearest = append(nearest, c)
+		}
+	}
+	if d := cell.Distance(avatarCell); d > best {
+		return []models.Warning{warn(SiteNotNearestAvatar, p, cellsOf(cell, avatarCell),
+			"%s controls no site, so %s must go as close as possible to their Avatar at %s (%d away: %s), not at %s (%d away) (Playing Sites).",
+			p, card.Name, avatarCell, best, joinCells(nearest), cell, d)}
+	}
+	return nil
+}
+
+// placeRubble puts Rubble on a cell (an effect filled a void, or a site was
+// replaced by Rubble by hand).
+func (g *Game) placeRubble(p models.Player, cell models.Cell) []models.Warning {
+	var ws []models.Warning
+	sq := g.board.at(cell)
+	if sq.site != nil {
+		ws = append(ws, warn(SiteOccupied, p, cellsOf(cell),
+			"Rubble was placed on %s, which already holds %s; Rubble fills a void (Rubble).", cell, sq.site.name()))
+	}
+	sq.site = &site{}
+	ws = append(ws, g.subsurfaceWarnings(cell)...)
+	return ws
+}
+
+// destroySite applies site_destroyed: the site is replaced by Rubble, a land
+// site that nobody controls and that provides no mana or threshold. Mana the
+// site provided this turn stays in its controller's pool.
+func (g *Game) destroySite(ev models.Event) ([]models.Warning, error) {
+	cell := *ev.Cell
+	sq := g.board.at(cell)
+	if sq.site == nil {
+		return nil, fieldErr("cell", nil, "%s is void: there is no site to destroy", cell)
+	}
+	if sq.site.rubble() {
+		return nil, fieldErr("cell", nil, "%s is already Rubble", cell)
+	}
+	sq.site = &site{}
+	return g.subsurfaceWarnings(cell), nil
+}
+
+func joinCells(cs []models.Cell) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,54 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// homeCell is where a player's Avatar starts: the middle of their home row
+// (C1 for south, C4 for north).
+func homeCell(p models.Player) models.Cell {
+	if p == models.North {
+		return models.Cell{Col: models.Columns / 2, Row: models.Rows - 1}
+	}
+	return models.Cell{Col: models.Columns / 2, Row: 0}
+}
+
+// start applies game_start: both Avatars on the realm at full life.
+func (g *Game) start(ev models.Event) ([]models.Warning, error) {
+	type setup struct {
+		p    models.Player
+		name string
+		seat *models.Seat
+		home models.Cell
+	}
+	setups := []setup{{models.South, "south", ev.South, homeCell(models.South)}, {models.North, "north", ev.North, homeCell(models.North)}}
+	for _, s := range setups {
+		card, err := g.lookup(s.name+".avatar", s.seat.Avatar)
+		if err != nil {
+			return nil, err
+		}
+		if card.Type != models.Avatar {
+			return nil, fieldErr(s.name+".avatar", nil, "%s is a %s, not an Avatar", card.Name, strings.ToLower(string(card.Type)))
+		}
+		cell := s.home
+		if s.seat.Cell != nil {
+			cell = *s.seat.Cell
+		}
+		life := g.opts.startingLife
+		if card.Life != nil && *card.Life > 0 {
+			life = *card.Life
+		}
+		if s.seat.Life != nil {
+			life = *s.seat.Life
+		}
+		g.seats[s.p] = seat{avatar: card, life: life, maxLife: life}
+		sq := g.board.at(cell)
+		sq.units = append(sq.units, &unit{card: card, owner: s.p, avatar: true})
+	}
+	g.started = true
+	g.first = ev.First
+	g.active = ev.First
+	return nil, nil
+}

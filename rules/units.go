@@ -1,0 +1,179 @@
+package rules
+
+import (
+	"github.com/tablecam/tablecam/models"
+)
+
+// unitAt finds the unit an event names at a cell, or says why it cannot.
+func (g *Game) unitAt(field string, c models.Cell, name string, owner models.Player, preferTapped bool) (*unit, error) {
+	card, err := g.lookup("card", name)
+	if err != nil {
+		return nil, err
+	}
+	u := g.board.findUnit(c, card.Name, owner, preferTapped)
+	if u == nil {
+		here := g.board.at(c)
+		switch {
+		case here.site != nil && models.NormalizeName(here.site.name()) == models.NormalizeName(card.Name):
+			return nil, fieldErr("card", nil, "%s is the site at %s, not a unit there", card.Name, c)
+		case len(here.units) == 0:
+			return nil, fieldErr(field, nil, "no %s at %s: the cell holds no units", card.Name, c)
+		default:
+			return nil, fieldErr(field, nil, "no %s at %s (it holds %s)", card.Name, c, describeUnits(here.units))
+		}
+	}
+	return u, nil
+}
+
+// tap applies card_tapped. A minion that entered the realm this turn cannot
+// tap (summoning sickness); Avatars never suffer it.
+func (g *Game) tap(ev models.Event) ([]models.Warning, error) {
+	cell := *ev.Cell
+	u, err := g.unitAt("cell", cell, ev.Card, ev.Player, false)
+	if err != nil {
+		return nil, err
+	}
+	var ws []models.Warning
+	if u.entered && u.minion() && !u.tapped {
+		ws = append(ws, warn(UnitSummoningSick, u.owner, cellsOf(cell),
+			"%s entered the realm this turn and cannot tap; a minion suffers from summoning sickness until the end of the turn it entered (Summoning Sickness).",
+			u.card.Name))
+	}
+	u.tapped = true
+	g.act(u.owner)
+	return ws, nil
+}
+
+// untap applies card_untapped. Cards untap in their controller's start phase;
+// an untap at any other moment is warned about.
+func (g *Game) untap(ev models.Event) ([]models.Warning, error) {
+	cell := *ev.Cell
+	u, err := g.unitAt("cell", cell, ev.Card, ev.Player, true)
+	if err != nil {
+		return nil, err
+	}
+	var ws []models.Warning
+	if u.tapped && !(u.owner == g.active && g.phase == phaseStart) {
+		ws = append(ws, warn(UntapOutOfTurn, u.owner, cellsOf(cell),
+			"%s untapped outside %s's start phase; your tapped cards untap at the start of your turn (Start Phase).",
+			u.card.Name, u.owner))
+	}
+	u.tapped = false
+	return ws, nil
+}
+
+// move applies unit_moved. A minion without Voidwalk that enters the void is
+// banished, and an Avatar never enters the void.
+func (g *Game) move(ev models.Event) ([]models.Warning, error) {
+	from, to := *ev.From, *ev.To
+	u, err := g.unitAt("from", from, ev.Card, ev.Player, true)
+	if err != nil {
+		return nil, err
+	}
+	g.board.removeUnit(from, u)
+	u.under = false
+	g.board.at(to).units = append(g.board.at(to).units, u)
+	g.act(u.owner)
+	var ws []models.Warning
+	if w, ok := g.voidWarning(u, to, "moved into"); ok {
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
+// remove applies card_removed: a unit leaves the realm, or, when the card is
+// the site of the cell, the site is picked up and the cell is void again.
+func (g *Game) remove(ev models.Event) ([]models.Warning, error) {
+	cell := *ev.Cell
+	sq := g.board.at(cell)
+	card, err := g.lookup("card", ev.Card)
+	if err != nil {
+		return nil, err
+	}
+	if u := g.board.findUnit(cell, card.Name, ev.Player, false); u != nil {
+		g.board.removeUnit(cell, u)
+		return nil, nil
+	}
+	if sq.site != nil && models.NormalizeName(sq.site.name()) == models.NormalizeName(card.Name) {
+		sq.site = nil
+		var ws []models.Warning
+		for _, u := range sq.units {
+			if u.avatar {
+				continue // an Avatar may be left in the void; it only may not go there
+			}
+			if w, ok := g.voidWarning(u, cell, "was left in"); ok {
+				ws = append(ws, w)
+			}
+		}
+		return ws, nil
+	}
+	_, err = g.unitAt("cell", cell, ev.Card, ev.Player, false)
+	return nil, err
+}
+
+// goUnder applies unit_under: the unit slides under the site of its cell, into
+// the underground (land site) or underwater (water site) region.
+func (g *Game) goUnder(ev models.Event) ([]models.Warning, error) {
+	cell := *ev.Cell
+	u, err := g.unitAt("cell", cell, ev.Card, ev.Player, false)
+	if err != nil {
+		return nil, err
+	}
+	if g.board.void(cell) {
+		return nil, fieldErr("cell", nil, "%s is void: there is no site to go under", cell)
+	}
+	u.under = true
+	return g.subsurfaceWarnings(cell), nil
+}
+
+// surface applies unit_surfaced: the unit comes back atop its site.
+func (g *Game) surface(ev models.Event) ([]models.Warning, error) {
+	u, err := g.unitAt("cell", *ev.Cell, ev.Card, ev.Player, false)
+	if err != nil {
+		return nil, err
+	}
+	u.under = false
+	return nil, nil
+}
+
+// voidWarning checks a unit that has just arrived in cell c.
+func (g *Game) voidWarning(u *unit, c models.Cell, how string) (models.Warning, bool) {
+	if !g.board.void(c) {
+		return models.Warning{}, false
+	}
+	switch {
+	case u.avatar:
+		return warn(UnitVoid, u.owner, cellsOf(c),
+			"The Avatar %s %s the void at %s; Avatars can never enter a region other than the surface (Avatars).", u.card.Name, how, c), true
+	case u.minion() && !hasKeyword(u.card, models.Voidwalk):
+		return warn(UnitVoid, u.owner, cellsOf(c),
+			"%s %s the void at %s without Voidwalk and is banished; a minion in the void is banished unless an ability lets it exist there (The Void).",
+			u.card.Name, how, c), true
+	}
+	return models.Warning{}, false
+}
+
+// subsurfaceWarnings checks every unit under the site of cell c: under a land
+// site (Rubble included) a minion needs Burrowing, under a water site Submerge.
+func (g *Game) subsurfaceWarnings(c models.Cell) []models.Warning {
+	sq := g.board.at(c)
+	if sq.site == nil {
+		return nil
+	}
+	var ws []models.Warning
+	for _, u := range sq.units {
+		if !u.under || !u.minion() {
+			continue
+		}
+		need, region := models.Burrowing, "underground"
+		if sq.site.water() {
+			need, region = models.Submerge, "underwater"
+		}
+		if !hasKeyword(u.card, need) {
+			ws = append(ws, warn(UnitSubsurface, u.owner, cellsOf(c),
+				"%s is under %s at %s (%s) without %s and dies; minions in the subsurface die unless an ability lets them be there (The Subsurface).",
+				u.card.Name, sq.site.name(), c, region, need))
+		}
+	}
+	return ws
+}
