@@ -9,7 +9,9 @@ import (
 
 // Made-up cards, so every rule is tested without the shared card list.
 func testCatalog() *models.Catalog {
-	th := func(air, earth, fire, water int) models.Thresholds { return models.Thresholds{Air: air, Earth: earth, Fire: fire, Water: water} }
+	th := func(air, earth, fire, water int) models.Thresholds {
+		return models.Thresholds{Air: air, Earth: earth, Fire: fire, Water: water}
+	}
 	avatar := func(name string) *models.Card {
 		return &models.Card{Name: name, Slug: slug(name), Type: models.Avatar, Life: models.IntPtr(20), Attack: models.IntPtr(1)}
 	}
