@@ -80,9 +80,9 @@ func TestSuggest(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"Arid Dessert", []string{"Arid Desert"}},       // a doubled letter
-		{"arid dsert", []string{"Arid Desert"}},         // a dropped letter
-		{"aird desert", []string{"Arid Desert"}},        // swapped letters
+		{"Arid Dessert", []string{"Arid Desert"}},        // a doubled letter
+		{"arid dsert", []string{"Arid Desert"}},          // a dropped letter
+		{"aird desert", []string{"Arid Desert"}},         // swapped letters
 		{"pellinore", []string{"Sir Pellinore's Hound"}}, // part of the name
 		{"hound", []string{"Sir Pellinore's Hound"}},
 		{"desert", []string{"Red Desert", "Arid Desert"}}, // a word of two names, shorter first
@@ -128,10 +128,10 @@ func TestSearch(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"desert", []string{"Arid Desert", "Red Desert"}},           // names first…
+		{"desert", []string{"Arid Desert", "Red Desert"}},          // names first…
 		{"beast", []string{"Sir Pellinore's Hound", "Æther Wolf"}}, // …subtypes…
-		{"draw a spell", []string{"Æther Wolf"}},                    // …rules text, every word
-		{`"water site"`, []string{"Maelström"}},                     // a phrase
+		{"draw a spell", []string{"Æther Wolf"}},                   // …rules text, every word
+		{`"water site"`, []string{"Maelström"}},                    // a phrase
 		{"site", []string{"Arid Desert", "Red Desert", "Tidal Gate", "Maelström"}},
 		{"type:site element:water", []string{"Tidal Gate"}},
 		{"is:water", []string{"Tidal Gate"}},

@@ -66,19 +66,19 @@ func TestKeywordsOfRealCards(t *testing.T) {
 		want     []Keyword
 		movement int
 	}{
-		{"Entangle Terrain", nil, 0},                           // "lose Airborne and are Immobile"
-		{"All-terrain Vestments", nil, 0},                      // bearer's keywords
-		{"Avenging Angel", []Keyword{Airborne}, 0},             // Charge and Lethal only sometimes
-		{"Zeppelin of Zealots", nil, 0},                        // "Airborne while Warded"
-		{"Ribble Boggart", nil, 0},                             // random mutation
-		{"Sir Bors the Younger", []Keyword{Ranged}, 0},         // "Ranged 2"
+		{"Entangle Terrain", nil, 0},                   // "lose Airborne and are Immobile"
+		{"All-terrain Vestments", nil, 0},              // bearer's keywords
+		{"Avenging Angel", []Keyword{Airborne}, 0},     // Charge and Lethal only sometimes
+		{"Zeppelin of Zealots", nil, 0},                // "Airborne while Warded"
+		{"Ribble Boggart", nil, 0},                     // random mutation
+		{"Sir Bors the Younger", []Keyword{Ranged}, 0}, // "Ranged 2"
 		{"Hounds of Ondaros", []Keyword{Airborne, Burrowing, Submerge, Voidwalk}, 0},
 		{"Master Necromancer", []Keyword{Spellcaster, Genesis}, 0},
 		{"Those Who Linger", []Keyword{Deathrite}, 0},
 		{"Tadpole Pool", []Keyword{Genesis}, 0},
 		{"Mester Stoor Worm", []Keyword{Submerge, Waterbound}, 0}, // "Deal Lethal damage"
-		{"Blaze", nil, 0},                                       // "give an ally Movement +2"
-		{"Seven-League Boots", nil, 0},                          // "Bearer has Movement +7"
+		{"Blaze", nil, 0},                                         // "give an ally Movement +2"
+		{"Seven-League Boots", nil, 0},                            // "Bearer has Movement +7"
 	}
 	for _, tt := range tests {
 		card, err := cat.Lookup(tt.name)
