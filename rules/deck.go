@@ -120,7 +120,7 @@ func ParseDeck(r io.Reader, name string, cat *models.Catalog) (*Deck, error) {
 		}
 		card, err := cat.Lookup(cardName)
 		if err != nil {
-			bad(n, "%s", unknownCardProblem(cat, cardName))
+			bad(n, "%v", err)
 			continue
 		}
 		d.Entries = append(d.Entries, DeckEntry{Line: n, Count: count, Card: card, Section: section})

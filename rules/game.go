@@ -185,7 +185,7 @@ func (g *Game) lookup(field, name string) (*models.Card, error) {
 	}
 	card, err := g.cat.Lookup(name)
 	if err != nil {
-		return nil, fieldErr(field, err, "%s", unknownCardProblem(g.cat, name))
+		return nil, fieldErr(field, err, "%v", err)
 	}
 	return card, nil
 }
