@@ -220,7 +220,7 @@ func CheckDeck(d *Deck) []DeckProblem {
 			}
 			where = " (lines " + strings.Join(ls, ", ") + ")"
 		}
-		add(t.over, "%d copies of %s%s; a %s card is limited to %d per deck", t.total, c.Name, where, c.Rarity, c.Rarity.MaxCopies())
+		add(t.over, "%d copies of %s%s; %s cards are limited to %d per deck", t.total, c.Name, where, c.Rarity, c.Rarity.MaxCopies())
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
 	return ps

@@ -149,7 +149,7 @@ func DecodeEvent(data []byte) (models.Event, error) {
 			}
 		case "time":
 			var t float64
-			if err = json.Unmarshal(v, &t); err != nil {
+			if len(v) == 0 || v[0] == '"' || json.Unmarshal(v, &t) != nil {
 				err = fieldErr(k, nil, "%s is not a number", v)
 			}
 			ev.Time = &t
@@ -233,7 +233,7 @@ func decodeCell(field string, v json.RawMessage) (*models.Cell, error) {
 
 func decodeInt(field string, v json.RawMessage) (int, error) {
 	var n json.Number
-	if err := json.Unmarshal(v, &n); err != nil {
+	if len(v) == 0 || v[0] == '"' || json.Unmarshal(v, &n) != nil {
 		return 0, fieldErr(field, nil, "%s is not a number", v)
 	}
 	i, err := n.Int64()

@@ -103,3 +103,12 @@ func groups(gs [][]models.Cell) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// applyLine applies one JSON line to g.
+func applyLine(g *Game, line string) ([]models.Warning, error) {
+	ev, err := DecodeEvent([]byte(line))
+	if err != nil {
+		return nil, err
+	}
+	return g.Apply(ev)
+}

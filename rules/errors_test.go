@@ -1,0 +1,118 @@
+package rules
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// TestApplyErrors: bad events are errors that name the field and leave the game unchanged.
+func TestApplyErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		line    string
+		field   string
+		problem string
+		is      error
+	}{
+		{"unknown card with a suggestion", played("south", "C1", "Ember Flatt"), "card", `did you mean Ember Flat?`, models.ErrUnknownCard},
+		{"a minion played as a site", played("south", "C1", "Scout"), "card", "Scout is a minion, not a site", nil},
+		{"a site summoned as a unit", summon("south", "C1", "Ember Flat"), "card", "not summoned", nil},
+		{"a card that is not at the cell", cellEvent("card_tapped", "C2", "Test Seer"), "cell", "no Test Seer at C2", nil},
+		{"a site named as a unit", cellEvent("card_tapped", "C1", "Ember Flat"), "card", "is the site at C1", nil},
+		{"a site destroyed on the void", `{"type":"site_destroyed","cell":"E2"}`, "cell", "E2 is void", nil},
+		{"missing player", `{"type":"damage","amount":2}`, "player", "missing", nil},
+		{"missing amount", `{"type":"damage","player":"south"}`, "amount", "at least 1", nil},
+		{"missing cell", `{"type":"site_played","player":"south","card":"Ember Flat"}`, "cell", "missing", nil},
+		{"a second game_start", gameStart, "type", "second game_start", nil},
+		{"going under the void", cellEvent("unit_under", "C4", "Test Warden"), "cell", "C4 is void", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := play(t, testCatalog(), gameStart, southTurn, played("south", "C1", "Ember Flat"))
+			before := g.State()
+			ws, err := applyLine(g, tc.line)
+			if err == nil {
+				t.Fatalf("no error; warnings %v", codes(ws))
+			}
+			if !errors.Is(err, ErrInvalidEvent) {
+				t.Errorf("%v does not wrap ErrInvalidEvent", err)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("%v does not wrap %v", err, tc.is)
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field {
+				t.Errorf("error %v: want field %q", err, tc.field)
+			}
+			if !strings.Contains(err.Error(), tc.problem) {
+				t.Errorf("error %q does not say %q", err, tc.problem)
+			}
+			if after := g.State(); !reflect.DeepEqual(before, after) || len(g.Events()) != 3 {
+				t.Errorf("a bad event changed the game")
+			}
+		})
+	}
+}
+
+func TestEventsBeforeGameStart(t *testing.T) {
+	g := NewGame(testCatalog())
+	if _, err := applyLine(g, southTurn); !errors.Is(err, ErrInvalidEvent) {
+		t.Fatalf("turn_start before game_start: %v", err)
+	}
+	for _, line := range []string{
+		`{"type":"game_start","south":{"avatar":"Scout"},"north":{"avatar":"Test Warden"}}`,
+		`{"type":"game_start","south":{"avatar":"Test Seer"},"north":{"avatar":"Nobody"}}`,
+		`{"type":"game_start","south":{"avatar":"Test Seer"}}`,
+	} {
+		if _, err := applyLine(g, line); !errors.Is(err, ErrInvalidEvent) {
+			t.Errorf("%s: %v", line, err)
+		}
+	}
+	if _, err := applyLine(g, `{"type":"game_start","south":{"avatar":"Test Seer","cell":"B2","life":25},"north":{"avatar":"Test Warden"}}`); err != nil {
+		t.Fatal(err)
+	}
+	st := g.State()
+	if st.Players["south"].Life != 25 || len(st.Realm.Cells["B2"].Units) != 1 || st.Realm.Cells["C4"].Units[0].Card != "Test Warden" {
+		t.Errorf("seats not applied: %+v", st)
+	}
+}
+
+// TestParseEvents checks that errors name the line and the field.
+func TestParseEvents(t *testing.T) {
+	tests := []struct {
+		name, input, want string
+	}{
+		{"bad cell", gameStart + "\n" + `{"type":"site_played","player":"south","cell":"F9","card":"x"}`, `line 2: field "cell": "F9" is not a realm cell (A1–E4)`},
+		{"negative amount", "\n# a comment\n" + `{"type":"damage","player":"north","amount":-3}`, `line 3: field "amount": -3 is negative`},
+		{"unknown type", `{"type":"explode"}`, `line 1: field "type": unknown event type "explode"`},
+		{"unknown field", `{"type":"damage","player":"north","amount":1,"colour":"red"}`, `line 1: field "colour": unknown field`},
+		{"bad JSON", `{"type":"damage",,}`, `line 1: invalid event: bad JSON at column`},
+		{"not an object", `[1,2]`, `line 1: invalid event: want a JSON object`},
+		{"bad player", `{"type":"turn_start","player":"east"}`, `line 1: field "player": "east" is not a player`},
+		{"amount not a number", `{"type":"damage","player":"north","amount":"3"}`, `line 1: field "amount": "3" is not a number`},
+		{"bad seat field", `{"type":"game_start","south":{"avatar":"A","hand":3},"north":{"avatar":"B"}}`, `line 1: field "south.hand": unknown field`},
+		{"trailing text", `{"type":"turn_start","player":"south"} oops`, `line 1: invalid event: unexpected text`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseEvents(strings.NewReader(tc.input))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v, want prefix %q", err, tc.want)
+			}
+			if !errors.Is(err, ErrInvalidEvent) {
+				t.Errorf("%v does not wrap ErrInvalidEvent", err)
+			}
+		})
+	}
+	evs, err := ParseEvents(strings.NewReader("\ufeff" + gameStart + "  # comment\n\n" + southTurn + "\n" + moved("Scout", "c1", "C2") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 3 || evs[1].Player != models.South || evs[2].From.String() != "C1" || evs[0].South.Avatar != "Test Seer" {
+		t.Errorf("events %+v", evs)
+	}
+}

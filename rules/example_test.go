@@ -1,0 +1,50 @@
+package rules_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/rules"
+)
+
+func ExampleGame_Apply() {
+	cat := models.NewCatalog([]*models.Card{
+		{Name: "Sorcerer", Slug: "sorcerer", Type: models.Avatar, Life: models.IntPtr(20)},
+		{Name: "Geomancer", Slug: "geomancer", Type: models.Avatar, Life: models.IntPtr(20)},
+		{Name: "Arid Desert", Slug: "arid-desert", Type: models.Site, Thresholds: models.Thresholds{Fire: 1}},
+	})
+	g := rules.NewGame(cat)
+	c1, e4 := models.MustCell("C1"), models.MustCell("E4")
+	events := []models.Event{
+		{Type: models.GameStart, South: &models.Seat{Avatar: "Sorcerer"}, North: &models.Seat{Avatar: "Geomancer"}, First: models.South},
+		{Type: models.TurnStart, Player: models.South},
+		{Type: models.SitePlayed, Player: models.South, Cell: &c1, Card: "Arid Desert"},
+		{Type: models.SitePlayed, Player: models.South, Cell: &e4, Card: "Arid Desert"},
+	}
+	for _, ev := range events {
+		warnings, err := g.Apply(ev)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, w := range warnings {
+			fmt.Println(w.Code, w.Player, w.Cells)
+		}
+	}
+	st := g.State()
+	south := st.Players["south"]
+	fmt.Printf("turn %d: south has %d/%d mana, affinity %v, sites %v\n", st.Turn, south.Mana.Available, south.Mana.Total, south.Affinity, south.Sites)
+	// Output:
+	// site.not_adjacent south [E4]
+	// site.avatar_tapped south [E4 C1]
+	// turn 1: south has 2/2 mana, affinity 2 fire, sites [C1 E4]
+}
+
+func ExampleParseEvents() {
+	_, err := rules.ParseEvents(strings.NewReader(`{"type":"game_start","south":{"avatar":"Sorcerer"},"north":{"avatar":"Geomancer"}}
+{"type":"site_played","player":"south","cell":"F9","card":"Arid Desert"}`))
+	fmt.Println(err)
+	// Output:
+	// line 2: field "cell": "F9" is not a realm cell (A1–E4)
+}
