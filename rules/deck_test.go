@@ -52,7 +52,9 @@ func TestCheckDeck(t *testing.T) {
 	}{
 		{"a legal deck", func(a string, at, sp []string) (string, []string, []string) { return a, at, sp }, nil, nil},
 		{"no Avatar", func(a string, at, sp []string) (string, []string, []string) { return "", at, sp }, []string{"0 Avatars"}, []int{2}},
-		{"two Avatars", func(a string, at, sp []string) (string, []string, []string) { return "1 Test Seer\n1 Test Warden", at, sp },
+		{"two Avatars", func(a string, at, sp []string) (string, []string, []string) {
+			return "1 Test Seer\n1 Test Warden", at, sp
+		},
 			[]string{"2 Avatars"}, []int{2}},
 		{"a short atlas", func(a string, at, sp []string) (string, []string, []string) { return a, at[:8], sp }, []string{"28 sites; it needs at least 30"}, []int{5}},
 		{"a short spellbook", func(a string, at, sp []string) (string, []string, []string) { return a, at, sp[1:] }, []string{"56 spells; it needs at least 60"}, nil},
@@ -64,7 +66,9 @@ func TestCheckDeck(t *testing.T) {
 			[]string{"5 copies of Scout (lines 27, 35)\x00Ordinary cards are limited to 4"}, nil},
 		{"too many Unique copies", func(a string, at, sp []string) (string, []string, []string) { return a, at, append(sp, "1 sky knight") },
 			[]string{"2 copies of Sky Knight"}, nil},
-		{"a token", func(a string, at, sp []string) (string, []string, []string) { return a, at, append(sp, "1 Spirit Token") },
+		{"a token", func(a string, at, sp []string) (string, []string, []string) {
+			return a, at, append(sp, "1 Spirit Token")
+		},
 			[]string{"token"}, nil},
 	}
 	for _, tc := range tests {
