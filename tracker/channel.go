@@ -1,0 +1,142 @@
+package tracker
+
+// sample is one frame's reading of one channel: how much video time the frame
+// stands for and what it read, as a key.
+type sample struct {
+	dur   float64
+	key   string
+	cards []seen
+	// carried marks a reading completed with identities the tracker already
+	// knew, rather than read with confidence.
+	carried bool
+}
+
+// channel decides when one thing about one cell (its site, its units, the
+// spells on it) has changed for good. Each frame that reads the channel
+// adds a sample; a new reading is accepted once it fills the stability
+// window with a quorum. Frames that could not read the channel (occluded,
+// low confidence) add nothing, so they neither confirm nor deny a change.
+type channel struct {
+	accepted string
+	samples  []sample
+	// unsettled counts the frames in a row that saw something other than
+	// the accepted reading, readable or not.
+	unsettled int
+}
+
+// saw records whether a frame agreed with the accepted reading.
+func (c *channel) saw(agrees bool) {
+	if agrees {
+		c.unsettled = 0
+	} else {
+		c.unsettled++
+	}
+}
+
+// add records a frame's reading and forgets samples older than keep seconds
+// of observed time.
+func (c *channel) add(dur float64, cards []seen, carried bool, keep float64) {
+	c.samples = append(c.samples, sample{dur, key(cards), cards, carried})
+	total := 0.0
+	for i := len(c.samples) - 1; i >= 0; i-- {
+		total += c.samples[i].dur
+		if total > keep {
+			c.samples = append(c.samples[:0], c.samples[i:]...)
+			return
+		}
+	}
+}
+
+// check gives the new reading when the latest sample differs from the
+// accepted one and the readings of the last window seconds agree with it in
+// at least quorum of that time.
+func (c *channel) check(window, quorum float64) ([]seen, bool) {
+	if len(c.samples) == 0 {
+		return nil, false
+	}
+	last := c.samples[len(c.samples)-1]
+	key := last.key
+	if key == c.accepted {
+		return nil, false
+	}
+	total, support := 0.0, 0.0
+	for i := len(c.samples) - 1; i >= 0; i-- {
+		s := c.samples[i]
+		total += s.dur
+		if s.key == key {
+			support += s.dur
+		}
+		if total >= window-1e-9 {
+			if support >= quorum*total {
+				return last.cards, true
+			}
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// majority gives the reading that held most of the last window seconds, the
+// share of that time it held, and whether the channel has read anything at all.
+func (c *channel) majority(window float64) ([]seen, float64, bool) {
+	time := map[string]float64{}
+	cards := map[string][]seen{}
+	total := 0.0
+	for i := len(c.samples) - 1; i >= 0 && total < window; i-- {
+		s := c.samples[i]
+		total += s.dur
+		time[s.key] += s.dur
+		cards[s.key] = s.cards
+	}
+	best, bestTime := "", -1.0
+	for k, v := range time {
+		if v > bestTime || v == bestTime && k < best {
+			best, bestTime = k, v
+		}
+	}
+	if bestTime < 0 {
+		return nil, 0, false
+	}
+	return cards[best], bestTime / total, true
+}
+
+// pending reports whether any reading of the last window seconds differs
+// from the accepted one: a change may be under way.
+func (c *channel) pending(window float64) bool {
+	total := 0.0
+	for i := len(c.samples) - 1; i >= 0 && total < window; i-- {
+		if c.samples[i].key != c.accepted {
+			return true
+		}
+		total += c.samples[i].dur
+	}
+	return false
+}
+
+// becoming gives what the cell seems to be becoming: the reading that most
+// of the confident samples of the last window agree on, when at least two
+// do and they are more than half. It never rests on carried samples, so a
+// misread cannot feed on itself.
+func (c *channel) becoming(window float64) ([]seen, bool) {
+	count := map[string]int{}
+	cards := map[string][]seen{}
+	n, total := 0, 0.0
+	for i := len(c.samples) - 1; i >= 0 && total < window; i-- {
+		s := c.samples[i]
+		total += s.dur
+		if s.carried {
+			continue
+		}
+		n++
+		count[s.key]++
+		if cards[s.key] == nil {
+			cards[s.key] = s.cards
+		}
+	}
+	for k, v := range count {
+		if v >= 2 && 2*v > n {
+			return cards[k], true
+		}
+	}
+	return nil, false
+}

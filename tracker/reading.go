@@ -1,0 +1,183 @@
+package tracker
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// seen is one card as a frame read it, reduced to what the tracker compares.
+type seen struct {
+	Card   string
+	Owner  models.Player
+	Tapped bool
+	// Type is the catalog type vision gave ("Site", "Minion", "Avatar", …).
+	Type string
+	conf float64
+}
+
+// role says which channel of its cell a card belongs to.
+type role int8
+
+const (
+	roleSite role = iota
+	roleUnit
+	roleSpell
+)
+
+func roleOf(o models.CardObservation) role {
+	if o.Type != nil {
+		switch models.CardType(*o.Type) {
+		case models.Site:
+			return roleSite
+		case models.Magic, models.Aura:
+			return roleSpell
+		}
+		return roleUnit
+	}
+	if o.Kind == models.KindSite {
+		return roleSite
+	}
+	return roleUnit
+}
+
+// cellReading is what one frame says about one cell. A channel that the
+// frame could not read with confidence is marked unsure and adds no sample.
+type cellReading struct {
+	site, units, spells []seen
+	spellsSure          bool
+	anyUnit             bool
+	// unsureSite and unsureUnits are the cards of the cell that were seen
+	// but not read with confidence; the tracker may carry their identity.
+	unsureSite  *seen
+	unsureUnits []seen
+}
+
+// readFrame sorts a frame's cards into cells and channels.
+func readFrame(obs models.FrameObservation, minConfidence float64) [models.Columns * models.Rows]cellReading {
+	var cells [models.Columns * models.Rows]cellReading
+	for i := range cells {
+		cells[i].spellsSure = true
+	}
+	for _, o := range obs.Cards {
+		if o.Cell == nil || !o.Cell.Valid() {
+			continue
+		}
+		r := &cells[o.Cell.Index()]
+		sure := o.Identified() && o.Confidence >= minConfidence
+		s := seen{Owner: o.Owner, Tapped: o.Tapped, conf: o.Confidence}
+		if o.Identified() {
+			s.Card = *o.Name
+		}
+		if o.Type != nil {
+			s.Type = *o.Type
+		}
+		if !sure {
+			s.Card = "" // a name read with low confidence is not evidence
+		}
+		switch roleOf(o) {
+		case roleSite:
+			s.Tapped = false // sites do not tap; a landscape shape never means tapped
+			if !sure {
+				if r.unsureSite == nil {
+					r.unsureSite = &s
+				}
+				continue
+			}
+			// Two sites read in one cell are a misread: the most confident stands.
+			if len(r.site) == 0 || s.conf > r.site[0].conf {
+				r.site = []seen{s}
+			}
+		case roleSpell:
+			r.spellsSure = r.spellsSure && sure
+			if sure {
+				r.spells = append(r.spells, s)
+			}
+		default:
+			r.anyUnit = true
+			if !sure {
+				r.unsureUnits = append(r.unsureUnits, s)
+				continue
+			}
+			r.units = append(r.units, s)
+		}
+	}
+	return cells
+}
+
+// key encodes a list of cards, order-free, so that equal readings compare equal.
+func key(cards []seen) string {
+	parts := make([]string, len(cards))
+	for i, c := range cards {
+		parts[i] = pieceKey(c.Card, c.Owner, c.Tapped)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "\n")
+}
+
+func pieceKey(card string, owner models.Player, tapped bool) string {
+	return models.NormalizeName(card) + "\x00" + strconv.Itoa(int(owner)) + "\x00" + strconv.FormatBool(tapped)
+}
+
+// squareKeys gives the keys a board square would read as.
+func squareKeys(sq Square) (site, units string) {
+	if sq.Site != nil {
+		site = pieceKey(sq.Site.Card, sq.Site.Owner, false)
+	}
+	return site, key(piecesSeen(sq.Units))
+}
+
+// carry completes a cell reading with cards that were seen but not read
+// with confidence, by giving each the identity of a card that the cell is
+// known to hold or is becoming: the same owner and tapped state, preferring
+// the same name. A card that matches nothing leaves the reading unsure.
+func carry(sure, unsure []seen, refs ...[]seen) ([]seen, bool) {
+	if len(unsure) == 0 {
+		return sure, true
+	}
+	for _, ref := range refs {
+		pool := append([]seen(nil), ref...)
+		// Cards read with confidence account for their own copies first.
+		for _, s := range sure {
+			for i, p := range pool {
+				if sameName(p.Card, s.Card) && p.Owner == s.Owner {
+					pool = append(pool[:i:i], pool[i+1:]...)
+					break
+				}
+			}
+		}
+		out, ok := append([]seen(nil), sure...), true
+		for _, u := range unsure {
+			found := -1
+			for i, p := range pool {
+				if p.Owner == u.Owner && p.Tapped == u.Tapped {
+					found = i
+					break
+				}
+			}
+			if found < 0 {
+				ok = false
+				break
+			}
+			c := pool[found]
+			c.conf = u.conf
+			out = append(out, c)
+			pool = append(pool[:found:found], pool[found+1:]...)
+		}
+		if ok {
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// piecesSeen lists board pieces as readings.
+func piecesSeen(ps []Piece) []seen {
+	out := make([]seen, len(ps))
+	for i, p := range ps {
+		out[i] = seen{Card: p.Card, Owner: p.Owner, Tapped: p.Tapped}
+	}
+	return out
+}

@@ -1,0 +1,733 @@
+package tracker
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// Config tunes a Tracker. The zero value is usable: every field has a default.
+type Config struct {
+	// Window is how long, in seconds of video, a change must hold before it is
+	// accepted (default 0.25). It is measured in frame time, not frame count,
+	// and only frames that could read the change count towards it.
+	Window float64
+	// Quorum is the share of the window the new reading must hold (default
+	// 0.75), so that a misread frame inside the window does not reset it.
+	Quorum float64
+	// MinConfidence is the identification confidence below which a card's
+	// reading is ignored as a dip (default 0.5).
+	MinConfidence float64
+	// MoveHold is how long, in seconds, a card that left a cell waits for the
+	// same card to settle in another cell before it counts as removed
+	// (default 1). It only applies while another cell is still changing.
+	MoveHold float64
+	// Settle is how long, in seconds, an accepted change waits for another
+	// cell that is still changing under the same hand, so that the changes of
+	// one hand pass come out together (default 0.05).
+	Settle float64
+	// Catalog, when set, gives the costs for AutoMana.
+	Catalog *models.Catalog
+	// AutoMana adds a mana_spent event after each unit_summoned whose cost the
+	// catalog knows, for rules that do not charge summons themselves.
+	AutoMana bool
+	// SouthAvatar and NorthAvatar name the Avatars for game_start when they
+	// cannot be read from the realm.
+	SouthAvatar, NorthAvatar string
+}
+
+func (c Config) withDefaults() Config {
+	if c.Window <= 0 {
+		c.Window = 0.25
+	}
+	if c.Quorum <= 0 || c.Quorum > 1 {
+		c.Quorum = 0.75
+	}
+	if c.MinConfidence <= 0 {
+		c.MinConfidence = 0.5
+	}
+	if c.Settle <= 0 {
+		c.Settle = 0.05
+	}
+	if c.MoveHold <= 0 {
+		c.MoveHold = 1
+	}
+	return c
+}
+
+// cellChannels are the three things the tracker watches in each cell.
+type cellChannels struct {
+	site, units, spells channel
+}
+
+// held is half of a possible move waiting for its other half.
+type held struct {
+	cell    models.Cell
+	piece   Piece // a card that left cell (removal) or settled in it (arrival, ID 0)
+	arrival bool
+	until   float64
+}
+
+// Tracker turns per-frame observations into stable board changes and game
+// events. Feed it frames in order with Observe. A Tracker is not safe for
+// concurrent use.
+type Tracker struct {
+	cfg     Config
+	cells   [models.Columns * models.Rows]cellChannels
+	board   *Board
+	started bool
+	active  models.Player
+	holds   []held
+	// deferSince is when a ready change started waiting for another channel
+	// that is still changing; negative when none waits.
+	deferSince float64
+
+	lastTime float64
+	haveTime bool
+	observed float64
+	frame    int
+	time     float64
+	status   string
+}
+
+// New gives a tracker for a game that has not started: the first stable
+// board, once both Avatars are known, becomes game_start.
+func New(cfg Config) *Tracker {
+	return &Tracker{cfg: cfg.withDefaults(), board: NewBoard(), deferSince: -1}
+}
+
+// Resume gives a tracker that continues a game whose board (in the names
+// vision reads) and active player are known, such as one rebuilt from a journal.
+func Resume(cfg Config, board *Board, active models.Player) *Tracker {
+	t := New(cfg)
+	t.SetBoard(board, active)
+	return t
+}
+
+// SetBoard makes b the stable board, as after an undo or a correction that
+// changed what the tracker had accepted; pending changes start over.
+func (t *Tracker) SetBoard(b *Board, active models.Player) {
+	t.board = b.Clone()
+	t.active = active
+	t.started = true
+	t.holds = nil
+	for _, c := range models.AllCells() {
+		ch := &t.cells[c.Index()]
+		ch.site.accepted, ch.units.accepted = squareKeys(t.board.At(c))
+		ch.spells.accepted = ""
+	}
+}
+
+// SetActive tells the tracker whose turn it is (after a turn typed by a player).
+func (t *Tracker) SetActive(p models.Player) { t.active = p }
+
+// Active is whose turn the tracker believes it is.
+func (t *Tracker) Active() models.Player { return t.active }
+
+// Board gives a copy of the stable board.
+func (t *Tracker) Board() *Board { return t.board.Clone() }
+
+// Started reports whether game_start has been emitted or the game resumed.
+func (t *Tracker) Started() bool { return t.started }
+
+// Status says what the tracker is waiting for, empty when nothing.
+func (t *Tracker) Status() string { return t.status }
+
+// Pending reports whether some cell is changing and not yet accepted, or a
+// move is waiting for its other half: the next frames must be read in full.
+func (t *Tracker) Pending() bool {
+	if len(t.holds) > 0 || !t.started {
+		return true
+	}
+	for i := range t.cells {
+		ch := &t.cells[i]
+		if ch.site.pending(t.cfg.Window) || ch.units.pending(t.cfg.Window) || ch.spells.pending(t.cfg.Window) {
+			return true
+		}
+	}
+	return false
+}
+
+// frameDuration is how much video time a frame stands for: the gap since the
+// previous frame, bounded so that a stall does not count as a long stable stretch.
+func (t *Tracker) frameDuration(tm float64) float64 {
+	const first, longest = 1.0 / 30, 0.1
+	if !t.haveTime {
+		t.haveTime, t.lastTime = true, tm
+		return first
+	}
+	d := tm - t.lastTime
+	t.lastTime = tm
+	switch {
+	case d <= 0:
+		return first
+	case d > longest:
+		return longest
+	}
+	return d
+}
+
+// Observe reads one frame and gives the events that became stable on it, each
+// stamped with the frame's index and time.
+func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
+	dur := t.frameDuration(obs.Time)
+	t.frame, t.time = obs.Frame, obs.Time
+	if obs.Occluded {
+		return nil
+	}
+	keep := 2*t.cfg.Window + t.cfg.MoveHold
+	readings := readFrame(obs, t.cfg.MinConfidence)
+	for _, c := range models.AllCells() {
+		r, ch := &readings[c.Index()], &t.cells[c.Index()]
+		sq := t.board.At(c)
+		// A site seen but not identified is the site the cell holds, or the one
+		// it is becoming; a cell that shows no site while units may hide it
+		// says nothing about the site.
+		switch {
+		case len(r.site) > 0:
+			ch.site.add(dur, r.site, false, keep)
+			ch.site.saw(key(r.site) == ch.site.accepted)
+		case r.unsureSite != nil:
+			var refs [][]seen
+			if sq.Site != nil {
+				refs = append(refs, piecesSeen([]Piece{*sq.Site}))
+			}
+			if becoming, ok := ch.site.becoming(t.cfg.Window); ok {
+				refs = append(refs, becoming)
+			}
+			site, ok := carry(nil, []seen{*r.unsureSite}, refs...)
+			if ok {
+				ch.site.add(dur, site, true, keep)
+			}
+			ch.site.saw(ok && key(site) == ch.site.accepted)
+		case !t.mayHideSite(c, r):
+			ch.site.add(dur, nil, false, keep)
+			ch.site.saw(ch.site.accepted == "")
+		}
+		becoming, _ := ch.units.becoming(t.cfg.Window)
+		units, ok := carry(r.units, r.unsureUnits, piecesSeen(sq.Units), becoming)
+		if ok {
+			ch.units.add(dur, units, len(r.unsureUnits) > 0, keep)
+		}
+		ch.units.saw(ok && key(units) == ch.units.accepted)
+		if r.spellsSure {
+			ch.spells.add(dur, r.spells, false, keep)
+		}
+		ch.spells.saw(r.spellsSure && key(r.spells) == ch.spells.accepted)
+	}
+	t.observed += dur
+	if !t.started {
+		return t.stamp(t.baseline())
+	}
+	return t.stamp(t.changes())
+}
+
+// mayHideSite reports whether a site the board holds at c may be out of sight
+// under units, so that seeing no site there is not evidence that it left.
+func (t *Tracker) mayHideSite(c models.Cell, r *cellReading) bool {
+	sq := t.board.At(c)
+	return sq.Site != nil && (r.anyUnit || len(sq.Units) > 0)
+}
+
+// baseline takes the first stable board: game_start with the Avatars on it,
+// then any other card already in play.
+func (t *Tracker) baseline() []models.Event {
+	if t.observed < 2*t.cfg.Window-1e-9 {
+		t.status = "reading the board"
+		return nil
+	}
+	type found struct {
+		cell  models.Cell
+		cards []seen
+	}
+	var sites, units, spells []found
+	avatars := map[models.Player]found{}
+	for _, c := range models.AllCells() {
+		ch := &t.cells[c.Index()]
+		for _, x := range []*channel{&ch.site, &ch.units, &ch.spells} {
+			if _, share, ok := x.majority(2 * t.cfg.Window); ok && share <= 0.5 {
+				t.status = "reading the board"
+				return nil
+			}
+		}
+		if s, _, ok := ch.site.majority(2 * t.cfg.Window); ok && len(s) > 0 {
+			sites = append(sites, found{c, s})
+		}
+		if us, _, ok := ch.units.majority(2 * t.cfg.Window); ok {
+			var rest []seen
+			for _, u := range us {
+				if models.CardType(u.Type) == models.Avatar {
+					if _, dup := avatars[u.Owner]; !dup && u.Owner != models.NoPlayer {
+						avatars[u.Owner] = found{c, []seen{u}}
+						continue
+					}
+				}
+				rest = append(rest, u)
+			}
+			if len(rest) > 0 {
+				units = append(units, found{c, rest})
+			}
+		}
+		if sp, _, ok := ch.spells.majority(2 * t.cfg.Window); ok && len(sp) > 0 {
+			spells = append(spells, found{c, sp})
+		}
+	}
+	seat := func(p models.Player, def, configured string) *models.Seat {
+		if a, ok := avatars[p]; ok {
+			s := &models.Seat{Avatar: a.cards[0].Card}
+			if a.cell != models.MustCell(def) {
+				s.Cell = models.CellPtr(a.cell)
+			}
+			return s
+		}
+		if configured != "" {
+			return &models.Seat{Avatar: configured}
+		}
+		return nil
+	}
+	south, north := seat(models.South, "C1", t.cfg.SouthAvatar), seat(models.North, "C4", t.cfg.NorthAvatar)
+	if south == nil || north == nil {
+		t.status = "waiting for both Avatars on the realm"
+		return nil
+	}
+	t.status = ""
+	t.started = true
+	evs := []models.Event{{Type: models.GameStart, South: south, North: north}}
+	for _, p := range []models.Player{models.South, models.North} {
+		if a, ok := avatars[p]; ok && a.cards[0].Tapped {
+			evs = append(evs, models.Event{Type: models.CardTapped, Player: p, Cell: models.CellPtr(a.cell), Card: a.cards[0].Card})
+		}
+	}
+	for _, s := range sites {
+		evs = append(evs, models.Event{Type: models.SitePlayed, Player: s.cards[0].Owner, Cell: models.CellPtr(s.cell), Card: s.cards[0].Card})
+	}
+	for _, u := range units {
+		for _, c := range u.cards {
+			evs = append(evs, models.Event{Type: models.UnitSummoned, Player: c.Owner, Cell: models.CellPtr(u.cell), Card: c.Card})
+			if c.Tapped {
+				evs = append(evs, models.Event{Type: models.CardTapped, Player: c.Owner, Cell: models.CellPtr(u.cell), Card: c.Card})
+			}
+		}
+	}
+	for _, ev := range evs {
+		if _, err := t.board.Apply(ev); err != nil {
+			panic(fmt.Sprintf("tracker: baseline event %+v does not fit its own board: %v", ev, err))
+		}
+	}
+	for _, c := range models.AllCells() {
+		ch := &t.cells[c.Index()]
+		ch.site.accepted, ch.units.accepted = squareKeys(t.board.At(c))
+	}
+	for _, s := range spells {
+		t.cells[s.cell.Index()].spells.accepted = key(s.cards)
+	}
+	return evs
+}
+
+// stamp puts the current frame and time on each event.
+func (t *Tracker) stamp(evs []models.Event) []models.Event {
+	for i := range evs {
+		f, tm := t.frame, t.time
+		evs[i].Frame, evs[i].Time = &f, &tm
+	}
+	return evs
+}
+
+// cellDiff is what changed in one cell's units once a new reading is accepted.
+type cellDiff struct {
+	removed []Piece
+	added   []seen
+	// turned are units that stayed and changed their tapped state, with the new state.
+	turned []Piece
+}
+
+// readyReading is a channel's new reading, when it is ready to be accepted.
+type readyReading struct {
+	cards []seen
+	ok    bool
+}
+
+// settleHolds gives the events of half-moves whose wait is over, on a frame
+// where nothing else is accepted.
+func (t *Tracker) settleHolds() []models.Event {
+	if len(t.holds) == 0 {
+		return nil
+	}
+	var none [models.Columns * models.Rows]readyReading
+	return t.emit(&none, &none, &none)
+}
+
+// changes collects the readings accepted on this frame and turns them into events.
+func (t *Tracker) changes() []models.Event {
+	var site, units, spells [models.Columns * models.Rows]readyReading
+	anyReady := false
+	check := func(window float64) {
+		for i := range t.cells {
+			ch := &t.cells[i]
+			for _, x := range []struct {
+				ch *channel
+				to *readyReading
+			}{{&ch.site, &site[i]}, {&ch.units, &units[i]}, {&ch.spells, &spells[i]}} {
+				if !x.to.ok {
+					x.to.cards, x.to.ok = x.ch.check(window, t.cfg.Quorum)
+					anyReady = anyReady || x.to.ok
+				}
+			}
+		}
+	}
+	check(t.cfg.Window)
+	if !anyReady {
+		t.deferSince = -1
+		return t.settleHolds()
+	}
+	// Changes made by one hand pass are accepted together, so that they keep
+	// their order: another channel that has held its new reading for half the
+	// window joins the change that is ready.
+	check(t.cfg.Window / 2)
+	// A channel still changing, most likely under the same hand, is waited
+	// for a little.
+	for i := range t.cells {
+		ch := &t.cells[i]
+		if !site[i].ok && ch.site.unsettled >= 2 || !units[i].ok && ch.units.unsettled >= 2 || !spells[i].ok && ch.spells.unsettled >= 2 {
+			if t.deferSince < 0 {
+				t.deferSince = t.time
+			}
+			if t.time-t.deferSince < t.cfg.Settle-1e-9 {
+				return t.settleHolds()
+			}
+			break
+		}
+	}
+	t.deferSince = -1
+	for i := range t.cells {
+		ch := &t.cells[i]
+		for _, x := range []struct {
+			ch *channel
+			r  readyReading
+		}{{&ch.site, site[i]}, {&ch.units, units[i]}, {&ch.spells, spells[i]}} {
+			if x.r.ok {
+				x.ch.accepted, x.ch.unsettled = key(x.r.cards), 0
+			}
+		}
+	}
+	return t.emit(&site, &units, &spells)
+}
+
+// emit turns the accepted readings into events, in an order the rules can
+// follow, and plays them on the board.
+func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyReading) []models.Event {
+	var (
+		sitesPlayed, sitesGone, taps, untaps, casts []models.Event
+		removed, arrived                            []held
+	)
+	virtual := t.virtualBoard()
+	for _, c := range models.AllCells() {
+		sq := virtual.At(c)
+		if s, ok := site[c.Index()].cards, site[c.Index()].ok; ok {
+			switch {
+			case len(s) > 0 && sq.Site == nil:
+				sitesPlayed = append(sitesPlayed, models.Event{Type: models.SitePlayed, Player: s[0].Owner, Cell: models.CellPtr(c), Card: s[0].Card})
+			case len(s) == 0 && sq.Site != nil:
+				sitesGone = append(sitesGone, models.Event{Type: models.SiteDestroyed, Player: sq.Site.Owner, Cell: models.CellPtr(c)})
+			}
+			// A site read under another name keeps the identity it was played with.
+		}
+		if us, ok := units[c.Index()].cards, units[c.Index()].ok; ok {
+			d := diffUnits(sq.Units, us)
+			for _, p := range d.removed {
+				removed = append(removed, held{cell: c, piece: p})
+			}
+			for _, u := range d.added {
+				arrived = append(arrived, held{cell: c, piece: Piece{Card: u.Card, Owner: u.Owner, Tapped: u.Tapped}, arrival: true})
+			}
+			for _, p := range d.turned {
+				ev := models.Event{Type: models.CardTapped, Player: p.Owner, Cell: models.CellPtr(c), Card: p.Card}
+				if !p.Tapped {
+					ev.Type = models.CardUntapped
+					untaps = append(untaps, ev)
+				} else {
+					taps = append(taps, ev)
+				}
+			}
+		}
+		if sp, ok := spells[c.Index()].cards, spells[c.Index()].ok; ok {
+			for _, s := range sp {
+				casts = append(casts, models.Event{Type: models.SpellCast, Player: s.Owner, Cell: models.CellPtr(c), Card: s.Card})
+			}
+		}
+	}
+	moves, removals, summons := t.pair(removed, arrived)
+	for _, m := range moves {
+		if m.tapped != m.wasTapped {
+			ev := models.Event{Type: models.CardTapped, Player: m.piece.Owner, Cell: models.CellPtr(m.to), Card: m.piece.Card}
+			if !m.tapped {
+				ev.Type = models.CardUntapped
+			}
+			taps = append(taps, ev)
+		}
+	}
+	summonEvents, summonTaps := t.summonEvents(summons)
+	taps = append(taps, summonTaps...)
+	var evs []models.Event
+	evs = append(evs, untaps...)
+	evs = append(evs, removalEvents(removals)...)
+	evs = append(evs, sitesGone...)
+	for _, m := range moves {
+		evs = append(evs, models.Event{Type: models.UnitMoved, Player: m.piece.Owner, Card: m.piece.Card, From: models.CellPtr(m.from), To: models.CellPtr(m.to)})
+	}
+	evs = append(evs, sitesPlayed...)
+	evs = append(evs, summonEvents...)
+	evs = append(evs, casts...)
+	evs = append(evs, taps...)
+	evs = t.inferTurn(evs)
+	for _, ev := range evs {
+		if _, err := t.board.Apply(ev); err != nil {
+			panic(fmt.Sprintf("tracker: event %+v does not fit its own board: %v", ev, err))
+		}
+	}
+	return evs
+}
+
+// virtualBoard is the board as the accepted readings see it: cards waiting
+// to be paired into a move are already gone from, or already in, their cell.
+func (t *Tracker) virtualBoard() *Board {
+	if len(t.holds) == 0 {
+		return t.board
+	}
+	v := t.board.Clone()
+	for _, h := range t.holds {
+		sq := &v.squares[h.cell.Index()]
+		if h.arrival {
+			sq.Units = append(sq.Units, h.piece)
+			continue
+		}
+		for i, u := range sq.Units {
+			if u.ID == h.piece.ID {
+				sq.Units = append(sq.Units[:i:i], sq.Units[i+1:]...)
+				break
+			}
+		}
+	}
+	return v
+}
+
+// diffUnits matches the units a cell held with those now read there. Cards
+// match by name, owner and tapped state first, then by name and owner (the
+// card turned), then by name alone (an owner misread is not a new card).
+func diffUnits(old []Piece, now []seen) cellDiff {
+	usedOld := make([]bool, len(old))
+	usedNew := make([]bool, len(now))
+	var d cellDiff
+	match := func(same func(Piece, seen) bool) {
+		for j, n := range now {
+			if usedNew[j] {
+				continue
+			}
+			for i, o := range old {
+				if !usedOld[i] && same(o, n) {
+					usedOld[i], usedNew[j] = true, true
+					if o.Tapped != n.Tapped {
+						o.Tapped = n.Tapped
+						d.turned = append(d.turned, o)
+					}
+					break
+				}
+			}
+		}
+	}
+	match(func(o Piece, n seen) bool {
+		return sameName(o.Card, n.Card) && o.Owner == n.Owner && o.Tapped == n.Tapped
+	})
+	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) && o.Owner == n.Owner })
+	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) })
+	for i, o := range old {
+		if !usedOld[i] {
+			d.removed = append(d.removed, o)
+		}
+	}
+	for j, n := range now {
+		if !usedNew[j] {
+			d.added = append(d.added, n)
+		}
+	}
+	return d
+}
+
+// move is a unit that left one cell and settled in another.
+type move struct {
+	piece             Piece
+	from, to          models.Cell
+	wasTapped, tapped bool
+}
+
+// pair matches cards that left a cell with the same cards settling in
+// another, nearest first, so that two copies are told apart by position.
+// Unmatched halves wait while another cell is still changing in a way that
+// could complete them; otherwise they are removals and summons.
+func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons []held) {
+	var gone, come []held
+	for _, h := range t.holds {
+		if h.arrival {
+			come = append(come, h)
+		} else {
+			gone = append(gone, h)
+		}
+	}
+	gone = append(gone, removed...)
+	come = append(come, arrived...)
+	type cand struct {
+		g, c int
+		dist float64
+	}
+	var cands []cand
+	for i, g := range gone {
+		for j, c := range come {
+			if sameName(g.piece.Card, c.piece.Card) && g.piece.Owner == c.piece.Owner && g.cell != c.cell {
+				d := float64(g.cell.Distance(c.cell))
+				if g.piece.Tapped != c.piece.Tapped {
+					d += 0.5
+				}
+				cands = append(cands, cand{i, j, d})
+			}
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].dist < cands[b].dist })
+	usedG, usedC := make([]bool, len(gone)), make([]bool, len(come))
+	for _, p := range cands {
+		if usedG[p.g] || usedC[p.c] {
+			continue
+		}
+		usedG[p.g], usedC[p.c] = true, true
+		g, c := gone[p.g], come[p.c]
+		moves = append(moves, move{piece: g.piece, from: g.cell, to: c.cell, wasTapped: g.piece.Tapped, tapped: c.piece.Tapped})
+	}
+	sort.SliceStable(moves, func(a, b int) bool { return moves[a].from.Index() < moves[b].from.Index() })
+	t.holds = t.holds[:0]
+	for i, g := range gone {
+		if usedG[i] {
+			continue
+		}
+		if g.until == 0 && t.mayArrive(g) {
+			g.until = t.time + t.cfg.MoveHold
+		}
+		if g.until > t.time && t.mayArrive(g) {
+			t.holds = append(t.holds, g)
+			continue
+		}
+		removals = append(removals, g)
+	}
+	for i, c := range come {
+		if usedC[i] {
+			continue
+		}
+		if c.until == 0 && t.mayLeave(c) {
+			c.until = t.time + t.cfg.MoveHold
+		}
+		if c.until > t.time && t.mayLeave(c) {
+			t.holds = append(t.holds, c)
+			continue
+		}
+		summons = append(summons, c)
+	}
+	return moves, removals, summons
+}
+
+// mayArrive reports whether a card that left its cell may be settling in
+// another cell whose change is not yet accepted.
+func (t *Tracker) mayArrive(h held) bool {
+	return t.otherCellChanging(h.cell, h.piece, func(onBoard, reading int) bool { return reading > onBoard })
+}
+
+// mayLeave reports whether a card that settled in a cell may be leaving
+// another cell whose change is not yet accepted.
+func (t *Tracker) mayLeave(h held) bool {
+	return t.otherCellChanging(h.cell, h.piece, func(onBoard, reading int) bool { return reading < onBoard })
+}
+
+func (t *Tracker) otherCellChanging(except models.Cell, p Piece, differs func(onBoard, reading int) bool) bool {
+	for _, c := range models.AllCells() {
+		if c == except {
+			continue
+		}
+		ch := &t.cells[c.Index()].units
+		if !ch.pending(t.cfg.Window) {
+			continue
+		}
+		onBoard := 0
+		for _, u := range t.board.At(c).Units {
+			if sameName(u.Card, p.Card) && u.Owner == p.Owner {
+				onBoard++
+			}
+		}
+		// Any reading of the last window that shows the card coming or going.
+		total := 0.0
+		for i := len(ch.samples) - 1; i >= 0 && total < t.cfg.Window; i-- {
+			total += ch.samples[i].dur
+			reading := 0
+			for _, u := range ch.samples[i].cards {
+				if sameName(u.Card, p.Card) && u.Owner == p.Owner {
+					reading++
+				}
+			}
+			if differs(onBoard, reading) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Flush settles every waiting half-move now, as at the end of a video.
+func (t *Tracker) Flush() []models.Event {
+	if len(t.holds) == 0 {
+		return nil
+	}
+	for i := range t.holds {
+		t.holds[i].until = t.time
+	}
+	var removals, summons []held
+	for _, h := range t.holds {
+		if h.arrival {
+			summons = append(summons, h)
+		} else {
+			removals = append(removals, h)
+		}
+	}
+	t.holds = nil
+	summonEvents, taps := t.summonEvents(summons)
+	evs := append(removalEvents(removals), summonEvents...)
+	evs = t.inferTurn(append(evs, taps...))
+	for _, ev := range evs {
+		if _, err := t.board.Apply(ev); err != nil {
+			panic(fmt.Sprintf("tracker: event %+v does not fit its own board: %v", ev, err))
+		}
+	}
+	return t.stamp(evs)
+}
+
+// removalEvents gives card_removed for cards that left the realm.
+func removalEvents(removals []held) []models.Event {
+	var evs []models.Event
+	for _, r := range removals {
+		evs = append(evs, models.Event{Type: models.CardRemoved, Player: r.piece.Owner, Cell: models.CellPtr(r.cell), Card: r.piece.Card})
+	}
+	return evs
+}
+
+// summonEvents gives unit_summoned (and mana_spent with AutoMana) for cards
+// that came into play, and card_tapped for those that came in tapped.
+func (t *Tracker) summonEvents(summons []held) (evs, taps []models.Event) {
+	for _, s := range summons {
+		evs = append(evs, models.Event{Type: models.UnitSummoned, Player: s.piece.Owner, Cell: models.CellPtr(s.cell), Card: s.piece.Card})
+		if t.cfg.AutoMana && t.cfg.Catalog != nil {
+			if card, err := t.cfg.Catalog.Lookup(s.piece.Card); err == nil && card.CostOrZero() > 0 {
+				evs = append(evs, models.Event{Type: models.ManaSpent, Player: s.piece.Owner, Amount: card.CostOrZero()})
+			}
+		}
+		if s.piece.Tapped {
+			taps = append(taps, models.Event{Type: models.CardTapped, Player: s.piece.Owner, Cell: models.CellPtr(s.cell), Card: s.piece.Card})
+		}
+	}
+	return evs, taps
+}

@@ -1,0 +1,127 @@
+package tracker
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+const (
+	S = models.South
+	N = models.North
+)
+
+func TestTrackerScripts(t *testing.T) {
+	const hand, still = 0.4, 1.0
+	tests := []struct {
+		name  string
+		start table
+		steps []step
+		want  []string
+	}{
+		{
+			name:  "first site tells whose turn it is, avatar taps",
+			start: startTable(),
+			steps: []step{{hand, still, all(put("C1", site("Arid Desert", S)), turn("C1", "Sorcerer", true))}},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer",
+				"turn_start south", "site_played south Arid Desert C1", "card_tapped south Sorcerer C1",
+			},
+		},
+		{
+			name:  "north's turn starts when north plays, south's when south untaps",
+			start: startTable(),
+			steps: []step{
+				{hand, still, all(put("C1", site("Arid Desert", S)), turn("C1", "Sorcerer", true))},
+				{hand, still, all(put("C4", site("Spring River", N)), turn("C4", "Geomancer", true))},
+				{hand, still, turn("C1", "Sorcerer", false)},
+			},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer",
+				"turn_start south", "site_played south Arid Desert C1", "card_tapped south Sorcerer C1",
+				"turn_end south", "turn_start north", "site_played north Spring River C4", "card_tapped north Geomancer C4",
+				"turn_end north", "turn_start south", "card_untapped south Sorcerer C1",
+			},
+		},
+		{
+			name:  "summon on a covered site, move, removal",
+			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)}},
+			steps: []step{
+				{hand, still, put("C1", unit("Apprentice Wizard", S))},
+				{hand, still, moveCard("C1", "C2", "Apprentice Wizard")},
+				{hand, still, take("C2", "Apprentice Wizard")},
+			},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer", "site_played south Arid Desert C1",
+				"turn_start south", "unit_summoned south Apprentice Wizard C1",
+				"unit_moved south Apprentice Wizard C1→C2",
+				"card_removed south Apprentice Wizard C2",
+			},
+		},
+		{
+			name: "two copies told apart by position",
+			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)},
+				"B1": {unit("Pit Goblin", S)}, "D1": {unit("Pit Goblin", S)}},
+			steps: []step{
+				{hand, still, moveCard("D1", "D2", "Pit Goblin")},
+				{hand, still, turn("B1", "Pit Goblin", true)},
+				{hand, still, all(moveCard("B1", "A1", "Pit Goblin"), moveCard("D2", "E2", "Pit Goblin"))},
+			},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer", "site_played south Arid Desert C1",
+				"unit_summoned south Pit Goblin B1", "unit_summoned south Pit Goblin D1",
+				"turn_start south", "unit_moved south Pit Goblin D1→D2",
+				"card_tapped south Pit Goblin B1",
+				"unit_moved south Pit Goblin B1→A1", "unit_moved south Pit Goblin D2→E2",
+			},
+		},
+		{
+			name:  "a hand pass that changes nothing",
+			start: startTable(),
+			steps: []step{{hand, still, func(table) {}}, {1.5, still, func(table) {}}},
+			want:  []string{"game_start south=Sorcerer north=Geomancer"},
+		},
+		{
+			name:  "site destroyed",
+			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)}, "C2": {site("Red Desert", S)}},
+			steps: []step{{hand, still, take("C2", "Red Desert")}},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer", "site_played south Arid Desert C1", "site_played south Red Desert C2",
+				"site_destroyed south C2",
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := int64(1); seed <= 20; seed++ {
+				obs, _ := render(tc.start, tc.steps, defaultNoise(), seed)
+				got := briefs(run(New(Config{}), obs))
+				if !reflect.DeepEqual(turns(got), turns(tc.want)) {
+					t.Fatalf("seed %d: events\n got %q\nwant %q", seed, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// turns splits events at each turn_start and sorts each turn's events: the
+// order of changes settled by one hand pass may vary with the noise, the
+// turn they fall in may not.
+func turns(evs []string) [][]string {
+	var out [][]string
+	cur := []string{}
+	for _, e := range evs {
+		if strings.HasPrefix(e, "turn_start") || strings.HasPrefix(e, "turn_end") {
+			sort.Strings(cur)
+			out = append(out, cur, []string{e})
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, e)
+	}
+	sort.Strings(cur)
+	return append(out, cur)
+}
