@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 )
 
@@ -124,7 +125,9 @@ func (l *textList) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		items = strings.Split(s, ",")
+		// "Beast, Spirit" in the public list; "Beast Token" in some
+		// hand-made lists. No subtype or element has two words.
+		items = strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 	case len(b) > 0 && b[0] == '[':
 		if err := json.Unmarshal(b, &items); err != nil {
 			return &json.UnmarshalTypeError{Value: "list holding a non-string", Type: reflect.TypeFor[textList]()}
@@ -360,13 +363,14 @@ func (r *rawCard) card() (*Card, error) {
 		}
 		card.Elements = append(card.Elements, el)
 	}
+	sort.Slice(card.Elements, func(i, j int) bool { return card.Elements[i] < card.Elements[j] })
 	subtypes := r.SubTypes
 	if len(subtypes) == 0 {
 		subtypes = stats.SubTypes
 	}
 	for _, s := range subtypes {
 		card.Subtypes = append(card.Subtypes, s)
-		if strings.EqualFold(s, "token") {
+		if strings.EqualFold(s, "token") || strings.HasSuffix(strings.ToLower(s), " token") {
 			card.Token = true
 		}
 	}

@@ -46,7 +46,7 @@ const olderShapeCards = `[
     "guardian": {"rarity": null, "type": "Minion", "rulesText": "Burrowing",
       "cost": 0, "attack": 1, "defence": 1, "life": null, "thresholds": {"air": 0, "earth": 0, "fire": 0, "water": 0}},
     "elements": "None",
-    "subTypes": "Token",
+    "subTypes": "Beast Token",
     "sets": []
   }
 ]`
@@ -82,7 +82,7 @@ const newerShapeCards = `{"cards": [
     "slug": "pebble_imp",
     "engine": {"type": "Minion", "rules": "Burrowing", "cost": 0, "power": 1},
     "elements": [],
-    "subtypes": ["Token"]
+    "subtypes": ["Beast", "Token"]
   }
 ]}`
 
@@ -111,7 +111,7 @@ func TestParseCardsBothShapesAgree(t *testing.T) {
 		},
 		{
 			Name: "Pebble Imp", Slug: "pebble_imp", Type: Minion, Cost: IntPtr(0), Attack: IntPtr(1), Defence: IntPtr(1),
-			Subtypes: []string{"Token"}, Token: true, RulesText: "Burrowing", Keywords: []Keyword{Burrowing},
+			Subtypes: []string{"Beast", "Token"}, Token: true, RulesText: "Burrowing", Keywords: []Keyword{Burrowing},
 		},
 	}
 	for i, w := range want {

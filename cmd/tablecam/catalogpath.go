@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/samples"
@@ -64,4 +68,109 @@ func openCatalog(flagValue string, stderr io.Writer) (*models.Catalog, error) {
 		return cat, nil
 	}
 	return nil, fmt.Errorf("no card catalog found (looked for %v); give one with --catalog or run \"tablecam catalog fetch\"", tried)
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// defaultCardListURL is the public Sorcery card list.
+const defaultCardListURL = "https://api.sorcerytcg.com/api/cards"
+
+// maxCardListBytes bounds a download: the whole list is a few megabytes.
+const maxCardListBytes = 256 << 20
+
+// catalogFetch is "tablecam catalog fetch": it downloads the card list,
+// checks that it reads as a card list, and only then replaces the file at
+// out (default: the user cache), through a temporary file and a rename so
+// that a failed or interrupted download never leaves a broken catalog.
+func catalogFetch(ctx context.Context, e env, url, out string) int {
+	if out == "" {
+		p, err := userCacheCatalogPath()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam catalog fetch: no user cache folder (%v); give --out PATH\n", err)
+			return 1
+		}
+		out = p
+	}
+	n, err := fetchCardList(ctx, url, out)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam catalog fetch: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(e.stdout, "fetched %d cards from %s into %s\n", n, url, out)
+	return 0
+}
+
+// fetchCardList downloads url into the file out and gives the card count.
+func fetchCardList(ctx context.Context, url, out string) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "tablecam (card catalog fetch)")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxCardListBytes+1))
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", url, err)
+	}
+	if len(data) > maxCardListBytes {
+		return 0, fmt.Errorf("%s: more than %d MB; not a card list", url, maxCardListBytes>>20)
+	}
+	cards, err := models.ParseCards(data)
+	if err != nil {
+		var ce *models.CatalogError
+		if errors.As(err, &ce) {
+			ce.File = url
+		}
+		return 0, fmt.Errorf("the download is not a card list, so %s was left as it was: %w", out, err)
+	}
+	if len(cards) == 0 {
+		return 0, fmt.Errorf("%s holds no cards, so %s was left as it was", url, out)
+	}
+	if err := writeFileAtomically(out, data); err != nil {
+		return 0, err
+	}
+	return len(cards), nil
+}
+
+// writeFileAtomically writes data to a temporary file beside path and renames
+// it over path, so readers see the old file or the new one, never half.
+func writeFileAtomically(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".cards-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
