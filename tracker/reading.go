@@ -32,7 +32,7 @@ func roleOf(o models.CardObservation) role {
 		switch models.CardType(*o.Type) {
 		case models.Site:
 			return roleSite
-		case models.Magic, models.Aura:
+		case models.Magic:
 			return roleSpell
 		}
 		return roleUnit

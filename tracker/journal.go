@@ -1,0 +1,255 @@
+package tracker
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// EntryKind says what a journal entry records.
+type EntryKind string
+
+const (
+	// EntryStart opens a journal; Note says where the game is watched from.
+	EntryStart EntryKind = "start"
+	// EntryEvent is a game event, from the camera or typed by a player.
+	EntryEvent EntryKind = "event"
+	// EntryCorrection fixes what the camera got wrong.
+	EntryCorrection EntryKind = "correction"
+	// EntryUndo takes back the last batch of events or the last correction
+	// that is still in force.
+	EntryUndo EntryKind = "undo"
+	// EntryEnd closes a journal after a clean exit; a journal without it was
+	// interrupted and can be resumed.
+	EntryEnd EntryKind = "end"
+)
+
+// Source says who produced an event.
+type Source string
+
+const (
+	// Camera events come from the tracker.
+	Camera Source = "camera"
+	// Manual events were typed by a player.
+	Manual Source = "manual"
+)
+
+// Entry is one line of a journal.
+type Entry struct {
+	Seq    int       `json:"seq"`
+	At     time.Time `json:"at"`
+	Kind   EntryKind `json:"kind"`
+	Source Source    `json:"source,omitempty"`
+	// Batch groups the events that one frame (or one command) produced, so
+	// that an undo takes them back together.
+	Batch      int                `json:"batch,omitempty"`
+	Event      *models.Event      `json:"event,omitempty"`
+	Correction *models.Correction `json:"correction,omitempty"`
+	// Target is the entry a correction acts on, resolved when it was made:
+	// the event dropped, or the event that brought the corrected card into play.
+	Target int `json:"target,omitempty"`
+	// Slot picks the Avatar when Target is game_start: 1 south, 2 north.
+	Slot models.Player `json:"slot,omitempty"`
+	Note string        `json:"note,omitempty"`
+}
+
+// Journal is an append-only JSONL file of entries. Each entry is written
+// and synced to disk before Append returns, so a crash loses nothing that
+// was reported as recorded.
+type Journal struct {
+	path string
+	f    *os.File
+	seq  int
+}
+
+// DefaultJournalDir is $XDG_DATA_HOME/tablecam/journals, or
+// ~/.local/share/tablecam/journals.
+func DefaultJournalDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "tablecam", "journals"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("journal folder: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "tablecam", "journals"), nil
+}
+
+// NewJournalPath names a new journal in dir after the time.
+func NewJournalPath(dir string, now time.Time) string {
+	return filepath.Join(dir, now.UTC().Format("2006-01-02T15-04-05.000Z")+".jsonl")
+}
+
+// CreateJournal starts a new journal at path; the file must not exist.
+func CreateJournal(path string) (*Journal, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	return &Journal{path: path, f: f}, nil
+}
+
+// TornLine reports a last line that a crash cut short. It is skipped.
+type TornLine struct {
+	Path   string
+	Line   int
+	Offset int64
+	Text   string
+}
+
+func (t *TornLine) Error() string {
+	text := t.Text
+	if len(text) > 60 {
+		text = text[:60] + "…"
+	}
+	return fmt.Sprintf("%s:%d: last line cut short at byte %d (%q), skipped", t.Path, t.Line, t.Offset, text)
+}
+
+// ErrBadJournal is wrapped by ReadJournal when a line other than the last
+// cannot be read.
+var ErrBadJournal = errors.New("bad journal")
+
+// ReadJournal reads every entry of a journal. A last line cut short by a
+// crash is skipped and described by torn; any other bad line is an error
+// naming the file and the line.
+func ReadJournal(path string) (entries []Entry, torn *TornLine, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	return parseJournal(path, data)
+}
+
+func parseJournal(path string, data []byte) ([]Entry, *TornLine, error) {
+	var entries []Entry
+	r := bufio.NewReader(bytes.NewReader(data))
+	var offset int64
+	for line := 1; ; line++ {
+		text, err := r.ReadBytes('\n')
+		if err == io.EOF && len(text) == 0 {
+			return entries, nil, nil
+		}
+		complete := err == nil
+		trimmed := bytes.TrimSpace(text)
+		if len(trimmed) > 0 {
+			var e Entry
+			if jerr := json.Unmarshal(trimmed, &e); jerr != nil || e.Kind == "" {
+				if !complete {
+					return entries, &TornLine{Path: path, Line: line, Offset: offset, Text: string(text)}, nil
+				}
+				if jerr == nil {
+					jerr = errors.New("no kind")
+				}
+				return entries, nil, fmt.Errorf("%s:%d (byte %d): %w: %v", path, line, offset, ErrBadJournal, jerr)
+			}
+			if !complete {
+				// A whole entry without its newline: the crash came just before it.
+				return append(entries, e), &TornLine{Path: path, Line: line, Offset: offset + int64(len(text)), Text: ""}, nil
+			}
+			entries = append(entries, e)
+		}
+		offset += int64(len(text))
+		if !complete {
+			return entries, nil, nil
+		}
+	}
+}
+
+// ResumeJournal opens an existing journal to add to it, and gives its
+// entries. A last line cut short by a crash is reported in torn and cut
+// off, so that new entries start on a line of their own.
+func ResumeJournal(path string) (j *Journal, entries []Entry, torn *TornLine, err error) {
+	entries, torn, err = ReadJournal(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("journal: %w", err)
+	}
+	if torn != nil {
+		if torn.Text != "" {
+			err = f.Truncate(torn.Offset)
+		} else {
+			_, err = f.WriteAt([]byte("\n"), torn.Offset)
+		}
+		if err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, nil, fmt.Errorf("journal %s: %w", path, err)
+		}
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("journal %s: %w", path, err)
+	}
+	j = &Journal{path: path, f: f}
+	for _, e := range entries {
+		j.seq = max(j.seq, e.Seq)
+	}
+	return j, entries, torn, nil
+}
+
+// Path is the journal's file.
+func (j *Journal) Path() string { return j.path }
+
+// Append numbers the entry, stamps it with the time, writes it as one line
+// and syncs the file.
+func (j *Journal) Append(e Entry) (Entry, error) {
+	j.seq++
+	e.Seq = j.seq
+	if e.At.IsZero() {
+		e.At = time.Now().UTC()
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return e, fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if _, err := j.f.Write(append(line, '\n')); err != nil {
+		return e, fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return e, fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	return e, nil
+}
+
+// Close closes the file. It does not write EntryEnd: call Append for that on
+// a clean exit.
+func (j *Journal) Close() error { return j.f.Close() }
+
+// Unfinished lists the journals in dir that have no EntryEnd, newest first:
+// games that a crash interrupted and that can be resumed.
+func Unfinished(dir string) ([]string, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(names)))
+	var out []string
+	for _, n := range names {
+		entries, _, err := ReadJournal(n)
+		if err != nil || len(entries) == 0 {
+			continue
+		}
+		if entries[len(entries)-1].Kind != EntryEnd && !strings.HasPrefix(filepath.Base(n), ".") {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
