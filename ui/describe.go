@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// Describe writes an event as a short sentence for the recent-events list,
+// such as "South played Arid Desert at C1".
+func Describe(ev models.Event) string {
+	who := capitalize(ev.Player.String())
+	if ev.Player == models.NoPlayer {
+		who = "Someone"
+	}
+	card := ev.Card
+	if card == "" {
+		card = "a card"
+	}
+	at := ""
+	if ev.Cell != nil {
+		at = " at " + ev.Cell.String()
+	}
+	switch ev.Type {
+	case models.GameStart:
+		return "Game started"
+	case models.TurnStart:
+		return who + "'s turn begins"
+	case models.TurnEnd:
+		return who + " ended the turn"
+	case models.SitePlayed:
+		return fmt.Sprintf("%s played %s%s", who, card, at)
+	case models.UnitSummoned:
+		return fmt.Sprintf("%s summoned %s%s", who, card, at)
+	case models.SpellCast:
+		return fmt.Sprintf("%s cast %s%s", who, card, at)
+	case models.CardTapped:
+		return fmt.Sprintf("%s tapped%s", card, at)
+	case models.CardUntapped:
+		return fmt.Sprintf("%s untapped%s", card, at)
+	case models.UnitMoved:
+		from, to := "?", "?"
+		if ev.From != nil {
+			from = ev.From.String()
+		}
+		if ev.To != nil {
+			to = ev.To.String()
+		}
+		return fmt.Sprintf("%s moved %s → %s", card, from, to)
+	case models.CardRemoved:
+		return fmt.Sprintf("%s left%s", card, at)
+	case models.SiteDestroyed:
+		return fmt.Sprintf("%s destroyed%s", card, at)
+	case models.Damage:
+		return fmt.Sprintf("%s took %d damage", who, ev.Amount)
+	case models.LifeLoss:
+		return fmt.Sprintf("%s lost %d life", who, ev.Amount)
+	case models.LifeGain:
+		return fmt.Sprintf("%s gained %d life", who, ev.Amount)
+	case models.ManaSpent:
+		return fmt.Sprintf("%s spent %d mana", who, ev.Amount)
+	}
+	return strings.TrimSpace(fmt.Sprintf("%s %s %s%s", who, ev.Type, ev.Card, at))
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

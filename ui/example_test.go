@@ -1,0 +1,30 @@
+package ui_test
+
+import (
+	"fmt"
+	"image"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/ui"
+	"github.com/tablecam/tablecam/ui/internal/uitest"
+)
+
+func ExampleDescribe() {
+	fmt.Println(ui.Describe(models.Event{Type: models.SitePlayed, Player: models.South, Card: "Arid Desert", Cell: models.CellPtr(models.MustCell("C1"))}))
+	fmt.Println(ui.Describe(models.Event{Type: models.Damage, Player: models.North, Amount: 3}))
+	// Output:
+	// South played Arid Desert at C1
+	// North took 3 damage
+}
+
+func ExamplePainter_Paint() {
+	p := ui.NewPainter()
+	frame := image.NewRGBA(image.Rect(0, 0, 1280, 720))
+	v := ui.View{Update: models.Update{State: uitest.Midgame()}, Volume: 1}
+	p.Paint(frame, v)
+	l := ui.LayoutFor(frame.Rect, v)
+	cell, _ := l.CellAt(l.CellCenter(models.MustCell("D3")))
+	fmt.Println("the board's D3 is at", l.CellCenter(models.MustCell("D3")), "and hit-tests as", cell)
+	// Output:
+	// the board's D3 is at (650,299) and hit-tests as D3
+}

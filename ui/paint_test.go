@@ -1,0 +1,363 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/ui/internal/uitest"
+)
+
+func render(p *Painter, v View) *image.RGBA {
+	dst := image.NewRGBA(image.Rect(0, 0, 1280, 720))
+	p.Paint(dst, v)
+	return dst
+}
+
+func near(c color.RGBA, want color.NRGBA, tol int) bool {
+	d := func(a, b uint8) bool { x := int(a) - int(b); return x <= tol && x >= -tol }
+	return d(c.R, want.R) && d(c.G, want.G) && d(c.B, want.B)
+}
+
+// findText reports whether s, drawn in face f and colour col, appears
+// somewhere inside region r of img: at some offset, at least 90% of the
+// glyphs' solid pixels have col and at least 90% of the empty pixels within
+// the glyphs' boxes do not.
+func findText(img *image.RGBA, r image.Rectangle, f *face, s string, col color.NRGBA) bool {
+	tw, th := f.measure(s)+4, f.height()+4
+	ref := image.NewRGBA(image.Rect(0, 0, tw, th))
+	(&canvas{dst: ref}).text(f, 2, 2+f.ascent, s, color.NRGBA{255, 255, 255, 255})
+	var on, off []image.Point
+	for y := 0; y < th; y++ {
+		for x := 0; x < tw; x++ {
+			switch a := ref.Pix[ref.PixOffset(x, y)+3]; {
+			case a > 230:
+				on = append(on, image.Pt(x, y))
+			case a == 0:
+				off = append(off, image.Pt(x, y))
+			}
+		}
+	}
+	for oy := r.Min.Y; oy+th <= r.Max.Y; oy++ {
+	next:
+		for ox := r.Min.X; ox+tw <= r.Max.X; ox++ {
+			miss := 0
+			for _, q := range on {
+				if !near(img.RGBAAt(ox+q.X, oy+q.Y), col, 40) {
+					if miss++; miss > len(on)/10 {
+						continue next
+					}
+				}
+			}
+			hit := 0
+			for _, q := range off {
+				if near(img.RGBAAt(ox+q.X, oy+q.Y), col, 40) {
+					hit++
+				}
+			}
+			if hit <= len(off)/10 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func withLife(st models.GameState, pl models.Player, life int) models.GameState {
+	players := map[string]models.PlayerState{}
+	for k, v := range st.Players {
+		players[k] = v
+	}
+	ps := players[pl.String()]
+	ps.Life = life
+	players[pl.String()] = ps
+	st.Players = players
+	return st
+}
+
+func TestLifeNumbersDrawn(t *testing.T) {
+	p := NewPainter()
+	base := testViews()["normal"]
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), base)
+	lifeFace := p.face(bold, l, 66)
+	tests := []struct {
+		south, north int
+	}{{20, 20}, {14, 7}, {7, 14}, {6, 19}}
+	regions := map[int][]uint8{}
+	for _, tc := range tests {
+		v := base
+		v.Update.State = withLife(withLife(v.Update.State, models.South, tc.south), models.North, tc.north)
+		img := render(p, v)
+		for _, side := range []struct {
+			pl   models.Player
+			life int
+		}{{models.South, tc.south}, {models.North, tc.north}} {
+			r := l.HUD[side.pl].Life
+			if !findText(img, r.Inset(-12), lifeFace, itoa(side.life), colText) {
+				t.Errorf("%s life %d: digits not found in the HUD's life box %v", side.pl, side.life, r)
+			}
+			other := tc.south + tc.north - side.life
+			if other != side.life && len(itoa(other)) >= len(itoa(side.life)) && findText(img, r.Inset(-12), lifeFace, itoa(other), colText) {
+				t.Errorf("%s life %d: the other player's %d is drawn in its box", side.pl, side.life, other)
+			}
+			if side.pl == models.South {
+				sub := img.SubImage(r).(*image.RGBA)
+				var pix []uint8
+				for y := r.Min.Y; y < r.Max.Y; y++ {
+					pix = append(pix, sub.Pix[sub.PixOffset(r.Min.X, y):sub.PixOffset(r.Max.X, y)]...)
+				}
+				if prev, ok := regions[side.life]; ok && string(prev) != string(pix) {
+					t.Errorf("life %d drawn differently in two frames", side.life)
+				}
+				regions[side.life] = pix
+			}
+		}
+	}
+	if string(regions[20]) == string(regions[7]) {
+		t.Error("the life box looks the same at 20 and at 7")
+	}
+}
+
+// redShare is the share of pixels of r that are strongly red.
+func redShare(img *image.RGBA, r image.Rectangle) float64 {
+	n, red := 0, 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			n++
+			if c.R > 150 && c.G < c.R/2 && c.B < c.R/2 {
+				red++
+			}
+		}
+	}
+	return float64(red) / float64(n)
+}
+
+func TestDeathsDoorBanner(t *testing.T) {
+	p := NewPainter()
+	views := testViews()
+	tests := []struct {
+		view       string
+		north      bool // a red banner across the top of the picture
+		northPanel bool // the north HUD's border is red
+	}{
+		{"normal", false, false},
+		{"deaths-door", true, true},
+		{"death-blow", false, true},
+	}
+	for _, tc := range tests {
+		for _, now := range []float64{100, 100.33} { // both ends of the pulse
+			v := views[tc.view]
+			v.Now = now
+			l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+			img := render(p, v)
+			top := image.Rect(l.Picture.Min.X, l.Picture.Min.Y+4, l.Picture.Max.X, l.Picture.Min.Y+50)
+			bottom := image.Rect(l.Picture.Min.X, l.Picture.Max.Y-50, l.Picture.Max.X, l.Picture.Max.Y-4)
+			if got := redShare(img, top) > 0.6; got != tc.north {
+				t.Errorf("%s at %.2f s: red banner at the top = %v (%.0f%% red), want %v", tc.view, now, got, 100*redShare(img, top), tc.north)
+			}
+			if share := redShare(img, bottom); share > 0.05 {
+				t.Errorf("%s: %.0f%% red at the bottom, where South's banner would be", tc.view, 100*share)
+			}
+			pan := l.HUD[models.North].Panel
+			edge := image.Rect(pan.Min.X+20, pan.Min.Y, pan.Max.X-20, pan.Min.Y+3)
+			if got := redShare(img, edge) > 0.5; got != tc.northPanel {
+				t.Errorf("%s: north HUD border red = %v, want %v", tc.view, got, tc.northPanel)
+			}
+		}
+	}
+	// The death blow's banner is dark red with its own words.
+	v := views["death-blow"]
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+	img := render(p, v)
+	bf := p.fonts.get(bold, 26)
+	if !findText(img, image.Rect(l.Picture.Min.X, l.Picture.Min.Y, l.Picture.Max.X, l.Picture.Min.Y+54), bf, "DEATH BLOW", colText) {
+		t.Error("death blow banner: words not found")
+	}
+}
+
+// samplePoints gives points inside a cell's quad, away from its centre
+// (where the card names are) and its edges (where the grid is).
+func samplePoints(q [4]pt) []image.Point {
+	var out []image.Point
+	c := pt{(q[0].X + q[1].X + q[2].X + q[3].X) / 4, (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
+	for _, k := range q {
+		for _, f := range []float64{0.6, 0.75} {
+			out = append(out, image.Pt(int(c.X+(k.X-c.X)*f), int(c.Y+(k.Y-c.Y)*f)))
+		}
+	}
+	return out
+}
+
+func TestWarningHighlightsTheRightCells(t *testing.T) {
+	p := NewPainter()
+	for _, name := range []string{"normal", "rectified", "board"} {
+		t.Run(name, func(t *testing.T) {
+			warned := testViews()[name]
+			clean := warned
+			clean.Update.State.Warnings = nil
+			l := LayoutFor(image.Rect(0, 0, 1280, 720), warned)
+			a, b := render(p, warned), render(p, clean)
+			d3 := models.MustCell("D3")
+			listTop := l.Picture.Max.Y - 130
+			for _, c := range models.AllCells() {
+				changed, yellower := 0, 0
+				pts := samplePoints(l.Cells[c.Index()])
+				for _, q := range pts {
+					if q.Y > listTop {
+						continue
+					}
+					pa, pb := a.RGBAAt(q.X, q.Y), b.RGBAAt(q.X, q.Y)
+					if pa != pb {
+						changed++
+					}
+					if int(pa.R)+int(pa.G)-2*int(pa.B) > int(pb.R)+int(pb.G)-2*int(pb.B)+30 {
+						yellower++
+					}
+				}
+				if c == d3 {
+					if yellower < len(pts)*3/4 {
+						t.Errorf("warned cell D3: only %d of %d points tinted", yellower, len(pts))
+					}
+				} else if changed > 0 {
+					t.Errorf("cell %s has no warning but %d points changed", c, changed)
+				}
+			}
+		})
+	}
+}
+
+func TestThresholdIcons(t *testing.T) {
+	p := NewPainter()
+	for _, name := range []string{"normal", "stream"} {
+		v := testViews()[name]
+		l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+		img := render(p, v)
+		for _, pl := range models.Players {
+			aff := v.Update.State.Players[pl.String()].Affinity
+			for i, e := range models.Elements {
+				r := l.HUD[pl].Icons[i]
+				n := 0
+				for y := r.Min.Y; y < r.Max.Y; y++ {
+					for x := r.Min.X; x < r.Max.X; x++ {
+						if near(img.RGBAAt(x, y), ElementColor(e), 20) {
+							n++
+						}
+					}
+				}
+				if lit := n >= 15; lit != (aff.Get(e) > 0) {
+					t.Errorf("%s %s %s: %d pixels of the element's colour, affinity %d", name, pl, e, n, aff.Get(e))
+				}
+			}
+		}
+	}
+}
+
+func TestStreamBackground(t *testing.T) {
+	p := NewPainter()
+	tests := []struct {
+		name string
+		bg   color.NRGBA
+	}{{"chroma", color.NRGBA{0, 255, 0, 255}}, {"magenta", color.NRGBA{255, 0, 255, 255}}, {"transparent", color.NRGBA{}}}
+	for _, tc := range tests {
+		v := testViews()["stream"]
+		v.Background = tc.bg
+		l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+		img := render(p, v)
+		corner := img.RGBAAt(2, 2)
+		if corner != (color.RGBA{tc.bg.R, tc.bg.G, tc.bg.B, tc.bg.A}) {
+			t.Errorf("%s: background pixel %v", tc.name, corner)
+		}
+		in := l.HUD[models.South].Panel.Min.Add(image.Pt(40, 40))
+		if a := img.RGBAAt(in.X, in.Y).A; a != 255 {
+			t.Errorf("%s: HUD panel alpha %d, want opaque", tc.name, a)
+		}
+	}
+}
+
+func TestCalloutsLastAFewSeconds(t *testing.T) {
+	p := NewPainter()
+	v := testViews()["stream"]
+	ev := models.Event{Type: models.SitePlayed, Player: models.North, Card: "Glass Lagoon", Cell: models.CellPtr(models.MustCell("C4"))}
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+	f := p.fonts.get(bold, 28)
+	tests := []struct {
+		age  float64
+		want bool
+	}{{0.5, true}, {CalloutSeconds - 1.5, true}, {CalloutSeconds + 0.5, false}, {60, false}}
+	for _, tc := range tests {
+		v.Recent = []Recent{{Event: ev, At: v.Now - tc.age}}
+		img := render(p, v)
+		if got := findText(img, l.Events, f, "Glass Lagoon", colText); got != tc.want {
+			t.Errorf("card played %.1f s ago: call-out shown = %v, want %v", tc.age, got, tc.want)
+		}
+	}
+}
+
+func TestLayoutHitTests(t *testing.T) {
+	for _, name := range []string{"normal", "rectified", "board"} {
+		v := testViews()[name]
+		l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+		for _, c := range models.AllCells() {
+			got, ok := l.CellAt(l.CellCenter(c))
+			if !ok || got != c {
+				t.Errorf("%s: centre of %s hit-tests as %v (%v)", name, c, got, ok)
+			}
+		}
+		if _, ok := l.CellAt(image.Pt(1270, 10)); ok {
+			t.Errorf("%s: the sidebar hit-tests as a cell", name)
+		}
+	}
+	v := testViews()["normal"]
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+	corners := *v.Update.Observation.Mat.Corners
+	a1 := l.Cells[0][0]
+	got, ok := l.ScreenToImage(image.Pt(int(a1.X), int(a1.Y)))
+	if !ok || abs(got.X-corners[0].X) > 3 || abs(got.Y-corners[0].Y) > 3 {
+		t.Errorf("A1's screen corner maps back to %v, want %v", got, corners[0])
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestHomography(t *testing.T) {
+	src := [4]pt{{0, 0}, {500, 0}, {500, 300}, {0, 300}}
+	dst := [4]pt{{100, 600}, {1100, 620}, {900, 90}, {300, 100}}
+	h, ok := homographyFrom(src, dst)
+	if !ok {
+		t.Fatal("no homography")
+	}
+	for i := range src {
+		if got := h.apply(src[i]); abs(got.X-dst[i].X) > 1e-6 || abs(got.Y-dst[i].Y) > 1e-6 {
+			t.Errorf("corner %d: %v, want %v", i, got, dst[i])
+		}
+	}
+	if _, ok := homographyFrom(src, [4]pt{{0, 0}, {1, 1}, {2, 2}, {3, 3}}); ok {
+		t.Error("collinear corners gave a homography")
+	}
+}
+
+func BenchmarkPaint(b *testing.B) {
+	views := testViews()
+	for _, name := range []string{"normal", "rectified", "board", "stream"} {
+		b.Run(name, func(b *testing.B) {
+			p := NewPainter()
+			dst := image.NewRGBA(image.Rect(0, 0, 1280, 720))
+			v := views[name]
+			p.Paint(dst, v)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				v.Now += 1.0 / 30
+				p.Paint(dst, v)
+			}
+		})
+	}
+}
+
+var _ = uitest.Midgame

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/ui/internal/uitest"
+)
+
+// views are the known states the painter's tests and snapshots draw.
+func testViews() map[string]View {
+	recent := func(now float64) []Recent {
+		var out []Recent
+		evs := uitest.Recent()
+		for i, ev := range evs {
+			out = append(out, Recent{Event: ev, At: now - float64(len(evs)-i)*1.5})
+		}
+		return out
+	}
+	camera := func(st models.GameState) models.Update {
+		img, q := uitest.Camera(1280, 720, st)
+		return models.Update{Frame: 1520, Time: 50.6, Image: img, State: st,
+			Observation: models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &q}}}
+	}
+	base := View{Now: 100, Recent: recent(100), Volume: 0.8, Focus: models.South}
+	normal := base
+	normal.Update = camera(uitest.Midgame())
+	door := base
+	door.Update = camera(uitest.DeathsDoor())
+	blow := base
+	blow.Update = camera(uitest.DeathBlow())
+	board := base
+	board.Update = models.Update{State: uitest.Midgame(), Frame: 3}
+	rect := normal
+	rect.Rectified = true
+	stream := base
+	stream.Mode = Stream
+	stream.Update = models.Update{State: uitest.DeathsDoor()}
+	stream.Background = colorChromaGreen
+	help := normal
+	help.Help = true
+	return map[string]View{"normal": normal, "deaths-door": door, "death-blow": blow, "board": board,
+		"rectified": rect, "stream": stream, "help": help}
+}
+
+func TestWriteSnapshots(t *testing.T) {
+	dir := os.Getenv("TABLECAM_UI_SNAPSHOTS")
+	if dir == "" {
+		t.Skip("set TABLECAM_UI_SNAPSHOTS=DIR to write the painter's snapshots")
+	}
+	p := NewPainter()
+	for name, v := range testViews() {
+		dst := image.NewRGBA(image.Rect(0, 0, 1280, 720))
+		p.Paint(dst, v)
+		f, err := os.Create(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := png.Encode(f, dst); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+}

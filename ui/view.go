@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// Mode is the overlay's layout.
+type Mode int
+
+const (
+	// Normal shows the camera image with the board drawn over it, a HUD per
+	// player, recent events and a status line.
+	Normal Mode = iota
+	// Stream is laid out for capture in OBS: no camera image, a transparent or
+	// chroma-key background, large life and mana, and call-outs of cards just played.
+	Stream
+)
+
+// Recent is an event the overlay has seen, with the overlay time (seconds,
+// the same clock as View.Now) it arrived at.
+type Recent struct {
+	Event models.Event
+	At    float64
+}
+
+// Correcting is the card correction box: the card clicked and the name being typed.
+type Correcting struct {
+	Cell models.Cell
+	// Card is the name the camera gave (empty when unidentified).
+	Card string
+	// Owner is the card's owner, for the box's colour.
+	Owner models.Player
+	// Text is what the user has typed so far.
+	Text string
+	// Suggestions are catalog names matching Text, best first.
+	Suggestions []string
+	// Selected indexes Suggestions.
+	Selected int
+}
+
+// Calibrating collects the four realm corners clicked by the user.
+type Calibrating struct {
+	// Clicked holds the corners clicked so far, in screen pixels.
+	Clicked []image.Point
+}
+
+// View is everything the painter draws: the latest update from the pipeline
+// and the overlay's own state. It is a value: painting never changes it.
+type View struct {
+	Update models.Update
+	// Now is the overlay's clock in seconds; it drives the pulses and call-outs.
+	Now float64
+	// Recent lists recent events, oldest first.
+	Recent []Recent
+
+	Mode Mode
+	// Rectified shows the realm top-down instead of the camera's view.
+	Rectified bool
+	// Help shows the list of keys.
+	Help bool
+	// Paused says recognition is paused.
+	Paused bool
+	// Volume is 0–1; Muted silences the cues.
+	Volume float64
+	Muted  bool
+	// Focus is the player the life, damage and mana keys act on.
+	Focus models.Player
+	// Mouse is the pointer position in screen pixels; nil when outside the window.
+	Mouse *image.Point
+	// Correcting is non-nil while a card correction is being typed.
+	Correcting *Correcting
+	// Calibrating is non-nil while the user clicks the realm's corners.
+	Calibrating *Calibrating
+	// Message is a short notice shown for a few seconds (an error from the
+	// tracker, "undone"…); empty for none.
+	Message string
+	// Background is the stream mode's background: transparent when its alpha
+	// is 0, or a chroma-key colour.
+	Background color.NRGBA
+}
+
+// CalloutSeconds is how long the stream layout calls out a card just played.
+const CalloutSeconds = 6.0
+
+// colorChromaGreen is the usual chroma-key green.
+var colorChromaGreen = color.NRGBA{0x00, 0xff, 0x00, 0xff}
