@@ -24,7 +24,10 @@ type Catalog struct {
 	names []string
 
 	searchOnce sync.Once
-	searchText []string // per card: normalized name, type, subtypes and rules text
+	searchText []string // per card: normalized type, subtypes and rules text
+
+	suggestOnce  sync.Once
+	suggestNames []suggestName // per card: the name prepared for Suggest
 }
 
 // NewCatalog builds a catalog from cards already in memory. When two cards

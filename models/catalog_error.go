@@ -88,13 +88,19 @@ func syntaxError(data []byte, fallback error, fallbackOffset int64) (int64, erro
 	err := json.Unmarshal(data, &raw)
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		off := se.Offset
-		if off > 0 && off <= int64(len(data)) && !strings.HasPrefix(se.Error(), "unexpected end") {
-			off-- // the offset is just past the character that is wrong
-		}
-		return off, se
+		return syntaxOffset(data, se), se
 	}
 	return fallbackOffset, fallback
+}
+
+// syntaxOffset gives the offset of the character a syntax error is about:
+// the json package reports the offset just past it.
+func syntaxOffset(data []byte, se *json.SyntaxError) int64 {
+	off := se.Offset
+	if off > 0 && off <= int64(len(data)) && !strings.HasPrefix(se.Error(), "unexpected end") {
+		off--
+	}
+	return off
 }
 
 // describeCardError turns an error from decoding one card (whose JSON text is

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The public Sorcery card list has come in two shapes, and ParseCards reads
@@ -171,23 +173,118 @@ func jsonKind(b []byte) string {
 // comment at the top of this file). A problem is reported as a
 // *CatalogError with its line, column and card.
 func ParseCards(data []byte) ([]*Card, error) {
-	// The fast way decodes the whole list in one go. It cannot tell which
-	// card a problem is in, so any problem sends the list through the
-	// careful way, card by card.
-	var raws []rawCard
-	if err := json.Unmarshal(data, &raws); err == nil {
-		cards := make([]*Card, len(raws))
-		for i := range raws {
-			card, err := raws[i].card()
-			if err != nil {
-				return parseCardsCarefully(data)
-			}
-			cards[i] = card
-		}
-		markTokens(cards)
-		return cards, nil
+	spans, ok := splitList(data)
+	if !ok {
+		// Not a plain list, or broken between cards: the careful way reads
+		// wrapped lists and finds the exact place of the problem.
+		return parseCardsCarefully(data)
 	}
-	return parseCardsCarefully(data)
+	cards := make([]*Card, len(spans))
+	errs := make([]error, len(spans))
+	offs := make([]int64, len(spans))
+	// The cards are independent, so they are decoded on every core.
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(spans)/64))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(spans)/workers, (w+1)*len(spans)/workers
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				cards[i], offs[i], errs[i] = parseCard(data[spans[i].start:spans[i].end])
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			raw := data[spans[i].start:spans[i].end]
+			off := int64(spans[i].start) + offs[i]
+			line, col := lineColumn(data, off)
+			return nil, &CatalogError{Line: line, Column: col, Offset: off, Card: i + 1, Name: cardName(raw), Err: err}
+		}
+	}
+	markTokens(cards)
+	return cards, nil
+}
+
+// span is where one card's JSON lies in the card list.
+type span struct{ start, end int }
+
+// splitList finds the elements of a top-level JSON array by following
+// brackets and strings, without decoding them. It reports false when data
+// is not a plain array or its brackets do not close; the careful parse then
+// explains the problem.
+func splitList(data []byte) ([]span, bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return nil, false
+	}
+	i = skipSpace(data, i+1)
+	spans := make([]span, 0, len(data)/1024+1)
+	if i < len(data) && data[i] == ']' {
+		return spans, skipSpace(data, i+1) == len(data)
+	}
+	for i < len(data) {
+		start, depth, inString := i, 0, false
+	scan:
+		for ; i < len(data); i++ {
+			c := data[i]
+			if inString {
+				switch c {
+				case '\\':
+					i++
+				case '"':
+					inString = false
+				}
+				continue
+			}
+			switch c {
+			case '"':
+				inString = true
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth == 0 {
+					break scan
+				}
+				depth--
+				if depth == 0 {
+					// A whole value: a comma or the list's end must follow.
+					if j := skipSpace(data, i+1); j < len(data) && data[j] != ',' && data[j] != ']' {
+						return nil, false
+					}
+				}
+			case ',':
+				if depth == 0 {
+					break scan
+				}
+			}
+		}
+		if i >= len(data) || depth != 0 {
+			return nil, false
+		}
+		end := i
+		for end > start && isSpace(data[end-1]) {
+			end--
+		}
+		if end == start {
+			return nil, false
+		}
+		spans = append(spans, span{start, end})
+		if data[i] == ']' {
+			return spans, skipSpace(data, i+1) == len(data)
+		}
+		i = skipSpace(data, i+1) // past the comma
+	}
+	return nil, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && isSpace(data[i]) {
+		i++
+	}
+	return i
 }
 
 // parseCardsCarefully decodes the list card by card, keeping each card's
@@ -290,6 +387,10 @@ func cardName(raw []byte) string {
 func parseCard(raw []byte) (*Card, int64, error) {
 	var r rawCard
 	if err := json.Unmarshal(raw, &r); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, syntaxOffset(raw, se), err
+		}
 		off, err := describeCardError(raw, err)
 		return nil, off, err
 	}

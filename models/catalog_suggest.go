@@ -20,15 +20,16 @@ func (c *Catalog) Suggest(name string, n int) []string {
 	if q == "" || n <= 0 {
 		return nil
 	}
-	qr := []rune(q)
-	qWords := strings.Fields(q)
+	c.suggestOnce.Do(c.buildSuggestNames)
+	query := newSuggestName(q)
+	var d distance
 	type scored struct {
 		i     int
 		score float64
 	}
 	var best []scored
-	for i, cand := range c.names {
-		s := nameSimilarity(q, qr, qWords, cand)
+	for i := range c.suggestNames {
+		s := d.nameSimilarity(&query, &c.suggestNames[i])
 		if s >= minSuggestScore {
 			best = append(best, scored{i, s})
 		}
@@ -58,53 +59,74 @@ func (c *Catalog) Suggest(name string, n int) []string {
 	return out
 }
 
-// nameSimilarity scores a normalized candidate name against the normalized
-// query q (with its runes and words) from 0 (nothing alike) to 1 (equal).
-func nameSimilarity(q string, qr []rune, qWords []string, cand string) float64 {
-	if q == cand {
+// suggestName is a normalized name prepared for comparing.
+type suggestName struct {
+	text  string
+	runes []rune
+	words []string
+	wordR [][]rune
+}
+
+func newSuggestName(normalized string) suggestName {
+	n := suggestName{text: normalized, runes: []rune(normalized), words: strings.Fields(normalized)}
+	n.wordR = make([][]rune, len(n.words))
+	for i, w := range n.words {
+		n.wordR[i] = []rune(w)
+	}
+	return n
+}
+
+func (c *Catalog) buildSuggestNames() {
+	c.suggestNames = make([]suggestName, len(c.names))
+	for i, n := range c.names {
+		c.suggestNames[i] = newSuggestName(n)
+	}
+}
+
+// nameSimilarity scores a candidate name against the query from 0 (nothing
+// alike) to 1 (equal).
+func (d *distance) nameSimilarity(q, cand *suggestName) float64 {
+	if q.text == cand.text {
 		return 1
 	}
-	cr := []rune(cand)
-	score := 1 - float64(editDistance(qr, cr))/float64(max(len(qr), len(cr)))
+	qn, cn := len(q.runes), len(cand.runes)
+	score := 1 - float64(d.edit(q.runes, cand.runes))/float64(max(qn, cn))
 
 	// Part of the name: "pelleas" in "sir pelleas".
-	if len(qr) >= 3 && strings.Contains(cand, q) {
-		s := 0.8 + 0.19*float64(len(qr))/float64(len(cr))
-		if strings.HasPrefix(cand, q) || strings.Contains(cand, " "+q) {
+	if qn >= 3 && strings.Contains(cand.text, q.text) {
+		s := 0.8 + 0.19*float64(qn)/float64(cn)
+		if strings.HasPrefix(cand.text, q.text) || strings.Contains(cand.text, " "+q.text) {
 			s += 0.005
 		}
 		score = max(score, s)
 	}
 
 	// Word by word: each query word against its closest word of the name.
-	cWords := strings.Fields(cand)
 	var sum float64
-	for _, qw := range qWords {
-		sum += bestWordMatch(qw, cWords)
+	for i := range q.words {
+		sum += d.bestWordMatch(q.words[i], q.wordR[i], cand)
 	}
-	words := sum / float64(len(qWords))
+	words := sum / float64(len(q.words))
 	// A name with many more words than the query is a weaker match.
-	cover := float64(min(len(qWords), len(cWords))) / float64(max(len(qWords), len(cWords)))
-	score = max(score, words*(0.75+0.2*cover))
-	return score
+	nq, nc := len(q.words), len(cand.words)
+	cover := float64(min(nq, nc)) / float64(max(nq, nc))
+	return max(score, words*(0.75+0.2*cover))
 }
 
-// bestWordMatch scores one query word against the closest of words.
-func bestWordMatch(qw string, words []string) float64 {
+// bestWordMatch scores one query word against the closest word of cand.
+func (d *distance) bestWordMatch(qw string, qr []rune, cand *suggestName) float64 {
 	var best float64
-	qr := []rune(qw)
-	for _, w := range words {
+	for i, w := range cand.words {
+		wr := cand.wordR[i]
 		var s float64
 		switch {
 		case w == qw:
-			s = 1
+			return 1
 		case len(qr) >= 3 && strings.HasPrefix(w, qw):
-			s = 0.85 + 0.1*float64(len(qr))/float64(len([]rune(w)))
-		default:
-			wr := []rune(w)
-			d := editDistance(qr, wr)
-			if d <= 2 && d < len(qr)/2+1 {
-				s = 1 - float64(d)/float64(max(len(qr), len(wr)))
+			s = 0.85 + 0.1*float64(len(qr))/float64(len(wr))
+		case absDiff(len(qr), len(wr)) <= 2:
+			if dist := d.edit(qr, wr); dist <= 2 && dist < len(qr)/2+1 {
+				s = 1 - float64(dist)/float64(max(len(qr), len(wr)))
 			}
 		}
 		best = max(best, s)
@@ -112,18 +134,29 @@ func bestWordMatch(qw string, words []string) float64 {
 	return best
 }
 
-// editDistance counts the insertions, deletions, substitutions and swaps of
+func absDiff(a, b int) int {
+	if a < b {
+		return b - a
+	}
+	return a - b
+}
+
+// distance holds the rows editDistance works in, reused across calls.
+type distance struct{ prev2, prev, cur []int }
+
+// edit counts the insertions, deletions, substitutions and swaps of
 // neighbouring letters that turn a into b (optimal string alignment).
-func editDistance(a, b []rune) int {
+func (d *distance) edit(a, b []rune) int {
 	if len(a) == 0 {
 		return len(b)
 	}
 	if len(b) == 0 {
 		return len(a)
 	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	if cap(d.prev) < len(b)+1 {
+		d.prev2, d.prev, d.cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	prev2, prev, cur := d.prev2[:len(b)+1], d.prev[:len(b)+1], d.cur[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}

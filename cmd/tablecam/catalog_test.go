@@ -277,3 +277,26 @@ func TestCatalogShowRealCards(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, errOut)
 	}
 }
+
+func TestBenchCatalog(t *testing.T) {
+	dir := catalogFixtureDir(t)
+	out, errOut, code := runTablecam(t, "bench", "catalog", "--catalog", dir, "--runs", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var b catalogBench
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if b.Cards != 3 || b.Runs != 3 || b.LoadMinMS <= 0 || b.LoadMinMS > b.LoadMedianMS || b.LoadMedianMS > b.LoadMaxMS ||
+		b.LookupsPerSec <= 0 || b.SuggestPerSec <= 0 || b.SearchPerSec <= 0 {
+		t.Errorf("figures: %+v", b)
+	}
+	out, _, code = runTablecam(t, "bench", "catalog", "--catalog", dir, "--runs", "1")
+	if code != 0 || !strings.Contains(out, "load         median") || !strings.Contains(out, "lookups") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	if _, _, code := runTablecam(t, "bench", "catalog", "--runs", "0"); code != 2 {
+		t.Errorf("--runs 0: exit %d, want 2", code)
+	}
+}
