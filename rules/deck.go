@@ -51,15 +51,28 @@ type Deck struct {
 	Headers map[DeckSection]int
 }
 
-// Count sums the cards of a section.
+// Count sums the cards of a section that belong there: Avatars in the Avatar
+// section, sites in the atlas, spells in the spellbook (tokens never count).
 func (d *Deck) Count(s DeckSection) int {
 	n := 0
 	for _, e := range d.Entries {
-		if e.Section == s {
+		if e.Section == s && belongs(s, e.Card) {
 			n += e.Count
 		}
 	}
 	return n
+}
+
+func belongs(s DeckSection, c *models.Card) bool {
+	switch {
+	case c.Token:
+		return false
+	case s == AvatarSection:
+		return c.Type == models.Avatar
+	case s == AtlasSection:
+		return c.Type == models.Site
+	}
+	return c.Type.IsSpell()
 }
 
 // DeckProblem is one reason a deck is not legal, on a line (0 for the whole deck).

@@ -73,7 +73,7 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 		if len(ps.Sites) > 0 {
 			sites = cellList(ps.Sites)
 		}
-		fmt.Fprintf(&b, "   %-5s %-16s life %-16s mana %d/%d  affinity %-18s sites %s\n",
+		fmt.Fprintf(&b, "   %s %s: life %s, mana %d/%d, affinity %s; sites %s\n",
 			p, ps.Avatar, life, ps.Mana.Available, ps.Mana.Total, ps.Affinity, sites)
 	}
 	water := map[models.Cell]bool{}
@@ -84,11 +84,11 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 	}
 	b.WriteString("        A     B     C     D     E\n")
 	for row := models.Rows - 1; row >= 0; row-- {
-		fmt.Fprintf(&b, "     %d ", row+1)
+		line := fmt.Sprintf("     %d ", row+1)
 		for col := 0; col < models.Columns; col++ {
-			fmt.Fprintf(&b, " %-5s", cellCode(st, models.Cell{Col: col, Row: row}, water))
+			line += fmt.Sprintf(" %-5s", cellCode(st, models.Cell{Col: col, Row: row}, water))
 		}
-		b.WriteString("\n")
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	for _, c := range sortedCells() {
 		cs, ok := st.Realm.Cells[c.String()]
