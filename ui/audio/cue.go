@@ -77,7 +77,7 @@ func SpecOf(c Cue) Spec {
 // head or tail.
 func Samples(c Cue, rate int) []float32 {
 	sp := SpecOf(c)
-	n := int(sp.Duration.Seconds() * float64(rate))
+	n := int(math.Round(sp.Duration.Seconds() * float64(rate)))
 	out := make([]float32, n)
 	f := sp.Pitch
 	dur := sp.Duration.Seconds()
