@@ -133,10 +133,21 @@ func (g *Game) append(e Entry) (Entry, error) {
 	return e, nil
 }
 
-// Start writes the journal's opening entry.
-func (g *Game) Start(note string) error {
-	_, err := g.append(Entry{Kind: EntryStart, Note: note})
+// Start writes the journal's opening entry: where the game is watched from,
+// and the catalog's path.
+func (g *Game) Start(note, catalog string) error {
+	_, err := g.append(Entry{Kind: EntryStart, Note: note, Catalog: catalog})
 	return err
+}
+
+// CatalogPath gives the catalog named by the journal's first start entry.
+func CatalogPath(entries []Entry) string {
+	for _, e := range entries {
+		if e.Kind == EntryStart && e.Catalog != "" {
+			return e.Catalog
+		}
+	}
+	return ""
 }
 
 // End writes the closing entry of a clean exit.

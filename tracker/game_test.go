@@ -65,7 +65,7 @@ func TestJournalReplayIsIdentical(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := NewGame(newRules(cat), j, cat)
-	if err := g.Start("test"); err != nil {
+	if err := g.Start("test", cat.Path); err != nil {
 		t.Fatal(err)
 	}
 	record(t, g, opening())

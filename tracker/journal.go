@@ -60,7 +60,11 @@ type Entry struct {
 	Target int `json:"target,omitempty"`
 	// Slot picks the Avatar when Target is game_start: 1 south, 2 north.
 	Slot models.Player `json:"slot,omitempty"`
-	Note string        `json:"note,omitempty"`
+	// Note (start) says where the game is watched from.
+	Note string `json:"note,omitempty"`
+	// Catalog (start) is the catalog the game's cards are named from, so
+	// that a replay reads them the same way.
+	Catalog string `json:"catalog,omitempty"`
 }
 
 // Journal is an append-only JSONL file of entries. Each entry is written
