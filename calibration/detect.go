@@ -1,0 +1,237 @@
+package calibration
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// Options tune Detect.
+type Options struct {
+	// Geometry is the realm's cell size; zero means models.DefaultRealm().
+	Geometry models.RealmGeometry
+	// NorthAtBottom says the camera looks from the north side: the north
+	// player's edge of the realm is at the image bottom (see Calibration).
+	NorthAtBottom bool
+	// Markers requires the four ArUco markers; without it Detect uses them
+	// when all four are seen and falls back to the grid lines otherwise.
+	Markers bool
+	// MarkerLayout says where the markers sit; zero means DefaultMarkerLayout().
+	MarkerLayout MarkerLayout
+}
+
+func (o Options) geometry() models.RealmGeometry {
+	if o.Geometry.CellWidthMM > 0 && o.Geometry.CellHeightMM > 0 {
+		return o.Geometry
+	}
+	return models.DefaultRealm()
+}
+
+// minGridScore is the lowest grid score that Detect accepts as a realm.
+const minGridScore = 0.25
+
+// Detect finds the realm in a camera frame: from four ArUco markers when they
+// are all visible, else from the grid lines and border of the mat. It returns
+// an error wrapping ErrNotFound when there is no realm it can trust.
+func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
+	if frame.Empty() {
+		return nil, errors.New("calibration: empty frame")
+	}
+	g := opts.geometry()
+	w, h := frame.Cols(), frame.Rows()
+	corners, found, err := detectMarkers(frame, g, opts.MarkerLayout)
+	if err != nil && opts.Markers {
+		return nil, err
+	}
+	method := MethodMarkers
+	score := 1.0
+	if !found {
+		if opts.Markers {
+			return nil, fmt.Errorf("calibration: the four ArUco markers (DICT_4X4_50 ids 0–3 at A1, E1, E4, A4) are not all visible: %w", ErrNotFound)
+		}
+		hm, s, err := detectGrid(frame, g)
+		if err != nil {
+			return nil, err
+		}
+		corners = orientCorners(hm, g, opts.NorthAtBottom)
+		method, score = MethodAuto, s
+	}
+	if err := ValidateCorners(corners, w, h); err != nil {
+		return nil, fmt.Errorf("calibration: found corners are unusable (%v): %w", err, ErrNotFound)
+	}
+	c := &Calibration{
+		Corners:       corners,
+		ImageWidth:    w,
+		ImageHeight:   h,
+		NorthAtBottom: opts.NorthAtBottom,
+		Geometry:      g,
+		Method:        method,
+		Score:         math.Round(score*1000) / 1000,
+	}
+	if err := c.init(); err != nil {
+		return nil, err
+	}
+	c.SetReference(frame)
+	return c, nil
+}
+
+// orientCorners reads the realm corners A1, E1, E4, A4 off a lattice
+// homography: the order must turn counter-clockwise on screen (the realm is
+// never seen mirrored), and the A1–E1 edge is the lower one in the image
+// unless northAtBottom.
+func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) models.Quad {
+	w, hh := g.WidthMM(), g.HeightMM()
+	q := models.Quad{
+		h.apply(models.Point{X: 0, Y: 0}),
+		h.apply(models.Point{X: w, Y: 0}),
+		h.apply(models.Point{X: w, Y: hh}),
+		h.apply(models.Point{X: 0, Y: hh}),
+	}
+	var area float64
+	for i := range q {
+		j := (i + 1) % 4
+		area += q[i].X*q[j].Y - q[j].X*q[i].Y
+	}
+	if area > 0 {
+		q = models.Quad{q[1], q[0], q[3], q[2]}
+	}
+	southLower := (q[0].Y + q[1].Y) > (q[2].Y + q[3].Y)
+	if southLower == northAtBottom {
+		q = models.Quad{q[2], q[3], q[0], q[1]}
+	}
+	return q
+}
+
+// detectGrid fits the realm lattice (Columns+1 by Rows+1 straight lines under
+// one homography) to the frame's edges. It returns the homography from realm
+// millimetres (in one of the realm's symmetric orientations) to image pixels.
+func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, error) {
+	gray := grayFor(frame)
+	defer gray.Close()
+	scale := 1.0
+	if gray.Cols() > 1600 {
+		scale = 1280 / float64(gray.Cols())
+		gocv.Resize(gray, &gray, image.Pt(1280, int(math.Round(float64(gray.Rows())*scale))), 0, 0, gocv.InterpolationArea)
+	}
+	em, edges, err := newEdgeMap(gray, 20, 50)
+	if err != nil {
+		return homography{}, 0, fmt.Errorf("calibration: %w", err)
+	}
+	defer edges.Close()
+	w, hgt := float64(gray.Cols()), float64(gray.Rows())
+	fits, err := gridCandidates(em, edges, g)
+	if err != nil {
+		return homography{}, 0, err
+	}
+	best := gridFit{score: math.Inf(-1)}
+	for _, f := range fits {
+		hm := refineGrid(em, f.h, g, []int{8, 7, 6})
+		if !plausible(hm, g, w, hgt) {
+			hm = f.h
+		}
+		if s := scoreGrid(em, hm, g); s > best.score {
+			best = gridFit{h: hm, score: s}
+		}
+	}
+	if best.score < minGridScore {
+		return homography{}, best.score, fmt.Errorf("calibration: best grid candidate matches only %.0f%% of the grid lines: %w", 100*best.score, ErrNotFound)
+	}
+	if scale != 1 {
+		best.h = homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1}.mul(best.h)
+	}
+	return best.h, best.score, nil
+}
+
+func sortFits(f []gridFit) {
+	for i := 1; i < len(f); i++ {
+		for j := i; j > 0 && f[j].score > f[j-1].score; j-- {
+			f[j], f[j-1] = f[j-1], f[j]
+		}
+	}
+}
+
+// plausible rejects lattices that are tiny, huge, far outside the image or folded.
+func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
+	q := models.Quad{
+		h.apply(models.Point{X: 0, Y: 0}),
+		h.apply(models.Point{X: g.WidthMM(), Y: 0}),
+		h.apply(models.Point{X: g.WidthMM(), Y: g.HeightMM()}),
+		h.apply(models.Point{X: 0, Y: g.HeightMM()}),
+	}
+	for _, p := range q {
+		if math.IsNaN(p.X) || math.IsNaN(p.Y) || p.X < -0.25*w || p.X > 1.25*w || p.Y < -0.25*hgt || p.Y > 1.25*hgt {
+			return false
+		}
+	}
+	if a := q.Area(); a < 0.05*w*hgt || a > 1.2*w*hgt {
+		return false
+	}
+	// Convex, and the denominator of h positive over the realm (not folded).
+	sign := 0
+	for i := range q {
+		a, b, c := q[i], q[(i+1)%4], q[(i+2)%4]
+		cross := (b.X-a.X)*(c.Y-b.Y) - (b.Y-a.Y)*(c.X-b.X)
+		s := 1
+		if cross < 0 {
+			s = -1
+		}
+		if sign != 0 && s != sign {
+			return false
+		}
+		sign = s
+	}
+	return true
+}
+
+// gridCandidates finds the best few lattice hypotheses (before refinement)
+// from the edge map and the Canny edge image.
+func gridCandidates(em *edgeMap, edges gocv.Mat, g models.RealmGeometry) ([]gridFit, error) {
+	w, hgt := float64(em.w), float64(em.h)
+	minLen := math.Max(20, 0.035*w)
+	segs := houghSegments(edges, minLen)
+	if len(segs) < 4 {
+		return nil, fmt.Errorf("calibration: too few straight lines in the frame (%d): %w", len(segs), ErrNotFound)
+	}
+	d1, d2, ok := dominantDirections(segs, 40*math.Pi/180)
+	if !ok {
+		return nil, fmt.Errorf("calibration: no two line directions in the frame: %w", ErrNotFound)
+	}
+	clusters := clusterSegments(segs, 2.5*math.Pi/180, 3)
+	centre := models.Point{X: w / 2, Y: hgt / 2}
+	const keepLines, keepHyps = 32, 16
+	fa := newFamily(clusters, d1, d2, 40*math.Pi/180, centre, keepLines, minLen)
+	fb := newFamily(clusters, d2, d1, 40*math.Pi/180, centre, keepLines, minLen)
+	minSpacing := 0.02 * w
+	maxSpan := 1.3 * math.Max(w, hgt)
+	nx, ny := models.Columns+1, models.Rows+1
+	type pairing struct {
+		fx, fy family
+	}
+	var fits []gridFit
+	for _, p := range []pairing{{fa, fb}, {fb, fa}} {
+		hx := lattice1D(p.fx, nx, minSpacing, maxSpan, keepHyps)
+		hy := lattice1D(p.fy, ny, minSpacing, maxSpan, keepHyps)
+		for _, a := range hx {
+			for _, b := range hy {
+				hm, ok := combine(p.fx, a, p.fy, b, g)
+				if !ok || !plausible(hm, g, w, hgt) {
+					continue
+				}
+				fits = append(fits, gridFit{h: hm, score: scoreGrid(em, hm, g)})
+			}
+		}
+	}
+	if len(fits) == 0 {
+		return nil, fmt.Errorf("calibration: no realm grid among %d lines: %w", len(clusters), ErrNotFound)
+	}
+	sortFits(fits)
+	if len(fits) > 4 {
+		fits = fits[:4]
+	}
+	return fits, nil
+}

@@ -1,0 +1,197 @@
+package calibration
+
+import (
+	"math"
+	"sort"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// imgLine is a line a·x + b·y + c = 0 with a² + b² = 1.
+type imgLine struct{ a, b, c float64 }
+
+// dist is the signed distance from p to the line.
+func (l imgLine) dist(p models.Point) float64 { return l.a*p.X + l.b*p.Y + l.c }
+
+// intersect gives the crossing of two lines; ok is false when they are parallel.
+func intersect(l, m imgLine) (models.Point, bool) {
+	d := l.a*m.b - l.b*m.a
+	if math.Abs(d) < 1e-9 {
+		return models.Point{}, false
+	}
+	return models.Point{X: (l.b*m.c - l.c*m.b) / d, Y: (l.c*m.a - l.a*m.c) / d}, true
+}
+
+// moments accumulates weighted points for a total-least-squares line fit.
+type moments struct {
+	w, x, y, xx, xy, yy float64
+}
+
+func (m *moments) add(p models.Point, w float64) {
+	m.w += w
+	m.x += w * p.X
+	m.y += w * p.Y
+	m.xx += w * p.X * p.X
+	m.xy += w * p.X * p.Y
+	m.yy += w * p.Y * p.Y
+}
+
+// line is the total-least-squares fit of the accumulated points.
+func (m *moments) line() imgLine {
+	cx, cy := m.x/m.w, m.y/m.w
+	sxx := m.xx/m.w - cx*cx
+	sxy := m.xy/m.w - cx*cy
+	syy := m.yy/m.w - cy*cy
+	// Direction is the principal axis of the covariance.
+	theta := 0.5 * math.Atan2(2*sxy, sxx-syy)
+	dx, dy := math.Cos(theta), math.Sin(theta)
+	a, b := -dy, dx
+	return imgLine{a: a, b: b, c: -(a*cx + b*cy)}
+}
+
+// fitLine fits a line to points, drops those further than trim pixels and fits again.
+func fitLine(pts []models.Point, trim float64) (imgLine, int) {
+	var m moments
+	for _, p := range pts {
+		m.add(p, 1)
+	}
+	l := m.line()
+	var m2 moments
+	n := 0
+	for _, p := range pts {
+		if math.Abs(l.dist(p)) <= trim {
+			m2.add(p, 1)
+			n++
+		}
+	}
+	if n >= 2 {
+		l = m2.line()
+	}
+	return l, n
+}
+
+// lineCluster is one straight line assembled from collinear segments.
+type lineCluster struct {
+	line     imgLine
+	mom      moments
+	segs     []segment
+	coverage float64 // length of the union of its segments along the line
+}
+
+// angleDiff is the distance between two directions modulo π.
+func angleDiff(a, b float64) float64 {
+	d := math.Mod(math.Abs(a-b), math.Pi)
+	if d > math.Pi/2 {
+		d = math.Pi - d
+	}
+	return d
+}
+
+// dominantDirections finds the two main segment directions (length-weighted),
+// at least minSep apart.
+func dominantDirections(segs []segment, minSep float64) (float64, float64, bool) {
+	const bins = 180
+	var hist [bins]float64
+	for _, s := range segs {
+		b := int(s.direction()/math.Pi*bins) % bins
+		hist[b] += s.length()
+	}
+	var smooth [bins]float64
+	for i := range hist {
+		for k := -3; k <= 3; k++ {
+			smooth[i] += hist[(i+k+bins)%bins] * (4 - math.Abs(float64(k)))
+		}
+	}
+	best := 0
+	for i := range smooth {
+		if smooth[i] > smooth[best] {
+			best = i
+		}
+	}
+	p1 := (float64(best) + 0.5) * math.Pi / bins
+	second, found := -1, false
+	for i := range smooth {
+		a := (float64(i) + 0.5) * math.Pi / bins
+		if angleDiff(a, p1) < minSep {
+			continue
+		}
+		if !found || smooth[i] > smooth[second] {
+			second, found = i, true
+		}
+	}
+	if !found || smooth[second] == 0 {
+		return p1, 0, false
+	}
+	return p1, (float64(second) + 0.5) * math.Pi / bins, true
+}
+
+// clusterSegments merges near-collinear segments into lines, longest first.
+func clusterSegments(segs []segment, angTol, distTol float64) []*lineCluster {
+	sorted := append([]segment(nil), segs...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].length() > sorted[j].length() })
+	var out []*lineCluster
+	for _, s := range sorted {
+		dir := s.direction()
+		var target *lineCluster
+		for _, c := range out {
+			cdir := math.Atan2(c.line.a, -c.line.b)
+			if angleDiff(dir, cdir) > angTol {
+				continue
+			}
+			if math.Abs(c.line.dist(s.a)) <= distTol && math.Abs(c.line.dist(s.b)) <= distTol {
+				target = c
+				break
+			}
+		}
+		if target == nil {
+			target = &lineCluster{}
+			out = append(out, target)
+		}
+		target.segs = append(target.segs, s)
+		w := s.length() / 2
+		target.mom.add(s.a, w)
+		target.mom.add(s.b, w)
+		target.line = target.mom.line()
+	}
+	for _, c := range out {
+		c.coverage = coverage(c.line, c.segs)
+	}
+	return out
+}
+
+// coverage is the length of the union of the segments projected on the line.
+func coverage(l imgLine, segs []segment) float64 {
+	dx, dy := -l.b, l.a
+	type iv struct{ lo, hi float64 }
+	ivs := make([]iv, 0, len(segs))
+	for _, s := range segs {
+		a := s.a.X*dx + s.a.Y*dy
+		b := s.b.X*dx + s.b.Y*dy
+		if a > b {
+			a, b = b, a
+		}
+		ivs = append(ivs, iv{a, b})
+	}
+	sort.Slice(ivs, func(i, j int) bool { return ivs[i].lo < ivs[j].lo })
+	var total, curLo, curHi float64
+	for i, v := range ivs {
+		if i == 0 || v.lo > curHi {
+			total += curHi - curLo
+			curLo, curHi = v.lo, v.hi
+			continue
+		}
+		curHi = math.Max(curHi, v.hi)
+	}
+	if len(ivs) > 0 {
+		total += curHi - curLo
+	}
+	return total
+}
+
+// lineThroughPts is the line through two points.
+func lineThroughPts(p, q models.Point) imgLine {
+	dx, dy := q.X-p.X, q.Y-p.Y
+	l := math.Hypot(dx, dy)
+	a, b := -dy/l, dx/l
+	return imgLine{a: a, b: b, c: -(a*p.X + b*p.Y)}
+}
