@@ -33,6 +33,10 @@ type unit struct {
 	entered bool // entered the realm this turn
 	under   bool // in the subsurface, under the site of its cell
 	avatar  bool
+	// tapUnused: an Avatar was tapped (card_tapped) and nothing has used that
+	// tap yet, so a site played next is that tap's ability, in whichever order
+	// the camera saw the two.
+	tapUnused bool
 }
 
 // minion reports whether the unit is a minion (including minion tokens).

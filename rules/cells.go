@@ -9,8 +9,12 @@ import (
 // sortedCells lists the 20 cells in the order tablecam sorts cells in output:
 // by name, so column by column (A1, A2, A3, A4, B1, …).
 func sortedCells() []models.Cell {
-	cells := models.AllCells()
-	sortCells(cells)
+	cells := make([]models.Cell, 0, models.Columns*models.Rows)
+	for col := 0; col < models.Columns; col++ {
+		for row := 0; row < models.Rows; row++ {
+			cells = append(cells, models.Cell{Col: col, Row: row})
+		}
+	}
 	return cells
 }
 

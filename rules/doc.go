@@ -1,5 +1,17 @@
 // Package rules holds the Sorcery: Contested Realm rules over a board state: mana, affinity and
 // threshold, site placement, water and land, life, death's door and death blow, units, turns, casting
 // and deck legality. It is pure Go and deterministic; other games' rulesets can be added behind the
-// same interface.
+// same interface (Ruleset).
+//
+// A Game takes the events of a game (models.Event: game_start, turn_start, site_played,
+// unit_summoned, card_tapped, damage…) through Apply, which returns the warnings each event raises
+// (models.Warning with a stable code such as "site.not_adjacent", the player, the cells and one
+// sentence citing the rule) and keeps the history. State derives the game state (models.GameState,
+// the JSON of "tablecam rules --json"). An event that breaks a rule still happens, because the card
+// is on the table; only malformed events (unknown card, bad cell, negative amount, a card that is not
+// where the event says) are errors, wrapping ErrInvalidEvent and naming the field.
+//
+// ParseEvents and EventReader read events from JSON Lines with errors naming the line and field;
+// ParseDeck and CheckDeck check decklists. One file per rule family: placement.go, mana.go,
+// casting.go, units.go, life.go, turns.go, water.go, deck.go.
 package rules

@@ -34,12 +34,12 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 
 	avatar, avatarCell, ok := g.board.avatarOf(p)
 	if ok {
-		if avatar.tapped {
+		if avatar.tapped && !avatar.tapUnused {
 			ws = append(ws, warn(SiteAvatarTapped, p, cellsOf(cell, avatarCell),
 				"%s was played while %s's Avatar %s was already tapped; sites are played with the Avatar's ability \"Tap → Play or draw a site\" (Playing Sites).",
 				card.Name, p, avatar.card.Name))
 		}
-		avatar.tapped = true
+		avatar.tapped, avatar.tapUnused = true, false
 	}
 
 	sq.site = &site{card: card, controller: p}

@@ -184,6 +184,12 @@ func TestRules(t *testing.T) {
 		{"a second site while the Avatar is tapped",
 			[]string{southTurn, played("south", "C1", "Ember Flat"), played("south", "C2", "Tide Pool")}, []string{"site.avatar_tapped"},
 			[]check{south(mana(2, 2))}},
+		{"the Avatar seen tapping just before its site is played",
+			[]string{southTurn, cellEvent("card_tapped", "C1", "Test Seer"), played("south", "C1", "Ember Flat")}, nil,
+			[]check{unit("C1", "Test Seer", true, false)}},
+		{"the Avatar tapped, moved, then a site played",
+			[]string{southTurn, cellEvent("card_tapped", "C1", "Test Seer"), moved("Test Seer", "C1", "C2"), played("south", "C2", "Ember Flat")},
+			[]string{"unit.void", "site.avatar_tapped"}, nil},
 		{"a site played by the inactive player",
 			[]string{southTurn, played("north", "C4", "Tide Pool")}, []string{"turn.inactive_player"}, []check{north(mana(0, 0))}},
 
@@ -256,6 +262,8 @@ func TestRules(t *testing.T) {
 		{"a token that entered this turn taps",
 			[]string{southTurn, played("south", "C1", "Ember Flat"), summon("south", "C1", "Spirit Token"), cellEvent("card_tapped", "C1", "Spirit Token")},
 			[]string{"unit.summoning_sick"}, []check{south(mana(1, 1))}},
+		{"a site taps for its ability",
+			[]string{southTurn, played("south", "C1", "Ember Flat"), cellEvent("card_tapped", "C1", "Ember Flat")}, nil, nil},
 		{"an Avatar is never summoning sick",
 			[]string{southTurn, cellEvent("card_tapped", "C1", "Test Seer")}, nil, nil},
 

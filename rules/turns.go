@@ -27,7 +27,7 @@ func (g *Game) turnStart(ev models.Event) ([]models.Warning, error) {
 		for _, u := range g.board[i].units {
 			u.entered = false
 			if u.owner == p {
-				u.tapped = false
+				u.tapped, u.tapUnused = false, false
 			}
 		}
 	}

@@ -29,6 +29,9 @@ func (g *Game) unitAt(field string, c models.Cell, name string, owner models.Pla
 // tap (summoning sickness); Avatars never suffer it.
 func (g *Game) tap(ev models.Event) ([]models.Warning, error) {
 	cell := *ev.Cell
+	if g.isSiteAt(cell, ev.Card) {
+		return nil, nil // some sites tap for their abilities; the state does not track it
+	}
 	u, err := g.unitAt("cell", cell, ev.Card, ev.Player, false)
 	if err != nil {
 		return nil, err
@@ -39,6 +42,7 @@ func (g *Game) tap(ev models.Event) ([]models.Warning, error) {
 			"%s entered the realm this turn and cannot tap; a minion suffers from summoning sickness until the end of the turn it entered (Summoning Sickness).",
 			u.card.Name))
 	}
+	u.tapUnused = u.avatar && !u.tapped
 	u.tapped = true
 	g.act(u.owner)
 	return ws, nil
@@ -48,6 +52,9 @@ func (g *Game) tap(ev models.Event) ([]models.Warning, error) {
 // an untap at any other moment is warned about.
 func (g *Game) untap(ev models.Event) ([]models.Warning, error) {
 	cell := *ev.Cell
+	if g.isSiteAt(cell, ev.Card) {
+		return nil, nil
+	}
 	u, err := g.unitAt("cell", cell, ev.Card, ev.Player, true)
 	if err != nil {
 		return nil, err
@@ -58,7 +65,7 @@ func (g *Game) untap(ev models.Event) ([]models.Warning, error) {
 			"%s untapped outside %s's start phase; your tapped cards untap at the start of your turn (Start Phase).",
 			u.card.Name, u.owner))
 	}
-	u.tapped = false
+	u.tapped, u.tapUnused = false, false
 	return ws, nil
 }
 
@@ -71,7 +78,7 @@ func (g *Game) move(ev models.Event) ([]models.Warning, error) {
 		return nil, err
 	}
 	g.board.removeUnit(from, u)
-	u.under = false
+	u.under, u.tapUnused = false, false
 	g.board.at(to).units = append(g.board.at(to).units, u)
 	g.act(u.owner)
 	var ws []models.Warning
@@ -176,4 +183,19 @@ func (g *Game) subsurfaceWarnings(c models.Cell) []models.Warning {
 		}
 	}
 	return ws
+}
+
+// isSiteAt reports whether name is the site of cell c (and no unit there has that name).
+func (g *Game) isSiteAt(c models.Cell, name string) bool {
+	sq := g.board.at(c)
+	want := models.NormalizeName(name)
+	if sq.site == nil || models.NormalizeName(sq.site.name()) != want {
+		return false
+	}
+	for _, u := range sq.units {
+		if models.NormalizeName(u.card.Name) == want {
+			return false
+		}
+	}
+	return true
 }
