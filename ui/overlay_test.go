@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"reflect"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/ui/audio"
+	"github.com/tablecam/tablecam/ui/internal/uitest"
+)
+
+// recorder is a Controller and a Sound that writes down every call.
+type recorder struct {
+	calls []string
+	cues  []audio.Cue
+	vol   float64
+	muted bool
+}
+
+func (r *recorder) Manual(ev models.Event) error {
+	r.calls = append(r.calls, fmt.Sprintf("%s %s %d", ev.Type, ev.Player, ev.Amount))
+	return nil
+}
+func (r *recorder) Undo() error { r.calls = append(r.calls, "undo"); return nil }
+func (r *recorder) Correct(c models.Correction) error {
+	r.calls = append(r.calls, fmt.Sprintf("correct %s %s %q→%q", c.Kind, c.Cell, c.Card, c.Name))
+	return nil
+}
+func (r *recorder) Recalibrate(q models.Quad) error {
+	s := "recalibrate"
+	for _, p := range q {
+		s += fmt.Sprintf(" %.0f,%.0f", p.X, p.Y)
+	}
+	r.calls = append(r.calls, s)
+	return nil
+}
+func (r *recorder) SetPaused(p bool)    { r.calls = append(r.calls, fmt.Sprintf("paused %v", p)) }
+func (r *recorder) Play(c audio.Cue)    { r.cues = append(r.cues, c) }
+func (r *recorder) SetVolume(v float64) { r.vol = v }
+func (r *recorder) SetMuted(m bool)     { r.muted = m }
+
+func testCatalog() *models.Catalog {
+	var cards []*models.Card
+	for _, n := range []string{"Kiln Hound", "Kindled Oak", "Arid Desert", "Ashen Steppe", "Reef Stalker", "Brine Wisp", "Skyward Kite"} {
+		cards = append(cards, &models.Card{Name: n, Slug: models.NormalizeName(n), Type: models.Minion})
+	}
+	return models.NewCatalog(cards)
+}
+
+func newTestOverlay(t *testing.T) (*Overlay, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	o := NewOverlay(rec, Options{Catalog: testCatalog(), Sound: rec, Volume: 0.5})
+	o.SetSize(image.Rect(0, 0, 1280, 720))
+	v := testViews()["normal"]
+	o.Receive(v.Update, 1)
+	return o, rec
+}
+
+func TestOverlayKeys(t *testing.T) {
+	type input struct {
+		r     rune
+		k     Key
+		shift bool
+	}
+	tests := []struct {
+		name string
+		in   []input
+		want []string
+	}{
+		{"life up", []input{{r: '+'}}, []string{"life_gain south 1"}},
+		{"life up by 5", []input{{k: KeyUp, shift: true}}, []string{"life_gain south 5"}},
+		{"life down", []input{{k: KeyDown}}, []string{"life_loss south 1"}},
+		{"other player", []input{{k: KeyTab}, {r: '-'}}, []string{"life_loss north 1"}},
+		{"damage apart from life loss", []input{{r: 'd'}, {r: 'D'}}, []string{"damage south 1", "damage south 5"}},
+		{"mana", []input{{r: 'm'}}, []string{"mana_spent south 1"}},
+		{"end turn", []input{{r: 'e'}}, []string{"turn_end south 0", "turn_start north 0"}},
+		{"undo", []input{{r: 'u'}, {k: KeyUndo}}, []string{"undo", "undo"}},
+		{"pause", []input{{r: 'p'}, {r: ' '}}, []string{"paused true", "paused false"}},
+		{"help takes no action", []input{{r: '?'}, {k: KeyEscape}}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, rec := newTestOverlay(t)
+			for _, in := range tc.in {
+				if in.r != 0 {
+					o.Rune(in.r, 2)
+				} else {
+					o.Key(in.k, in.shift, 2)
+				}
+			}
+			if !reflect.DeepEqual(rec.calls, tc.want) {
+				t.Errorf("calls %q, want %q", rec.calls, tc.want)
+			}
+		})
+	}
+}
+
+func TestOverlayToggles(t *testing.T) {
+	o, rec := newTestOverlay(t)
+	o.Rune('?', 2)
+	if !o.View(2).Help {
+		t.Error("? did not show the help")
+	}
+	o.Key(KeyEscape, false, 2)
+	if o.View(2).Help {
+		t.Error("Esc did not close the help")
+	}
+	o.Rune('r', 2)
+	if !o.View(2).Rectified {
+		t.Error("R did not switch to the top-down view")
+	}
+	o.Rune(']', 2)
+	o.Rune(']', 2)
+	if v := o.View(2).Volume; v != 0.7 || rec.vol != 0.7 {
+		t.Errorf("volume %v (player %v), want 0.7", v, rec.vol)
+	}
+	o.Rune('v', 2)
+	if !o.View(2).Muted || !rec.muted {
+		t.Error("V did not mute")
+	}
+	if got := o.Rune('f', 2); got != ToggleFullscreen {
+		t.Errorf("F gave %v", got)
+	}
+	if o.View(2).Message == "" || o.View(2+messageSeconds+1).Message != "" {
+		t.Error("notices should show, then go after a few seconds")
+	}
+}
+
+func TestOverlayHUDButtons(t *testing.T) {
+	o, rec := newTestOverlay(t)
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), o.View(2))
+	center := func(r image.Rectangle) image.Point { return r.Min.Add(r.Size().Div(2)) }
+	o.Click(center(l.HUD[models.North].Plus), 2)
+	o.Click(center(l.HUD[models.South].Minus), 2)
+	want := []string{"life_gain north 1", "life_loss south 1"}
+	if !reflect.DeepEqual(rec.calls, want) {
+		t.Errorf("calls %q, want %q", rec.calls, want)
+	}
+}
+
+func TestOverlayCorrectsACard(t *testing.T) {
+	o, rec := newTestOverlay(t)
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), o.View(2))
+	o.Click(l.CellCenter(models.MustCell("C2")), 2)
+	c := o.View(2).Correcting
+	if c == nil || c.Cell != models.MustCell("C2") || c.Card != "Kiln Hound" {
+		t.Fatalf("clicking C2 opened %+v", c)
+	}
+	for _, r := range "kin" {
+		o.Rune(r, 2)
+	}
+	if got := o.View(2).Correcting.Suggestions; !reflect.DeepEqual(got, []string{"Kindled Oak", "Kiln Hound"}) {
+		t.Errorf("suggestions for \"kin\": %q", got)
+	}
+	o.Key(KeyDown, false, 2)
+	o.Key(KeyEnter, false, 2)
+	want := []string{`correct rename C2 "Kiln Hound"→"Kiln Hound"`}
+	if !reflect.DeepEqual(rec.calls, want) {
+		t.Errorf("calls %q, want %q", rec.calls, want)
+	}
+	if o.View(2).Correcting != nil {
+		t.Error("the box stayed open")
+	}
+	// Letters typed into the box are not commands.
+	o.Click(l.CellCenter(models.MustCell("C2")), 3)
+	o.Rune('d', 3)
+	o.Key(KeyEscape, false, 3)
+	if len(rec.calls) != 1 || o.View(3).Correcting != nil {
+		t.Errorf("typing in the box ran %q", rec.calls[1:])
+	}
+}
+
+func TestOverlayRecalibrates(t *testing.T) {
+	o, rec := newTestOverlay(t)
+	v := o.View(2)
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+	o.Rune('k', 2)
+	corners := *v.Update.Observation.Mat.Corners
+	for _, c := range corners {
+		p := l.imageToScreen(pt{c.X, c.Y})
+		o.Click(image.Pt(int(p.X), int(p.Y)), 2)
+	}
+	if len(rec.calls) != 1 {
+		t.Fatalf("calls %q", rec.calls)
+	}
+	var got models.Quad
+	fmt.Sscanf(rec.calls[0], "recalibrate %f,%f %f,%f %f,%f %f,%f", &got[0].X, &got[0].Y, &got[1].X, &got[1].Y, &got[2].X, &got[2].Y, &got[3].X, &got[3].Y)
+	for i := range got {
+		if abs(got[i].X-corners[i].X) > 3 || abs(got[i].Y-corners[i].Y) > 3 {
+			t.Errorf("corner %d: %v, want %v", i, got[i], corners[i])
+		}
+	}
+}
+
+func TestOverlayPlaysCues(t *testing.T) {
+	rec := &recorder{}
+	o := NewOverlay(rec, Options{Sound: rec})
+	st := uitest.Midgame()
+	o.Receive(models.Update{State: st}, 1)
+	door := uitest.DeathsDoor()
+	c := models.CellPtr(models.MustCell("E1"))
+	o.Receive(models.Update{State: door, Events: []models.Event{
+		{Type: models.SitePlayed, Player: models.South, Card: "Arid Desert", Cell: c},
+		{Type: models.UnitSummoned, Player: models.South, Card: "Kiln Hound", Cell: c},
+	}, Warnings: door.Warnings}, 2)
+	want := []audio.Cue{audio.DeathsDoor, audio.SitePlayed, audio.UnitSummoned, audio.Warning}
+	if !reflect.DeepEqual(rec.cues, want) {
+		t.Errorf("cues %v, want %v", rec.cues, want)
+	}
+	rec.cues = nil
+	o.Receive(models.Update{State: uitest.DeathBlow()}, 3)
+	if !reflect.DeepEqual(rec.cues, []audio.Cue{audio.DeathBlow}) {
+		t.Errorf("death blow cues %v", rec.cues)
+	}
+	if got := len(o.View(3).Recent); got != 2 {
+		t.Errorf("%d recent events, want 2", got)
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	cat := testCatalog()
+	tests := []struct {
+		typed string
+		want  []string
+	}{
+		{"kiln", []string{"Kiln Hound"}},
+		{"ki", []string{"Kiln Hound", "Kindled Oak", "Skyward Kite"}},
+		{"HOUND", []string{"Kiln Hound"}},
+		{"arddes", []string{"Arid Desert"}},
+		{"s", []string{"Skyward Kite", "Ashen Steppe", "Reef Stalker"}},
+		{"zzz", nil},
+		{"", nil},
+	}
+	for _, tc := range tests {
+		got := Suggest(cat, tc.typed, 3)
+		if len(got) == 0 && len(tc.want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Suggest(%q) = %q, want %q", tc.typed, got, tc.want)
+		}
+	}
+}
