@@ -2,11 +2,253 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/vision"
+	"gocv.io/x/gocv"
 )
 
-// runAnalyze is not built yet.
-func runAnalyze(_ context.Context, e env) int {
-	fmt.Fprintln(e.stderr, "tablecam analyze: not available yet")
-	return 1
+// analyzeFlags are the options of "tablecam analyze".
+type analyzeFlags struct {
+	catalog, corners, calibration, debug, cache string
+	northAtBottom, json, noCache                bool
+}
+
+// runAnalyze finds the realm and reads every card in each image, printing
+// one JSON object per image (--json) or a readable summary.
+func runAnalyze(ctx context.Context, e env) int {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var f analyzeFlags
+	fs.StringVar(&f.catalog, "catalog", "", "card catalog: a cards.json or a directory with cards.json and images/ (default: the first one found)")
+	fs.StringVar(&f.corners, "corners", "", `realm corners A1,E1,E4,A4 in image pixels: "x,y x,y x,y x,y"`)
+	fs.StringVar(&f.calibration, "calibration", "", "calibration JSON saved by \"tablecam calibrate\"")
+	fs.BoolVar(&f.northAtBottom, "north-at-bottom", false, "the north player sits at the image bottom")
+	fs.StringVar(&f.debug, "debug", "", "write an annotated copy of each image to this directory")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per image (JSON lines)")
+	fs.StringVar(&f.cache, "cache", "", "directory of the catalog index cache (default: the user cache directory)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the catalog index cache")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: tablecam analyze [--catalog DIR] [--corners \"x,y x,y x,y x,y\" | --calibration FILE] [--north-at-bottom] [--debug OUTDIR] [--json] IMAGE…")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	images := fs.Args()
+	if len(images) == 0 {
+		fmt.Fprintln(e.stderr, "tablecam analyze: no images given")
+		fs.Usage()
+		return 2
+	}
+	var corners *models.Quad
+	if f.corners != "" {
+		q, err := calibration.ParseCorners(f.corners)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam analyze: --corners: %v\n", err)
+			return 2
+		}
+		corners = &q
+	}
+	var saved *calibration.Calibration
+	if f.calibration != "" {
+		if corners != nil {
+			fmt.Fprintln(e.stderr, "tablecam analyze: give --corners or --calibration, not both")
+			return 2
+		}
+		c, err := calibration.Load(f.calibration)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
+			return 2
+		}
+		saved = c
+	}
+	if f.debug != "" {
+		if err := os.MkdirAll(f.debug, 0o755); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam analyze: --debug: %v\n", err)
+			return 2
+		}
+	}
+	cat, err := openCatalog(f.catalog, e.stderr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
+		return 2
+	}
+	an, err := vision.NewAnalyzer(cat, vision.Options{CacheDir: f.cache, NoCache: f.noCache, Progress: e.stderr, NoReuse: true})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
+		return 2
+	}
+	defer an.Close()
+
+	code := 0
+	for _, path := range images {
+		if ctx.Err() != nil {
+			return 1
+		}
+		res, err := analyzeImage(an, path, corners, saved, f)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
+			code = 2
+			continue
+		}
+		if !res.obs.Mat.Found && code == 0 {
+			code = 1
+		}
+		if f.json {
+			if err := writeAnalysisJSON(e.stdout, res.obs); err != nil {
+				fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
+				return 1
+			}
+		} else {
+			writeAnalysisText(e.stdout, res)
+		}
+		if res.problem != nil {
+			fmt.Fprintf(e.stderr, "tablecam analyze: %s: %v\n", path, res.problem)
+		}
+	}
+	return code
+}
+
+// analysis is what analyzeImage found in one image.
+type analysis struct {
+	obs     models.FrameObservation
+	method  string // how the realm was found
+	problem error  // why the realm was not found, when it was not
+	debug   string // annotated copy written
+}
+
+func analyzeImage(an *vision.Analyzer, path string, corners *models.Quad, saved *calibration.Calibration, f analyzeFlags) (analysis, error) {
+	if _, err := os.Stat(path); err != nil {
+		return analysis{}, err
+	}
+	frame := gocv.IMRead(path, gocv.IMReadColor)
+	defer frame.Close()
+	if frame.Empty() {
+		return analysis{}, fmt.Errorf("%s: not an image OpenCV can read (corrupt or unsupported format)", path)
+	}
+	res := analysis{obs: models.FrameObservation{Image: path, Cards: []models.CardObservation{}}}
+	var cal *calibration.Calibration
+	var err error
+	switch {
+	case corners != nil:
+		cal, err = calibration.FromCorners(*corners, frame.Cols(), frame.Rows())
+		if err != nil {
+			return analysis{}, fmt.Errorf("%s: --corners: %w", path, err)
+		}
+		cal.NorthAtBottom = f.northAtBottom
+	case saved != nil:
+		c := *saved
+		cal = &c
+	default:
+		cal, err = calibration.Detect(frame, calibration.Options{NorthAtBottom: f.northAtBottom})
+		if err != nil {
+			res.problem = fmt.Errorf("realm not found: %w (give --corners)", err)
+		}
+	}
+	if cal != nil {
+		res.method = cal.Method
+		obs, err := an.Analyze(frame, cal)
+		if err != nil {
+			return analysis{}, fmt.Errorf("%s: %w", path, err)
+		}
+		obs.Image = path
+		res.obs = obs
+	}
+	if f.debug != "" {
+		out := vision.Annotate(frame, res.obs, cal)
+		defer out.Close()
+		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		res.debug = filepath.Join(f.debug, base+".annotated.jpg")
+		if !gocv.IMWrite(res.debug, out) {
+			return res, fmt.Errorf("%s: cannot write %s", path, res.debug)
+		}
+	}
+	return res, nil
+}
+
+// analysisJSON is the issue's JSON shape of one analysed image.
+type analysisJSON struct {
+	Image    string             `json:"image"`
+	Mat      analyzedMatJSON    `json:"mat"`
+	Occluded bool               `json:"occluded"`
+	Cards    []analyzedCardJSON `json:"cards"`
+}
+
+type analyzedMatJSON struct {
+	Found   bool         `json:"found"`
+	Corners *models.Quad `json:"corners"`
+}
+
+type analyzedCardJSON struct {
+	Cell       *models.Cell    `json:"cell"`
+	Name       *string         `json:"name"`
+	Type       *string         `json:"type"`
+	Token      bool            `json:"token"`
+	Owner      models.Player   `json:"owner"`
+	Rotation   models.Rotation `json:"rotation"`
+	Tapped     bool            `json:"tapped"`
+	Quad       models.Quad     `json:"quad"`
+	Confidence float64         `json:"confidence"`
+}
+
+func writeAnalysisJSON(w io.Writer, obs models.FrameObservation) error {
+	out := analysisJSON{Image: obs.Image, Mat: analyzedMatJSON{Found: obs.Mat.Found, Corners: obs.Mat.Corners}, Occluded: obs.Occluded, Cards: []analyzedCardJSON{}}
+	for _, c := range obs.Cards {
+		out.Cards = append(out.Cards, analyzedCardJSON{Cell: c.Cell, Name: c.Name, Type: c.Type, Token: c.Token, Owner: c.Owner,
+			Rotation: c.Rotation, Tapped: c.Tapped, Quad: c.Quad, Confidence: c.Confidence})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func writeAnalysisText(w io.Writer, res analysis) {
+	obs := res.obs
+	if !obs.Mat.Found {
+		fmt.Fprintf(w, "%s: realm not found\n", obs.Image)
+		return
+	}
+	occ := ""
+	if obs.Occluded {
+		occ = ", OCCLUDED (a hand or object covers the realm)"
+	}
+	fmt.Fprintf(w, "%s: realm found (%s), %d card(s)%s\n", obs.Image, res.method, len(obs.Cards), occ)
+	for _, c := range obs.Cards {
+		cell := "off"
+		if c.Cell != nil {
+			cell = c.Cell.String()
+		}
+		name := c.NameOr("(unknown card)")
+		typ := string(c.Kind)
+		if c.Type != nil {
+			typ = *c.Type
+		}
+		if c.Token {
+			typ += " token"
+		}
+		state := "untapped"
+		if c.Tapped {
+			state = "tapped"
+		}
+		fmt.Fprintf(w, "  %-4s %-24s %-14s %-6s %-8s %3d°  %.2f\n", cell, name, typ, c.Owner, state, c.Rotation, c.Confidence)
+	}
+	if res.debug != "" {
+		fmt.Fprintf(w, "  annotated: %s\n", res.debug)
+	}
 }

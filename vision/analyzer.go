@@ -1,0 +1,148 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// Analyzer reads camera frames: it finds every card on the realm and around
+// it, identifies each against the catalog, and flags frames a hand covers.
+// An Analyzer keeps the last stable frame so that a frame in which nothing
+// moved costs little (see Options.NoReuse); it is not safe for concurrent use.
+type Analyzer struct {
+	opts  Options
+	cat   *models.Catalog
+	index *catalogIndex
+	det   *frameDetector
+	// regionORB reads single card regions (identifyRegion).
+	regionORB gocv.ORB
+	stable    *stableFrame
+}
+
+// ErrNoCalibration is returned by Analyze when it has no realm corners to read the frame by.
+var ErrNoCalibration = errors.New("vision: no calibration (realm corners) for the frame")
+
+// ErrEmptyFrame is returned by Analyze for an empty image.
+var ErrEmptyFrame = errors.New("vision: empty frame")
+
+// NewAnalyzer indexes the catalog's reference faces, or reads the index from
+// the disk cache when it was built for the same catalog content before.
+func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
+	if cat == nil {
+		return nil, errors.New("vision: no catalog")
+	}
+	idx, err := buildIndex(cat, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures()), regionORB: newORB(800)}, nil
+}
+
+// Close frees the analyzer's OpenCV objects.
+func (a *Analyzer) Close() error {
+	if a.stable != nil {
+		a.stable.close()
+		a.stable = nil
+	}
+	a.det.close()
+	a.regionORB.Close()
+	return nil
+}
+
+// Faces is the number of reference faces indexed.
+func (a *Analyzer) Faces() int { return len(a.index.refs) }
+
+// Analyze reads one frame (BGR) of a realm calibrated by cal.
+func (a *Analyzer) Analyze(frame gocv.Mat, cal *calibration.Calibration) (models.FrameObservation, error) {
+	if frame.Empty() {
+		return models.FrameObservation{}, ErrEmptyFrame
+	}
+	if cal == nil {
+		return models.FrameObservation{}, ErrNoCalibration
+	}
+	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), a.opts)
+	if err != nil {
+		return models.FrameObservation{}, fmt.Errorf("vision: calibration corners %v: %w", cal.Corners, err)
+	}
+	return a.analyzeView(frame, v)
+}
+
+func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation, error) {
+	top := v.warp(frame)
+	defer top.Close()
+	gray := gocv.NewMat()
+	if top.Channels() == 1 {
+		top.CopyTo(&gray)
+	} else {
+		gocv.CvtColor(top, &gray, gocv.ColorBGRToGray)
+	}
+	defer gray.Close()
+	occluded := handCovers(top, v)
+	corners := v.corners
+	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Occluded: occluded, Cards: []models.CardObservation{}}
+
+	if !a.opts.NoReuse && a.stable != nil && a.stable.view.same(v) && !occluded {
+		if !a.stable.changed(gray) {
+			obs.Cards = append(obs.Cards, a.stable.cards...)
+			return obs, nil
+		}
+	}
+	cards, err := a.readCards(gray, v)
+	if err != nil {
+		return obs, err
+	}
+	obs.Cards = cards
+	if !a.opts.NoReuse && !occluded {
+		if a.stable != nil {
+			a.stable.close()
+		}
+		a.stable = newStableFrame(gray, v, cards)
+	}
+	return obs, nil
+}
+
+// readCards finds and identifies the cards of a top-down grey image.
+func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, error) {
+	f, err := a.det.detect(gray)
+	if err != nil {
+		return nil, err
+	}
+	dets := a.index.matchFrame(f, 1)
+	cards := make([]models.CardObservation, 0, len(dets))
+	var quads []models.Quad
+	for _, d := range dets {
+		cards = append(cards, a.observe(d, v))
+		quads = append(quads, d.quad)
+	}
+	// Card outlines no match explains get a second look on their own: a
+	// shortlist by perceptual hash, then feature matching. What still fits
+	// no face is reported unknown.
+	for _, u := range findUnknownCards(gray, v, quads) {
+		if d, ok := a.identifyRegion(gray, u.quad); ok {
+			cards = append(cards, a.observe(d, v))
+			continue
+		}
+		cards = append(cards, u.observation(v))
+	}
+	sortObservations(cards)
+	return cards, nil
+}
+
+// observe turns a matched card into what the analyzer reports.
+func (a *Analyzer) observe(d detection, v *view) models.CardObservation {
+	ref := &a.index.refs[d.ref]
+	rot := d.rotation()
+	o := models.CardObservation{
+		Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
+		Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
+		Quad: v.toImageQuad(d.quad), Confidence: d.confidence(),
+	}
+	if c, ok := v.cellAt(d.quad.Center()); ok {
+		o.Cell = &c
+	}
+	return o
+}

@@ -1,0 +1,72 @@
+package vision
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"gocv.io/x/gocv"
+)
+
+// descriptor is one 256-bit ORB descriptor packed into four words, so that
+// the Hamming distance is four popcounts.
+type descriptor [4]uint64
+
+// keypoint is a feature's position in its image, in pixels.
+type keypoint struct{ X, Y float32 }
+
+// features are the keypoints of one image with their descriptors, index for index.
+type features struct {
+	Points []keypoint
+	Descs  []descriptor
+}
+
+// newORB makes the ORB detector used for references and frames alike: FAST
+// corners, a small patch so that the border of a card face still yields
+// keypoints, and a pyramid that covers the scale changes of a tilted camera.
+func newORB(n int) gocv.ORB {
+	const patch = 19
+	return gocv.NewORBWithParams(n, 1.2, 6, patch, 0, 2, gocv.ORBScoreTypeHarris, patch, 12)
+}
+
+// detect finds ORB features in a grey image, only where mask is non-zero
+// (an empty mask means everywhere).
+func detect(orb *gocv.ORB, gray gocv.Mat, mask gocv.Mat) (features, error) {
+	kps, desc := orb.DetectAndCompute(gray, mask)
+	defer desc.Close()
+	if desc.Empty() || len(kps) == 0 {
+		return features{}, nil
+	}
+	if desc.Cols() != 32 || desc.Rows() != len(kps) {
+		return features{}, fmt.Errorf("vision: unexpected ORB descriptor shape %dx%d for %d keypoints", desc.Rows(), desc.Cols(), len(kps))
+	}
+	raw := desc.ToBytes()
+	f := features{Points: make([]keypoint, len(kps)), Descs: make([]descriptor, len(kps))}
+	for i, kp := range kps {
+		f.Points[i] = keypoint{float32(kp.X), float32(kp.Y)}
+		row := raw[i*32 : i*32+32]
+		for w := 0; w < 4; w++ {
+			f.Descs[i][w] = binary.LittleEndian.Uint64(row[w*8:])
+		}
+	}
+	return f, nil
+}
+
+// frameDetector finds the ORB features of frames, keeping one detector.
+type frameDetector struct {
+	orb  gocv.ORB
+	mask gocv.Mat
+}
+
+func newFrameDetector(n int) *frameDetector {
+	return &frameDetector{orb: newORB(n), mask: gocv.NewMat()}
+}
+
+func (d *frameDetector) close() {
+	d.orb.Close()
+	d.mask.Close()
+}
+
+// detect finds the features of a grey image.
+func (d *frameDetector) detect(gray gocv.Mat) (features, error) {
+	return detect(&d.orb, gray, d.mask)
+}

@@ -1,0 +1,214 @@
+package vision
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/tablecam/tablecam/models"
+)
+
+// indexFormat changes whenever the cached index's shape or the way faces are
+// indexed changes, so that old cache files are not read.
+const indexFormat = "tablecam-vision-index-3"
+
+// catalogIndex is every reference face of a catalog and a nearest-neighbour
+// index over all their descriptors.
+type catalogIndex struct {
+	refs []reference
+	lsh  *lshIndex
+}
+
+// cachedIndex is what the disk cache holds.
+type cachedIndex struct {
+	Format string
+	Refs   []reference
+}
+
+// indexKey hashes everything the index depends on: the options that shape
+// it and each card's identity and face image bytes.
+func indexKey(cards []*models.Card, opts Options) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s|%g|%d|%t\n", indexFormat, opts.pxPerMM(), opts.features(), opts.PortraitSiteTopRight)
+	for _, c := range cards {
+		fmt.Fprintf(h, "%s|%s|%s|%t|", c.Slug, c.Name, c.Type, c.Token)
+		data, err := os.ReadFile(c.Image)
+		if err != nil {
+			return "", fmt.Errorf("vision: reference face of %q: %w", c.Name, err)
+		}
+		binary.Write(h, binary.LittleEndian, int64(len(data)))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cachePath gives the cache file for a key, or "" when caching is off.
+func cachePath(key string, opts Options) string {
+	if opts.NoCache {
+		return ""
+	}
+	dir := opts.CacheDir
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(base, "tablecam")
+	}
+	return filepath.Join(dir, "index-"+key+".bin")
+}
+
+// errCorruptCache is wrapped when a cache file cannot be used.
+var errCorruptCache = errors.New("corrupt index cache")
+
+func readCache(path string, cards []*models.Card) ([]reference, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c cachedIndex
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", errCorruptCache, path, err)
+	}
+	if c.Format != indexFormat || len(c.Refs) != len(cards) {
+		return nil, fmt.Errorf("%w %s: holds %d faces, want %d", errCorruptCache, path, len(c.Refs), len(cards))
+	}
+	for i := range c.Refs {
+		r := &c.Refs[i]
+		if r.Slug != cards[i].Slug || len(r.Feat.Points) != len(r.Feat.Descs) {
+			return nil, fmt.Errorf("%w %s: face %d is not %q", errCorruptCache, path, i, cards[i].Slug)
+		}
+		r.card = cards[i]
+	}
+	return c.Refs, nil
+}
+
+func writeCache(path string, refs []reference) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(cachedIndex{Format: indexFormat, Refs: refs}); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".index-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// faceCards lists the catalog's cards that have a face image.
+func faceCards(cat *models.Catalog) []*models.Card {
+	var out []*models.Card
+	for _, c := range cat.Cards() {
+		if c.Image != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// progressThreshold is the number of faces above which indexing shows a progress bar.
+const progressThreshold = 60
+
+// buildIndex indexes the catalog's faces, from the disk cache when it holds
+// this exact catalog. A cache file that cannot be read is rebuilt.
+func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
+	cards := faceCards(cat)
+	if len(cards) == 0 {
+		return nil, fmt.Errorf("vision: catalog %s has no card faces to match against (want images/<slug>.png beside cards.json)", cat.Path)
+	}
+	key, err := indexKey(cards, opts)
+	if err != nil {
+		return nil, err
+	}
+	path := cachePath(key, opts)
+	if path != "" {
+		refs, err := readCache(path, cards)
+		if err == nil {
+			return newCatalogIndex(refs), nil
+		}
+		if errors.Is(err, errCorruptCache) && opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "vision: rebuilding the index: %v\n", err)
+		}
+	}
+	refs, err := indexFaces(cards, opts)
+	if err != nil {
+		return nil, err
+	}
+	if path != "" {
+		if err := writeCache(path, refs); err != nil && opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "vision: cannot cache the index: %v\n", err)
+		}
+	}
+	return newCatalogIndex(refs), nil
+}
+
+func indexFaces(cards []*models.Card, opts Options) ([]reference, error) {
+	var bar *progressbar.ProgressBar
+	if opts.Progress != nil && len(cards) > progressThreshold {
+		bar = progressbar.NewOptions(len(cards),
+			progressbar.OptionSetWriter(opts.Progress),
+			progressbar.OptionSetDescription("indexing card faces"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(100e6),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opts.Progress) }),
+		)
+	}
+	orb := newORB(opts.features())
+	defer orb.Close()
+	refs := make([]reference, 0, len(cards))
+	for _, c := range cards {
+		r, err := newReference(c, &orb, opts)
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, r)
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	return refs, nil
+}
+
+func newCatalogIndex(refs []reference) *catalogIndex {
+	var descs []descriptor
+	var owner []int32
+	for i, r := range refs {
+		descs = append(descs, r.Feat.Descs...)
+		for range r.Feat.Descs {
+			owner = append(owner, int32(i))
+		}
+	}
+	return &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner)}
+}
+
+// descriptorOffset gives the first global descriptor id of each reference.
+func (x *catalogIndex) descriptorOffsets() []int {
+	off := make([]int, len(x.refs)+1)
+	for i, r := range x.refs {
+		off[i+1] = off[i] + len(r.Feat.Descs)
+	}
+	return off
+}

@@ -1,0 +1,131 @@
+package vision
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"sort"
+)
+
+// lshIndex finds, for a query descriptor, the nearest reference descriptors by
+// Hamming distance without comparing against all of them: each table keys a
+// descriptor by a fixed random subset of its bits, and only descriptors
+// sharing a key with the query in some table are compared. With a few dozen
+// faces the buckets are nearly empty and this is an exact search in effect;
+// with a thousand faces it is what keeps matching in milliseconds.
+type lshIndex struct {
+	descs  []descriptor
+	owner  []int32 // reference of each descriptor
+	tables []lshTable
+}
+
+type lshTable struct {
+	bits    []uint8 // bit positions 0–255 forming the key
+	offsets []int32 // bucket b holds ids[offsets[b]:offsets[b+1]]
+	ids     []int32 // descriptor ids grouped by bucket
+}
+
+// lshTables is the number of hash tables.
+const lshTables = 14
+
+func newLSHIndex(descs []descriptor, owner []int32) *lshIndex {
+	keyBits := int(math.Round(math.Log2(float64(len(descs)+1) / 2)))
+	keyBits = min(max(keyBits, 6), 15)
+	rng := rand.New(rand.NewPCG(4, 2)) // fixed: the same index for the same references
+	idx := &lshIndex{descs: descs, owner: owner}
+	pool := balancedBits(descs, 128)
+	for t := 0; t < lshTables; t++ {
+		tab := lshTable{bits: make([]uint8, keyBits), offsets: make([]int32, (1<<keyBits)+1)}
+		perm := rng.Perm(len(pool))
+		for i := range tab.bits {
+			tab.bits[i] = pool[perm[i]]
+		}
+		keys := make([]uint32, len(descs))
+		for i := range descs {
+			k := tab.key(&descs[i])
+			keys[i] = k
+			tab.offsets[k+1]++
+		}
+		for b := 1; b < len(tab.offsets); b++ {
+			tab.offsets[b] += tab.offsets[b-1]
+		}
+		fill := append([]int32(nil), tab.offsets[:len(tab.offsets)-1]...)
+		tab.ids = make([]int32, len(descs))
+		for i, k := range keys {
+			tab.ids[fill[k]] = int32(i)
+			fill[k]++
+		}
+		idx.tables = append(idx.tables, tab)
+	}
+	return idx
+}
+
+func (t *lshTable) key(d *descriptor) uint32 {
+	var k uint32
+	for i, b := range t.bits {
+		k |= uint32(d[b>>6]>>(b&63)&1) << i
+	}
+	return k
+}
+
+// nearest is the best match of one query descriptor: the closest reference
+// descriptor, and the distance to the closest one on any other reference
+// (for the ratio test; 256 when there is none).
+type nearest struct {
+	id, ref      int32
+	dist, second int
+}
+
+// query finds the nearest reference descriptor to d; ok is false when no
+// reference descriptor shares a bucket with it.
+func (x *lshIndex) query(d *descriptor) (n nearest, ok bool) {
+	n = nearest{id: -1, ref: -1, dist: 257, second: 256}
+	for ti := range x.tables {
+		t := &x.tables[ti]
+		k := t.key(d)
+		for _, id := range t.ids[t.offsets[k]:t.offsets[k+1]] {
+			if id == n.id {
+				continue
+			}
+			e := &x.descs[id]
+			dist := bits.OnesCount64(d[0]^e[0]) + bits.OnesCount64(d[1]^e[1]) +
+				bits.OnesCount64(d[2]^e[2]) + bits.OnesCount64(d[3]^e[3])
+			ref := x.owner[id]
+			switch {
+			case dist < n.dist:
+				if ref != n.ref && n.ref >= 0 {
+					n.second = min(n.second, n.dist)
+				}
+				n.id, n.ref, n.dist = id, ref, dist
+			case ref != n.ref && dist < n.second:
+				n.second = dist
+			}
+		}
+	}
+	return n, n.id >= 0
+}
+
+// balancedBits picks the n descriptor bits whose share of ones is closest to
+// a half: ORB's bits are not all balanced, and a key made of lopsided bits
+// piles most descriptors into a few buckets.
+func balancedBits(descs []descriptor, n int) []uint8 {
+	var ones [256]int
+	for i := range descs {
+		for b := 0; b < 256; b++ {
+			ones[b] += int(descs[i][b>>6] >> (b & 63) & 1)
+		}
+	}
+	order := make([]int, 256)
+	for i := range order {
+		order[i] = i
+	}
+	half := float64(len(descs)) / 2
+	sort.SliceStable(order, func(i, j int) bool {
+		return math.Abs(float64(ones[order[i]])-half) < math.Abs(float64(ones[order[j]])-half)
+	})
+	out := make([]uint8, n)
+	for i := range out {
+		out[i] = uint8(order[i])
+	}
+	return out
+}

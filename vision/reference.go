@@ -1,0 +1,109 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// reference is one catalog card's face as the analyzer knows it: upright
+// (sites landscape), scaled to the size it has in the top-down image.
+type reference struct {
+	Slug string
+	Kind models.CardKind
+	W, H int // face size in pixels at the index scale
+	Feat features
+	Hash phash
+	card *models.Card
+}
+
+// kindOf gives the shape class a catalog card has on the table.
+func kindOf(c *models.Card) models.CardKind {
+	switch {
+	case isToken(c):
+		return models.KindToken
+	case c.Type == models.Site:
+		return models.KindSite
+	}
+	return models.KindStandard
+}
+
+// faceSizeMM is the upright size of a card of that kind, width × height.
+func faceSizeMM(k models.CardKind) (w, h float64) {
+	switch k {
+	case models.KindSite:
+		return models.CardLongMM, models.CardShortMM
+	case models.KindToken:
+		return models.TokenShortMM, models.TokenLongMM
+	}
+	return models.CardShortMM, models.CardLongMM
+}
+
+// faceSizePx is faceSizeMM at a scale, rounded to whole pixels.
+func faceSizePx(k models.CardKind, pxPerMM float64) (w, h int) {
+	wm, hm := faceSizeMM(k)
+	return int(math.Round(wm * pxPerMM)), int(math.Round(hm * pxPerMM))
+}
+
+// uprightFace reads a card's scan and returns its face upright in grey at
+// the index scale. A site scanned portrait is turned to landscape.
+func uprightFace(c *models.Card, opts Options) (gocv.Mat, error) {
+	img := gocv.IMRead(c.Image, gocv.IMReadGrayScale)
+	if img.Empty() {
+		img.Close()
+		return gocv.Mat{}, fmt.Errorf("vision: reference face of %q: cannot read image %s", c.Name, c.Image)
+	}
+	kind := kindOf(c)
+	if kind == models.KindSite && img.Rows() > img.Cols() {
+		turned := gocv.NewMat()
+		code := gocv.Rotate90Clockwise
+		if opts.PortraitSiteTopRight {
+			code = gocv.Rotate90CounterClockwise
+		}
+		gocv.Rotate(img, &turned, code)
+		img.Close()
+		img = turned
+	}
+	w, h := faceSizePx(kind, opts.pxPerMM())
+	face := gocv.NewMat()
+	gocv.Resize(img, &face, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	img.Close()
+	return face, nil
+}
+
+// newReference indexes one card's face.
+func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error) {
+	face, err := uprightFace(c, opts)
+	if err != nil {
+		return reference{}, err
+	}
+	defer face.Close()
+	empty := gocv.NewMat()
+	defer empty.Close()
+	feat, err := detect(orb, face, empty)
+	if err != nil {
+		return reference{}, fmt.Errorf("vision: reference face of %q: %w", c.Name, err)
+	}
+	return reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Hash: phashOf(face), card: c}, nil
+}
+
+// isToken reports whether a card is a token: marked so by the catalog, or
+// with "Token" among the words of its subtypes (some card lists give
+// subtypes as one string, "Beast Token").
+func isToken(c *models.Card) bool {
+	if c.Token {
+		return true
+	}
+	for _, s := range c.Subtypes {
+		for _, w := range strings.Fields(s) {
+			if strings.EqualFold(w, "token") {
+				return true
+			}
+		}
+	}
+	return false
+}

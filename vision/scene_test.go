@@ -1,0 +1,145 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// placement puts one catalog face on a test table.
+type placement struct {
+	slug   string
+	x, y   float64         // centre, realm millimetres from A1 (y north)
+	rot    models.Rotation // clockwise turn of the upright face
+	jitter float64         // extra turn, degrees
+	image  string          // face image to draw instead of the catalog's (a card not in the catalog)
+	kind   models.CardKind // with image: the card's shape
+}
+
+// testScene is a camera frame of a made-up table and where the realm is in it.
+type testScene struct {
+	frame   gocv.Mat
+	corners models.Quad
+}
+
+const scenePxPerMM = 3.0
+
+// renderTestScene draws the faces on a busy mat with a grid, and photographs
+// it with a tilted camera into a 1280×720 frame, JPEG-compressed.
+func renderTestScene(t testing.TB, cat *models.Catalog, cards []placement, corners models.Quad, seed uint64) testScene {
+	t.Helper()
+	const margin = 120.0
+	geo := models.DefaultRealm()
+	s := scenePxPerMM
+	w, h := int((geo.WidthMM()+2*margin)*s), int((geo.HeightMM()+2*margin)*s)
+	rng := rand.New(rand.NewPCG(seed, 11))
+
+	// A busy mat: smooth colour noise, blobs, the grid.
+	small := gocv.NewMatWithSize(h/90, w/90, gocv.MatTypeCV8UC3)
+	defer small.Close()
+	gocv.RandU(&small, gocv.NewScalar(40, 40, 40, 0), gocv.NewScalar(200, 180, 160, 0))
+	mat := gocv.NewMat()
+	gocv.Resize(small, &mat, image.Pt(w, h), 0, 0, gocv.InterpolationCubic)
+	for i := 0; i < 60; i++ {
+		c := color.RGBA{uint8(rng.IntN(255)), uint8(rng.IntN(255)), uint8(rng.IntN(255)), 0}
+		gocv.Circle(&mat, image.Pt(rng.IntN(w), rng.IntN(h)), 10+rng.IntN(60), c, -1)
+	}
+	toPx := func(x, y float64) (float64, float64) { return (x + margin) * s, (geo.HeightMM() + margin - y) * s }
+	for c := 0; c <= models.Columns; c++ {
+		x0, y0 := toPx(float64(c)*geo.CellWidthMM, 0)
+		x1, y1 := toPx(float64(c)*geo.CellWidthMM, geo.HeightMM())
+		gocv.Line(&mat, image.Pt(int(x0), int(y0)), image.Pt(int(x1), int(y1)), color.RGBA{230, 230, 230, 0}, 4)
+	}
+	for r := 0; r <= models.Rows; r++ {
+		x0, y0 := toPx(0, float64(r)*geo.CellHeightMM)
+		x1, y1 := toPx(geo.WidthMM(), float64(r)*geo.CellHeightMM)
+		gocv.Line(&mat, image.Pt(int(x0), int(y0)), image.Pt(int(x1), int(y1)), color.RGBA{230, 230, 230, 0}, 4)
+	}
+
+	for _, p := range cards {
+		path, kind := p.image, p.kind
+		if path == "" {
+			card, ok := cat.BySlug(p.slug)
+			if !ok {
+				t.Fatalf("no card %q in the catalog", p.slug)
+			}
+			path, kind = card.Image, kindOf(card)
+		}
+		face := gocv.IMRead(path, gocv.IMReadColor)
+		if face.Empty() {
+			t.Fatalf("cannot read %s", path)
+		}
+		if kind == models.KindSite && face.Rows() > face.Cols() {
+			gocv.Rotate(face, &face, gocv.Rotate90Clockwise)
+		}
+		fw, fh := faceSizeMM(kind)
+		// Face pixel (u,v) → mat pixel: scale to mm, centre, turn clockwise, place.
+		th := (float64(p.rot) + p.jitter) * math.Pi / 180
+		cx, cy := toPx(p.x, p.y)
+		sx, sy := fw*s/float64(face.Cols()), fh*s/float64(face.Rows())
+		cos, sin := math.Cos(th), math.Sin(th)
+		aff := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+		// x' = cos·(sx·u − fw·s/2) − sin·(sy·v − fh·s/2) + cx ; y' = sin·(…) + cos·(…) + cy
+		aff.SetDoubleAt(0, 0, cos*sx)
+		aff.SetDoubleAt(0, 1, -sin*sy)
+		aff.SetDoubleAt(0, 2, -cos*fw*s/2+sin*fh*s/2+cx)
+		aff.SetDoubleAt(1, 0, sin*sx)
+		aff.SetDoubleAt(1, 1, cos*sy)
+		aff.SetDoubleAt(1, 2, -sin*fw*s/2-cos*fh*s/2+cy)
+		warped, mask := gocv.NewMat(), gocv.NewMat()
+		gocv.WarpAffineWithParams(face, &warped, aff, image.Pt(w, h), gocv.InterpolationArea, gocv.BorderConstant, color.RGBA{})
+		white := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), face.Rows(), face.Cols(), gocv.MatTypeCV8U)
+		gocv.WarpAffineWithParams(white, &mask, aff, image.Pt(w, h), gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
+		warped.CopyToWithMask(&mat, mask)
+		for _, m := range []gocv.Mat{face, aff, warped, mask, white} {
+			m.Close()
+		}
+	}
+
+	// The camera: realm corners at the given image positions.
+	mmToImg, err := homographyFrom4(
+		[4]models.Point{{X: 0, Y: 0}, {X: geo.WidthMM(), Y: 0}, {X: geo.WidthMM(), Y: geo.HeightMM()}, {X: 0, Y: geo.HeightMM()}},
+		[4]models.Point(corners))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pxToMM := homography{1 / s, 0, -margin, 0, -1 / s, geo.HeightMM() + margin, 0, 0, 1}
+	hm := mmToImg.mul(pxToMM).mat()
+	defer hm.Close()
+	frame := gocv.NewMat()
+	gocv.WarpPerspectiveWithParams(mat, &frame, hm, image.Pt(1280, 720), gocv.InterpolationArea, gocv.BorderConstant, color.RGBA{70, 60, 50, 0})
+	mat.Close()
+	gocv.GaussianBlur(frame, &frame, image.Pt(3, 3), 0.6, 0.6, gocv.BorderReplicate)
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, frame, []int{gocv.IMWriteJpegQuality, 85})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Close()
+	frame.Close()
+	frame, err = gocv.IMDecode(buf.GetBytes(), gocv.IMReadColor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testScene{frame: frame, corners: corners}
+}
+
+// tiltedCorners is a camera looking at the realm from the south, tilted.
+var tiltedCorners = models.Quad{{X: 150, Y: 640}, {X: 1130, Y: 650}, {X: 1010, Y: 130}, {X: 270, Y: 120}}
+
+// devCatalog finds a catalog with faces for the tests.
+func devCatalog(t testing.TB) *models.Catalog {
+	t.Helper()
+	for _, dir := range []string{filepath.Join("..", "samples", "catalog"), "/tmp/devcat"} {
+		if cat, err := models.LoadCatalog(dir); err == nil {
+			return cat
+		}
+	}
+	t.Skip("no sample catalog")
+	return nil
+}

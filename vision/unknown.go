@@ -1,0 +1,189 @@
+package vision
+
+import (
+	"image"
+	"math"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// unknownCard is a card-shaped outline that no reference face explains: a
+// card missing from the catalog, or one too blurred or glared to match.
+type unknownCard struct {
+	quad models.Quad // top-down pixels, clockwise from the top-left corner as seen
+	kind models.CardKind
+}
+
+// unknownConfidence is what an unidentified card is reported with.
+const unknownConfidence = 0.2
+
+// sizeTolerance is how far an outline's sides may be from a card's.
+const sizeTolerance = 0.1
+
+// findUnknownCards looks for card-sized rectangular outlines in the top-down
+// grey image that no identified card (known, top-down quads) covers.
+func findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) []unknownCard {
+	blur := gocv.NewMat()
+	defer blur.Close()
+	gocv.GaussianBlur(gray, &blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	edges := gocv.NewMat()
+	defer edges.Close()
+	gocv.Canny(blur, &edges, 40, 120)
+	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer k.Close()
+	gocv.Dilate(edges, &edges, k)
+	contours := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
+	defer contours.Close()
+
+	s := v.pxPerMM
+	type shape struct {
+		kind        models.CardKind
+		short, long float64
+	}
+	shapes := []shape{
+		{models.KindStandard, models.CardShortMM * s, models.CardLongMM * s},
+		{models.KindToken, models.TokenShortMM * s, models.TokenLongMM * s},
+	}
+	var found []unknownCard
+	for i := 0; i < contours.Size(); i++ {
+		c := contours.At(i)
+		area := gocv.ContourArea(c)
+		if area < 0.5*shapes[1].short*shapes[1].long {
+			continue
+		}
+		rr := gocv.MinAreaRect(c)
+		w, h := float64(rr.Width), float64(rr.Height)
+		short, long := math.Min(w, h), math.Max(w, h)
+		if area < 0.8*short*long { // not a filled rectangle's outline
+			continue
+		}
+		for _, sh := range shapes {
+			if math.Abs(short/sh.short-1) > sizeTolerance || math.Abs(long/sh.long-1) > sizeTolerance {
+				continue
+			}
+			q := uprightQuad(rr)
+			if covered(q, known) || covered(q, quadsOf(found)) {
+				break
+			}
+			kind := sh.kind
+			if kind == models.KindStandard && landscape(q) {
+				kind = models.KindSite
+			}
+			found = append(found, unknownCard{quad: q, kind: kind})
+			break
+		}
+	}
+	return found
+}
+
+// uprightQuad gives a rotated rectangle's corners clockwise from the corner
+// nearest the top-left of the image.
+func uprightQuad(rr gocv.RotatedRect) models.Quad {
+	pts := make([]models.Point, 0, 4)
+	for _, p := range rr.Points {
+		pts = append(pts, models.Point{X: float64(p.X), Y: float64(p.Y)})
+	}
+	var q models.Quad
+	cx, cy := float64(rr.Center.X), float64(rr.Center.Y)
+	// Order clockwise (image y down) by angle around the centre, starting top-left.
+	start, best := 0, math.Inf(1)
+	for i, p := range pts {
+		if d := p.X + p.Y; d < best {
+			start, best = i, d
+		}
+	}
+	ang := func(p models.Point) float64 { return math.Atan2(p.Y-cy, p.X-cx) }
+	sorted := append([]models.Point(nil), pts...)
+	for i := range sorted {
+		for j := i + 1; j < len(sorted); j++ {
+			if ang(sorted[j]) < ang(sorted[i]) {
+				sorted[i], sorted[j] = sorted[j], sorted[i]
+			}
+		}
+	}
+	for i, p := range sorted {
+		if p == pts[start] {
+			start = i
+		}
+	}
+	for i := 0; i < 4; i++ {
+		q[i] = sorted[(start+i)%4]
+	}
+	return q
+}
+
+// landscape reports whether a quad's top side is its long side.
+func landscape(q models.Quad) bool {
+	top := math.Hypot(q[1].X-q[0].X, q[1].Y-q[0].Y)
+	side := math.Hypot(q[2].X-q[1].X, q[2].Y-q[1].Y)
+	return top > side
+}
+
+func quadsOf(us []unknownCard) []models.Quad {
+	out := make([]models.Quad, len(us))
+	for i, u := range us {
+		out[i] = u.quad
+	}
+	return out
+}
+
+// covered reports whether q's centre lies inside one of the quads, or most
+// of its corners do.
+func covered(q models.Quad, quads []models.Quad) bool {
+	for _, k := range quads {
+		if inside(q.Center(), k) {
+			return true
+		}
+		n := 0
+		for _, p := range q {
+			if inside(p, k) {
+				n++
+			}
+		}
+		if n >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// inside reports whether p lies in the convex quad q.
+func inside(p models.Point, q models.Quad) bool {
+	sign := 0
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		cross := (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
+		s := 1
+		if cross < 0 {
+			s = -1
+		}
+		if sign == 0 {
+			sign = s
+		} else if s != sign {
+			return false
+		}
+	}
+	return true
+}
+
+// observation reports the outline as an unidentified card. Without a face
+// the turn is a guess: untapped (a landscape outline is taken for a site),
+// upright for the player on whose half of the realm it lies.
+func (u unknownCard) observation(v *view) models.CardObservation {
+	c := u.quad.Center()
+	_, y := v.mm(c)
+	owner := models.South
+	if y > v.geo.HeightMM()/2 {
+		owner = models.North
+	}
+	rot := models.RotationFor(owner, false)
+	o := models.CardObservation{
+		Kind: u.kind, Token: u.kind == models.KindToken, Owner: owner, Rotation: rot,
+		Quad: v.toImageQuad(u.quad), Confidence: unknownConfidence,
+	}
+	if cell, ok := v.cellAt(c); ok {
+		o.Cell = &cell
+	}
+	return o
+}
