@@ -120,12 +120,17 @@ func hashString(s string) uint64 {
 
 // valueNoise is a lattice of random values, smoothly interpolated.
 type valueNoise struct {
-	size int
-	v    []float64
+	size, sizeY int
+	v           []float64
 }
 
 func newValueNoise(rng *rand.Rand, size int) *valueNoise {
-	n := &valueNoise{size: size, v: make([]float64, size*size)}
+	return newValueNoiseRect(rng, size, size)
+}
+
+// newValueNoiseRect makes a lattice that wraps after sx cells across and sy down.
+func newValueNoiseRect(rng *rand.Rand, sx, sy int) *valueNoise {
+	n := &valueNoise{size: sx, sizeY: sy, v: make([]float64, sx*sy)}
 	for i := range n.v {
 		n.v[i] = rng.Float64()
 	}
@@ -138,9 +143,9 @@ func (n *valueNoise) at(x, y float64) float64 {
 	u, v := x-fx, y-fy
 	u = u * u * (3 - 2*u)
 	v = v * v * (3 - 2*v)
-	m := n.size
+	m, my := n.size, n.sizeY
 	i0, i1 := ((ix%m)+m)%m, (((ix+1)%m)+m)%m
-	j0, j1 := ((iy%m)+m)%m, (((iy+1)%m)+m)%m
+	j0, j1 := ((iy%my)+my)%my, (((iy+1)%my)+my)%my
 	a := n.v[j0*m+i0]*(1-u) + n.v[j0*m+i1]*u
 	b := n.v[j1*m+i0]*(1-u) + n.v[j1*m+i1]*u
 	return a*(1-v) + b*v

@@ -6,9 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/samples"
 	"github.com/tablecam/tablecam/synth"
 )
 
@@ -61,14 +64,22 @@ func runSynth(ctx context.Context, e env) int {
 		if err == nil {
 			fmt.Fprintf(e.stdout, "wrote %d cards to %s\n", cat.Len(), *out)
 		}
+	case "scenes":
+		var cat *models.Catalog
+		var cleanup func()
+		cat, cleanup, err = synthCatalog(*catalogDir, *seed)
+		defer cleanup()
+		if err == nil {
+			err = synth.WriteStills(ctx, *out, cat, *seed, *count, synth.StillsOptions{Progress: progress("scenes")})
+		}
+		if err == nil {
+			fmt.Fprintf(e.stdout, "wrote %d scenes to %s\n", *count, *out)
+		}
 	default:
 		fmt.Fprintf(e.stderr, "tablecam synth: unknown target %q\n", what)
 		synthUsage(e.stderr)
 		return 2
 	}
-	_ = ctx
-	_ = count
-	_ = catalogDir
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam synth %s: %v\n", what, err)
 		if errors.Is(err, context.Canceled) {
@@ -77,6 +88,29 @@ func runSynth(ctx context.Context, e env) int {
 		return 1
 	}
 	return 0
+}
+
+// synthCatalog loads the catalog to render with: the user's directory, else
+// the bundled sample catalog, else the sample catalog rendered from seed
+// into a temporary folder (cleanup removes it).
+func synthCatalog(dir string, seed int64) (cat *models.Catalog, cleanup func(), err error) {
+	cleanup = func() {}
+	if dir != "" {
+		cat, err = models.LoadCatalog(dir)
+		return cat, cleanup, err
+	}
+	if p, err := samples.Path("catalog"); err == nil {
+		if cat, err := models.LoadCatalog(p); err == nil {
+			return cat, cleanup, nil
+		}
+	}
+	tmp, err := os.MkdirTemp("", "tablecam-synth-catalog")
+	if err != nil {
+		return nil, cleanup, err
+	}
+	cleanup = func() { os.RemoveAll(tmp) }
+	cat, err = synth.RenderCatalog(tmp, seed, synth.CatalogOptions{})
+	return cat, cleanup, err
 }
 
 func newBar(w io.Writer, total int, desc string) *progressbar.ProgressBar {

@@ -1,0 +1,114 @@
+package synth
+
+import (
+	"math"
+	"math/rand"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// capsule is a segment with a radius that may change along it.
+type capsule struct {
+	ax, ay, bx, by float64
+	ra, rb         float64
+}
+
+// depth gives how far inside the capsule a point is, 0 outside, 1 on the axis.
+func (c capsule) depth(x, y float64) float64 {
+	dx, dy := c.bx-c.ax, c.by-c.ay
+	l2 := dx*dx + dy*dy
+	t := 0.0
+	if l2 > 0 {
+		t = ((x-c.ax)*dx + (y-c.ay)*dy) / l2
+	}
+	t = math.Max(0, math.Min(1, t))
+	px, py := c.ax+t*dx, c.ay+t*dy
+	r := c.ra + (c.rb-c.ra)*t
+	d := math.Hypot(x-px, y-py)
+	if d >= r {
+		return 0
+	}
+	return 1 - d/r
+}
+
+// hand is a forearm and hand reaching over the mat from outside the frame,
+// drawn as flat shapes in the mat plane.
+type hand struct {
+	parts                  []capsule
+	skin                   [3]float64
+	minX, minY, maxX, maxY float64
+}
+
+// skinTones spans light to dark skin.
+var skinTones = [][3]float64{
+	{232, 190, 160}, {214, 166, 130}, {190, 140, 100}, {160, 110, 75}, {120, 80, 55}, {88, 58, 42},
+}
+
+// newHand builds an arm entering from one side of the mat (0 south, 1 north,
+// 2 west, 3 east) with its fingertips near (tx, ty) in mat mm.
+func newHand(rng *rand.Rand, side int, tx, ty float64, geom models.RealmGeometry) hand {
+	w, h := geom.WidthMM(), geom.HeightMM()
+	var ox, oy float64
+	switch side {
+	case 0:
+		ox, oy = tx+(rng.Float64()-0.5)*200, -matMarginY-420
+	case 1:
+		ox, oy = tx+(rng.Float64()-0.5)*200, h+matMarginY+420
+	case 2:
+		ox, oy = -matMarginX-420, ty+(rng.Float64()-0.5)*150
+	default:
+		ox, oy = w+matMarginX+420, ty+(rng.Float64()-0.5)*150
+	}
+	dx, dy := tx-ox, ty-oy
+	l := math.Hypot(dx, dy)
+	dx, dy = dx/l, dy/l
+	nx, ny := -dy, dx
+	palmLen := 95.0 + 15*rng.Float64()
+	wristX, wristY := tx-dx*palmLen, ty-dy*palmLen
+	armR := 30 + 8*rng.Float64()
+	hd := hand{skin: skinTones[rng.Intn(len(skinTones))]}
+	hd.parts = append(hd.parts,
+		capsule{ox, oy, wristX, wristY, armR + 12, armR},
+		capsule{wristX, wristY, wristX + dx*palmLen*0.45, wristY + dy*palmLen*0.45, armR * 1.15, armR * 1.35},
+	)
+	// Four fingers and a thumb, slightly spread.
+	knX, knY := wristX+dx*palmLen*0.5, wristY+dy*palmLen*0.5
+	for i := 0; i < 4; i++ {
+		off := (float64(i) - 1.5) * 17
+		spread := (float64(i) - 1.5) * 0.12
+		fdx, fdy := dx*math.Cos(spread)-dy*math.Sin(spread), dx*math.Sin(spread)+dy*math.Cos(spread)
+		fl := palmLen*0.5 + 10*rng.Float64() - math.Abs(float64(i)-1.5)*6
+		bx, by := knX+nx*off, knY+ny*off
+		hd.parts = append(hd.parts, capsule{bx, by, bx + fdx*fl, by + fdy*fl, 9, 7.5})
+	}
+	thumbSide := 1.0
+	if rng.Intn(2) == 0 {
+		thumbSide = -1
+	}
+	tbx, tby := wristX+dx*palmLen*0.15+nx*thumbSide*armR, wristY+dy*palmLen*0.15+ny*thumbSide*armR
+	hd.parts = append(hd.parts, capsule{tbx, tby, tbx + (dx+nx*thumbSide*0.8)*40, tby + (dy+ny*thumbSide*0.8)*40, 11, 8})
+
+	hd.minX, hd.minY, hd.maxX, hd.maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range hd.parts {
+		r := math.Max(p.ra, p.rb)
+		hd.minX = math.Min(hd.minX, math.Min(p.ax, p.bx)-r)
+		hd.maxX = math.Max(hd.maxX, math.Max(p.ax, p.bx)+r)
+		hd.minY = math.Min(hd.minY, math.Min(p.ay, p.by)-r)
+		hd.maxY = math.Max(hd.maxY, math.Max(p.ay, p.by)+r)
+	}
+	return hd
+}
+
+// depth gives how deep inside the hand a mat point is (0 outside).
+func (h *hand) depth(x, y float64) float64 {
+	if x < h.minX || x > h.maxX || y < h.minY || y > h.maxY {
+		return 0
+	}
+	best := 0.0
+	for _, p := range h.parts {
+		if d := p.depth(x, y); d > best {
+			best = d
+		}
+	}
+	return best
+}
