@@ -333,7 +333,7 @@ func openCardList(dec *json.Decoder) error {
 		return nil
 	}
 	if tok != json.Delim('{') {
-		return fmt.Errorf("want a list of cards, found %v", tok)
+		return fmt.Errorf("want a list of cards, found %s", tokenName(tok))
 	}
 	for dec.More() {
 		key, err := dec.Token()
@@ -346,7 +346,7 @@ func openCardList(dec *json.Decoder) error {
 				return err
 			}
 			if tok != json.Delim('[') {
-				return fmt.Errorf("%q holds %v, want a list of cards", k, tok)
+				return fmt.Errorf("%q holds %s, want a list of cards", k, tokenName(tok))
 			}
 			return nil
 		}
@@ -355,6 +355,24 @@ func openCardList(dec *json.Decoder) error {
 		}
 	}
 	return errors.New(`want a list of cards, or an object with a "cards" list`)
+}
+
+// tokenName says what a JSON token is: "a string", "an object"…
+func tokenName(tok json.Token) string {
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			return "an object"
+		}
+		return "a list"
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	case float64, json.Number:
+		return fmt.Sprintf("the number %v", v)
+	case bool:
+		return fmt.Sprintf("%v", v)
+	}
+	return "null"
 }
 
 // skipSeparators moves off past the white space and comma before a value.

@@ -28,9 +28,10 @@ const catalogUsage = `usage: tablecam catalog [--catalog PATH] [--json] stats
   fetch    download the public card list into the user cache, where
            tablecam finds it when there is no ../shared/data/sorcery-cards.json
 
---catalog is a card list (JSON) or a catalog directory (cards.json and
-images/<slug>.png). Without it: ../shared/data/sorcery-cards.json, else the
-fetched card list, else the bundled sample catalog.
+--catalog is a card list (JSON, either shape of the public API) or a catalog
+directory (cards.json and images/<slug>.png|jpg|webp). Without it:
+$TABLECAM_CATALOG, else ../shared/data/sorcery-cards.json, else the fetched
+card list, else the bundled sample catalog. Flags may come anywhere.
 `
 
 // runCatalog is "tablecam catalog": stats, show, search and fetch.

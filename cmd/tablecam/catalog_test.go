@@ -210,6 +210,7 @@ func TestCatalogFetch(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
 	t.Setenv("HOME", filepath.Join(root, "home"))
 	t.Setenv("TABLECAM_SAMPLES", filepath.Join(root, "no-samples"))
+	t.Setenv("TABLECAM_CATALOG", "")
 	cached := filepath.Join(root, "cache", "tablecam", "cards.json")
 
 	body = catalogFixtureCards

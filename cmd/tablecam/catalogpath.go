@@ -33,26 +33,48 @@ func userCacheCatalogPath() (string, error) {
 	return filepath.Join(dir, "tablecam", "cards.json"), nil
 }
 
+// catalogEnv names a catalog to use when --catalog is not given.
+const catalogEnv = "TABLECAM_CATALOG"
+
 // defaultCatalogCandidates lists, best first, the catalogs tried when the user
-// names none: the shared card list, the user cache, then the bundled samples.
+// names none: the shared card list (beside the working directory, then
+// beside the checkout the program runs from), the user cache, then the
+// bundled samples.
 func defaultCatalogCandidates() []catalogCandidate {
 	cands := []catalogCandidate{{sharedCatalogPath, "shared card list"}}
+	samplesDir, samplesErr := samples.Dir()
+	if samplesErr == nil {
+		// samples/ is in the checkout; ../shared sits beside the checkout.
+		beside := filepath.Join(filepath.Dir(filepath.Dir(samplesDir)), "shared", "data", "sorcery-cards.json")
+		if abs, err := filepath.Abs(sharedCatalogPath); err != nil || abs != beside {
+			cands = append(cands, catalogCandidate{beside, "shared card list"})
+		}
+	}
 	if p, err := userCacheCatalogPath(); err == nil {
 		cands = append(cands, catalogCandidate{p, "cached card list"})
 	}
-	if p, err := samples.Path("catalog"); err == nil {
-		cands = append(cands, catalogCandidate{p, "bundled sample catalog"})
+	if samplesErr == nil {
+		cands = append(cands, catalogCandidate{filepath.Join(samplesDir, "catalog"), "bundled sample catalog"})
 	}
 	return cands
 }
 
 // openCatalog loads the catalog the user named with --catalog (a cards.json
-// file or a catalog directory). When flagValue is empty it picks the first
-// catalog that exists among the shared card list, the user cache and the
-// bundled sample catalog, and names its choice in one line on stderr.
+// file or a catalog directory), else the one $TABLECAM_CATALOG names. With
+// neither, it picks the first catalog that exists among the shared card
+// list, the user cache and the bundled sample catalog. When the user named
+// none it says which it chose, in one line on stderr.
 func openCatalog(flagValue string, stderr io.Writer) (*models.Catalog, error) {
 	if flagValue != "" {
 		return models.LoadCatalog(flagValue)
+	}
+	if env := os.Getenv(catalogEnv); env != "" {
+		cat, err := models.LoadCatalog(env)
+		if err != nil {
+			return nil, fmt.Errorf("$%s: %w", catalogEnv, err)
+		}
+		fmt.Fprintf(stderr, "tablecam: using the catalog %s from $%s (%d cards)\n", env, catalogEnv, cat.Len())
+		return cat, nil
 	}
 	var tried []string
 	for _, c := range defaultCatalogCandidates() {

@@ -27,6 +27,8 @@ func writeCatalogTestFile(t *testing.T, path, text string) {
 
 func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
 	root := t.TempDir()
+	// root/work is the working directory, so its ../shared is root/shared;
+	// the program's checkout is root/far/checkout, beside root/far/shared.
 	work := filepath.Join(root, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
@@ -34,29 +36,35 @@ func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
 	t.Chdir(work)
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
 	t.Setenv("HOME", filepath.Join(root, "home"))
-	t.Setenv("TABLECAM_SAMPLES", filepath.Join(root, "samples"))
+	t.Setenv("TABLECAM_SAMPLES", filepath.Join(root, "far", "checkout", "samples"))
+	t.Setenv("TABLECAM_CATALOG", "")
 
 	var stderr bytes.Buffer
 	if _, err := openCatalog("", &stderr); err == nil {
 		t.Fatal("no catalog anywhere: want an error")
 	}
 
-	writeCatalogTestFile(t, filepath.Join(root, "samples", "doc.go"), "package samples\n")
-	writeCatalogTestFile(t, filepath.Join(root, "samples", "catalog", "cards.json"), tinyCatalogJSON("Sample Site"))
-	writeCatalogTestFile(t, filepath.Join(root, "cache", "tablecam", "cards.json"), tinyCatalogJSON("Cached Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "far", "checkout", "samples", "doc.go"), "package samples\n")
+	writeCatalogTestFile(t, filepath.Join(root, "far", "checkout", "samples", "catalog", "cards.json"), tinyCatalogJSON("Sample Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "far", "shared", "data", "sorcery-cards.json"), tinyCatalogJSON("Far Shared Site"))
 	writeCatalogTestFile(t, filepath.Join(root, "shared", "data", "sorcery-cards.json"), tinyCatalogJSON("Shared Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "cache", "tablecam", "cards.json"), tinyCatalogJSON("Cached Site"))
 	writeCatalogTestFile(t, filepath.Join(root, "mine.json"), tinyCatalogJSON("My Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "env.json"), tinyCatalogJSON("Env Site"))
 
 	steps := []struct {
-		flag, want, message string
-		remove              string // removed after this step
+		flag, env, want, message string
+		remove                   string // removed after this step
 	}{
-		{flag: filepath.Join(root, "mine.json"), want: "My Site"},
-		{want: "Shared Site", message: "shared card list", remove: filepath.Join(root, "shared")},
+		{flag: filepath.Join(root, "mine.json"), env: filepath.Join(root, "env.json"), want: "My Site"},
+		{env: filepath.Join(root, "env.json"), want: "Env Site", message: "from $TABLECAM_CATALOG"},
+		{want: "Shared Site", message: "shared card list ../shared/data/sorcery-cards.json", remove: filepath.Join(root, "shared")},
+		{want: "Far Shared Site", message: "shared card list " + filepath.Join(root, "far", "shared"), remove: filepath.Join(root, "far", "shared")},
 		{want: "Cached Site", message: "cached card list", remove: filepath.Join(root, "cache")},
 		{want: "Sample Site", message: "bundled sample catalog"},
 	}
 	for _, s := range steps {
+		t.Setenv("TABLECAM_CATALOG", s.env)
 		stderr.Reset()
 		cat, err := openCatalog(s.flag, &stderr)
 		if err != nil {
@@ -76,6 +84,11 @@ func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+
+	t.Setenv("TABLECAM_CATALOG", filepath.Join(root, "gone.json"))
+	if _, err := openCatalog("", &stderr); err == nil || !strings.Contains(err.Error(), "$TABLECAM_CATALOG") {
+		t.Errorf("a missing $TABLECAM_CATALOG: %v", err)
 	}
 }
 
