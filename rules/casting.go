@@ -81,5 +81,6 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	if w, ok := g.voidWarning(u, cell, "was summoned to"); ok {
 		ws = append(ws, w)
 	}
+	ws = append(ws, g.boundWarnings(cell, u)...)
 	return ws, nil
 }

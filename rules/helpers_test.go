@@ -35,6 +35,8 @@ func testCatalog() *models.Catalog {
 		spell(models.Minion, "Void Wraith", 2, th(1, 0, 0, 0), models.Exceptional, models.Voidwalk),
 		spell(models.Minion, "Tunnel Mole", 1, th(0, 1, 0, 0), models.Ordinary, models.Burrowing),
 		spell(models.Minion, "Reef Eel", 1, th(0, 0, 0, 1), models.Ordinary, models.Submerge),
+		spell(models.Minion, "Sea Hulk", 1, th(0, 0, 0, 1), models.Ordinary, models.Waterbound),
+		spell(models.Minion, "Dune Crawler", 1, th(0, 0, 0, 0), models.Ordinary, models.Landbound),
 		spell(models.Magic, "Spark", 1, th(0, 0, 1, 0), models.Ordinary),
 		spell(models.Magic, "Firestorm", 4, th(0, 0, 2, 0), models.Exceptional),
 		spell(models.Artifact, "Brass Amulet", 1, th(0, 0, 0, 0), models.Ordinary),

@@ -50,6 +50,7 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 	g.act(p)
 	// Units already here stay at their level; a unit that was under Rubble may now be under water.
 	ws = append(ws, g.subsurfaceWarnings(cell)...)
+	ws = append(ws, g.boundWarnings(cell, nil)...)
 	return ws, nil
 }
 
@@ -106,7 +107,7 @@ func (g *Game) placeRubble(p models.Player, cell models.Cell) []models.Warning {
 	}
 	sq.site = &site{}
 	ws = append(ws, g.subsurfaceWarnings(cell)...)
-	return ws
+	return append(ws, g.boundWarnings(cell, nil)...)
 }
 
 // destroySite applies site_destroyed: the site is replaced by Rubble, a land
@@ -122,7 +123,7 @@ func (g *Game) destroySite(ev models.Event) ([]models.Warning, error) {
 		return nil, fieldErr("cell", nil, "%s is already Rubble", cell)
 	}
 	sq.site = &site{}
-	return g.subsurfaceWarnings(cell), nil
+	return append(g.subsurfaceWarnings(cell), g.boundWarnings(cell, nil)...), nil
 }
 
 func joinCells(cs []models.Cell) string {

@@ -85,6 +85,7 @@ func (g *Game) move(ev models.Event) ([]models.Warning, error) {
 	if w, ok := g.voidWarning(u, to, "moved into"); ok {
 		ws = append(ws, w)
 	}
+	ws = append(ws, g.boundWarnings(to, u)...)
 	return ws, nil
 }
 
@@ -198,4 +199,29 @@ func (g *Game) isSiteAt(c models.Cell, name string) bool {
 		}
 	}
 	return true
+}
+
+// boundWarnings checks the Waterbound and Landbound units at cell c: a
+// Waterbound minion at a land site (Rubble included), or a Landbound one at a
+// water site, is disabled. only, when not nil, limits the check to one unit.
+func (g *Game) boundWarnings(c models.Cell, only *unit) []models.Warning {
+	sq := g.board.at(c)
+	if sq.site == nil {
+		return nil
+	}
+	var ws []models.Warning
+	for _, u := range sq.units {
+		if (only != nil && u != only) || !u.minion() {
+			continue
+		}
+		switch {
+		case !sq.site.water() && hasKeyword(u.card, models.Waterbound):
+			ws = append(ws, warn(UnitWaterbound, u.owner, cellsOf(c),
+				"%s is Waterbound but stands on %s at %s, a land site, where it is disabled (Waterbound).", u.card.Name, sq.site.name(), c))
+		case sq.site.water() && hasKeyword(u.card, models.Landbound):
+			ws = append(ws, warn(UnitLandbound, u.owner, cellsOf(c),
+				"%s is Landbound but stands on %s at %s, a water site, where it is disabled (Landbound).", u.card.Name, sq.site.name(), c))
+		}
+	}
+	return ws
 }

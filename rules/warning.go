@@ -25,6 +25,10 @@ const (
 	UnitVoid models.WarningCode = "unit.void"
 	// UnitSubsurface: a minion is under a site without Burrowing (land) or Submerge (water); it dies.
 	UnitSubsurface models.WarningCode = "unit.subsurface"
+	// UnitWaterbound: a Waterbound minion is at a land site, where it is disabled.
+	UnitWaterbound models.WarningCode = "unit.waterbound"
+	// UnitLandbound: a Landbound minion is at a water site, where it is disabled.
+	UnitLandbound models.WarningCode = "unit.landbound"
 	// UnitSummoningSick: a minion that entered the realm this turn was tapped.
 	UnitSummoningSick models.WarningCode = "unit.summoning_sick"
 	// UntapOutOfTurn: a card untapped outside its controller's start phase.
@@ -44,7 +48,7 @@ const (
 // WarningCodes lists every code the Sorcery ruleset raises, in a stable order.
 func WarningCodes() []models.WarningCode {
 	return []models.WarningCode{SiteOccupied, SiteNotAdjacent, SiteNotNearestAvatar, SiteAvatarTapped,
-		ManaInsufficient, ThresholdUnmet, UnitVoid, UnitSubsurface, UnitSummoningSick, UntapOutOfTurn,
+		ManaInsufficient, ThresholdUnmet, UnitVoid, UnitSubsurface, UnitWaterbound, UnitLandbound, UnitSummoningSick, UntapOutOfTurn,
 		LifeGainAtDeathsDoor, SummonNotOwnSite, TurnInactivePlayer, TurnOutOfOrder, GameOver}
 }
 
