@@ -292,11 +292,16 @@ func skipSpace(data []byte, i int) int {
 func parseCardsCarefully(data []byte) ([]*Card, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	fail := func(err error) error {
-		off, err := syntaxError(data, err, dec.InputOffset())
+		fallback := dec.InputOffset()
+		var pe *placedError
+		if errors.As(err, &pe) {
+			fallback, err = pe.off, pe.err
+		}
+		off, err := syntaxError(data, err, fallback)
 		line, col := lineColumn(data, off)
 		return &CatalogError{Line: line, Column: col, Offset: off, Err: err}
 	}
-	if err := openCardList(dec); err != nil {
+	if err := openCardList(dec, data); err != nil {
 		return nil, fail(err)
 	}
 	cards := make([]*Card, 0, bytes.Count(data, []byte(`"name"`)))
@@ -324,7 +329,8 @@ func parseCardsCarefully(data []byte) ([]*Card, error) {
 
 // openCardList reads up to the '[' that opens the list of cards: the first
 // token, or the value of "cards" or "data" in a top-level object.
-func openCardList(dec *json.Decoder) error {
+func openCardList(dec *json.Decoder, data []byte) error {
+	start := skipSeparators(data, dec.InputOffset())
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -333,7 +339,7 @@ func openCardList(dec *json.Decoder) error {
 		return nil
 	}
 	if tok != json.Delim('{') {
-		return fmt.Errorf("want a list of cards, found %s", tokenName(tok))
+		return &placedError{start, fmt.Errorf("want a list of cards, found %s", tokenName(tok))}
 	}
 	for dec.More() {
 		key, err := dec.Token()
@@ -341,12 +347,16 @@ func openCardList(dec *json.Decoder) error {
 			return err
 		}
 		if k, _ := key.(string); k == "cards" || k == "data" {
+			start := skipSeparators(data, dec.InputOffset())
+			if start < int64(len(data)) && data[start] == ':' {
+				start = skipSeparators(data, start+1)
+			}
 			tok, err := dec.Token()
 			if err != nil {
 				return err
 			}
 			if tok != json.Delim('[') {
-				return fmt.Errorf("%q holds %s, want a list of cards", k, tokenName(tok))
+				return &placedError{start, fmt.Errorf("%q holds %s, want a list of cards", k, tokenName(tok))}
 			}
 			return nil
 		}
@@ -356,6 +366,14 @@ func openCardList(dec *json.Decoder) error {
 	}
 	return errors.New(`want a list of cards, or an object with a "cards" list`)
 }
+
+// placedError is an error with the offset it is about.
+type placedError struct {
+	off int64
+	err error
+}
+
+func (e *placedError) Error() string { return e.err.Error() }
 
 // tokenName says what a JSON token is: "a string", "an object"…
 func tokenName(tok json.Token) string {

@@ -207,8 +207,14 @@ func TestParseCardsErrors(t *testing.T) {
 		{
 			name: "not a list",
 			json: `"cards"`,
-			line: 1, col: 8,
-			message: "want a list of cards",
+			line: 1, col: 1,
+			message: `want a list of cards, found the string "cards"`,
+		},
+		{
+			name: "wrapped list is not a list",
+			json: "{\"count\": 2,\n \"cards\": {\"A\": 1}}",
+			line: 2, col: 11,
+			message: `"cards" holds an object, want a list of cards`,
 		},
 	}
 	for _, tt := range tests {
