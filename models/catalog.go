@@ -14,6 +14,7 @@ var ErrUnknownCard = errors.New("unknown card")
 
 // Catalog is a set of cards that can be looked up by name or slug.
 // A catalog loaded from a directory also knows each card's reference face.
+// Once built it is safe for concurrent use; its cards must not be changed.
 type Catalog struct {
 	// Path is the file or directory it was loaded from.
 	Path   string
@@ -63,7 +64,8 @@ var imageExtensions = []string{".png", ".jpg", ".jpeg", ".webp"}
 
 // LoadCatalog reads a catalog from a JSON card list (either shape of the
 // public API, see ParseCards) or from a catalog directory holding cards.json
-// and reference faces images/<slug>.(png|jpg|webp). A card list given as a
+// and reference faces images/<slug>.(png|jpg|webp), where the slug is the
+// card's or, failing that, one of its printings'. A card list given as a
 // plain file has no images. A file that cannot be read as a card list gives
 // a *CatalogError naming the file, the line and column, the card and the
 // problem.
@@ -135,6 +137,14 @@ func findImages(cards []*Card, imagesDir string) error {
 	for _, card := range cards {
 		if f, ok := files[card.Slug]; ok {
 			card.Image = f
+			continue
+		}
+		// Faces saved under a printing's slug, as the public API names them.
+		for _, p := range card.Printings {
+			if f, ok := files[p]; ok {
+				card.Image = f
+				break
+			}
 		}
 	}
 	return nil

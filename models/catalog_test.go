@@ -281,7 +281,7 @@ func TestLoadCatalogDirectoryFindsImages(t *testing.T) {
 	if err := os.Mkdir(images, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"glimmer_moth.jpg", "glimmer_moth.png", "brackwater_fen.webp", "notes.txt", "unrelated.png"} {
+	for _, f := range []string{"glimmer_moth.jpg", "glimmer_moth.png", "bet-glimmer_moth-b-s.png", "brackwater_fen.webp", "notes.txt", "unrelated.png"} {
 		if err := os.WriteFile(filepath.Join(images, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -303,6 +303,20 @@ func TestLoadCatalogDirectoryFindsImages(t *testing.T) {
 		if card.Image != img {
 			t.Errorf("%s: image %q, want %q", name, card.Image, img)
 		}
+	}
+
+	// Without a face under the card's slug, a printing's face serves.
+	for _, f := range []string{"glimmer_moth.jpg", "glimmer_moth.png"} {
+		if err := os.Remove(filepath.Join(images, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat, err = LoadCatalog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card, _ := cat.Lookup("Glimmer Moth"); card.Image != filepath.Join(images, "bet-glimmer_moth-b-s.png") {
+		t.Errorf("Glimmer Moth: image %q, want its Beta printing's face", card.Image)
 	}
 
 	// The same cards as a plain file have no images.
