@@ -72,3 +72,6 @@ func mix(a, b color.NRGBA, t float64) color.NRGBA {
 	l := func(x, y uint8) uint8 { return uint8(float64(x)*(1-t) + float64(y)*t + 0.5) }
 	return color.NRGBA{l(a.R, b.R), l(a.G, b.G), l(a.B, b.B), l(a.A, b.A)}
 }
+
+// ChromaGreen is the usual chroma-key green for the stream layout's background.
+func ChromaGreen() color.NRGBA { return color.NRGBA{0x00, 0xff, 0x00, 0xff} }

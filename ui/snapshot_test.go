@@ -40,7 +40,7 @@ func testViews() map[string]View {
 	stream := base
 	stream.Mode = Stream
 	stream.Update = models.Update{State: uitest.DeathsDoor()}
-	stream.Background = colorChromaGreen
+	stream.Background = ChromaGreen()
 	help := normal
 	help.Help = true
 	return map[string]View{"normal": normal, "deaths-door": door, "death-blow": blow, "board": board,

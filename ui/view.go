@@ -84,6 +84,3 @@ type View struct {
 
 // CalloutSeconds is how long the stream layout calls out a card just played.
 const CalloutSeconds = 6.0
-
-// colorChromaGreen is the usual chroma-key green.
-var colorChromaGreen = color.NRGBA{0x00, 0xff, 0x00, 0xff}
