@@ -40,14 +40,15 @@ func runBenchCatalog(ctx context.Context, e env) int {
 	path := fs.String("catalog", "", "card list `PATH` (JSON file or catalog directory)")
 	runs := fs.Int("runs", 15, "how many times to load the catalog")
 	asJSON := fs.Bool("json", false, "print JSON")
+	window := fs.Duration("measure", 300*time.Millisecond, "how long to measure each rate")
 	if err := fs.Parse(e.args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if fs.NArg() > 0 || *runs < 1 {
-		fmt.Fprintln(e.stderr, "usage: tablecam bench catalog [--catalog PATH] [--runs N] [--json]")
+	if fs.NArg() > 0 || *runs < 1 || *window <= 0 {
+		fmt.Fprintln(e.stderr, "usage: tablecam bench catalog [--catalog PATH] [--runs N] [--measure DURATION] [--json]")
 		return 2
 	}
 	cat, err := openCatalog(*path, e.stderr)
@@ -55,7 +56,7 @@ func runBenchCatalog(ctx context.Context, e env) int {
 		fmt.Fprintf(e.stderr, "tablecam bench catalog: %v\n", err)
 		return 2
 	}
-	b, err := benchCatalog(ctx, cat, *runs)
+	b, err := benchCatalog(ctx, cat, *runs, *window)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam bench catalog: %v\n", err)
 		return 1
@@ -70,7 +71,7 @@ func runBenchCatalog(ctx context.Context, e env) int {
 	return 0
 }
 
-func benchCatalog(ctx context.Context, cat *models.Catalog, runs int) (catalogBench, error) {
+func benchCatalog(ctx context.Context, cat *models.Catalog, runs int, window time.Duration) (catalogBench, error) {
 	b := catalogBench{Path: cat.Path, Cards: cat.Len(), Runs: runs}
 	times := make([]time.Duration, 0, runs)
 	for range runs {
@@ -104,7 +105,7 @@ func benchCatalog(ctx context.Context, cat *models.Catalog, runs int) (catalogBe
 			queries = append(queries, c.Printings[0])
 		}
 	}
-	rate, err := perSecond(ctx, 300*time.Millisecond, func(i int) error {
+	rate, err := perSecond(ctx, window, func(i int) error {
 		_, err := cat.Lookup(queries[i%len(queries)])
 		return err
 	})
@@ -123,14 +124,14 @@ func benchCatalog(ctx context.Context, cat *models.Catalog, runs int) (catalogBe
 		}
 	}
 	if len(typos) > 0 {
-		b.SuggestPerSec, _ = perSecond(ctx, 300*time.Millisecond, func(i int) error {
+		b.SuggestPerSec, _ = perSecond(ctx, window, func(i int) error {
 			cat.Suggest(typos[i%len(typos)], 3)
 			return nil
 		})
 	}
 
 	searches := []string{"draw a spell", "type:minion cost<=2", "keyword:airborne", "deal damage", "is:water"}
-	b.SearchPerSec, _ = perSecond(ctx, 300*time.Millisecond, func(i int) error {
+	b.SearchPerSec, _ = perSecond(ctx, window, func(i int) error {
 		cat.Search(searches[i%len(searches)])
 		return nil
 	})

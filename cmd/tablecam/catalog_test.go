@@ -281,7 +281,7 @@ func TestCatalogShowRealCards(t *testing.T) {
 
 func TestBenchCatalog(t *testing.T) {
 	dir := catalogFixtureDir(t)
-	out, errOut, code := runTablecam(t, "bench", "catalog", "--catalog", dir, "--runs", "3", "--json")
+	out, errOut, code := runTablecam(t, "bench", "catalog", "--catalog", dir, "--runs", "3", "--measure", "20ms", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -293,7 +293,7 @@ func TestBenchCatalog(t *testing.T) {
 		b.LookupsPerSec <= 0 || b.SuggestPerSec <= 0 || b.SearchPerSec <= 0 {
 		t.Errorf("figures: %+v", b)
 	}
-	out, _, code = runTablecam(t, "bench", "catalog", "--catalog", dir, "--runs", "1")
+	out, _, code = runTablecam(t, "bench", "catalog", "--catalog", dir, "--runs", "1", "--measure", "20ms")
 	if code != 0 || !strings.Contains(out, "load         median") || !strings.Contains(out, "lookups") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
