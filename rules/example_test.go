@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/tablecam/tablecam/models"
@@ -47,4 +48,37 @@ func ExampleParseEvents() {
 	fmt.Println(err)
 	// Output:
 	// line 2: field "cell": "F9" is not a realm cell (A1–E4)
+}
+
+func ExampleWriteText() {
+	cat := models.NewCatalog([]*models.Card{
+		{Name: "Sorcerer", Slug: "sorcerer", Type: models.Avatar, Life: models.IntPtr(20)},
+		{Name: "Geomancer", Slug: "geomancer", Type: models.Avatar, Life: models.IntPtr(20)},
+		{Name: "Autumn River", Slug: "autumn-river", Type: models.Site, Thresholds: models.Thresholds{Water: 1}},
+	})
+	events, _ := rules.ParseEvents(strings.NewReader(`{"type":"game_start","south":{"avatar":"Sorcerer"},"north":{"avatar":"Geomancer"},"first":"south"}
+{"type":"turn_start","player":"south"}
+{"type":"site_played","player":"south","cell":"C1","card":"Autumn River"}
+{"type":"life_gain","player":"north","amount":2}`))
+	g := rules.NewGame(cat)
+	for _, ev := range events {
+		if _, err := g.Apply(ev); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	rules.WriteText(os.Stdout, events[len(events)-1], g.State())
+	// Output:
+	// #3 life_gain north 2
+	//    turn 1, south active
+	//    south Sorcerer: life 20, mana 1/1, affinity 1 water; sites C1
+	//    north Geomancer: life 20, mana 0/0, affinity none; sites -
+	//         A     B     C     D     E
+	//      4  .     .     .@    .     .
+	//      3  .     .     .     .     .
+	//      2  .     .     .     .     .
+	//      1  .     .     s~@   .     .
+	//    C1 Autumn River (south): Sorcerer (south, tapped)
+	//    C4 void: Geomancer (north)
+	//    bodies of water [C1]; spans of land -
 }
