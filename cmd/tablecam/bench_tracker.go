@@ -2,11 +2,403 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/pipeline"
+	"github.com/tablecam/tablecam/rules"
+	"github.com/tablecam/tablecam/tracker"
 )
 
-// runBenchTracker is not built yet.
-func runBenchTracker(_ context.Context, e env) int {
-	fmt.Fprintln(e.stderr, "tablecam bench_tracker: not available yet")
-	return 1
+// runBenchTracker runs the whole pipeline headless on a recorded game and
+// scores the tracker's events against the game's truth: precision, recall,
+// events caused by hand passes, latency, and throughput per CPU core.
+func runBenchTracker(ctx context.Context, e env) int {
+	fs := flag.NewFlagSet("bench tracker", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	gameDir := fs.String("game", "", "recorded game: game.avi (or frames/), events.jsonl and truth.json")
+	catalogPath := fs.String("catalog", "", "card catalog (default: the samples' catalog)")
+	window := fs.Float64("window", 0.25, "stability window in seconds")
+	cornersFlag := fs.String("corners", "", "realm corners instead of automatic calibration")
+	eventsOut := fs.String("events", "", "write the tracker's events to this JSONL file")
+	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
+	oneCore := fs.Bool("one-core", true, "run on one core (GOMAXPROCS=1)")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: tablecam bench tracker --game DIR [--catalog DIR] [--window S] [--events OUT.jsonl] [--json]")
+		fs.PrintDefaults()
+	}
+	if _, err := parseInterspersed(fs, e.args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *gameDir == "" {
+		fs.Usage()
+		return 2
+	}
+	truth, err := loadGameTruth(*gameDir)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
+		return 2
+	}
+	catPath := *catalogPath
+	if catPath == "" {
+		if p, err := filepath.Abs(filepath.Join(*gameDir, "..", "..", "catalog")); err == nil {
+			if _, err := os.Stat(filepath.Join(p, "cards.json")); err == nil {
+				catPath = p
+			}
+		}
+	}
+	cat, err := openCatalog(catPath, e.stderr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
+		return 2
+	}
+	tmp, err := os.MkdirTemp("", "tablecam-bench-")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	cfg := pipeline.Config{Camera: -1, Catalog: cat, Journal: filepath.Join(tmp, "journal.jsonl"),
+		Tracker: tracker.Config{Window: *window}, Log: prefixWriter{e.stderr, "tablecam bench tracker: "},
+		NewRules: func() tracker.Rules { return rules.NewGame(cat) }}
+	if truth.video != "" {
+		cfg.Video = truth.video
+	} else {
+		cfg.Frames, cfg.FPS = truth.frames, truth.fps
+	}
+	if *cornersFlag != "" {
+		q, err := calibration.ParseCorners(*cornersFlag)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench tracker: --corners: %v\n", err)
+			return 2
+		}
+		cfg.Corners = &q
+	}
+	if *oneCore {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	}
+	cpu0, wall0 := cpuTime(), time.Now()
+	s, err := pipeline.Start(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
+		return 1
+	}
+	var pred []models.Event
+	frames := 0
+	for u := range s.Updates() {
+		frames = max(frames, u.Frame+1)
+		pred = append(pred, u.Events...)
+	}
+	if err := s.Wait(); err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
+		return 1
+	}
+	cpu, wall := cpuTime()-cpu0, time.Since(wall0)
+	if *eventsOut != "" {
+		if err := writeEvents(*eventsOut, pred); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
+			return 1
+		}
+	}
+	sc := scoreEvents(truth.events, pred, truth.fps, truth.hands, *window)
+	sc.Frames = frames
+	sc.WallFPS = float64(frames) / wall.Seconds()
+	if cpu > 0 {
+		sc.CoreFPS = float64(frames) / cpu.Seconds()
+	}
+	if *asJSON {
+		b, _ := json.Marshal(sc)
+		fmt.Fprintln(e.stdout, string(b))
+		return 0
+	}
+	sc.print(e.stdout, *gameDir)
+	return 0
+}
+
+// cpuTime is the CPU time this process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func writeEvents(path string, evs []models.Event) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	for _, ev := range evs {
+		b, _ := json.Marshal(ev)
+		f.Write(append(b, '\n'))
+	}
+	return f.Close()
+}
+
+// gameTruth is a recorded game and what truly happened in it.
+type gameTruth struct {
+	video, frames string
+	fps           float64
+	events        []models.Event
+	// hands are the frames in which a hand is over the mat.
+	hands map[int]bool
+}
+
+// loadGameTruth reads a recorded game's folder: game.avi (or frames/),
+// events.jsonl (the true events, each with its frame), and truth.json, from
+// which the hand frames and the frame rate are taken when it has them.
+func loadGameTruth(dir string) (*gameTruth, error) {
+	g := &gameTruth{fps: 30, hands: map[int]bool{}}
+	if p := filepath.Join(dir, "game.avi"); fileExists(p) {
+		g.video = p
+	} else if p := filepath.Join(dir, "frames"); fileExists(p) {
+		g.frames = p
+	} else {
+		return nil, fmt.Errorf("%s: no game.avi or frames/ folder", dir)
+	}
+	evPath := filepath.Join(dir, "events.jsonl")
+	f, err := os.Open(evPath)
+	if err != nil {
+		return nil, fmt.Errorf("game truth: %w", err)
+	}
+	defer f.Close()
+	r := rules.NewEventReader(f)
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", evPath, err)
+		}
+		g.events = append(g.events, ev)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "truth.json")); err == nil {
+		if err := g.readTruth(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "truth.json"), err)
+		}
+	}
+	return g, nil
+}
+
+// readTruth takes the frame rate and the hand frames from truth.json: a
+// "fps" number, and a "frames" list whose entries say "hand" (or
+// "occluded") with their "frame" index, or a "hand_frames" list.
+func (g *gameTruth) readTruth(data []byte) error {
+	var raw struct {
+		FPS    float64 `json:"fps"`
+		Frames []struct {
+			Frame    *int `json:"frame"`
+			Hand     bool `json:"hand"`
+			Occluded bool `json:"occluded"`
+		} `json:"frames"`
+		HandFrames []int `json:"hand_frames"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if raw.FPS > 0 {
+		g.fps = raw.FPS
+	}
+	for i, f := range raw.Frames {
+		idx := i
+		if f.Frame != nil {
+			idx = *f.Frame
+		}
+		if f.Hand || f.Occluded {
+			g.hands[idx] = true
+		}
+	}
+	for _, h := range raw.HandFrames {
+		g.hands[h] = true
+	}
+	return nil
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// benchScore holds the tracker's figures on one game.
+type benchScore struct {
+	TruthEvents     int      `json:"truth_events"`
+	TrackerEvents   int      `json:"tracker_events"`
+	Matched         int      `json:"matched"`
+	Precision       float64  `json:"precision"`
+	Recall          float64  `json:"recall"`
+	TurnTruth       int      `json:"turn_truth"`
+	TurnMatched     int      `json:"turn_matched"`
+	TurnPredicted   int      `json:"turn_predicted"`
+	HandPassEvents  int      `json:"hand_pass_events"`
+	LatencyMedianMS float64  `json:"latency_median_ms"`
+	LatencyP95MS    float64  `json:"latency_p95_ms"`
+	LatencyMaxMS    float64  `json:"latency_max_ms"`
+	Frames          int      `json:"frames"`
+	WallFPS         float64  `json:"wall_fps"`
+	CoreFPS         float64  `json:"core_fps"`
+	Missed          []string `json:"missed"`
+	False           []string `json:"false"`
+}
+
+// boardEvent reports whether the camera can see the event (as opposed to
+// turns, inferred, and what players type).
+func boardEvent(t models.EventType) bool {
+	switch t {
+	case models.GameStart, models.SitePlayed, models.UnitSummoned, models.UnitMoved, models.CardTapped,
+		models.CardUntapped, models.CardRemoved, models.SiteDestroyed, models.SpellCast:
+		return true
+	}
+	return false
+}
+
+// eventKey is what two events must share to be the same change.
+func eventKey(ev models.Event) string {
+	var b strings.Builder
+	b.WriteString(string(ev.Type))
+	b.WriteString("|" + models.NormalizeName(ev.Card))
+	for _, c := range []*models.Cell{ev.Cell, ev.From, ev.To} {
+		b.WriteString("|")
+		if c != nil {
+			b.WriteString(c.String())
+		}
+	}
+	if ev.Type == models.GameStart && ev.South != nil && ev.North != nil {
+		b.WriteString("|" + models.NormalizeName(ev.South.Avatar) + "|" + models.NormalizeName(ev.North.Avatar))
+	}
+	if ev.Type == models.TurnStart || ev.Type == models.TurnEnd {
+		b.WriteString("|" + ev.Player.String())
+	}
+	return b.String()
+}
+
+func frameOf(ev models.Event) int {
+	if ev.Frame != nil {
+		return *ev.Frame
+	}
+	return -1
+}
+
+func timeOf(ev models.Event, fps float64) float64 {
+	if ev.Time != nil {
+		return *ev.Time
+	}
+	return float64(frameOf(ev)) / fps
+}
+
+// scoreEvents matches the tracker's events with the true ones: same change
+// (type, card, cells), the tracker's no earlier than window before the
+// truth's frame and at most 3 s after it. Turn events are scored apart,
+// within 10 s, since a turn is inferred from what follows it.
+func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, window float64) benchScore {
+	var sc benchScore
+	used := make([]bool, len(pred))
+	var lat []float64
+	for _, t := range truth {
+		board := boardEvent(t.Type)
+		turn := t.Type == models.TurnStart || t.Type == models.TurnEnd
+		if !board && !turn {
+			continue
+		}
+		if board {
+			sc.TruthEvents++
+		} else {
+			sc.TurnTruth++
+		}
+		before, after := window, 3.0
+		if turn || t.Type == models.GameStart {
+			before, after = 10, 10
+		}
+		tt := timeOf(t, fps)
+		k := eventKey(t)
+		found := -1
+		for i, p := range pred {
+			if used[i] || eventKey(p) != k {
+				continue
+			}
+			if pt := timeOf(p, fps); t.Frame == nil || pt >= tt-before && pt <= tt+after {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			if board {
+				sc.Missed = append(sc.Missed, fmt.Sprintf("%s (frame %d)", rules.DescribeEvent(t), frameOf(t)))
+			}
+			continue
+		}
+		used[found] = true
+		if board {
+			sc.Matched++
+			if t.Frame != nil && t.Type != models.GameStart {
+				lat = append(lat, (timeOf(pred[found], fps)-tt)*1000)
+			}
+		} else {
+			sc.TurnMatched++
+		}
+	}
+	for i, p := range pred {
+		switch {
+		case boardEvent(p.Type):
+			sc.TrackerEvents++
+		case p.Type == models.TurnStart || p.Type == models.TurnEnd:
+			sc.TurnPredicted++
+		}
+		if used[i] || !boardEvent(p.Type) {
+			continue
+		}
+		sc.False = append(sc.False, fmt.Sprintf("%s (frame %d)", rules.DescribeEvent(p), frameOf(p)))
+		// A false event within a second after a hand was over the mat was
+		// caused by the hand pass.
+		f := frameOf(p)
+		for d := 0; d <= int(fps); d++ {
+			if hands[f-d] {
+				sc.HandPassEvents++
+				break
+			}
+		}
+	}
+	if sc.TrackerEvents > 0 {
+		sc.Precision = float64(sc.Matched) / float64(sc.TrackerEvents)
+	}
+	if sc.TruthEvents > 0 {
+		sc.Recall = float64(sc.Matched) / float64(sc.TruthEvents)
+	}
+	if len(lat) > 0 {
+		sort.Float64s(lat)
+		sc.LatencyMedianMS = lat[len(lat)/2]
+		sc.LatencyP95MS = lat[min(len(lat)-1, int(0.95*float64(len(lat))))]
+		sc.LatencyMaxMS = lat[len(lat)-1]
+	}
+	return sc
+}
+
+func (sc benchScore) print(w io.Writer, game string) {
+	fmt.Fprintf(w, "tracker on %s (%d frames)\n", game, sc.Frames)
+	fmt.Fprintf(w, "  events        precision %.1f%% (%d/%d)   recall %.1f%% (%d/%d)   [target 100%%]\n",
+		100*sc.Precision, sc.Matched, sc.TrackerEvents, 100*sc.Recall, sc.Matched, sc.TruthEvents)
+	fmt.Fprintf(w, "  turns         %d of %d true turn events found, %d inferred\n", sc.TurnMatched, sc.TurnTruth, sc.TurnPredicted)
+	fmt.Fprintf(w, "  hand passes   %d false events   [target 0]\n", sc.HandPassEvents)
+	fmt.Fprintf(w, "  latency       median %.0f ms, p95 %.0f ms, max %.0f ms of video   [target ≤ 300 ms]\n",
+		sc.LatencyMedianMS, sc.LatencyP95MS, sc.LatencyMaxMS)
+	fmt.Fprintf(w, "  throughput    %.0f frames per CPU-second (one core), %.0f fps wall clock   [target ≥ 60]\n", sc.CoreFPS, sc.WallFPS)
+	for _, m := range sc.Missed {
+		fmt.Fprintf(w, "  missed: %s\n", m)
+	}
+	for _, f := range sc.False {
+		fmt.Fprintf(w, "  false:  %s\n", f)
+	}
 }

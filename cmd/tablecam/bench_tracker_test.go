@@ -1,0 +1,54 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+func at(ev models.Event, frame int) models.Event {
+	t := float64(frame) / 30
+	ev.Frame, ev.Time = &frame, &t
+	return ev
+}
+
+func TestScoreEvents(t *testing.T) {
+	c1 := models.CellPtr(models.MustCell("C1"))
+	c2 := models.CellPtr(models.MustCell("C2"))
+	site := models.Event{Type: models.SitePlayed, Player: models.South, Cell: c1, Card: "Emberfall Ridge"}
+	summon := models.Event{Type: models.UnitSummoned, Player: models.South, Cell: c1, Card: "Ember Whelp"}
+	move := models.Event{Type: models.UnitMoved, Card: "Ember Whelp", From: c1, To: c2}
+	turn := models.Event{Type: models.TurnStart, Player: models.South}
+	truth := []models.Event{at(turn, 100), at(site, 100), at(summon, 200), at(move, 300)}
+	hands := map[int]bool{390: true, 391: true}
+	tests := []struct {
+		name                        string
+		pred                        []models.Event
+		precision, recall           float64
+		handPass                    int
+		latencyMedian, latencyMaxMS float64
+		turnMatched                 int
+	}{
+		{"perfect, 7 frames late", []models.Event{at(turn, 107), at(site, 107), at(summon, 207), at(move, 307)}, 1, 1, 0, 233.3, 233.3, 1},
+		{"a missed move and a hand-pass removal",
+			[]models.Event{at(site, 108), at(summon, 209), at(models.Event{Type: models.CardRemoved, Cell: c2, Card: "Ember Whelp"}, 400)},
+			2.0 / 3, 2.0 / 3, 1, 300, 300, 0},
+		{"too late to be the same change", []models.Event{at(site, 100+30*4)}, 0, 0, 0, 0, 0, 0},
+		{"wrong cell", []models.Event{at(models.Event{Type: models.SitePlayed, Player: models.South, Cell: c2, Card: "Emberfall Ridge"}, 105)}, 0, 0, 0, 0, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := scoreEvents(truth, tc.pred, 30, hands, 0.25)
+			if sc.Precision != tc.precision || sc.Recall != tc.recall || sc.HandPassEvents != tc.handPass || sc.TurnMatched != tc.turnMatched {
+				t.Errorf("precision %v recall %v hand-pass %d turns %d; want %v %v %d %d", sc.Precision, sc.Recall, sc.HandPassEvents, sc.TurnMatched,
+					tc.precision, tc.recall, tc.handPass, tc.turnMatched)
+			}
+			if d := sc.LatencyMedianMS - tc.latencyMedian; d > 0.5 || d < -0.5 {
+				t.Errorf("latency median %.1f ms, want %.1f", sc.LatencyMedianMS, tc.latencyMedian)
+			}
+			if d := sc.LatencyMaxMS - tc.latencyMaxMS; d > 0.5 || d < -0.5 {
+				t.Errorf("latency max %.1f ms, want %.1f", sc.LatencyMaxMS, tc.latencyMaxMS)
+			}
+		})
+	}
+}

@@ -1,0 +1,385 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/rules"
+	"github.com/tablecam/tablecam/tracker"
+	"github.com/tablecam/tablecam/vision"
+	"gocv.io/x/gocv"
+)
+
+// Session is one run of the pipeline. Its controller methods are safe to
+// call from another goroutine (the overlay's).
+type Session struct {
+	cfg      Config
+	src      Source
+	analyzer Analyzer
+	closer   io.Closer
+	updates  chan models.Update
+	done     chan struct{}
+	err      error
+	log      io.Writer
+
+	mu      sync.Mutex
+	game    *tracker.Game
+	tracker *tracker.Tracker
+	cal     *calibration.Calibration
+	paused  bool
+	pending []models.Update // from controller calls, sent with the next frame
+	frame   Frame
+	last    models.FrameObservation
+
+	// Resumed says the game continues a journal; TornLine, when not nil, is
+	// the journal's last line that a crash cut short (skipped).
+	Resumed  bool
+	TornLine *tracker.TornLine
+}
+
+// ErrNoSource is returned by Start when the config names no frame source.
+var ErrNoSource = errors.New("pipeline: no frame source (video, camera or frames)")
+
+// Start opens the source, the analyzer and the journal, and runs the
+// pipeline until the source ends or ctx is cancelled.
+func Start(ctx context.Context, cfg Config) (*Session, error) {
+	if cfg.Catalog == nil {
+		return nil, errors.New("pipeline: no catalog")
+	}
+	if cfg.Retry <= 0 {
+		cfg.Retry = 200 * time.Millisecond
+	}
+	if cfg.MaxRetry <= 0 {
+		cfg.MaxRetry = 5 * time.Second
+	}
+	if cfg.NewRules == nil {
+		cat := cfg.Catalog
+		cfg.NewRules = func() tracker.Rules { return rules.NewGame(cat) }
+	}
+	s := &Session{cfg: cfg, updates: make(chan models.Update, 64), done: make(chan struct{}), log: cfg.Log}
+	if s.log == nil {
+		s.log = io.Discard
+	}
+	var err error
+	if s.src, err = openSource(cfg); err != nil {
+		return nil, err
+	}
+	// Without a calibration, corners or automatic detection calibrate on
+	// the first frame, whose size they need.
+	s.cal = cfg.Calibration
+	if err := s.openGame(); err != nil {
+		s.src.Close()
+		return nil, err
+	}
+	s.analyzer = cfg.Analyzer
+	if s.analyzer == nil {
+		a, err := vision.NewAnalyzer(cfg.Catalog, cfg.Vision)
+		if err != nil {
+			s.src.Close()
+			return nil, fmt.Errorf("pipeline: %w", err)
+		}
+		s.analyzer, s.closer = a, a
+	}
+	go s.run(ctx)
+	return s, nil
+}
+
+func openSource(cfg Config) (Source, error) {
+	switch {
+	case cfg.Source != nil:
+		return cfg.Source, nil
+	case cfg.Video != "":
+		return OpenVideo(cfg.Video)
+	case cfg.Frames != "":
+		return OpenFrames(cfg.Frames, cfg.FPS)
+	case cfg.Camera >= 0 && cfg.Video == "" && cfg.Frames == "":
+		return OpenCamera(cfg.Camera)
+	}
+	return nil, ErrNoSource
+}
+
+// openGame creates the journal, or resumes the game it holds.
+func (s *Session) openGame() error {
+	path := s.cfg.Journal
+	if s.cfg.Resume {
+		if path == "" {
+			return errors.New("pipeline: resume needs the journal to resume")
+		}
+		j, entries, torn, err := tracker.ResumeJournal(path)
+		if err != nil {
+			return fmt.Errorf("pipeline: %w", err)
+		}
+		s.TornLine = torn
+		if torn != nil {
+			fmt.Fprintf(s.log, "journal: %v\n", torn)
+		}
+		s.game = tracker.LoadGame(s.cfg.NewRules, entries, j, s.cfg.Catalog)
+		s.Resumed = true
+		if s.game.Started() {
+			s.tracker = tracker.Resume(s.cfg.Tracker, s.game.Board(), s.game.Active())
+		} else {
+			s.tracker = tracker.New(s.cfg.Tracker)
+		}
+		if last, ok := s.game.LastFrame(); ok && !s.src.Live() {
+			if err := s.src.Skip(last + 1); err != nil {
+				return fmt.Errorf("pipeline: resume at frame %d: %w", last+1, err)
+			}
+		}
+		return s.game.Start("resumed: "+s.src.String(), s.cfg.Catalog.Path)
+	}
+	if path == "" {
+		dir, err := tracker.DefaultJournalDir()
+		if err != nil {
+			return err
+		}
+		path = tracker.NewJournalPath(dir, time.Now())
+	}
+	j, err := tracker.CreateJournal(path)
+	if err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	s.game = tracker.NewGame(s.cfg.NewRules, j, s.cfg.Catalog)
+	s.tracker = tracker.New(s.cfg.Tracker)
+	return s.game.Start(s.src.String(), s.cfg.Catalog.Path)
+}
+
+// JournalPath is the file the game is recorded in.
+func (s *Session) JournalPath() string { return s.game.Journal().Path() }
+
+// Updates gives one Update per processed frame, and one per player input;
+// it is closed when the session ends.
+func (s *Session) Updates() <-chan models.Update { return s.updates }
+
+// Wait blocks until the session ends and gives the error that ended it, nil
+// at the end of a file.
+func (s *Session) Wait() error {
+	<-s.done
+	return s.err
+}
+
+// State is the game state now.
+func (s *Session) State() models.GameState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.game.State()
+}
+
+func (s *Session) logf(format string, args ...any) {
+	fmt.Fprintf(s.log, format+"\n", args...)
+}
+
+// run is the frame loop.
+func (s *Session) run(ctx context.Context) {
+	defer close(s.done)
+	defer close(s.updates)
+	defer s.src.Close()
+	if s.closer != nil {
+		defer s.closer.Close()
+	}
+	mat := gocv.NewMat()
+	defer mat.Close()
+	wait := s.cfg.Retry
+	started := time.Now()
+	firstTime := -1.0
+	for {
+		if ctx.Err() != nil {
+			s.finish(ctx.Err())
+			return
+		}
+		if s.isPaused() {
+			s.flushPending(ctx, "paused")
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+			continue
+		}
+		fr, err := s.src.Read(&mat)
+		switch {
+		case errors.Is(err, io.EOF):
+			s.settle(ctx)
+			s.finish(nil)
+			return
+		case errors.Is(err, ErrCorruptFrame):
+			s.logf("frame %d: %v; skipped", fr.Index, err)
+			continue
+		case err != nil:
+			s.logf("%v; retrying in %v", err, wait)
+			s.send(ctx, models.Update{Frame: s.frame.Index, Time: s.frame.Time, State: s.State(), Status: fmt.Sprintf("%s lost, retrying…", s.src)})
+			select {
+			case <-ctx.Done():
+				continue
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, s.cfg.MaxRetry)
+			if rerr := s.src.Reopen(); rerr != nil {
+				s.logf("%v", rerr)
+			}
+			continue
+		}
+		if wait != s.cfg.Retry {
+			s.logf("%s: frames again at frame %d", s.src, fr.Index)
+			wait = s.cfg.Retry
+		}
+		if s.cfg.Realtime && !s.src.Live() {
+			if firstTime < 0 {
+				firstTime, started = fr.Time, time.Now()
+			}
+			due := started.Add(time.Duration((fr.Time - firstTime) * float64(time.Second)))
+			if d := time.Until(due); d > 0 {
+				select {
+				case <-ctx.Done():
+				case <-time.After(d):
+				}
+			}
+		}
+		s.process(ctx, &mat, fr)
+	}
+}
+
+// process runs one frame through calibration, vision, the tracker and the rules.
+func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
+	u := models.Update{Frame: fr.Index, Time: fr.Time}
+	s.mu.Lock()
+	s.frame = fr
+	cal := s.cal
+	if cal == nil {
+		var err error
+		if s.cfg.Corners != nil {
+			cal, err = calibration.FromCorners(*s.cfg.Corners, mat.Cols(), mat.Rows())
+		} else {
+			cal, err = calibration.Detect(*mat, s.cfg.Detect)
+		}
+		if err != nil {
+			s.mu.Unlock()
+			s.logf("frame %d: realm not found: %v", fr.Index, err)
+			u.Status = "looking for the realm…"
+			s.send(ctx, s.withImage(u, mat))
+			return
+		}
+		s.cal = cal
+	}
+	s.mu.Unlock()
+
+	obs, err := s.analyzer.Analyze(*mat, cal)
+	if err != nil {
+		s.logf("frame %d%s: %v; skipped", fr.Index, nameOf(fr), err)
+		return
+	}
+	obs.Frame, obs.Time = fr.Index, fr.Time
+	if fr.Name != "" {
+		obs.Image = fr.Name
+	}
+
+	s.mu.Lock()
+	s.last = obs
+	evs := s.tracker.Observe(obs)
+	u.Events, u.Warnings = s.record(evs)
+	u.Observation = obs
+	u.State = s.game.State()
+	u.Status = s.tracker.Status()
+	s.mu.Unlock()
+	s.send(ctx, s.withImage(u, mat))
+}
+
+func nameOf(fr Frame) string {
+	if fr.Name == "" {
+		return ""
+	}
+	return " (" + fr.Name + ")"
+}
+
+// record journals the tracker's events; the caller holds s.mu.
+func (s *Session) record(evs []models.Event) ([]models.Event, []models.Warning) {
+	if len(evs) == 0 {
+		return nil, nil
+	}
+	applied, ws, err := s.game.Record(evs, tracker.Camera)
+	if err != nil {
+		s.logf("rules: %v", err)
+	}
+	return applied, ws
+}
+
+// settle gives the tracker's last waiting changes at the end of a file.
+func (s *Session) settle(ctx context.Context) {
+	s.mu.Lock()
+	evs := s.tracker.Flush()
+	u := models.Update{Frame: s.frame.Index, Time: s.frame.Time}
+	u.Events, u.Warnings = s.record(evs)
+	u.State = s.game.State()
+	s.mu.Unlock()
+	if len(u.Events) > 0 {
+		s.send(ctx, u)
+	}
+}
+
+// finish closes the journal: a clean end (the file ended, or the user
+// stopped) writes its end entry.
+func (s *Session) finish(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if j := s.game.Journal(); j != nil {
+		if eerr := s.game.End(); eerr != nil && err == nil {
+			err = eerr
+		}
+		j.Close()
+	}
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	s.err = err
+}
+
+func (s *Session) withImage(u models.Update, mat *gocv.Mat) models.Update {
+	if !s.cfg.WithImages {
+		return u
+	}
+	if img, err := mat.ToImage(); err == nil {
+		u.Image = img
+	}
+	return u
+}
+
+// send hands an update (and any from the controller before it) to the consumer.
+func (s *Session) send(ctx context.Context, u models.Update) {
+	s.mu.Lock()
+	pending := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	for _, p := range append(pending, u) {
+		select {
+		case s.updates <- p:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (s *Session) flushPending(ctx context.Context, status string) {
+	s.mu.Lock()
+	n := len(s.pending)
+	s.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	s.send(ctx, models.Update{Frame: s.frame.Index, Time: s.frame.Time, State: s.State(), Status: status})
+}
+
+func (s *Session) isPaused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paused
+}
+
+// queue records an update from a controller call; the caller holds s.mu.
+func (s *Session) queue(evs []models.Event, ws []models.Warning, status string) {
+	s.pending = append(s.pending, models.Update{Frame: s.frame.Index, Time: s.frame.Time, State: s.game.State(),
+		Events: evs, Warnings: ws, Observation: s.last, Status: status})
+}
