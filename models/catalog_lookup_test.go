@@ -156,3 +156,28 @@ func TestSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogConcurrentUse runs lookups, suggestions and searches from many
+// goroutines at once (meaningful under go test -race).
+func TestCatalogConcurrentUse(t *testing.T) {
+	cat := madeUpCatalog()
+	done := make(chan []string)
+	for range 8 {
+		go func() {
+			var got []string
+			for range 20 {
+				got = cat.Suggest("arid dessert", 1)
+				cat.Search("type:site desert")
+				if _, err := cat.Lookup("aether wolf"); err != nil {
+					got = []string{err.Error()}
+				}
+			}
+			done <- got
+		}()
+	}
+	for range 8 {
+		if got := <-done; !reflect.DeepEqual(got, []string{"Arid Desert"}) {
+			t.Errorf("got %q", got)
+		}
+	}
+}
