@@ -12,36 +12,6 @@ import (
 	"sync"
 )
 
-// The public Sorcery card list has come in two shapes, and ParseCards reads
-// both, deciding card by card.
-//
-// The older shape keeps the card's numbers under "guardian":
-//
-//	{"name": "Arid Desert", "slug": "arid_desert",
-//	 "guardian": {"type": "Site", "rarity": "Ordinary", "rulesText": "…",
-//	              "cost": null, "attack": null, "defence": null, "life": null,
-//	              "thresholds": {"air": 0, "earth": 0, "fire": 1, "water": 0}},
-//	 "elements": "Fire", "subTypes": "Desert",
-//	 "sets": [{"name": "Alpha", "variants": [{"slug": "alp-arid_desert-b-s"}]}]}
-//
-// The newer shape keeps them under "engine", spells "defense", calls the
-// rules text "rules", gives elements and subtypes as lists, flattens the
-// thresholds into the engine object, and lists printings directly:
-//
-//	{"name": "Arid Desert", "slug": "arid_desert",
-//	 "engine": {"type": "Site", "rarity": "Ordinary", "rules": "…",
-//	            "cost": null, "attack": null, "defense": null, "life": null,
-//	            "air": 0, "earth": 0, "fire": 1, "water": 0},
-//	 "elements": ["Fire"], "subtypes": ["Desert"],
-//	 "printings": [{"slug": "alp-arid_desert-b-s", "set": "Alpha"}]}
-//
-// Within either shape ParseCards also accepts: a "thresholds" object or a
-// "threshold" string of element letters ("AWW" or "(A)(W)(W)") in place of
-// the flat counts; "power" for a unit whose attack and defence are equal;
-// printings given as bare slug strings; elements and subtypes given as a
-// comma-separated string or as a list; and the whole list wrapped in an
-// object as {"cards": […]} or {"data": […]}.
-
 // rawCard is one card in either shape.
 type rawCard struct {
 	Name      string        `json:"name"`
@@ -169,9 +139,41 @@ func jsonKind(b []byte) string {
 	return "number " + string(b)
 }
 
-// ParseCards reads a card list in either shape of the public API (see the
-// comment at the top of this file). A problem is reported as a
-// *CatalogError with its line, column and card.
+// ParseCards reads a card list. The public Sorcery card list has come in two
+// shapes, and ParseCards reads both, deciding card by card.
+//
+// The older shape keeps the card's numbers under "guardian":
+//
+//	{"name": "Arid Desert", "slug": "arid_desert",
+//	 "guardian": {"type": "Site", "rarity": "Ordinary", "rulesText": "…",
+//	              "cost": null, "attack": null, "defence": null, "life": null,
+//	              "thresholds": {"air": 0, "earth": 0, "fire": 1, "water": 0}},
+//	 "elements": "Fire", "subTypes": "Desert",
+//	 "sets": [{"name": "Alpha", "variants": [{"slug": "alp-arid_desert-b-s"}]}]}
+//
+// The newer shape keeps them under "engine", spells "defense", calls the
+// rules text "rules", gives elements and subtypes as lists, flattens the
+// thresholds into the engine object, and lists printings directly:
+//
+//	{"name": "Arid Desert", "slug": "arid_desert",
+//	 "engine": {"type": "Site", "rarity": "Ordinary", "rules": "…",
+//	            "cost": null, "attack": null, "defense": null, "life": null,
+//	            "air": 0, "earth": 0, "fire": 1, "water": 0},
+//	 "elements": ["Fire"], "subtypes": ["Desert"],
+//	 "printings": [{"slug": "alp-arid_desert-b-s", "set": "Alpha"}]}
+//
+// Within either shape ParseCards also accepts: a "thresholds" object or a
+// "threshold" string of element letters ("AWW" or "(A)(W)(W)") in place of
+// the flat counts; "power" for a unit whose attack and defence are equal;
+// printings given as bare slug strings; elements and subtypes given as a
+// comma-separated string or as a list; and the whole list wrapped in an
+// object as {"cards": […]} or {"data": […]}.
+//
+// The public list does not mark tokens, so besides a "Token" subtype a card
+// is a token when other cards summon it as one ("summon a Frog token" marks
+// Frog and Frog (Blue)), and Rubble is one. Keywords come from the rules text
+// (FindKeywords). A problem is reported as a *CatalogError with its line,
+// column and card.
 func ParseCards(data []byte) ([]*Card, error) {
 	spans, ok := splitList(data)
 	if !ok {
