@@ -16,6 +16,8 @@ type Piece struct {
 	Card   string
 	Owner  models.Player
 	Tapped bool
+	// Avatar marks a player's Avatar, which never leaves the realm.
+	Avatar bool
 }
 
 // Square is what one cell holds: at most one site (or Rubble) and any units.
@@ -113,7 +115,7 @@ func (b *Board) Apply(ev models.Event) (int, error) {
 			}
 			b.nextID++
 			sq := &b.squares[c.Index()]
-			sq.Units = append(sq.Units, Piece{ID: b.nextID, Card: s.seat.Avatar, Owner: s.p})
+			sq.Units = append(sq.Units, Piece{ID: b.nextID, Card: s.seat.Avatar, Owner: s.p, Avatar: true})
 		}
 		return 0, nil
 	case models.SitePlayed:

@@ -439,7 +439,8 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 				removed = append(removed, held{cell: c, piece: p})
 			}
 			for _, u := range d.added {
-				arrived = append(arrived, held{cell: c, piece: Piece{Card: u.Card, Owner: u.Owner, Tapped: u.Tapped}, arrival: true})
+				arrived = append(arrived, held{cell: c, piece: Piece{Card: u.Card, Owner: u.Owner, Tapped: u.Tapped,
+					Avatar: models.CardType(u.Type) == models.Avatar}, arrival: true})
 			}
 			for _, p := range d.turned {
 				ev := models.Event{Type: models.CardTapped, Player: p.Owner, Cell: models.CellPtr(c), Card: p.Card}
@@ -583,7 +584,10 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 	var cands []cand
 	for i, g := range gone {
 		for j, c := range come {
-			if sameName(g.piece.Card, c.piece.Card) && g.piece.Owner == c.piece.Owner && g.cell != c.cell {
+			// An Avatar is one of a kind: the owner's Avatar seen in another
+			// cell has moved there, whatever name it was read under.
+			avatar := g.piece.Avatar && c.piece.Avatar && g.piece.Owner == c.piece.Owner
+			if (avatar || sameName(g.piece.Card, c.piece.Card) && g.piece.Owner == c.piece.Owner) && g.cell != c.cell {
 				d := float64(g.cell.Distance(c.cell))
 				if g.piece.Tapped != c.piece.Tapped {
 					d += 0.5
@@ -615,6 +619,11 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			t.holds = append(t.holds, g)
 			continue
 		}
+		if g.piece.Avatar {
+			// An Avatar does not leave the realm: it is hidden, or misread.
+			t.keepAvatar(g)
+			continue
+		}
 		removals = append(removals, g)
 	}
 	for i, c := range come {
@@ -628,9 +637,20 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			t.holds = append(t.holds, c)
 			continue
 		}
+		if c.piece.Avatar {
+			continue // a second Avatar is a misread: Avatars are not summoned
+		}
 		summons = append(summons, c)
 	}
 	return moves, removals, summons
+}
+
+// keepAvatar forgets that an Avatar seemed to leave its cell: the cell's
+// accepted reading goes back to holding it, so that it is not seen leaving
+// again and again.
+func (t *Tracker) keepAvatar(g held) {
+	ch := &t.cells[g.cell.Index()].units
+	_, ch.accepted = squareKeys(t.board.At(g.cell))
 }
 
 // mayArrive reports whether a card that left its cell may be settling in

@@ -85,6 +85,20 @@ func TestTrackerScripts(t *testing.T) {
 			want:  []string{"game_start south=Sorcerer north=Geomancer"},
 		},
 		{
+			name:  "an Avatar moves, and is never removed nor summoned",
+			start: startTable(),
+			steps: []step{
+				{hand, still, moveCard("C1", "C2", "Sorcerer")},
+				{hand, still, take("C4", "Geomancer")}, // hidden under something the camera cannot read
+				{hand, still, put("D4", avatar("Geomancer", N))},
+			},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer",
+				"turn_start south", "unit_moved south Sorcerer C1→C2",
+				"unit_moved north Geomancer C4→D4",
+			},
+		},
+		{
 			name:  "site destroyed",
 			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)}, "C2": {site("Red Desert", S)}},
 			steps: []step{{hand, still, take("C2", "Red Desert")}},
