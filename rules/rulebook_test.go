@@ -95,14 +95,14 @@ func TestRulebookThreshold(t *testing.T) {
 		affinity models.Thresholds
 		want     []string
 	}{
-		{"Sir Pelleas with two water and no air", []string{"Autumn River", "Pond", "Stream"},
+		{"Sir Pelleas with water but no air", []string{"Autumn River", "Pond", "Stream"},
 			[]string{summon("south", "C1", "Sir Pelleas")}, models.Thresholds{Water: 3}, []string{"threshold.unmet"}},
 		{"Sir Pelleas with one air and two water", []string{"Autumn River", "Pond", "Dark Tower"},
 			[]string{summon("south", "C1", "Sir Pelleas")}, models.Thresholds{Air: 1, Water: 2}, []string{}},
 		{"Sir Pelleas with one air and one water", []string{"Autumn River", "Dark Tower", "Arid Desert"},
 			[]string{summon("south", "C1", "Sir Pelleas")}, models.Thresholds{Air: 1, Water: 1, Fire: 1}, []string{"threshold.unmet"}},
-		{"affinity of three water meets thresholds of two", []string{"Autumn River", "Pond", "Stream", "Spring River"},
-			[]string{summon("south", "C1", "Adept Illusionist"), summon("south", "C2", "Polar Explorers")}, models.Thresholds{Water: 4}, []string{}},
+		{"affinity of three water meets thresholds of two", []string{"Autumn River", "Pond", "Stream", "Dark Tower"},
+			[]string{summon("south", "C1", "Adept Illusionist"), summon("south", "C2", "Polar Explorers")}, models.Thresholds{Air: 1, Water: 3}, []string{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/rules"
 )
 
@@ -20,9 +21,10 @@ func runRules(ctx context.Context, e env) int {
 	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	asJSON := fs.Bool("json", false, "print one JSON state per event (the shape of models.GameState)")
+	onlyWarnings := fs.Bool("warnings", false, "print only the events that raise warnings, then the final state")
 	catalogPath := fs.String("catalog", "", "card catalog: a cards.json file or a catalog directory (default: the shared card list, else the bundled samples)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: tablecam rules [--json] [--catalog PATH] EVENTS.jsonl   (- reads stdin)")
+		fmt.Fprintln(e.stderr, "usage: tablecam rules [--json] [--warnings] [--catalog PATH] EVENTS.jsonl   (- reads stdin)")
 		fmt.Fprintln(e.stderr, "\nReplays a game's events and prints the state after each one, with rule warnings.")
 		fs.PrintDefaults()
 	}
@@ -62,6 +64,11 @@ func runRules(ctx context.Context, e env) int {
 	}
 	game := rules.NewGame(cat)
 	events := rules.NewEventReader(in)
+	var (
+		last    models.GameState
+		lastEv  models.Event
+		pending bool
+	)
 	for {
 		if ctx.Err() != nil {
 			fmt.Fprintf(e.stderr, "tablecam rules: %v\n", ctx.Err())
@@ -82,21 +89,24 @@ func runRules(ctx context.Context, e env) int {
 			return 2
 		}
 		st := game.State()
-		if *asJSON {
-			b, err := json.Marshal(st)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "tablecam rules: %v\n", err)
-				return 1
-			}
-			out.Write(append(b, '\n'))
-		} else {
-			if err := rules.WriteText(out, ev, st); err != nil {
-				fmt.Fprintf(e.stderr, "tablecam rules: %v\n", err)
-				return 1
-			}
+		if *onlyWarnings && len(st.Warnings) == 0 {
+			last, lastEv, pending = st, ev, true
+			continue
+		}
+		pending = false
+		if err := printState(out, ev, st, *asJSON); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam rules: %v\n", err)
+			return 1
 		}
 		if name == "stdin" {
 			out.Flush() // a live feed shows each state as it comes
+		}
+	}
+	if pending {
+		// --warnings: the final state closes the report.
+		if err := printState(out, lastEv, last, *asJSON); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam rules: %v\n", err)
+			return 1
 		}
 	}
 	if err := out.Flush(); err != nil {
@@ -104,6 +114,19 @@ func runRules(ctx context.Context, e env) int {
 		return 1
 	}
 	return 0
+}
+
+// printState writes one state as a JSON line or as text.
+func printState(w io.Writer, ev models.Event, st models.GameState, asJSON bool) error {
+	if !asJSON {
+		return rules.WriteText(w, ev, st)
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // parseInterspersed parses flags that may come before or after the positional

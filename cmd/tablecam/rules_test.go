@@ -213,3 +213,24 @@ func TestRulesRulebookGame(t *testing.T) {
 		t.Errorf("final: winner %v north %+v", last.Winner, last.Players["north"])
 	}
 }
+
+// TestRulesWarningsOnly: --warnings prints the events that raise warnings, then the final state.
+func TestRulesWarningsOnly(t *testing.T) {
+	code, out, errOut := runCmd(t, "", "rules", "--warnings", "--json", "--catalog", sampleCatalog, "../../samples/games/rule-warnings.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	states := decodeStates(t, out)
+	if len(states) != 14 {
+		t.Errorf("%d states, want the 14 events with warnings", len(states))
+	}
+	for _, st := range states {
+		if len(st.Warnings) == 0 {
+			t.Errorf("event %d has no warnings", st.Event)
+		}
+	}
+	code, out, _ = runCmd(t, "", "rules", "--warnings", "--json", "--catalog", sampleCatalog, "../../samples/games/whole-game.jsonl")
+	if states := decodeStates(t, out); code != 0 || len(states) != 1 || states[0].Winner != models.North {
+		t.Errorf("a game without warnings: exit %d, %d states", code, len(states))
+	}
+}
