@@ -70,6 +70,7 @@ func (p *Painter) paintBoard(l Layout, v View) {
 		nw := l.Cells[c.Index()][3]
 		p.cv.textShadow(small, int(nw.X+5*s), int(nw.Y+5*s)+small.ascent, c.String(), withAlpha(colText, 150))
 	}
+	p.paintObserved(l, v)
 	for name, cs := range v.Update.State.Realm.Cells {
 		c, err := models.ParseCell(name)
 		if err != nil {
@@ -200,4 +201,31 @@ func gridPoint(l Layout, col, row int) pt {
 		return q[3]
 	}
 	return q[0]
+}
+
+// paintObserved outlines the cards vision sees in this frame, in their
+// owner's colour. Before the game state holds any card (the game has not
+// started), it also labels them with the names vision read.
+func (p *Painter) paintObserved(l Layout, v View) {
+	if l.Image.Empty() {
+		return
+	}
+	s := l.Scale
+	label := len(v.Update.State.Realm.Cells) == 0
+	f := p.face(bold, l, 12)
+	for _, c := range v.Update.Observation.Cards {
+		var q []pt
+		for _, k := range c.Quad {
+			q = append(q, l.imageToScreen(pt{k.X, k.Y}))
+		}
+		col := PlayerColor(c.Owner)
+		if !c.Identified() {
+			col = colDim
+		}
+		p.cv.stroke(q, true, 1.5*s, withAlpha(col, 170))
+		if label {
+			cx, cy := (q[0].X+q[1].X+q[2].X+q[3].X)/4, (q[0].Y+q[1].Y+q[2].Y+q[3].Y)/4
+			p.cardLabel(l, f, int(cx), int(cy)-f.height()/2, scaled(s, 200), c.NameOr("?"), c.Owner, c.Tapped)
+		}
+	}
 }

@@ -52,6 +52,8 @@ func (p *Painter) paintHUD(l Layout, v View, pl models.Player, big bool) {
 	s := l.Scale
 	h := l.HUD[pl]
 	ps, known := playerState(v, pl)
+	// Before game_start the state has no life to show.
+	known = known && !(v.Update.State.Turn == 0 && ps.Life == 0 && ps.Avatar == "")
 	col := PlayerColor(pl)
 	dead := defeated(v, pl)
 	door := ps.DeathsDoor && !dead

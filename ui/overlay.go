@@ -94,7 +94,8 @@ func NewOverlay(ctl Controller, opts Options) *Overlay {
 // its events and plays the cues it calls for.
 func (o *Overlay) Receive(u models.Update, now float64) {
 	prev := o.view.Update.State
-	if u.Image == nil && o.view.Update.Image != nil && u.Frame == o.view.Update.Frame {
+	if u.Image == nil {
+		// Updates from the controller carry no picture: keep the last one.
 		u.Image = o.view.Update.Image
 	}
 	o.view.Update = u
@@ -112,6 +113,11 @@ func (o *Overlay) Receive(u models.Update, now float64) {
 	if o.view.Focus == models.NoPlayer && u.State.Active != models.NoPlayer {
 		o.view.Focus = u.State.Active
 	}
+}
+
+// Ended tells the overlay that no more updates will come (the video is over).
+func (o *Overlay) Ended(now float64) {
+	o.view.Update.Status = "the video has ended: the final state stays on screen"
 }
 
 // View gives what to paint at overlay time now.

@@ -30,6 +30,9 @@ type Config struct {
 	// ScreenshotAfter updates have been shown (at least one frame), then closes the window.
 	Screenshot      string
 	ScreenshotAfter int
+	// OnUpdate, when set, is called with the overlay's view after each
+	// update is received (for snapshots).
+	OnUpdate func(v ui.View)
 	// Input replaces Ebiten's keyboard and mouse (tests).
 	Input InputSource
 	// Clock gives the overlay's time in seconds (default: time since start).
@@ -118,10 +121,14 @@ func (g *Game) Update() error {
 		case u, ok := <-g.cfg.Updates:
 			if !ok {
 				g.ended = true
+				g.cfg.Overlay.Ended(now)
 				continue
 			}
 			g.cfg.Overlay.Receive(u, now)
 			g.shown++
+			if g.cfg.OnUpdate != nil {
+				g.cfg.OnUpdate(g.cfg.Overlay.View(now))
+			}
 			continue
 		default:
 		}
