@@ -18,7 +18,7 @@ func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cel
 			card.Name, need, p, have, have.Missing(need)))
 	}
 	if cost := card.CostOrZero(); cost > 0 {
-		ws = append(ws, g.spend(p, cost, cells, fmt.Sprintf("%s (cost %d)", card.Name, cost))...)
+		ws = append(ws, g.spend(p, cost, cells, fmt.Sprintf("%s costs %d mana", card.Name, cost))...)
 	}
 	return ws
 }

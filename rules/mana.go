@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/tablecam/tablecam/models"
 )
 
@@ -23,7 +25,8 @@ func (g *Game) mana(p models.Player) models.ManaState {
 }
 
 // spend takes amount from p's pool. When the pool is short it warns and
-// empties the pool: the table shows the card was paid for anyway.
+// empties the pool: the table shows the card was paid for anyway. what starts
+// the warning's sentence, such as "Fireball costs 4 mana".
 func (g *Game) spend(p models.Player, amount int, cells []models.Cell, what string) []models.Warning {
 	s := &g.seats[p]
 	have := s.available()
@@ -33,16 +36,16 @@ func (g *Game) spend(p models.Player, amount int, cells []models.Cell, what stri
 	}
 	if !g.inTurn(p) {
 		return []models.Warning{warn(ManaInsufficient, p, cells,
-			"%s needs %d mana but %s has none outside their own turn; mana is gained only during your turn and unspent mana is lost at its end (Mana).",
-			what, amount, p)}
+			"%s but %s has no mana outside their own turn; mana is gained only during your turn and unspent mana is lost at its end (Mana).",
+			what, p)}
 	}
 	return []models.Warning{warn(ManaInsufficient, p, cells,
-		"%s needs %d mana but %s has %d available; you cannot pay a cost that exceeds the mana available (Using Mana).",
-		what, amount, p, have)}
+		"%s but %s has %d available; you cannot pay a cost that exceeds the mana available (Using Mana).",
+		what, p, have)}
 }
 
 // spendMana applies mana_spent (an ability's cost, typed by a player).
 func (g *Game) spendMana(ev models.Event) ([]models.Warning, error) {
 	g.act(ev.Player)
-	return g.spend(ev.Player, ev.Amount, nil, "spending"), nil
+	return g.spend(ev.Player, ev.Amount, nil, fmt.Sprintf("%s spent %d mana", ev.Player, ev.Amount)), nil
 }
