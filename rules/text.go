@@ -56,6 +56,8 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 	switch {
 	case st.Winner != models.NoPlayer:
 		fmt.Fprintf(&b, "   turn %d, game over: %s wins by a death blow\n", st.Turn, st.Winner)
+	case st.Turn == 0 && st.Active != models.NoPlayer:
+		fmt.Fprintf(&b, "   before the first turn; %s goes first\n", st.Active)
 	case st.Active != models.NoPlayer:
 		fmt.Fprintf(&b, "   turn %d, %s active\n", st.Turn, st.Active)
 	default:

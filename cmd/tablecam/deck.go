@@ -91,7 +91,11 @@ func runDeck(_ context.Context, e env) int {
 		fmt.Fprintln(e.stdout, string(b))
 	} else {
 		for _, p := range problems {
-			fmt.Fprintf(e.stdout, "%s:%d: %s\n", path, p.Line, p.Message)
+			if p.Line > 0 {
+				fmt.Fprintf(e.stdout, "%s:%d: %s\n", path, p.Line, p.Message)
+			} else {
+				fmt.Fprintf(e.stdout, "%s: %s\n", path, p.Message) // no header to point at
+			}
 		}
 		if len(problems) == 0 {
 			fmt.Fprintf(e.stdout, "%s: legal (%s)\n", path, counts)
