@@ -113,13 +113,37 @@ func parseCatalogArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// cardJSON is a card as the catalog command prints it: elements by name.
+// cardJSON is a card as the catalog command prints it: elements by name,
+// and every list and flag present even when empty, so scripts can rely on
+// the keys.
 type cardJSON struct {
 	*models.Card
-	Elements []string `json:"elements"`
+	Elements      []string         `json:"elements"`
+	Subtypes      []string         `json:"subtypes"`
+	Keywords      []models.Keyword `json:"keywords"`
+	MovementBonus int              `json:"movement_bonus"`
+	Token         bool             `json:"token"`
+	Printings     []string         `json:"printings"`
+	Sets          []string         `json:"sets"`
+	Image         string           `json:"image"`
 }
 
-func cardView(c *models.Card) cardJSON { return cardJSON{Card: c, Elements: c.ElementNames()} }
+func cardView(c *models.Card) cardJSON {
+	orEmpty := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	kw := c.Keywords
+	if kw == nil {
+		kw = []models.Keyword{}
+	}
+	return cardJSON{
+		Card: c, Elements: c.ElementNames(), Subtypes: orEmpty(c.Subtypes), Keywords: kw,
+		MovementBonus: c.MovementBonus, Token: c.Token, Printings: orEmpty(c.Printings), Sets: orEmpty(c.Sets), Image: c.Image,
+	}
+}
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

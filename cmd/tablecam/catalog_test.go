@@ -124,6 +124,15 @@ func TestCatalogShow(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &card); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	var keys map[string]any
+	if err := json.Unmarshal([]byte(out), &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"keywords", "subtypes", "printings", "sets", "token", "cost", "life", "image"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("show --json lacks %q even though it is empty:\n%s", k, out)
+		}
+	}
 	if card.Name != "Brackwater Fen" || strings.Join(card.Elements, ",") != "earth,water" ||
 		card.Thresholds["water"] != 1 || !strings.HasSuffix(card.Image, "brackwater_fen.jpg") {
 		t.Errorf("show --json: %+v", card)
