@@ -131,6 +131,11 @@ func (g *Game) goUnder(ev models.Event) ([]models.Warning, error) {
 		return nil, fieldErr("cell", nil, "%s is void: there is no site to go under", cell)
 	}
 	u.under = true
+	if u.avatar {
+		return []models.Warning{warn(UnitSubsurface, u.owner, cellsOf(cell),
+			"The Avatar %s went under %s at %s; Avatars can never enter a region other than the surface (Avatars).",
+			u.card.Name, g.board.at(cell).site.name(), cell)}, nil
+	}
 	return g.subsurfaceWarnings(cell), nil
 }
 
