@@ -4,7 +4,7 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
-// Groupings finds the bodies of water (orthogonal clusters of water sites) and
+// groupings finds the bodies of water (orthogonal clusters of water sites) and
 // the spans of land (orthogonal clusters of land sites, Rubble included) of the
 // realm. Each cluster lists its cells in sorted order; clusters are sorted by
 // their first cell.
