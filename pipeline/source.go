@@ -23,6 +23,10 @@ type Frame struct {
 	Name string
 }
 
+// ErrBadSource is wrapped by the Open functions when the source cannot be
+// read at all: a missing file, a folder without images, no such camera.
+var ErrBadSource = errors.New("bad frame source")
+
 // ErrCorruptFrame is wrapped by Source.Read for a frame that cannot be
 // decoded; the stream goes on with the next one.
 var ErrCorruptFrame = errors.New("corrupt frame")
@@ -55,14 +59,14 @@ type videoSource struct {
 // OpenVideo opens a video file.
 func OpenVideo(path string) (Source, error) {
 	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("video: %w", err)
+		return nil, fmt.Errorf("video: %w: %w", ErrBadSource, err)
 	}
 	vc, err := gocv.VideoCaptureFile(path)
 	if err != nil || !vc.IsOpened() {
 		if vc != nil {
 			vc.Close()
 		}
-		return nil, fmt.Errorf("video %s: cannot be opened as a video (%v)", path, err)
+		return nil, fmt.Errorf("video %s: %w: cannot be opened as a video (%v)", path, ErrBadSource, err)
 	}
 	fps := vc.Get(gocv.VideoCaptureFPS)
 	if fps <= 0 || fps > 1000 {
@@ -130,7 +134,7 @@ func (c *cameraSource) Reopen() error {
 		if vc != nil {
 			vc.Close()
 		}
-		return fmt.Errorf("camera %d: cannot be opened (%v)", c.index, err)
+		return fmt.Errorf("camera %d: %w: cannot be opened (%v)", c.index, ErrBadSource, err)
 	}
 	c.vc = vc
 	return nil
@@ -171,7 +175,7 @@ var frameNumber = regexp.MustCompile(`(\d+)\.(?i:jpe?g|png|bmp|webp|tiff?)$`)
 func OpenFrames(dir string, fps float64) (Source, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("frames: %w", err)
+		return nil, fmt.Errorf("frames: %w: %w", ErrBadSource, err)
 	}
 	type numbered struct {
 		n    int
@@ -187,7 +191,7 @@ func OpenFrames(dir string, fps float64) (Source, error) {
 		list = append(list, numbered{n, filepath.Join(dir, e.Name())})
 	}
 	if len(list) == 0 {
-		return nil, fmt.Errorf("frames %s: no numbered images (such as 0001.jpg)", dir)
+		return nil, fmt.Errorf("frames %s: %w: no numbered images (such as 0001.jpg)", dir, ErrBadSource)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].n < list[j].n })
 	files := make([]string, len(list))

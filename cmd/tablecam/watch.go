@@ -117,7 +117,7 @@ func runWatch(ctx context.Context, e env) int {
 	s, err := pipeline.Start(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam watch: %v\n", err)
-		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrExist) || errors.Is(err, pipeline.ErrNoSource) || errors.Is(err, tracker.ErrBadJournal) {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrExist) || errors.Is(err, pipeline.ErrNoSource) || errors.Is(err, pipeline.ErrBadSource) || errors.Is(err, tracker.ErrBadJournal) {
 			return 2
 		}
 		return 1
@@ -157,6 +157,10 @@ func runWatch(ctx context.Context, e env) int {
 		return 1
 	}
 	st := s.State()
+	if st.Event < 0 {
+		fmt.Fprintf(e.stderr, "tablecam watch: done: the game never started (both Avatars were not seen on the realm); journal %s\n", s.JournalPath())
+		return 0
+	}
 	fmt.Fprintf(e.stderr, "tablecam watch: done: %d events; south life %d, north life %d; replay with `tablecam replay %s`\n",
 		st.Event+1, st.Players["south"].Life, st.Players["north"].Life, s.JournalPath())
 	return 0

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tablecam/tablecam/tracker"
+)
+
+func TestWatchBadInput(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	finished := filepath.Join(dir, "finished.jsonl")
+	os.WriteFile(finished, []byte(`{"seq":1,"kind":"start"}`+"\n"+`{"seq":2,"kind":"end"}`+"\n"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"watch"}, "exactly one of --video, --camera or --frames"},
+		{[]string{"watch", "--video", "a.avi", "--frames", dir}, "exactly one of"},
+		{[]string{"watch", "--video", filepath.Join(dir, "missing.avi"), "--journal", filepath.Join(dir, "j.jsonl")}, "missing.avi"},
+		{[]string{"watch", "--frames", dir, "--journal", filepath.Join(dir, "j2.jsonl")}, "no numbered images"},
+		{[]string{"watch", "--frames", dir, "--window", "-1"}, "--window"},
+		{[]string{"watch", "--frames", dir, "--corners", "1,2 3"}, "--corners"},
+		{[]string{"watch", "--frames", dir, "--journal", finished}, "finished game"},
+	}
+	for _, tc := range tests {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), env{args: append(tc.args, "--catalog", "../../samples/catalog"), stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
+		if code != 2 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), tc.want)
+		}
+	}
+}
+
+// stillsGame makes a folder of frames from two still scenes of the samples,
+// each held for a second: the board changes once, as under a hand.
+func stillsGame(t *testing.T) string {
+	t.Helper()
+	stills, err := filepath.Abs("../../samples/stills")
+	if err != nil || !fileExists(filepath.Join(stills, "0008.jpg")) {
+		t.Skip("no sample stills")
+	}
+	dir := t.TempDir()
+	n := 0
+	for _, s := range []string{"0008", "0010", "0008"} {
+		for i := 0; i < 30; i++ {
+			n++
+			if err := os.Symlink(filepath.Join(stills, s+".jpg"), filepath.Join(dir, fmt.Sprintf("%04d.jpg", n))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+func finalState(t *testing.T, journal string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), env{args: []string{"replay", "--json", "--final", "--catalog", "../../samples/catalog", journal},
+		stdout: &out, stderr: &errOut}); code != 0 {
+		t.Fatalf("replay %s: exit %d: %s", journal, code, errOut.String())
+	}
+	return strings.TrimSpace(out.String())
+}
+
+// TestWatchResumesAfterKill starts `tablecam watch` (this test binary, run
+// as the command) on real frames with real vision, kills it with SIGKILL in
+// the middle, resumes it, and compares the game with an uninterrupted one.
+func TestWatchResumesAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the pipeline three times")
+	}
+	if args := os.Getenv("TABLECAM_WATCH_ARGS"); args != "" {
+		return
+	}
+	frames := stillsGame(t)
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "killed.jsonl")
+	cache := filepath.Join(dir, "cache")
+	args := []string{"watch", "--headless", "--realtime", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestWatchChild$")
+	blob, _ := json.Marshal(args)
+	cmd.Env = append(os.Environ(), "TABLECAM_WATCH_ARGS="+string(blob), "XDG_CACHE_HOME="+cache, "XDG_DATA_HOME="+dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		data, _ := os.ReadFile(journal)
+		if bytes.Contains(data, []byte("site_destroyed")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the watch never got to the second scene:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	entries, _, err := tracker.ReadJournal(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries[len(entries)-1].Kind == tracker.EntryEnd {
+		t.Fatal("the watch ended before it was killed")
+	}
+
+	// Without --resume and without a terminal, watch says how to resume.
+	t.Setenv("XDG_DATA_HOME", dir)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), env{args: []string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal},
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
+	if code != 2 || !strings.Contains(stderr.String(), "add --resume to continue it") {
+		t.Fatalf("exit %d, stderr %q: want the way to resume", code, stderr.String())
+	}
+	stderr.Reset()
+	code = run(context.Background(), env{args: []string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal, "--resume"},
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
+	if code != 0 || !strings.Contains(stderr.String(), "resumed") {
+		t.Fatalf("resume: exit %d: %s", code, stderr.String())
+	}
+	clean := filepath.Join(dir, "clean.jsonl")
+	stderr.Reset()
+	if code := run(context.Background(), env{args: []string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", clean},
+		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}); code != 0 {
+		t.Fatalf("clean run: exit %d: %s", code, stderr.String())
+	}
+	if got, want := finalState(t, journal), finalState(t, clean); got != want {
+		t.Fatalf("the resumed game differs from an uninterrupted one\nresumed %s\n  clean %s", got, want)
+	}
+}
+
+// TestWatchChild runs `tablecam` with the arguments its parent test gives.
+func TestWatchChild(t *testing.T) {
+	blob := os.Getenv("TABLECAM_WATCH_ARGS")
+	if blob == "" {
+		t.Skip("only run as the child of TestWatchResumesAfterKill")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(blob), &args); err != nil {
+		t.Fatal(err)
+	}
+	os.Exit(run(context.Background(), env{args: args, stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr}))
+}
