@@ -181,3 +181,25 @@ func TestCatalogConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Arid Desert", "arid desert"},
+		{"  ARID---desert!! ", "arid desert"},
+		{"Æther-Wolf", "aether wolf"},
+		{"Maelström", "maelstrom"},
+		{"Brocéliande", "broceliande"},
+		{"Älvalinne Dryads", "alvalinne dryads"},
+		{"Orb of Ba'al Berith", "orb of baal berith"},
+		{"Wills-o’-the-Wisp", "wills o the wisp"},
+		{"Foot Soldier (English)", "foot soldier english"},
+		{"ÉMILE", "emile"},
+		{"Καλή", "καλή"}, // letters without a fold are kept, lower-cased
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := NormalizeName(tt.in); got != tt.want {
+			t.Errorf("NormalizeName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

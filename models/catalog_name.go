@@ -1,6 +1,9 @@
 package models
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // NormalizeName folds case, punctuation and accents so that names compare
 // the way people type them: "Æther-Wolf", "aether wolf" and "AETHER WOLF"
@@ -13,7 +16,7 @@ func NormalizeName(s string) string {
 		if r >= 'A' && r <= 'Z' {
 			r += 'a' - 'A'
 		} else if r >= 0x80 {
-			r = []rune(strings.ToLower(string(r)))[0]
+			r = unicode.ToLower(r)
 			if f, ok := foldAccent[r]; ok {
 				b.WriteString(f)
 				space = false
@@ -26,7 +29,7 @@ func NormalizeName(s string) string {
 			space = false
 		case r == '\'' || r == '’' || r == '‘':
 			// "Duke's" and "Dukes" are the same name.
-		case r >= 0x80 && isLetter(r):
+		case r >= 0x80 && unicode.IsLetter(r):
 			// A letter without a fold (Greek, Cyrillic…) is kept as it is.
 			b.WriteRune(r)
 			space = false
@@ -38,10 +41,6 @@ func NormalizeName(s string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
-}
-
-func isLetter(r rune) bool {
-	return strings.ToUpper(string(r)) != strings.ToLower(string(r))
 }
 
 var foldAccent = map[rune]string{
