@@ -57,6 +57,9 @@ func runCatalog(ctx context.Context, e env) int {
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
+	case "help":
+		fmt.Fprint(e.stdout, catalogUsage)
+		return 0
 	case "fetch":
 		if len(rest) > 0 {
 			fmt.Fprintf(e.stderr, "tablecam catalog fetch: unexpected %q\n", rest[0])

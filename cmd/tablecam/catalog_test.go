@@ -194,9 +194,11 @@ func TestCatalogBadInput(t *testing.T) {
 			}
 		})
 	}
-	out, _, code := runTablecam(t, "catalog", "--help")
-	if code != 0 || !strings.Contains(out, "usage: tablecam catalog") {
-		t.Errorf("--help: exit %d\n%s", code, out)
+	for _, help := range []string{"--help", "-h", "help"} {
+		out, _, code := runTablecam(t, "catalog", help)
+		if code != 0 || !strings.Contains(out, "usage: tablecam catalog") {
+			t.Errorf("%s: exit %d\n%s", help, code, out)
+		}
 	}
 }
 
