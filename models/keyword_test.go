@@ -119,3 +119,9 @@ func loadRealCatalog(t testing.TB) *Catalog {
 	}
 	return c
 }
+
+func TestKeywordOrderIsAllKeywords(t *testing.T) {
+	if !reflect.DeepEqual(keywordOrder[:], AllKeywords) {
+		t.Errorf("keywordOrder %v differs from AllKeywords %v", keywordOrder, AllKeywords)
+	}
+}
