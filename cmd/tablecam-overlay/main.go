@@ -1,14 +1,93 @@
 // Command tablecam-overlay is the overlay window. It is a separate binary
 // because Ebiten cannot be linked into a program that must also run without a
 // display: tablecam starts it when a display is present.
+//
+// It takes the main job's flags (tablecam-overlay -h lists them): with none
+// it plays the bundled sample game.
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/tablecam/tablecam/ui"
+	"github.com/tablecam/tablecam/ui/audio"
+	"github.com/tablecam/tablecam/ui/live"
+	"github.com/tablecam/tablecam/ui/window"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "tablecam-overlay: not available yet")
-	os.Exit(1)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the overlay: 0 when the window was closed, 1 on failure, 2 on bad flags.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o live.Options
+	fs := live.NewFlagSet("tablecam-overlay", &o, stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tablecam-overlay: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if err := o.Check(); err != nil {
+		fmt.Fprintln(stderr, "tablecam-overlay:", err)
+		return 2
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	feed, cat, err := live.Start(ctx, o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "tablecam-overlay:", err)
+		return 1
+	}
+	player := audio.Open(stderr)
+	defer player.Close()
+	mode := ui.Normal
+	if o.Stream {
+		mode = ui.Stream
+	}
+	ov := ui.NewOverlay(feed, ui.Options{Catalog: cat, Sound: player, Mode: mode, Background: o.Background(), Volume: o.Volume, Muted: o.Mute})
+	cfg := window.Config{Title: "tablecam", Overlay: ov, Updates: feed.Updates(), Stream: o.Stream,
+		Screenshot: o.Screenshot, ScreenshotAfter: o.ScreenshotAfter}
+	if o.SnapshotEvery > 0 {
+		dir := o.Out
+		if dir == "" {
+			dir = live.DefaultSnapshotDir
+		}
+		snaps, err := live.NewSnapshots(dir, o.SnapshotEvery, 1280, 720)
+		if err != nil {
+			fmt.Fprintln(stderr, "tablecam-overlay:", err)
+			return 1
+		}
+		cfg.OnUpdate = func(v ui.View) {
+			if snaps.Due(v.Update.Frame) {
+				if _, err := snaps.Write(v); err != nil {
+					fmt.Fprintln(stderr, "tablecam-overlay:", err)
+				}
+			}
+		}
+		defer func() { fmt.Fprintf(stdout, "wrote %d snapshots to %s\n", snaps.Written, dir) }()
+	}
+	werr := window.Run(ctx, cfg)
+	cancel()
+	if err := feed.Wait(); err != nil && werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		fmt.Fprintln(stderr, "tablecam-overlay:", werr)
+		return 1
+	}
+	if o.Screenshot != "" {
+		fmt.Fprintln(stdout, "wrote", o.Screenshot)
+	}
+	return 0
 }

@@ -1,0 +1,176 @@
+package live
+
+import (
+	"flag"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tablecam/tablecam/samples"
+)
+
+// Options are the main job's flags; `tablecam` passes them on to `tablecam-overlay`.
+type Options struct {
+	// Camera is the webcam index; negative for none.
+	Camera int
+	// Video is a recorded game; Frames a folder of images.
+	Video, Frames string
+	// Catalog is the card catalog (a cards.json or a folder with images/).
+	Catalog string
+	// Calibration is a saved calibration; Corners "x,y x,y x,y x,y" sets the
+	// realm by hand. With neither the realm is found automatically.
+	Calibration, Corners string
+	// Journal is the game's journal file ("" for a new one).
+	Journal string
+	// Stream lays the overlay out for capture; Chroma is its background
+	// colour ("" for transparent).
+	Stream bool
+	Chroma string
+	// SnapshotEvery N frames writes the overlay as a PNG into Out.
+	SnapshotEvery int
+	Out           string
+	// Mute and Volume (0–1) set the sound.
+	Mute   bool
+	Volume float64
+	// Screenshot writes the window to a PNG after ScreenshotAfter updates and quits.
+	Screenshot      string
+	ScreenshotAfter int
+	// Fast reads a video as fast as it can be analysed instead of at its frame rate.
+	Fast bool
+}
+
+// DefaultSnapshotDir is where headless snapshots go when --out is not given.
+const DefaultSnapshotDir = "tablecam-snapshots"
+
+// DefaultSnapshotEvery is the headless snapshot interval in frames.
+const DefaultSnapshotEvery = 30
+
+// NewFlagSet declares the flags into o, with their defaults.
+func NewFlagSet(name string, o *Options, output io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(output)
+	fs.IntVar(&o.Camera, "camera", -1, "watch webcam `N` instead of the sample game")
+	fs.StringVar(&o.Video, "video", "", "watch a recorded game `FILE` (default: the bundled sample game)")
+	fs.StringVar(&o.Frames, "frames", "", "watch a folder `DIR` of numbered images")
+	fs.StringVar(&o.Catalog, "catalog", "", "card catalog `PATH` (default: the bundled sample catalog)")
+	fs.StringVar(&o.Calibration, "calibration", "", "saved calibration `FILE` (default: find the realm automatically)")
+	fs.StringVar(&o.Corners, "corners", "", "realm corners A1 E1 E4 A4 in image pixels, `\"x,y x,y x,y x,y\"`")
+	fs.StringVar(&o.Journal, "journal", "", "journal `FILE` (default: a new one in the user's data folder)")
+	fs.BoolVar(&o.Stream, "stream", false, "streamer layout: borderless, transparent or chroma-key background")
+	fs.StringVar(&o.Chroma, "chroma", "", "stream background `#RRGGBB` (default: transparent)")
+	fs.IntVar(&o.SnapshotEvery, "snapshot-every", 0, "write the overlay as a PNG every `N` frames")
+	fs.StringVar(&o.Out, "out", "", "folder `DIR` for snapshots (default ./"+DefaultSnapshotDir+")")
+	fs.BoolVar(&o.Mute, "mute", false, "start with sound muted")
+	fs.Float64Var(&o.Volume, "volume", 0.8, "sound volume `0-1`")
+	fs.StringVar(&o.Screenshot, "screenshot", "", "write the window to `FILE.png` and quit")
+	fs.IntVar(&o.ScreenshotAfter, "screenshot-after", 1, "take the screenshot after `N` updates")
+	fs.BoolVar(&o.Fast, "fast", false, "read a video as fast as it can be analysed, not at its frame rate")
+	return fs
+}
+
+// Check validates the options and fills the defaults: with no source, the
+// bundled sample game and its catalog.
+func (o *Options) Check() error {
+	sources := 0
+	for _, set := range []bool{o.Camera >= 0, o.Video != "", o.Frames != ""} {
+		if set {
+			sources++
+		}
+	}
+	if sources > 1 {
+		return fmt.Errorf("give one of --camera, --video or --frames")
+	}
+	if o.Volume < 0 || o.Volume > 1 {
+		return fmt.Errorf("--volume %v: want 0 to 1", o.Volume)
+	}
+	if o.SnapshotEvery < 0 {
+		return fmt.Errorf("--snapshot-every %d: want a positive number of frames", o.SnapshotEvery)
+	}
+	if o.Chroma != "" {
+		if _, err := ParseColor(o.Chroma); err != nil {
+			return fmt.Errorf("--chroma: %w", err)
+		}
+	}
+	if sources == 0 {
+		v, err := samples.Path("games", "demo", "game.avi")
+		if err != nil {
+			return fmt.Errorf("the sample game: %w", err)
+		}
+		if _, err := os.Stat(v); err != nil {
+			return fmt.Errorf("the sample game: %w (rebuild the samples with make samples)", err)
+		}
+		o.Video = v
+	}
+	if o.Catalog == "" {
+		c, err := samples.Path("catalog")
+		if err != nil {
+			return fmt.Errorf("the sample catalog: %w", err)
+		}
+		o.Catalog = c
+	}
+	return nil
+}
+
+// Background is the stream layout's background: the chroma colour, or transparent.
+func (o *Options) Background() color.NRGBA {
+	c, err := ParseColor(o.Chroma)
+	if err != nil || o.Chroma == "" {
+		return color.NRGBA{}
+	}
+	return c
+}
+
+// ParseColor reads "#RRGGBB" (the # is optional).
+func ParseColor(s string) (color.NRGBA, error) {
+	h := strings.TrimPrefix(strings.TrimSpace(s), "#")
+	if len(h) != 6 {
+		return color.NRGBA{}, fmt.Errorf("colour %q: want #RRGGBB", s)
+	}
+	v, err := strconv.ParseUint(h, 16, 32)
+	if err != nil {
+		return color.NRGBA{}, fmt.Errorf("colour %q: want #RRGGBB", s)
+	}
+	return color.NRGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 0xff}, nil
+}
+
+// Args writes the options back as flags, to pass them on to tablecam-overlay.
+func (o *Options) Args() []string {
+	var a []string
+	str := func(name, v string) {
+		if v != "" {
+			a = append(a, "--"+name, v)
+		}
+	}
+	if o.Camera >= 0 {
+		a = append(a, "--camera", strconv.Itoa(o.Camera))
+	}
+	str("video", o.Video)
+	str("frames", o.Frames)
+	str("catalog", o.Catalog)
+	str("calibration", o.Calibration)
+	str("corners", o.Corners)
+	str("journal", o.Journal)
+	if o.Stream {
+		a = append(a, "--stream")
+	}
+	str("chroma", o.Chroma)
+	if o.SnapshotEvery > 0 {
+		a = append(a, "--snapshot-every", strconv.Itoa(o.SnapshotEvery))
+	}
+	str("out", o.Out)
+	if o.Mute {
+		a = append(a, "--mute")
+	}
+	a = append(a, "--volume", strconv.FormatFloat(o.Volume, 'g', -1, 64))
+	str("screenshot", o.Screenshot)
+	if o.Screenshot != "" {
+		a = append(a, "--screenshot-after", strconv.Itoa(o.ScreenshotAfter))
+	}
+	if o.Fast {
+		a = append(a, "--fast")
+	}
+	return a
+}
