@@ -32,6 +32,15 @@ func TestReplayIsDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(states1[len(states1)-1], g1.State()) {
 		t.Errorf("the replayed final state differs from the live one")
 	}
+	for _, n := range []int{0, 5, len(states1) - 1} {
+		at, err := g1.StateAt(n)
+		if err != nil || !reflect.DeepEqual(at, states1[n]) {
+			t.Errorf("StateAt(%d) differs from the replay (%v)", n, err)
+		}
+	}
+	if _, err := g1.StateAt(len(states1)); err == nil {
+		t.Errorf("StateAt past the end gave no error")
+	}
 	evs := g1.Events()
 	evs[0].Type = "changed"
 	if g1.Events()[0].Type == "changed" {

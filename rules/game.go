@@ -156,6 +156,21 @@ func (g *Game) dispatch(ev models.Event) ([]models.Warning, error) {
 // Events gives a copy of the events applied so far.
 func (g *Game) Events() []models.Event { return append([]models.Event(nil), g.events...) }
 
+// StateAt gives the state right after event n (counting from 0), rebuilt from
+// the history: what the game looked like at any point of a replay.
+func (g *Game) StateAt(n int) (models.GameState, error) {
+	if n < 0 || n >= len(g.events) {
+		return models.GameState{}, fmt.Errorf("rules: no event %d (the game has %d)", n, len(g.events))
+	}
+	h := &Game{cat: g.cat, opts: g.opts}
+	for i, ev := range g.events[:n+1] {
+		if _, err := h.Apply(ev); err != nil {
+			return models.GameState{}, fmt.Errorf("rules: replaying event %d: %w", i, err)
+		}
+	}
+	return h.State(), nil
+}
+
 // Over reports whether a death blow has ended the game, and who won.
 func (g *Game) Over() (models.Player, bool) { return g.winner, g.winner != models.NoPlayer }
 
