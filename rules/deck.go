@@ -28,6 +28,10 @@ const (
 	SpellbookSection DeckSection = "Spellbook"
 )
 
+// otherSection holds the cards of a list outside the deck (a sideboard or
+// maybeboard, as deck sites export them); ParseDeck skips them.
+const otherSection DeckSection = "other"
+
 // Deck-building minimums of the rulebook (Building Your Own Decks).
 const (
 	MinAtlas     = 30
@@ -85,7 +89,8 @@ var cardLine = regexp.MustCompile(`^(\d+)\s*[xX×]?\s+(\S.*)$|^(\d+)[xX×](\S.*)
 
 // ParseDeck reads a decklist: "N Card Name" lines (also "4x Name" or a bare
 // name for one copy) under "Avatar", "Atlas" and "Spellbook" headers, in any
-// case, with blank lines and '#' comments allowed. Every card is looked up in
+// case, with blank lines and '#' comments allowed. Cards under a "Sideboard"
+// or "Maybeboard" header are not part of the deck and are skipped. Every card is looked up in
 // cat; all unknown cards and malformed lines are reported together, each
 // naming its line.
 func ParseDeck(r io.Reader, name string, cat *models.Catalog) (*Deck, error) {
@@ -131,6 +136,9 @@ func ParseDeck(r io.Reader, name string, cat *models.Catalog) (*Deck, error) {
 			bad(n, "%q comes before any Avatar, Atlas or Spellbook header", text)
 			continue
 		}
+		if section == otherSection {
+			continue
+		}
 		card, err := cat.Lookup(cardName)
 		if err != nil {
 			bad(n, "%v", err)
@@ -161,6 +169,8 @@ func deckHeader(text string) (DeckSection, bool) {
 		return AtlasSection, true
 	case "spellbook", "spells":
 		return SpellbookSection, true
+	case "sideboard", "maybeboard", "collection", "considering":
+		return otherSection, true
 	}
 	return "", false
 }

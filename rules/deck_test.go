@@ -112,6 +112,10 @@ func TestParseDeckErrors(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
+	d, err := ParseDeck(strings.NewReader("Avatar\n1 Test Seer\nSideboard\n4 Whatever Card\nSpellbook\n2 Spark\n"), "d.txt", cat)
+	if err != nil || d.Count(SpellbookSection) != 2 || len(d.Entries) != 2 {
+		t.Errorf("a sideboard is not skipped: %v %+v", err, d)
+	}
 	if _, err := ParseDeck(strings.NewReader("4 Scout\n"), "d.txt", cat); err == nil || !strings.Contains(err.Error(), "before any") {
 		t.Errorf("a card before any header: %v", err)
 	}
