@@ -62,14 +62,18 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	}
 	p, cell := ev.Player, *ev.Cell
 	var ws []models.Warning
+	// An artifact may also be conjured into the hands of one of the caster's units.
+	carried := card.Type == models.Artifact && g.hasUnitOf(cell, p)
 	if !card.Token {
 		ws = append(ws, g.inactiveWarning(p, cellsOf(cell), "cast "+card.Name)...)
 		ws = append(ws, g.castChecks(p, card, cellsOf(cell))...)
-		if s := g.board.at(cell).site; s != nil && card.Type != models.Aura && (s.rubble() || s.controller != p) {
+		s := g.board.at(cell).site
+		placed := !carried && card.Type != models.Aura // auras and carried artifacts have no site rule
+		if placed && s != nil && (s.rubble() || s.controller != p) {
 			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
 				"%s was cast to %s at %s, which %s does not control; a minion or artifact is cast atop a site you control (Casting Spells).",
 				card.Name, s.name(), cell, p))
-		} else if s == nil && card.Type == models.Artifact {
+		} else if placed && s == nil && card.Type == models.Artifact {
 			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
 				"%s was conjured into the void at %s; an artifact is conjured atop a site you control (Casting Artifacts).", card.Name, cell))
 		}
@@ -83,4 +87,14 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	}
 	ws = append(ws, g.boundWarnings(cell, u)...)
 	return ws, nil
+}
+
+// hasUnitOf reports whether player p has a unit at cell c.
+func (g *Game) hasUnitOf(c models.Cell, p models.Player) bool {
+	for _, u := range g.board.at(c).units {
+		if u.owner == p {
+			return true
+		}
+	}
+	return false
 }
