@@ -95,11 +95,16 @@ func (g *Game) Apply(ev models.Event) ([]models.Warning, error) {
 	}
 	saved := g.clone()
 	over := g.winner != models.NoPlayer
-	ws, err := g.dispatch(ev)
+	var ws []models.Warning
+	if p, ok := g.impliedFirstTurn(ev); ok {
+		ws, _ = g.turnStart(models.Event{Type: models.TurnStart, Player: p})
+	}
+	more, err := g.dispatch(ev)
 	if err != nil {
 		*g = *saved
 		return nil, err
 	}
+	ws = append(ws, more...)
 	if over {
 		ws = append([]models.Warning{warn(GameOver, models.NoPlayer, nil,
 			"%s after the game ended: the %s Avatar was dealt a death blow, which ends the game (Winning the Game).",
@@ -151,6 +156,21 @@ func (g *Game) dispatch(ev models.Event) ([]models.Warning, error) {
 		return g.surface(ev)
 	}
 	return nil, fieldErr("type", nil, "unknown event type %q", ev.Type)
+}
+
+// impliedFirstTurn says whose turn an event starts when it comes before any
+// turn_start: a player who plays a site, casts or spends mana has begun the
+// first turn, so it starts for them (with its mana) rather than leaving them
+// with no turn and no mana.
+func (g *Game) impliedFirstTurn(ev models.Event) (models.Player, bool) {
+	if g.turn != 0 || g.phase != phaseNone {
+		return models.NoPlayer, false
+	}
+	switch ev.Type {
+	case models.SitePlayed, models.UnitSummoned, models.SpellCast, models.ManaSpent:
+		return ev.Player, ev.Player != models.NoPlayer
+	}
+	return models.NoPlayer, false
 }
 
 // Events gives a copy of the events applied so far.

@@ -190,6 +190,15 @@ func TestRules(t *testing.T) {
 		{"the Avatar tapped, moved, then a site played",
 			[]string{southTurn, cellEvent("card_tapped", "C1", "Test Seer"), moved("Test Seer", "C1", "C2"), played("south", "C2", "Ember Flat")},
 			[]string{"unit.void", "site.avatar_tapped"}, nil},
+		{"a site played before any turn_start starts the first turn",
+			[]string{played("south", "C1", "Ember Flat")}, nil,
+			[]check{south(mana(1, 1)), func(t *testing.T, st models.GameState) {
+				if st.Turn != 1 || st.Active != models.South {
+					t.Errorf("turn %d active %v, want turn 1 south", st.Turn, st.Active)
+				}
+			}}},
+		{"the second player acting before any turn_start",
+			[]string{played("north", "C4", "Ember Flat")}, []string{"turn.out_of_order"}, []check{north(mana(1, 1))}},
 		{"a site played by the inactive player",
 			[]string{southTurn, played("north", "C4", "Tide Pool")}, []string{"turn.inactive_player"}, []check{north(mana(0, 0))}},
 
