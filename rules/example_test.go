@@ -82,3 +82,31 @@ func ExampleWriteText() {
 	//    C4 void: Geomancer (north)
 	//    bodies of water [C1]; spans of land -
 }
+
+func ExampleCheckDeck() {
+	cat := models.NewCatalog([]*models.Card{
+		{Name: "Sorcerer", Slug: "sorcerer", Type: models.Avatar},
+		{Name: "Arid Desert", Slug: "arid-desert", Type: models.Site, Rarity: models.Ordinary},
+		{Name: "Fireball", Slug: "fireball", Type: models.Magic, Rarity: models.Exceptional},
+	})
+	list := `Avatar
+1 Sorcerer
+Atlas
+4x Arid Desert
+Spellbook
+3 Fireball
+1 fireball   # a fourth copy, counted across the deck
+`
+	deck, err := rules.ParseDeck(strings.NewReader(list), "deck.txt", cat)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range rules.CheckDeck(deck) {
+		fmt.Printf("deck.txt:%d: %s\n", p.Line, p.Message)
+	}
+	// Output:
+	// deck.txt:3: the atlas has 4 sites; it needs at least 30
+	// deck.txt:5: the spellbook has 4 spells; it needs at least 60
+	// deck.txt:7: 4 copies of Fireball (lines 6, 7); Exceptional cards are limited to 3 per deck
+}
