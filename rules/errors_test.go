@@ -109,6 +109,9 @@ func TestParseEvents(t *testing.T) {
 			}
 		})
 	}
+	if evs, err := ParseEvents(strings.NewReader(`{"type":"turn_start","player":"south","cell":null,"first":null}`)); err != nil || evs[0].Cell != nil {
+		t.Errorf("null fields: %v %+v", err, evs)
+	}
 	evs, err := ParseEvents(strings.NewReader("\ufeff" + gameStart + "  # comment\n\n" + southTurn + "\n" + moved("Scout", "c1", "C2") + "\n"))
 	if err != nil {
 		t.Fatal(err)

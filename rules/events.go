@@ -122,6 +122,9 @@ func DecodeEvent(data []byte) (models.Event, error) {
 	}
 	for _, k := range keys {
 		v := raw[k]
+		if string(v) == "null" {
+			continue // a null field is an absent one
+		}
 		var err error
 		switch k {
 		case "player":
