@@ -138,3 +138,45 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 	}
 	return best, found
 }
+
+// Identify names the single card shown in a picture of it: a crop around
+// one card, in any of its four turns, as from a scanner or a cropped camera
+// frame. The card should fill most of the picture. The observation's quad is
+// in the picture's pixels and its cell is nil; ok is false when no reference
+// face fits, and the card is then unknown.
+func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
+	if picture.Empty() {
+		return models.CardObservation{}, false
+	}
+	gray := gocv.NewMat()
+	defer gray.Close()
+	if picture.Channels() == 1 {
+		picture.CopyTo(&gray)
+	} else {
+		gocv.CvtColor(picture, &gray, gocv.ColorBGRToGray)
+	}
+	// Bring the card to the index scale: its long side to a card's long side.
+	s := a.opts.pxPerMM()
+	long := float64(max(gray.Cols(), gray.Rows()))
+	f := models.CardLongMM * s / long
+	if math.Abs(f-1) > 0.02 {
+		gocv.Resize(gray, &gray, image.Pt(int(float64(gray.Cols())*f+0.5), int(float64(gray.Rows())*f+0.5)), 0, 0, gocv.InterpolationArea)
+	}
+	w, h := float64(gray.Cols()), float64(gray.Rows())
+	quad := models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}
+	d, ok := a.identifyRegion(gray, quad)
+	if !ok {
+		return models.CardObservation{Quad: quad, Confidence: unknownConfidence}, false
+	}
+	ref := &a.index.refs[d.ref]
+	rot := d.rotation()
+	o := models.CardObservation{
+		Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
+		Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
+		Confidence: d.confidence(),
+	}
+	for i, p := range d.quad {
+		o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
+	}
+	return o, true
+}

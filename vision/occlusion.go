@@ -2,17 +2,18 @@ package vision
 
 import (
 	"image"
-	"image/color"
 
 	"gocv.io/x/gocv"
 )
 
-// Occlusion: skin-coloured pixels in YCrCb, grouped into blobs. A blob
-// larger than handShare of the top-down image that reaches its edge or the
-// edge of the camera's view is a hand or an arm reaching over the realm.
+// Occlusion: skin-coloured pixels in YCrCb, over the realm and a thin band
+// around it, grouped into blobs. A blob covering more than handShare of the
+// realm that reaches the band's outer edge is a hand or an arm reaching in
+// over the realm. Looking no farther than the band keeps a wooden table
+// (skin-coloured in YCrCb) out; the size keeps skin-toned card art out.
 const (
-	handShare = 0.012
-	edgeBand  = 2 // pixels, at a quarter of the top-down resolution
+	handShare = 0.035
+	handBand  = 12.0 // mm around the realm
 )
 
 var (
@@ -20,19 +21,28 @@ var (
 	skinHigh = gocv.NewScalar(255, 175, 127, 0)
 )
 
-// handCovers reports whether a hand or arm reaches over the top-down BGR image.
+// handCovers reports whether a hand or arm reaches over the realm in the
+// top-down BGR image.
 func handCovers(top gocv.Mat, v *view) bool {
 	if top.Channels() != 3 {
 		return false
 	}
+	s := v.pxPerMM
+	m := v.marginMM - handBand
+	if m < 0 {
+		m = 0
+	}
+	area := image.Rect(int(m*s), int(m*s), int((v.marginMM+v.geo.WidthMM()+handBand)*s), int((v.marginMM+v.geo.HeightMM()+handBand)*s)).
+		Intersect(image.Rect(0, 0, top.Cols(), top.Rows()))
+	roi := top.Region(area)
+	defer roi.Close()
 	// A hand is big: a quarter of the resolution finds it as well, faster.
 	small := gocv.NewMat()
 	defer small.Close()
-	gocv.Resize(top, &small, image.Pt(top.Cols()/4, top.Rows()/4), 0, 0, gocv.InterpolationArea)
-	top = small
+	gocv.Resize(roi, &small, image.Pt(area.Dx()/4, area.Dy()/4), 0, 0, gocv.InterpolationArea)
 	ycc := gocv.NewMat()
 	defer ycc.Close()
-	gocv.CvtColor(top, &ycc, gocv.ColorBGRToYCrCb)
+	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
 	skin := gocv.NewMat()
 	defer skin.Close()
 	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
@@ -45,39 +55,16 @@ func handCovers(top gocv.Mat, v *view) bool {
 	defer stats.Close()
 	defer centroids.Close()
 	n := gocv.ConnectedComponentsWithStats(skin, &labels, &stats, &centroids)
-	minArea := int32(handShare * float64(top.Rows()*top.Cols()))
-	var big []int32
+	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * s * s / 16
+	minArea := int32(handShare * realmPx)
+	w, h := int32(skin.Cols()), int32(skin.Rows())
 	for i := 1; i < n; i++ {
-		if stats.GetIntAt(i, int(gocv.CC_STAT_AREA)) >= minArea {
-			big = append(big, int32(i))
+		if stats.GetIntAt(i, int(gocv.CC_STAT_AREA)) < minArea {
+			continue
 		}
-	}
-	if len(big) == 0 {
-		return false
-	}
-	// Where the camera saw nothing, and the image's own edge, form a band
-	// a blob must reach.
-	outside := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), top.Rows(), top.Cols(), gocv.MatTypeCV8U)
-	defer outside.Close()
-	var seen []image.Point
-	for _, c := range [4][2]float64{{0, 0}, {float64(v.imgSize.X), 0}, {float64(v.imgSize.X), float64(v.imgSize.Y)}, {0, float64(v.imgSize.Y)}} {
-		x, y := v.fromImg.apply(c[0], c[1])
-		seen = append(seen, image.Pt(int(x*float64(top.Cols())/float64(v.size.X)), int(y*float64(top.Rows())/float64(v.size.Y))))
-	}
-	pv := gocv.NewPointsVectorFromPoints([][]image.Point{seen})
-	defer pv.Close()
-	gocv.FillPoly(&outside, pv, color.RGBA{})
-	grow := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(2*edgeBand+1, 2*edgeBand+1))
-	defer grow.Close()
-	gocv.Dilate(outside, &outside, grow)
-	gocv.Rectangle(&outside, image.Rect(0, 0, top.Cols(), top.Rows()), color.RGBA{255, 255, 255, 0}, 2*edgeBand)
-	blob := gocv.NewMat()
-	defer blob.Close()
-	for _, l := range big {
-		v := float64(l)
-		gocv.InRangeWithScalar(labels, gocv.NewScalar(v, v, v, v), gocv.NewScalar(v, v, v, v), &blob)
-		gocv.BitwiseAnd(blob, outside, &blob)
-		if gocv.CountNonZero(blob) > 0 {
+		x0, y0 := stats.GetIntAt(i, int(gocv.CC_STAT_LEFT)), stats.GetIntAt(i, int(gocv.CC_STAT_TOP))
+		x1, y1 := x0+stats.GetIntAt(i, int(gocv.CC_STAT_WIDTH)), y0+stats.GetIntAt(i, int(gocv.CC_STAT_HEIGHT))
+		if x0 <= 1 || y0 <= 1 || x1 >= w-1 || y1 >= h-1 {
 			return true
 		}
 	}

@@ -88,6 +88,20 @@ func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error
 	if err != nil {
 		return reference{}, fmt.Errorf("vision: reference face of %q: %w", c.Name, err)
 	}
+	// A card far from a tilted camera is seen at half the resolution or
+	// less: index the face as it looks then, too.
+	soft := gocv.NewMat()
+	defer soft.Close()
+	for _, div := range []int{2, 3} {
+		gocv.Resize(face, &soft, image.Pt(face.Cols()/div, face.Rows()/div), 0, 0, gocv.InterpolationArea)
+		gocv.Resize(soft, &soft, image.Pt(face.Cols(), face.Rows()), 0, 0, gocv.InterpolationLinear)
+		blurred, err := detect(orb, soft, empty)
+		if err != nil {
+			return reference{}, fmt.Errorf("vision: reference face of %q: %w", c.Name, err)
+		}
+		feat.Points = append(feat.Points, blurred.Points...)
+		feat.Descs = append(feat.Descs, blurred.Descs...)
+	}
 	return reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Hash: phashOf(face), card: c}, nil
 }
 

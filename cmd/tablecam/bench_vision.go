@@ -2,11 +2,576 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/samples"
+	"github.com/tablecam/tablecam/synth"
+	"github.com/tablecam/tablecam/vision"
+	"gocv.io/x/gocv"
 )
 
-// runBenchVision is not built yet.
-func runBenchVision(_ context.Context, e env) int {
-	fmt.Fprintln(e.stderr, "tablecam bench_vision: not available yet")
-	return 1
+// Targets of issue 4, section 6.
+const (
+	targetFound         = 0.98
+	targetCornerErr     = 0.01 // of the realm's width
+	targetRecall50      = 0.99
+	targetIDFull        = 0.99
+	targetIDHalfSite    = 0.90
+	targetRotation      = 0.99
+	targetFrameMS       = 20.0
+	targetIdentifyMS    = 5.0
+	realCatalogFaces    = 1104
+	benchVisionUsageMsg = "usage: tablecam bench vision [--frames DIR] [--catalog DIR] [--limit N] [--threads N] [--detect] [--catalog-size N]"
+)
+
+// benchVisionFlags are the options of "tablecam bench vision".
+type benchVisionFlags struct {
+	frames, catalog, cache, realList string
+	limit, threads, catalogSize      int
+	detect, misses                   bool
+}
+
+// runBenchVision measures vision over still frames with truth: realm
+// detection, card detection and identification, rotation, owner, tapped,
+// occlusion and speed.
+func runBenchVision(ctx context.Context, e env) int {
+	fs := flag.NewFlagSet("tablecam bench vision", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var f benchVisionFlags
+	fs.StringVar(&f.frames, "frames", "", "directory of NNNN.jpg frames with NNNN.json truth (default: the bundled samples/stills)")
+	fs.StringVar(&f.catalog, "catalog", "", "catalog directory with the frames' reference faces (default: the bundled sample catalog)")
+	fs.StringVar(&f.cache, "cache", "", "directory of the index cache and of rendered bench catalogs (default: the user cache directory)")
+	fs.IntVar(&f.limit, "limit", 0, "read only the first N frames")
+	fs.IntVar(&f.threads, "threads", 1, "OpenCV threads while timing (1: one core, as the targets are stated)")
+	fs.BoolVar(&f.misses, "misses", false, "list every missed or misnamed card on stderr")
+	fs.BoolVar(&f.detect, "detect", false, "read cards with the automatically detected realm instead of the truth corners")
+	fs.IntVar(&f.catalogSize, "catalog-size", 0, fmt.Sprintf("also time identification against a catalog of N faces (e.g. %d): the catalog plus faces rendered for the real card list's names", realCatalogFaces))
+	fs.StringVar(&f.realList, "real-list", "../shared/data/sorcery-cards.json", "card list whose names the --catalog-size faces are rendered for")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, benchVisionUsageMsg)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(e.args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if f.frames == "" {
+		p, err := samples.Path("stills")
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench vision: no --frames given and %v\n", err)
+			return 2
+		}
+		f.frames = p
+	}
+	if f.catalog == "" {
+		p, err := samples.Path("catalog")
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench vision: no --catalog given and %v\n", err)
+			return 2
+		}
+		f.catalog = p
+	}
+	frames, err := benchFrames(f.frames, f.limit)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench vision: %v\n", err)
+		return 2
+	}
+	cat, err := models.LoadCatalog(f.catalog)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench vision: %v\n", err)
+		return 2
+	}
+	prev := vision.SetOpenCVThreads(f.threads)
+	defer vision.SetOpenCVThreads(prev)
+
+	an, err := vision.NewAnalyzer(cat, vision.Options{CacheDir: f.cache, Progress: e.stderr})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam bench vision: %v\n", err)
+		return 2
+	}
+	defer an.Close()
+	b := newVisionBench()
+	if f.misses {
+		b.log = e.stderr
+	}
+	bar := benchBar(e.stderr, len(frames), "reading frames")
+	for _, fr := range frames {
+		if ctx.Err() != nil {
+			return 1
+		}
+		if err := b.frame(an, fr, f.detect); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench vision: %v\n", err)
+			return 2
+		}
+		bar.Add(1)
+	}
+	bar.Finish()
+	b.identifyAll(an, frames, "catalog", cat.Len())
+	if f.catalogSize > 0 {
+		big, note, err := visionBenchCatalog(cat, f, e.stderr)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench vision: --catalog-size: %v\n", err)
+			return 1
+		}
+		bigAn, err := vision.NewAnalyzer(big, vision.Options{CacheDir: f.cache, Progress: e.stderr})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench vision: --catalog-size: %v\n", err)
+			return 1
+		}
+		b.bigNote = note
+		b.identifyAll(bigAn, frames, "big", big.Len())
+		bigAn.Close()
+	}
+	b.report(e.stdout, f)
+	return 0
+}
+
+// benchFrame is one still with its truth.
+type benchFrame struct {
+	image string
+	truth *synth.SceneTruth
+}
+
+func benchFrames(dir string, limit int) ([]benchFrame, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var out []benchFrame
+	for _, p := range paths {
+		t, err := synth.LoadSceneTruth(p)
+		if err != nil {
+			continue // not a scene truth file
+		}
+		img := t.Image
+		if img == "" {
+			img = strings.TrimSuffix(filepath.Base(p), ".json") + ".jpg"
+		}
+		out = append(out, benchFrame{image: filepath.Join(dir, img), truth: t})
+		if limit > 0 && len(out) == limit {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no frames with truth (NNNN.jpg + NNNN.json)", dir)
+	}
+	return out, nil
+}
+
+func benchBar(w io.Writer, n int, desc string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowCount(), progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
+}
+
+// ratio counts successes.
+type ratio struct{ ok, n int }
+
+func (r *ratio) add(ok bool) {
+	r.n++
+	if ok {
+		r.ok++
+	}
+}
+
+func (r ratio) value() float64 {
+	if r.n == 0 {
+		return math.NaN()
+	}
+	return float64(r.ok) / float64(r.n)
+}
+
+func (r ratio) String() string {
+	if r.n == 0 {
+		return "     n/a (0)"
+	}
+	return fmt.Sprintf("%6.1f%% (%d/%d)", 100*r.value(), r.ok, r.n)
+}
+
+// visibleBuckets are the visible-fraction ranges recall is reported for.
+var visibleBuckets = []struct {
+	lo, hi float64
+	name   string
+}{
+	{0, 0.25, "<25%"}, {0.25, 0.5, "25–50%"}, {0.5, 0.75, "50–75%"}, {0.75, 0.999, "75–99%"}, {0.999, 2, "100%"},
+}
+
+// visionBench accumulates the figures.
+type visionBench struct {
+	frames                                     int
+	found                                      ratio
+	cornerErr                                  []float64
+	recall                                     []ratio
+	recall50                                   ratio
+	precision                                  ratio
+	idSites, idUnits, idTokens, idFull, idHalf ratio
+	wrongNames                                 int
+	rotation, owner, tapped                    ratio
+	occluded                                   ratio
+	occTP, occFP, occFN                        int
+	frameMS, steadyMS                          []float64
+	identify                                   map[string]*identifyFigures
+	bigNote                                    string
+	log                                        io.Writer // misses are listed here when not nil
+}
+
+type identifyFigures struct {
+	faces   int
+	correct ratio
+	ms      []float64
+}
+
+func newVisionBench() *visionBench {
+	return &visionBench{recall: make([]ratio, len(visibleBuckets)), identify: map[string]*identifyFigures{}}
+}
+
+// frame reads one still and scores it.
+func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected bool) error {
+	img := gocv.IMRead(fr.image, gocv.IMReadColor)
+	defer img.Close()
+	if img.Empty() {
+		return fmt.Errorf("%s: cannot read image", fr.image)
+	}
+	t := fr.truth
+	b.frames++
+	realmWidth := math.Hypot(t.Corners[1].X-t.Corners[0].X, t.Corners[1].Y-t.Corners[0].Y)
+	detected, err := calibration.Detect(img, calibration.Options{Geometry: t.Geometry})
+	b.found.add(err == nil)
+	if err == nil {
+		worst := 0.0
+		for i := range t.Corners {
+			worst = math.Max(worst, math.Hypot(detected.Corners[i].X-t.Corners[i].X, detected.Corners[i].Y-t.Corners[i].Y))
+		}
+		b.cornerErr = append(b.cornerErr, worst/realmWidth)
+	}
+	cal, err := calibration.FromCorners(t.Corners, img.Cols(), img.Rows())
+	if err != nil {
+		return fmt.Errorf("%s: truth corners: %w", fr.image, err)
+	}
+	if t.Geometry.CellWidthMM > 0 {
+		cal.Geometry = t.Geometry
+	}
+	if useDetected && detected != nil {
+		cal = detected
+	}
+	start := time.Now()
+	obs, err := an.Analyze(img, cal)
+	b.frameMS = append(b.frameMS, ms(time.Since(start)))
+	if err != nil {
+		return fmt.Errorf("%s: %w", fr.image, err)
+	}
+	start = time.Now()
+	if _, err := an.Analyze(img, cal); err != nil {
+		return fmt.Errorf("%s: %w", fr.image, err)
+	}
+	b.steadyMS = append(b.steadyMS, ms(time.Since(start)))
+
+	b.occluded.add(obs.Occluded == t.Occluded)
+	switch {
+	case obs.Occluded && t.Occluded:
+		b.occTP++
+	case obs.Occluded:
+		b.occFP++
+	case t.Occluded:
+		b.occFN++
+	}
+	b.score(obs, t, fr.image)
+	return nil
+}
+
+// score pairs observed cards with true ones (nearest centres, one to one)
+// and counts.
+func (b *visionBench) score(obs models.FrameObservation, t *synth.SceneTruth, image string) {
+	type pair struct {
+		ti, oi int
+		d      float64
+	}
+	var pairs []pair
+	for ti, tc := range t.Cards {
+		limit := 0.35 * shortSide(tc.Quad)
+		for oi, oc := range obs.Cards {
+			a, c := tc.Quad.Center(), oc.Quad.Center()
+			if d := math.Hypot(a.X-c.X, a.Y-c.Y); d < limit {
+				pairs = append(pairs, pair{ti, oi, d})
+			}
+		}
+	}
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i].d < pairs[j].d })
+	matchOf := make([]int, len(t.Cards))
+	for i := range matchOf {
+		matchOf[i] = -1
+	}
+	usedObs := make([]bool, len(obs.Cards))
+	for _, p := range pairs {
+		if matchOf[p.ti] >= 0 || usedObs[p.oi] {
+			continue
+		}
+		matchOf[p.ti], usedObs[p.oi] = p.oi, true
+	}
+	for _, u := range usedObs {
+		b.precision.add(u)
+	}
+	for ti, tc := range t.Cards {
+		m := matchOf[ti]
+		vf := tc.VisibleFraction
+		for bi, bk := range visibleBuckets {
+			if vf >= bk.lo && vf < bk.hi {
+				b.recall[bi].add(m >= 0)
+			}
+		}
+		if vf >= 0.5 {
+			b.recall50.add(m >= 0)
+		}
+		named := m >= 0 && obs.Cards[m].NameOr("") == tc.Name
+		if b.log != nil && !named {
+			got := "not found"
+			if m >= 0 {
+				got = "read as " + obs.Cards[m].NameOr("unknown")
+			}
+			fmt.Fprintf(b.log, "%s: %s %s (rotation %d, %.0f%% visible): %s\n", image, cellName(tc.Cell), tc.Name, tc.Rotation, 100*vf, got)
+		}
+		if m >= 0 && obs.Cards[m].Identified() && !named {
+			b.wrongNames++
+		}
+		switch {
+		case tc.Token:
+			b.idTokens.add(named)
+		case tc.Type == models.Site:
+			b.idSites.add(named)
+			if vf >= 0.4 && vf < 0.8 {
+				b.idHalf.add(named)
+			}
+		default:
+			b.idUnits.add(named)
+		}
+		if vf >= 0.999 {
+			b.idFull.add(named)
+		}
+		if m >= 0 && obs.Cards[m].Identified() {
+			oc := obs.Cards[m]
+			b.rotation.add(int(oc.Rotation) == tc.Rotation)
+			b.owner.add(oc.Owner == tc.Owner)
+			b.tapped.add(oc.Tapped == tc.Tapped)
+		}
+	}
+}
+
+func cellName(c *models.Cell) string {
+	if c == nil {
+		return "off-grid"
+	}
+	return c.String()
+}
+
+func shortSide(q models.Quad) float64 {
+	s := math.Inf(1)
+	for i := range q {
+		j := (i + 1) % 4
+		s = math.Min(s, math.Hypot(q[j].X-q[i].X, q[j].Y-q[i].Y))
+	}
+	return s
+}
+
+// identifyAll times Identify on every fully visible card of the frames, cut
+// out along its true outline but starting from the corner nearest the image's
+// top-left, so the crop does not give away the card's turn.
+func (b *visionBench) identifyAll(an *vision.Analyzer, frames []benchFrame, key string, faces int) {
+	fig := &identifyFigures{faces: faces}
+	b.identify[key] = fig
+	for _, fr := range frames {
+		img := gocv.IMRead(fr.image, gocv.IMReadColor)
+		if img.Empty() {
+			continue
+		}
+		for _, tc := range fr.truth.Cards {
+			if tc.VisibleFraction < 0.999 {
+				continue
+			}
+			crop := cropCard(img, tc.Quad)
+			start := time.Now()
+			o, _ := an.Identify(crop)
+			fig.ms = append(fig.ms, ms(time.Since(start)))
+			crop.Close()
+			fig.correct.add(o.NameOr("") == tc.Name)
+		}
+		img.Close()
+	}
+}
+
+// cropCard warps a card's outline to an upright rectangle, starting at the
+// outline's corner nearest the image's top-left.
+func cropCard(img gocv.Mat, q models.Quad) gocv.Mat {
+	start, best := 0, math.Inf(1)
+	for i, p := range q {
+		if d := p.X + p.Y; d < best {
+			start, best = i, d
+		}
+	}
+	var r [4]image.Point
+	for i := range r {
+		p := q[(start+i)%4]
+		r[i] = image.Pt(int(math.Round(p.X)), int(math.Round(p.Y)))
+	}
+	w := int(math.Hypot(float64(r[1].X-r[0].X), float64(r[1].Y-r[0].Y)))
+	h := int(math.Hypot(float64(r[3].X-r[0].X), float64(r[3].Y-r[0].Y)))
+	src := gocv.NewPointVectorFromPoints(r[:])
+	defer src.Close()
+	dst := gocv.NewPointVectorFromPoints([]image.Point{{0, 0}, {w, 0}, {w, h}, {0, h}})
+	defer dst.Close()
+	m := gocv.GetPerspectiveTransform(src, dst)
+	defer m.Close()
+	out := gocv.NewMat()
+	gocv.WarpPerspective(img, &out, m, image.Pt(max(w, 1), max(h, 1)))
+	return out
+}
+
+// visionBenchCatalog builds a catalog of n faces: the given catalog's cards plus
+// faces rendered by the sample renderer for names of the real card list
+// (cached on disk).
+func visionBenchCatalog(base *models.Catalog, f benchVisionFlags, stderr io.Writer) (*models.Catalog, string, error) {
+	real, err := models.LoadCatalog(f.realList)
+	if err != nil {
+		return nil, "", fmt.Errorf("the real card list: %w", err)
+	}
+	dir := f.cache
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return nil, "", err
+		}
+		dir = filepath.Join(cache, "tablecam")
+	}
+	dir = filepath.Join(dir, fmt.Sprintf("bench-catalog-%d", f.catalogSize))
+	if err := os.MkdirAll(filepath.Join(dir, "images"), 0o755); err != nil {
+		return nil, "", err
+	}
+	r, err := synth.NewRenderer(real)
+	if err != nil {
+		return nil, "", err
+	}
+	cards := base.Cards()
+	have := map[string]bool{}
+	for _, c := range cards {
+		have[c.Slug] = true
+	}
+	var extra []*models.Card
+	for _, c := range real.Cards() {
+		if len(cards)+len(extra) >= f.catalogSize {
+			break
+		}
+		if !have[c.Slug] {
+			have[c.Slug] = true
+			extra = append(extra, c)
+		}
+	}
+	bar := benchBar(stderr, len(extra), "rendering bench faces")
+	for _, c := range extra {
+		path := filepath.Join(dir, "images", c.Slug+".png")
+		if _, err := os.Stat(path); err != nil {
+			face, err := r.FaceOf(c)
+			if err != nil {
+				return nil, "", err
+			}
+			if err := writePNG(path, face); err != nil {
+				return nil, "", err
+			}
+		}
+		cc := *c
+		cc.Image = path
+		cards = append(cards, &cc)
+		bar.Add(1)
+	}
+	bar.Finish()
+	note := fmt.Sprintf("%d sample faces + %d faces rendered by synth.Renderer for names of %s", base.Len(), len(extra), f.realList)
+	return models.NewCatalog(cards), note, nil
+}
+
+func writePNG(path string, img image.Image) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(fh, img); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	i := int(math.Ceil(p*float64(len(s)))) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+func mark(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "MISSED"
+}
+
+func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
+	fmt.Fprintf(w, "vision bench: %d frames from %s, catalog %s, OpenCV threads %d\n", b.frames, f.frames, f.catalog, f.threads)
+	corners := "truth corners"
+	if f.detect {
+		corners = "detected corners"
+	}
+	fmt.Fprintf(w, "cards are read with the %s\n\n", corners)
+	medErr, p95Err := percentile(b.cornerErr, 0.5), percentile(b.cornerErr, 0.95)
+	fmt.Fprintf(w, "realm found              %s  target ≥ %.0f%%  %s\n", b.found, 100*targetFound, mark(b.found.value() >= targetFound))
+	fmt.Fprintf(w, "corner error (of width)  median %.2f%%, p95 %.2f%%  target ≤ %.0f%%  %s\n", 100*medErr, 100*p95Err, 100*targetCornerErr, mark(p95Err <= targetCornerErr))
+	fmt.Fprintf(w, "\ndetection precision      %s\n", b.precision)
+	for i, bk := range visibleBuckets {
+		fmt.Fprintf(w, "recall, %-6s visible   %s\n", bk.name, b.recall[i])
+	}
+	fmt.Fprintf(w, "recall, ≥50%% visible     %s  target ≥ %.0f%%  %s\n", b.recall50, 100*targetRecall50, mark(b.recall50.value() >= targetRecall50))
+	fmt.Fprintf(w, "\nidentity, sites          %s\n", b.idSites)
+	fmt.Fprintf(w, "identity, units          %s\n", b.idUnits)
+	fmt.Fprintf(w, "identity, tokens         %s\n", b.idTokens)
+	fmt.Fprintf(w, "identity, fully visible  %s  target ≥ %.0f%%  %s\n", b.idFull, 100*targetIDFull, mark(b.idFull.value() >= targetIDFull))
+	fmt.Fprintf(w, "identity, sites 40–80%%   %s  target ≥ %.0f%%  %s\n", b.idHalf, 100*targetIDHalfSite, mark(b.idHalf.value() >= targetIDHalfSite))
+	fmt.Fprintf(w, "wrong names              %d\n", b.wrongNames)
+	fmt.Fprintf(w, "\nrotation                 %s  target ≥ %.0f%%  %s\n", b.rotation, 100*targetRotation, mark(b.rotation.value() >= targetRotation))
+	fmt.Fprintf(w, "owner                    %s\n", b.owner)
+	fmt.Fprintf(w, "tapped                   %s\n", b.tapped)
+	fmt.Fprintf(w, "occlusion                %s  (hits %d, false alarms %d, misses %d)\n", b.occluded, b.occTP, b.occFP, b.occFN)
+	med := percentile(b.frameMS, 0.5)
+	fmt.Fprintf(w, "\ntime per frame, full     median %.1f ms, p95 %.1f ms  target ≤ %.0f ms  %s\n", med, percentile(b.frameMS, 0.95), targetFrameMS, mark(med <= targetFrameMS))
+	fmt.Fprintf(w, "time per frame, steady   median %.1f ms, p95 %.1f ms  (nothing moved since the last frame)\n", percentile(b.steadyMS, 0.5), percentile(b.steadyMS, 0.95))
+	for _, key := range []string{"catalog", "big"} {
+		fig := b.identify[key]
+		if fig == nil {
+			continue
+		}
+		m := percentile(fig.ms, 0.5)
+		fmt.Fprintf(w, "identify one card, %4d faces: median %.2f ms, p95 %.2f ms, correct %s  target ≤ %.0f ms  %s\n",
+			fig.faces, m, percentile(fig.ms, 0.95), fig.correct, targetIdentifyMS, mark(m <= targetIdentifyMS))
+	}
+	if b.bigNote != "" {
+		fmt.Fprintf(w, "  (%s)\n", b.bigNote)
+	}
 }
