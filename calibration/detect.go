@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sort"
 
 	"gocv.io/x/gocv"
 
@@ -118,13 +119,12 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		scale = 1280 / float64(gray.Cols())
 		gocv.Resize(gray, &gray, image.Pt(1280, int(math.Round(float64(gray.Rows())*scale))), 0, 0, gocv.InterpolationArea)
 	}
-	em, edges, err := newEdgeMap(gray, 20, 50)
+	em, err := newEdgeMap(gray, cannyLow, cannyHigh)
 	if err != nil {
 		return homography{}, 0, fmt.Errorf("calibration: %w", err)
 	}
-	defer edges.Close()
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
-	fits, err := gridCandidates(em, edges, g)
+	fits, err := gridCandidates(em, gray, g)
 	if err != nil {
 		return homography{}, 0, err
 	}
@@ -190,10 +190,10 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 
 // gridCandidates finds the best few lattice hypotheses (before refinement)
 // from the edge map and the Canny edge image.
-func gridCandidates(em *edgeMap, edges gocv.Mat, g models.RealmGeometry) ([]gridFit, error) {
+func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry) ([]gridFit, error) {
 	w, hgt := float64(em.w), float64(em.h)
 	minLen := math.Max(20, 0.035*w)
-	segs := houghSegments(edges, minLen)
+	segs := halfResSegments(gray, minLen)
 	if len(segs) < 4 {
 		return nil, fmt.Errorf("calibration: too few straight lines in the frame (%d): %w", len(segs), ErrNotFound)
 	}
@@ -203,7 +203,7 @@ func gridCandidates(em *edgeMap, edges gocv.Mat, g models.RealmGeometry) ([]grid
 	}
 	clusters := clusterSegments(segs, 2.5*math.Pi/180, 3)
 	centre := models.Point{X: w / 2, Y: hgt / 2}
-	const keepLines, keepHyps = 32, 16
+	const keepLines, keepHyps = 32, 150
 	fa := newFamily(clusters, d1, d2, 40*math.Pi/180, centre, keepLines, minLen)
 	fb := newFamily(clusters, d2, d1, 40*math.Pi/180, centre, keepLines, minLen)
 	minSpacing := 0.02 * w
@@ -216,22 +216,125 @@ func gridCandidates(em *edgeMap, edges gocv.Mat, g models.RealmGeometry) ([]grid
 	for _, p := range []pairing{{fa, fb}, {fb, fa}} {
 		hx := lattice1D(p.fx, nx, minSpacing, maxSpan, keepHyps)
 		hy := lattice1D(p.fy, ny, minSpacing, maxSpan, keepHyps)
+		// Rank each direction's hypotheses by the edges along their own
+		// lines, framed by the other direction's best few (which only set
+		// where along the lines to look), then pair the best of each.
+		hx = rankByOwnLines(em, p.fx, hx, p.fy, hy, g, true, w, hgt)
+		hy = rankByOwnLines(em, p.fy, hy, p.fx, hx, g, false, w, hgt)
 		for _, a := range hx {
 			for _, b := range hy {
 				hm, ok := combine(p.fx, a, p.fy, b, g)
 				if !ok || !plausible(hm, g, w, hgt) {
 					continue
 				}
-				fits = append(fits, gridFit{h: hm, score: scoreGrid(em, hm, g)})
+				fits = append(fits, gridFit{h: hm, score: scoreGridStep(em, hm, g, 20)})
 			}
 		}
 	}
 	if len(fits) == 0 {
 		return nil, fmt.Errorf("calibration: no realm grid among %d lines: %w", len(clusters), ErrNotFound)
 	}
+	// A coarse score ranks all; the best few are scored finely.
+	sortFits(fits)
+	if len(fits) > 12 {
+		fits = fits[:12]
+	}
+	for i := range fits {
+		fits[i].score = scoreGrid(em, fits[i].h, g)
+	}
 	sortFits(fits)
 	if len(fits) > 4 {
 		fits = fits[:4]
 	}
 	return fits, nil
+}
+
+// halfResSegments finds straight segments on a half-size edge image (the
+// Hough transform is the slow step at full size) and scales them back.
+func halfResSegments(gray gocv.Mat, minLen float64) []segment {
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(gray, &small, image.Pt(gray.Cols()/2, gray.Rows()/2), 0, 0, gocv.InterpolationArea)
+	edges := gocv.NewMat()
+	defer edges.Close()
+	gocv.Canny(small, &edges, cannyLow, cannyHigh)
+	segs := houghSegments(edges, minLen/2)
+	for i := range segs {
+		segs[i].a = models.Point{X: segs[i].a.X*2 + 0.5, Y: segs[i].a.Y*2 + 0.5}
+		segs[i].b = models.Point{X: segs[i].b.X*2 + 0.5, Y: segs[i].b.Y*2 + 0.5}
+	}
+	return segs
+}
+
+// Canny thresholds on the blurred grey frame: low enough for faint grid lines.
+const cannyLow, cannyHigh = 20, 50
+
+// rankedKeep is how many hypotheses per direction rankByOwnLines keeps.
+const rankedKeep = 12
+
+// rankByOwnLines scores each hypothesis of one direction by the support of
+// its own lattice lines (less the lines just outside), framed by the best
+// few hypotheses of the other direction, and keeps the best rankedKeep.
+// isX says whether hyps are the lines of constant x.
+func rankByOwnLines(em *edgeMap, f family, hyps []hyp1, other family, otherHyps []hyp1, g models.RealmGeometry, isX bool, w, hgt float64) []hyp1 {
+	frames := otherHyps
+	if len(frames) > 3 {
+		frames = frames[:3]
+	}
+	type scored struct {
+		h hyp1
+		s float64
+	}
+	var out []scored
+	for _, h := range hyps {
+		best := math.Inf(-1)
+		for _, o := range frames {
+			var hm homography
+			var ok bool
+			if isX {
+				hm, ok = combine(f, h, other, o, g)
+			} else {
+				hm, ok = combine(other, o, f, h, g)
+			}
+			if !ok || !plausible(hm, g, w, hgt) {
+				continue
+			}
+			best = math.Max(best, familyScore(em, hm, g, isX))
+		}
+		if !math.IsInf(best, -1) {
+			out = append(out, scored{h, best})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
+	if len(out) > rankedKeep {
+		out = out[:rankedKeep]
+	}
+	res := make([]hyp1, len(out))
+	for i, o := range out {
+		res[i] = o.h
+	}
+	return res
+}
+
+// familyScore is scoreGrid restricted to the lines of one direction.
+func familyScore(em *edgeMap, h homography, g models.RealmGeometry, isX bool) float64 {
+	var hit, total float64
+	inner := innerLines(g)
+	outer := outerLines(g)
+	if isX {
+		inner, outer = inner[:models.Columns+1], outer[:2]
+	} else {
+		inner, outer = inner[models.Columns+1:], outer[2:]
+	}
+	for _, gl := range inner {
+		f, _ := lineSupport(em, h, gl, 15, scoreRadius, false)
+		hit += f
+		total++
+	}
+	maxOut := 0.0
+	for _, gl := range outer {
+		f, _ := lineSupport(em, h, gl, 15, scoreRadius, false)
+		maxOut = math.Max(maxOut, f)
+	}
+	return hit/total - 0.5*maxOut
 }

@@ -24,8 +24,9 @@ type edgeMap struct {
 }
 
 // newEdgeMap runs Canny on a blurred grey image and records edge orientations.
-func newEdgeMap(gray gocv.Mat, low, high float32) (*edgeMap, gocv.Mat, error) {
+func newEdgeMap(gray gocv.Mat, low, high float32) (*edgeMap, error) {
 	edges := gocv.NewMat()
+	defer edges.Close()
 	gocv.Canny(gray, &edges, low, high)
 	dx, dy := gocv.NewMat(), gocv.NewMat()
 	defer dx.Close()
@@ -34,18 +35,15 @@ func newEdgeMap(gray gocv.Mat, low, high float32) (*edgeMap, gocv.Mat, error) {
 	gocv.Sobel(gray, &dy, gocv.MatTypeCV16S, 0, 1, 3, 1, 0, gocv.BorderReplicate)
 	eb, err := edges.DataPtrUint8()
 	if err != nil {
-		edges.Close()
-		return nil, gocv.Mat{}, err
+		return nil, err
 	}
 	gx, err := dx.DataPtrInt16()
 	if err != nil {
-		edges.Close()
-		return nil, gocv.Mat{}, err
+		return nil, err
 	}
 	gy, err := dy.DataPtrInt16()
 	if err != nil {
-		edges.Close()
-		return nil, gocv.Mat{}, err
+		return nil, err
 	}
 	m := &edgeMap{w: gray.Cols(), h: gray.Rows(), ori: make([]uint8, len(eb))}
 	for i, e := range eb {
@@ -55,7 +53,7 @@ func newEdgeMap(gray gocv.Mat, low, high float32) (*edgeMap, gocv.Mat, error) {
 		}
 		m.ori[i] = directionBin(math.Atan2(float64(gy[i]), float64(gx[i])))
 	}
-	return m, edges, nil
+	return m, nil
 }
 
 // directionBin bins an angle (radians) over the full circle in 2·oriBins bins.
@@ -171,7 +169,7 @@ func (s segment) direction() float64 {
 func houghSegments(edges gocv.Mat, minLen float64) []segment {
 	lines := gocv.NewMat()
 	defer lines.Close()
-	gocv.HoughLinesPWithParams(edges, &lines, 1, math.Pi/360, int(minLen*0.6), float32(minLen), float32(minLen/5))
+	gocv.HoughLinesPWithParams(edges, &lines, 1, math.Pi/180, int(minLen*0.6), float32(minLen), float32(minLen/5))
 	out := make([]segment, 0, lines.Rows())
 	for i := 0; i < lines.Rows(); i++ {
 		v := lines.GetVeciAt(i, 0)

@@ -358,16 +358,21 @@ const (
 // scoreGrid is how much of the realm grid lands on edges, less the support of
 // the lattice lines just outside it.
 func scoreGrid(m *edgeMap, h homography, g models.RealmGeometry) float64 {
+	return scoreGridStep(m, h, g, 5)
+}
+
+// scoreGridStep is scoreGrid sampling every step mm.
+func scoreGridStep(m *edgeMap, h homography, g models.RealmGeometry, step float64) float64 {
 	var hit, total float64
 	for _, gl := range innerLines(g) {
-		f, _ := lineSupport(m, h, gl, 5, scoreRadius, false)
+		f, _ := lineSupport(m, h, gl, step, scoreRadius, false)
 		l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
 		hit += f * l
 		total += l
 	}
 	maxOut := 0.0
 	for _, gl := range outerLines(g) {
-		f, _ := lineSupport(m, h, gl, 5, scoreRadius, false)
+		f, _ := lineSupport(m, h, gl, step, scoreRadius, false)
 		maxOut = math.Max(maxOut, f)
 	}
 	return hit/total - 0.5*maxOut

@@ -153,10 +153,53 @@ func clusterSegments(segs []segment, angTol, distTol float64) []*lineCluster {
 		target.mom.add(s.b, w)
 		target.line = target.mom.line()
 	}
+	// Second pass: fold each cluster into a longer one when all its segments
+	// lie near that line (pieces of one grid line broken by cards, and the
+	// two edges of a drawn line).
 	for _, c := range out {
 		c.coverage = coverage(c.line, c.segs)
 	}
-	return out
+	sort.Slice(out, func(i, j int) bool { return out[i].coverage > out[j].coverage })
+	merged := make([]bool, len(out))
+	for i, big := range out {
+		if merged[i] {
+			continue
+		}
+		bdir := math.Atan2(big.line.a, -big.line.b)
+		for j := i + 1; j < len(out); j++ {
+			small := out[j]
+			if merged[j] || angleDiff(bdir, math.Atan2(small.line.a, -small.line.b)) > 2*angTol {
+				continue
+			}
+			near := true
+			for _, s := range small.segs {
+				if math.Abs(big.line.dist(s.a)) > 1.7*distTol || math.Abs(big.line.dist(s.b)) > 1.7*distTol {
+					near = false
+					break
+				}
+			}
+			if !near {
+				continue
+			}
+			merged[j] = true
+			big.segs = append(big.segs, small.segs...)
+			big.mom.w += small.mom.w
+			big.mom.x += small.mom.x
+			big.mom.y += small.mom.y
+			big.mom.xx += small.mom.xx
+			big.mom.xy += small.mom.xy
+			big.mom.yy += small.mom.yy
+			big.line = big.mom.line()
+		}
+		big.coverage = coverage(big.line, big.segs)
+	}
+	kept := out[:0]
+	for i, c := range out {
+		if !merged[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // coverage is the length of the union of the segments projected on the line.

