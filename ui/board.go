@@ -141,12 +141,17 @@ func (p *Painter) cardLabel(l Layout, f *face, cx, y, maxW int, name string, own
 	}
 }
 
-// tappedIcon draws a card outline turned a quarter clockwise with an arrow, centred on c.
+// tappedIcon draws a card turned sideways (tilted, as it is being tapped)
+// centred on c.
 func (p *Painter) tappedIcon(c pt, r float64, col color.NRGBA) {
-	w, h := r*1.4, r
-	card := []pt{{c.X - w/2, c.Y - h/2}, {c.X + w/2, c.Y - h/2}, {c.X + w/2, c.Y + h/2}, {c.X - w/2, c.Y + h/2}}
-	p.cv.polygon(card, withAlpha(col, 90))
-	p.cv.stroke(card, true, math.Max(1, r/5), col)
+	w, h := r*0.9, r*1.3
+	const tilt = 0.6 // radians, clockwise
+	sin, cos := math.Sin(tilt), math.Cos(tilt)
+	var card []pt
+	for _, k := range [4]pt{{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}} {
+		card = append(card, pt{c.X + k.X*cos - k.Y*sin, c.Y + k.X*sin + k.Y*cos})
+	}
+	p.cv.polygon(card, col)
 }
 
 // paintHover outlines the cell under the mouse and lists its warnings.

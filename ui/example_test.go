@@ -26,5 +26,5 @@ func ExamplePainter_Paint() {
 	cell, _ := l.CellAt(l.CellCenter(models.MustCell("D3")))
 	fmt.Println("the board's D3 is at", l.CellCenter(models.MustCell("D3")), "and hit-tests as", cell)
 	// Output:
-	// the board's D3 is at (650,299) and hit-tests as D3
+	// the board's D3 is at (650,270) and hit-tests as D3
 }

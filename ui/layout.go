@@ -97,7 +97,12 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 		return l
 	}
 	pad := scaled(s, 18)
-	l.Board = fitRect(l.Picture.Inset(pad), 5, 3)
+	area := l.Picture.Inset(pad)
+	if n := min(len(v.Update.State.Warnings), 4); n > 0 {
+		// Leave room for the list of warnings under the board.
+		area.Max.Y -= scaled(s, float64(36+21*n))
+	}
+	l.Board = fitRect(area, 5, 3)
 	l.HasCells = true
 	cw, ch := float64(l.Board.Dx())/models.Columns, float64(l.Board.Dy())/models.Rows
 	for _, c := range models.AllCells() {

@@ -300,7 +300,7 @@ func (p *Painter) paintHelp(l Layout) {
 	lineH := af.height() + scaled(s, 7)
 	w, h := scaled(s, 640), scaled(s, 70)+lineH*len(keys)
 	r := centered(l.Bounds.Min.X+l.Bounds.Dx()/2, l.Bounds.Min.Y+(l.Bounds.Dy()-h)/2, w, h)
-	p.cv.roundRect(r, 14*s, color.NRGBA{0x16, 0x1a, 0x24, 0xfa})
+	p.cv.roundRect(r, 14*s, color.NRGBA{0x16, 0x1a, 0x24, 0xff})
 	p.cv.stroke(roundRectPts(r, 14*s), true, 2*s, colPanelEdge)
 	tf := p.face(bold, l, 22)
 	p.cv.text(tf, r.Min.X+scaled(s, 28), r.Min.Y+scaled(s, 18)+tf.ascent, "Keys", colText)

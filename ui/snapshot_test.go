@@ -5,11 +5,17 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/ui/internal/uitest"
 )
+
+// cameraImage is the stand-in camera frame, drawn once (it shows Midgame's cards).
+var cameraImage = sync.OnceValues(func() (*image.RGBA, models.Quad) {
+	return uitest.Camera(1280, 720, uitest.Midgame())
+})
 
 // views are the known states the painter's tests and snapshots draw.
 func testViews() map[string]View {
@@ -22,7 +28,7 @@ func testViews() map[string]View {
 		return out
 	}
 	camera := func(st models.GameState) models.Update {
-		img, q := uitest.Camera(1280, 720, st)
+		img, q := cameraImage()
 		return models.Update{Frame: 1520, Time: 50.6, Image: img, State: st,
 			Observation: models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &q}}}
 	}
@@ -43,7 +49,16 @@ func testViews() map[string]View {
 	stream.Background = ChromaGreen()
 	help := normal
 	help.Help = true
-	return map[string]View{"normal": normal, "deaths-door": door, "death-blow": blow, "board": board,
+	correcting := normal
+	correcting.Correcting = &Correcting{Cell: models.MustCell("C2"), Card: "Kiln Hound", Owner: models.South, Text: "ki",
+		Suggestions: []string{"Kiln Hound", "Kindled Oak", "Skyward Kite"}, Selected: 1}
+	hover := normal
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), hover)
+	mouse := l.CellCenter(models.MustCell("D3")).Add(image.Pt(30, 20))
+	hover.Mouse = &mouse
+	calibrating := normal
+	calibrating.Calibrating = &Calibrating{Clicked: []image.Point{{120, 590}, {820, 590}}}
+	return map[string]View{"correcting": correcting, "hover": hover, "calibrating": calibrating, "normal": normal, "deaths-door": door, "death-blow": blow, "board": board,
 		"rectified": rect, "stream": stream, "help": help}
 }
 
