@@ -1,5 +1,10 @@
 package models
 
+import (
+	"encoding/json"
+	"sort"
+)
+
 // WarningCode is the stable identifier of a rule warning, such as "site.not_adjacent".
 type WarningCode string
 
@@ -56,16 +61,52 @@ type RealmState struct {
 	SpansOfLand   [][]Cell             `json:"spans_of_land"`
 }
 
+// PlayerStates maps "south" and "north" to each player's state. In JSON south
+// comes first, as players read it.
+type PlayerStates map[string]PlayerState
+
+// MarshalJSON writes south, then north, then any other keys in sorted order.
+func (ps PlayerStates) MarshalJSON() ([]byte, error) {
+	keys := make([]string, 0, len(ps))
+	for k := range ps {
+		if k != "south" && k != "north" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range []string{"north", "south"} {
+		if _, ok := ps[k]; ok {
+			keys = append([]string{k}, keys...)
+		}
+	}
+	buf := []byte{'{'}
+	for i, k := range keys {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(ps[k])
+		if err != nil {
+			return nil, err
+		}
+		buf = append(append(append(buf, kb...), ':'), vb...)
+	}
+	return append(buf, '}'), nil
+}
+
 // GameState is a snapshot of the game after one event, as `tablecam rules
 // --json` prints it and as the overlay draws it.
 type GameState struct {
-	Event    int                    `json:"event"`
-	Active   Player                 `json:"active"`
-	Turn     int                    `json:"turn"`
-	Winner   Player                 `json:"winner"`
-	Players  map[string]PlayerState `json:"players"`
-	Realm    RealmState             `json:"realm"`
-	Warnings []Warning              `json:"warnings"`
+	Event    int          `json:"event"`
+	Active   Player       `json:"active"`
+	Turn     int          `json:"turn"`
+	Winner   Player       `json:"winner"`
+	Players  PlayerStates `json:"players"`
+	Realm    RealmState   `json:"realm"`
+	Warnings []Warning    `json:"warnings"`
 }
 
 // RubbleName is the card name used for Rubble.
