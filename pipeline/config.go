@@ -39,6 +39,11 @@ type Config struct {
 	Vision   vision.Options
 	Analyzer Analyzer
 
+	// NoGate sends every frame to vision in full. By default a frame in
+	// which no part of the realm (or the margin around it) changed since the
+	// board last settled reuses that reading.
+	NoGate bool
+
 	// Tracker tunes the stable board: stability window, confidence, Avatars.
 	Tracker tracker.Config
 

@@ -37,6 +37,14 @@ type Session struct {
 	frame   Frame
 	last    models.FrameObservation
 
+	// Used by the frame loop only: the change gate, the calibration it was
+	// made for, the observation of its reference frame, and counts.
+	gate     *changeGate
+	gateCal  *calibration.Calibration
+	refObs   models.FrameObservation
+	analysed int
+	skipped  int
+
 	// Resumed says the game continues a journal; TornLine, when not nil, is
 	// the journal's last line that a crash cut short (skipped).
 	Resumed  bool
@@ -184,6 +192,11 @@ func (s *Session) run(ctx context.Context) {
 	}
 	mat := gocv.NewMat()
 	defer mat.Close()
+	defer func() {
+		if s.gate != nil {
+			s.gate.Close()
+		}
+	}()
 	wait := s.cfg.Retry
 	started := time.Now()
 	firstTime := -1.0
@@ -265,12 +278,30 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 		}
 		s.cal = cal
 	}
+	pending := s.tracker.Pending()
 	s.mu.Unlock()
 
-	obs, err := s.analyzer.Analyze(*mat, cal)
-	if err != nil {
-		s.logf("frame %d%s: %v; skipped", fr.Index, nameOf(fr), err)
-		return
+	if s.gate == nil || s.gateCal != cal {
+		if s.gate != nil {
+			s.gate.Close()
+		}
+		s.gate, s.gateCal = newChangeGate(cal), cal
+	}
+	var obs models.FrameObservation
+	full := s.cfg.NoGate || !(s.gate.still(*mat) && !pending)
+	if full {
+		var err error
+		if obs, err = s.analyzer.Analyze(*mat, cal); err != nil {
+			s.logf("frame %d%s: %v; skipped", fr.Index, nameOf(fr), err)
+			return
+		}
+		s.analysed++
+	} else {
+		// Nothing moved since the board was last read and settled.
+		obs = s.refObs
+		obs.Cards = append([]models.CardObservation(nil), s.refObs.Cards...)
+		s.gate.skipped++
+		s.skipped++
 	}
 	obs.Frame, obs.Time = fr.Index, fr.Time
 	if fr.Name != "" {
@@ -284,9 +315,18 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	u.Observation = obs
 	u.State = s.game.State()
 	u.Status = s.tracker.Status()
+	settled := full && !obs.Occluded && s.tracker.Started() && !s.tracker.Pending()
 	s.mu.Unlock()
+	if settled {
+		s.gate.setReference()
+		s.refObs = obs
+	}
 	s.send(ctx, s.withImage(u, mat))
 }
+
+// Analysed gives how many frames vision read in full and how many the
+// change gate spared (nothing had moved); call it after Wait.
+func (s *Session) Analysed() (full, spared int) { return s.analysed, s.skipped }
 
 func nameOf(fr Frame) string {
 	if fr.Name == "" {

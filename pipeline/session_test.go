@@ -51,7 +51,8 @@ var corners = models.Quad{{X: 4, Y: 44}, {X: 60, Y: 44}, {X: 60, Y: 4}, {X: 4, Y
 func scriptConfig(t testing.TB, src Source, journal string, log *syncBuffer) Config {
 	c := corners
 	return Config{Source: src, Catalog: sampleCatalog(t), Corners: &c, Analyzer: &scriptAnalyzer{obs: script()},
-		Journal: journal, Retry: time.Millisecond, MaxRetry: 4 * time.Millisecond, Log: log}
+		Journal: journal, Retry: time.Millisecond, MaxRetry: 4 * time.Millisecond, Log: log,
+		NoGate: true} // the script's frames are blank: only the analyzer knows what they show
 }
 
 // watch runs a session to its end and gives its events and final state.

@@ -1,0 +1,112 @@
+package pipeline
+
+import (
+	"image"
+	"image/color"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// changeGate spares vision the frames in which nothing moved. It keeps a
+// small, blurred, top-down grey picture of the realm (and a margin around
+// it, where hands come from) as it was when the board was last read and
+// settled, and compares each new frame with it tile by tile. Any tile that
+// differs sends the frame to vision in full, so no change goes unseen.
+type changeGate struct {
+	size    image.Point
+	warp    gocv.Mat // small picture pixel → image pixel
+	cur     gocv.Mat // this frame's small picture
+	ref     gocv.Mat
+	diff    gocv.Mat
+	tiles   gocv.Mat
+	hasRef  bool
+	skipped int
+}
+
+// Gate tuning: the small picture is 1 px per gateMM millimetres with a
+// margin of gateMarginMM around the realm; a tile of gateTile pixels (about
+// 24 mm) changed when its mean grey level moved by more than gateDelta.
+const (
+	gateMM       = 2.0
+	gateMarginMM = 40.0
+	gateTile     = 12
+	gateDelta    = 3.0
+	// gateMaxSkip bounds how many frames in a row are skipped: vision reads
+	// one in full at least this often, whatever the gate says.
+	gateMaxSkip = 30
+)
+
+func newChangeGate(cal *calibration.Calibration) *changeGate {
+	g := cal.Geometry
+	if g.CellWidthMM <= 0 || g.CellHeightMM <= 0 {
+		g = models.DefaultRealm()
+	}
+	w := int((g.WidthMM() + 2*gateMarginMM) / gateMM)
+	h := int((g.HeightMM() + 2*gateMarginMM) / gateMM)
+	// small (u,v) → realm mm (u·s − m, H + m − v·s) → image pixels.
+	toRealm := [9]float64{gateMM, 0, -gateMarginMM, 0, -gateMM, g.HeightMM() + gateMarginMM, 0, 0, 1}
+	m := mul3(cal.Homography(), toRealm)
+	warp := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	for i, v := range m {
+		warp.SetDoubleAt(i/3, i%3, v)
+	}
+	return &changeGate{size: image.Pt(w, h), warp: warp, cur: gocv.NewMat(), ref: gocv.NewMat(), diff: gocv.NewMat(), tiles: gocv.NewMat()}
+}
+
+func mul3(a, b [9]float64) [9]float64 {
+	var c [9]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				c[3*i+j] += a[3*i+k] * b[3*k+j]
+			}
+		}
+	}
+	return c
+}
+
+func (g *changeGate) Close() {
+	for _, m := range []*gocv.Mat{&g.warp, &g.cur, &g.ref, &g.diff, &g.tiles} {
+		m.Close()
+	}
+}
+
+// still reports whether the frame shows the realm as the reference does.
+// It also keeps the frame's small picture for setReference.
+func (g *changeGate) still(frame gocv.Mat) bool {
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.WarpPerspectiveWithParams(frame, &small, g.warp, g.size, gocv.InterpolationLinear|gocv.WarpInverseMap,
+		gocv.BorderConstant, color.RGBA{})
+	if small.Channels() == 3 {
+		gocv.CvtColor(small, &g.cur, gocv.ColorBGRToGray)
+	} else {
+		small.CopyTo(&g.cur)
+	}
+	gocv.GaussianBlur(g.cur, &g.cur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+	if !g.hasRef || g.skipped >= gateMaxSkip {
+		return false
+	}
+	gocv.AbsDiff(g.cur, g.ref, &g.diff)
+	// Each pixel of tiles is the mean difference over one tile.
+	gocv.Resize(g.diff, &g.tiles, image.Pt(g.size.X/gateTile, g.size.Y/gateTile), 0, 0, gocv.InterpolationArea)
+	data, err := g.tiles.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	for _, v := range data {
+		if float64(v) > gateDelta {
+			return false
+		}
+	}
+	return true
+}
+
+// setReference makes the frame last given to still the reference.
+func (g *changeGate) setReference() {
+	g.cur.CopyTo(&g.ref)
+	g.hasRef = true
+	g.skipped = 0
+}

@@ -1,0 +1,79 @@
+package pipeline
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// tableFrame draws a textured mat with the realm at the given corners, plus
+// sensor noise.
+func tableFrame(card image.Rectangle, hand bool) gocv.Mat {
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 110, 100, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	for x := 200; x <= 1080; x += 176 {
+		gocv.Line(&m, image.Pt(x, 120), image.Pt(x, 600), color.RGBA{230, 230, 230, 0}, 3)
+	}
+	for y := 120; y <= 600; y += 120 {
+		gocv.Line(&m, image.Pt(200, y), image.Pt(1080, y), color.RGBA{230, 230, 230, 0}, 3)
+	}
+	if !card.Empty() {
+		gocv.Rectangle(&m, card, color.RGBA{20, 60, 200, 0}, -1)
+		gocv.Rectangle(&m, card.Inset(20), color.RGBA{200, 200, 40, 0}, -1)
+	}
+	if hand {
+		gocv.Circle(&m, image.Pt(700, 650), 120, color.RGBA{150, 170, 220, 0}, -1)
+	}
+	noise := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandN(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(4, 4, 4, 0))
+	gocv.Add(m, noise, &m)
+	return m
+}
+
+func TestChangeGate(t *testing.T) {
+	cal, err := calibration.FromCorners(models.Quad{{X: 200, Y: 600}, {X: 1080, Y: 600}, {X: 1080, Y: 120}, {X: 200, Y: 120}}, 1280, 720)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newChangeGate(cal)
+	defer g.Close()
+	site := image.Rect(560, 380, 720, 490)
+	ref := tableFrame(site, false)
+	defer ref.Close()
+	if g.still(ref) {
+		t.Fatal("still before any reference")
+	}
+	g.setReference()
+	tests := []struct {
+		name  string
+		card  image.Rectangle
+		hand  bool
+		still bool
+	}{
+		{"same board, new sensor noise", site, false, true},
+		{"card tapped", image.Rect(585, 355, 695, 515), false, false},
+		{"card gone", image.Rectangle{}, false, false},
+		{"hand over the margin", site, true, false},
+		{"card nudged 10 px", site.Add(image.Pt(10, 0)), false, false},
+	}
+	for _, tc := range tests {
+		f := tableFrame(tc.card, tc.hand)
+		if got := g.still(f); got != tc.still {
+			t.Errorf("%s: still = %v, want %v", tc.name, got, tc.still)
+		}
+		f.Close()
+	}
+	// However still the table, vision reads a frame in full now and then.
+	for i := 0; i < gateMaxSkip; i++ {
+		g.skipped++
+	}
+	f := tableFrame(site, false)
+	defer f.Close()
+	if g.still(f) {
+		t.Errorf("still after %d skipped frames", gateMaxSkip)
+	}
+}
