@@ -69,7 +69,7 @@ func finish(w io.Writer, snaps *Snapshots, feed Feed, last ui.View, err error) e
 	st := last.Update.State
 	fmt.Fprintf(w, "wrote %d snapshots to %s (last: frame %d, turn %d", snaps.Written, absOr(snaps.Dir), last.Update.Frame, st.Turn)
 	for _, pl := range models.Players {
-		if ps, ok := st.Players[pl.String()]; ok {
+		if ps, ok := st.Players[pl.String()]; ok && st.Turn > 0 {
 			fmt.Fprintf(w, ", %s life %d", pl, ps.Life)
 		}
 	}

@@ -54,7 +54,15 @@ type Game struct {
 	drawn   int
 	shotErr error
 	done    bool
+	// dirty says an update or input arrived since the last paint; painted
+	// is when the last paint happened.
+	dirty   bool
+	painted float64
 }
+
+// repaintEvery is the longest a frame goes unpainted while nothing happens
+// (pulses, call-outs and the caret still move at this rate).
+const repaintEvery = 1.0 / 30
 
 // NewGame makes the game for cfg; Run runs it in a window.
 func NewGame(ctx context.Context, cfg Config) *Game {
@@ -126,6 +134,7 @@ func (g *Game) Update() error {
 			}
 			g.cfg.Overlay.Receive(u, now)
 			g.shown++
+			g.dirty = true
 			if g.cfg.OnUpdate != nil {
 				g.cfg.OnUpdate(g.cfg.Overlay.View(now))
 			}
@@ -134,8 +143,16 @@ func (g *Game) Update() error {
 		}
 		break
 	}
-	g.handle(g.input.Poll(g.frame.Rect), now)
+	in := g.input.Poll(g.frame.Rect)
+	if len(in.Chars) > 0 || len(in.Keys) > 0 || in.Click || in.Fullscreen || !samePoint(in.Mouse, g.cfg.Overlay.View(now).Mouse) {
+		g.dirty = true
+	}
+	g.handle(in, now)
 	return nil
+}
+
+func samePoint(a, b *image.Point) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 // handle passes one tick's input to the overlay.
@@ -158,9 +175,16 @@ func (g *Game) handle(in Input, now float64) {
 	}
 }
 
-// Draw paints the overlay and uploads it to the screen.
+// Draw paints the overlay and uploads it to the screen. When nothing has
+// happened it repaints at most 30 times a second: the screen keeps the last
+// frame in between.
 func (g *Game) Draw(screen *ebiten.Image) {
-	g.DrawFrame(screen)
+	now := g.clock()
+	b := screen.Bounds()
+	if g.dirty || now-g.painted >= repaintEvery || g.frame.Rect.Dx() != b.Dx() || g.frame.Rect.Dy() != b.Dy() || g.img == nil {
+		g.DrawFrame(screen)
+		g.dirty, g.painted = false, now
+	}
 	if g.cfg.Screenshot != "" && g.shown >= max(1, g.cfg.ScreenshotAfter) && !g.done {
 		g.drawn++
 		if g.drawn >= 2 { // the frame after the update has been presented once
