@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+)
+
+// sampleStill is one bundled still and its true realm corners, or a skip.
+func sampleStill(t *testing.T, name string) (string, models.Quad) {
+	t.Helper()
+	img := filepath.Join("..", "..", "samples", "stills", name+".jpg")
+	b, err := os.ReadFile(filepath.Join("..", "..", "samples", "stills", name+".json"))
+	if err != nil {
+		t.Skipf("sample still %s not available: %v", name, err)
+	}
+	var truth struct {
+		Corners models.Quad `json:"corners"`
+	}
+	if err := json.Unmarshal(b, &truth); err != nil {
+		t.Fatal(err)
+	}
+	return img, truth.Corners
+}
+
+func maxCornerDistance(a, b models.Quad) float64 {
+	var d float64
+	for i := range a {
+		d = math.Max(d, math.Hypot(a[i].X-b[i].X, a[i].Y-b[i].Y))
+	}
+	return d
+}
+
+func runCalibrateArgs(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), env{args: append([]string{"calibrate"}, args...), stdout: &out, stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestCalibrateCommand(t *testing.T) {
+	img, truth := sampleStill(t, "0000")
+	dir := t.TempDir()
+	calPath := filepath.Join(dir, "cal.json")
+	debugPath := filepath.Join(dir, "grid.png")
+	code, stdout, stderr := runCalibrateArgs("--json", "--out", calPath, "--debug", debugPath, img)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res calibrateResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("output %q: %v", stdout, err)
+	}
+	width := math.Hypot(truth[1].X-truth[0].X, truth[1].Y-truth[0].Y)
+	if d := maxCornerDistance(res.Corners, truth); d > 0.01*width || res.Method != calibration.MethodAuto {
+		t.Errorf("corners %v by %s, want %v by auto (off by %.1f px)", res.Corners, res.Method, truth, d)
+	}
+	saved, err := calibration.Load(calPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved.Corners != res.Corners || saved.Reference == nil {
+		t.Errorf("saved corners %v (reference %v), printed %v", saved.Corners, saved.Reference != nil, res.Corners)
+	}
+	dbg := gocv.IMRead(debugPath, gocv.IMReadColor)
+	defer dbg.Close()
+	if dbg.Cols() != 1280 || dbg.Rows() != 720 {
+		t.Errorf("debug image is %dx%d, want 1280x720", dbg.Cols(), dbg.Rows())
+	}
+}
+
+func TestCalibrateCommandManualCorners(t *testing.T) {
+	img, _ := sampleStill(t, "0000")
+	const corners = "220.6,691.8 1103.9,544.7 990.6,24.4 156.4,187.2"
+	code, stdout, stderr := runCalibrateArgs("--corners", corners, "--north-at-bottom", "--out", filepath.Join(t.TempDir(), "c.json"), img)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"by manual", "corners A1 E1 E4 A4: " + corners, "north player at the image bottom"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output %q lacks %q", stdout, want)
+		}
+	}
+}
+
+func TestCalibrateCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.jpg")
+	if err := os.WriteFile(garbage, []byte("not an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blank := filepath.Join(dir, "blank.png")
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 90, 90, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	gocv.IMWrite(blank, m)
+	m.Close()
+	missing := filepath.Join(dir, "missing.jpg")
+	tests := []struct {
+		name string
+		args []string
+		want []string // in stderr
+	}{
+		{"missing file", []string{missing}, []string{missing, "no such file"}},
+		{"not an image", []string{garbage}, []string{garbage, "cannot read the image"}},
+		{"no realm", []string{"--out", "-", blank}, []string{blank, "no realm found", "--corners"}},
+		{"markers required", []string{"--markers", "--out", "-", blank}, []string{blank, "ArUco markers"}},
+		{"bad corners", []string{"--corners", "1,2 3,4", blank}, []string{"--corners", "want 4 points"}},
+		{"mirrored corners", []string{"--corners", "100,600 100,100 1000,100 1000,600", blank}, []string{"wrong way"}},
+		{"no image", nil, []string{"exactly one IMAGE"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCalibrateArgs(tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+}
