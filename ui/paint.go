@@ -63,7 +63,7 @@ func (p *Painter) paintPicture(l Layout, v View) {
 	case !l.Board.Empty() && img != nil && l.hasRealm:
 		p.warpRealm(l, img)
 	case !l.Board.Empty():
-		p.cv.fill(path{roundRectPts(l.Board.Inset(-scaled(l.Scale, 8)), 10*l.Scale)}, colFelt)
+		p.cv.roundRect(l.Board.Inset(-scaled(l.Scale, 8)), 10*l.Scale, colFelt)
 		for _, c := range models.AllCells() {
 			q := l.Cells[c.Index()]
 			in := scaled(l.Scale, 3)
