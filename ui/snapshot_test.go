@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -79,5 +80,19 @@ func TestWriteSnapshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
+	}
+	for _, size := range []image.Point{{1920, 1080}, {854, 480}} {
+		for _, name := range []string{"normal", "stream"} {
+			dst := image.NewRGBA(image.Rectangle{Max: size})
+			p.Paint(dst, testViews()[name])
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%dx%d.png", name, size.X, size.Y)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := png.Encode(f, dst); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		}
 	}
 }

@@ -56,14 +56,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		mode = ui.Stream
 	}
 	ov := ui.NewOverlay(feed, ui.Options{Catalog: cat, Sound: player, Mode: mode, Background: o.Background(), Volume: o.Volume, Muted: o.Mute})
-	cfg := window.Config{Title: "tablecam", Overlay: ov, Updates: feed.Updates(), Stream: o.Stream,
+	w, h, _ := o.Dimensions() // checked by o.Check
+	cfg := window.Config{Title: "tablecam", Width: w, Height: h, Overlay: ov, Updates: feed.Updates(), Stream: o.Stream,
 		Screenshot: o.Screenshot, ScreenshotAfter: o.ScreenshotAfter}
 	if o.SnapshotEvery > 0 {
 		dir := o.Out
 		if dir == "" {
 			dir = live.DefaultSnapshotDir
 		}
-		snaps, err := live.NewSnapshots(dir, o.SnapshotEvery, 1280, 720)
+		snaps, err := live.NewSnapshots(dir, o.SnapshotEvery, w, h)
 		if err != nil {
 			fmt.Fprintln(stderr, "tablecam-overlay:", err)
 			return 1

@@ -16,6 +16,6 @@ func ExampleOptions_Args() {
 	fmt.Println(o.Args())
 	fmt.Println(o.Background())
 	// Output:
-	// [--camera 0 --catalog my-cards --stream --chroma #00ff00 --volume 0.8]
+	// [--camera 0 --catalog my-cards --stream --chroma #00ff00 --volume 0.8 --size 1280x720]
 	// {0 255 0 255}
 }

@@ -23,7 +23,11 @@ func Headless(ctx context.Context, o Options, feed Feed, cat *models.Catalog, st
 	if o.Out == "" {
 		o.Out = DefaultSnapshotDir
 	}
-	snaps, err := NewSnapshots(o.Out, o.SnapshotEvery, 1280, 720)
+	w, h, err := o.Dimensions()
+	if err != nil {
+		return err
+	}
+	snaps, err := NewSnapshots(o.Out, o.SnapshotEvery, w, h)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,8 @@ func TestCheck(t *testing.T) {
 		{[]string{"--camera", "0", "--catalog", "c", "--volume", "3"}, "--volume 3"},
 		{[]string{"--camera", "0", "--catalog", "c", "--chroma", "green"}, "--chroma"},
 		{[]string{"--camera", "0", "--catalog", "c", "--snapshot-every", "-2"}, "--snapshot-every"},
-		{[]string{"--camera", "1", "--catalog", "c"}, ""},
+		{[]string{"--camera", "0", "--catalog", "c", "--size", "big"}, "--size"},
+		{[]string{"--camera", "1", "--catalog", "c", "--size", "1920x1080"}, ""},
 	}
 	for _, tc := range tests {
 		o, err := parse(t, tc.args...)

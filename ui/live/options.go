@@ -38,6 +38,8 @@ type Options struct {
 	// Screenshot writes the window to a PNG after ScreenshotAfter updates and quits.
 	Screenshot      string
 	ScreenshotAfter int
+	// Size is the window's (and snapshots') size, "WxH".
+	Size string
 	// Fast reads a video as fast as it can be analysed instead of at its frame rate.
 	Fast bool
 }
@@ -67,6 +69,7 @@ func NewFlagSet(name string, o *Options, output io.Writer) *flag.FlagSet {
 	fs.Float64Var(&o.Volume, "volume", 0.8, "sound volume `0-1`")
 	fs.StringVar(&o.Screenshot, "screenshot", "", "write the window to `FILE.png` and quit")
 	fs.IntVar(&o.ScreenshotAfter, "screenshot-after", 1, "take the screenshot after `N` updates")
+	fs.StringVar(&o.Size, "size", "1280x720", "window and snapshot size `WxH`")
 	fs.BoolVar(&o.Fast, "fast", false, "read a video as fast as it can be analysed, not at its frame rate")
 	return fs
 }
@@ -94,6 +97,9 @@ func (o *Options) Check() error {
 			return fmt.Errorf("--chroma: %w", err)
 		}
 	}
+	if _, _, err := o.Dimensions(); err != nil {
+		return err
+	}
 	if sources == 0 {
 		v, err := samples.Path("games", "demo", "game.avi")
 		if err != nil {
@@ -112,6 +118,17 @@ func (o *Options) Check() error {
 		o.Catalog = c
 	}
 	return nil
+}
+
+// Dimensions reads --size (default 1280×720).
+func (o *Options) Dimensions() (w, h int, err error) {
+	if o.Size == "" {
+		return 1280, 720, nil
+	}
+	if _, err := fmt.Sscanf(strings.ToLower(o.Size), "%dx%d", &w, &h); err != nil || w < 320 || h < 180 || w > 7680 || h > 4320 {
+		return 0, 0, fmt.Errorf("--size %q: want WIDTHxHEIGHT, such as 1920x1080 (at least 320x180)", o.Size)
+	}
+	return w, h, nil
 }
 
 // Background is the stream layout's background: the chroma colour, or transparent.
@@ -172,5 +189,6 @@ func (o *Options) Args() []string {
 	if o.Fast {
 		a = append(a, "--fast")
 	}
+	str("size", o.Size)
 	return a
 }
