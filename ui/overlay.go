@@ -293,12 +293,13 @@ func (o *Overlay) Click(p image.Point, now float64) {
 	}
 	for _, pl := range models.Players {
 		h := l.HUD[pl]
+		buttons := o.view.Mode != Stream // the stream layout draws no buttons
 		switch {
-		case p.In(h.Plus):
+		case buttons && p.In(h.Plus):
 			o.view.Focus = pl
 			o.lifeChange(now, 1)
 			return
-		case p.In(h.Minus):
+		case buttons && p.In(h.Minus):
 			o.view.Focus = pl
 			o.lifeChange(now, -1)
 			return
