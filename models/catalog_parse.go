@@ -231,12 +231,12 @@ func splitList(data []byte) ([]span, bool) {
 		for ; i < len(data); i++ {
 			c := data[i]
 			if inString {
-				switch c {
-				case '\\':
-					i++
-				case '"':
-					inString = false
+				// Jump to the closing quote: most of a card list is strings.
+				j := stringEnd(data, i)
+				if j < 0 {
+					return nil, false
 				}
+				i, inString = j, false
 				continue
 			}
 			switch c {
@@ -278,6 +278,27 @@ func splitList(data []byte) ([]span, bool) {
 		i = skipSpace(data, i+1) // past the comma
 	}
 	return nil, false
+}
+
+// stringEnd finds the quote that closes the JSON string whose text starts at
+// i, or -1.
+func stringEnd(data []byte, i int) int {
+	for {
+		j := bytes.IndexByte(data[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		// The quote is escaped when an odd number of backslashes precede it.
+		k := j
+		for k > i && data[k-1] == '\\' {
+			k--
+		}
+		if (j-k)%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -19,17 +19,22 @@ import (
 // Warded", "All minions have Burrowing".
 func FindKeywords(rulesText string) (keywords []Keyword, movementBonus int) {
 	var found [len(keywordOrder)]bool
+	if rulesText == "" {
+		return nil, 0
+	}
 	for _, sentence := range rulesSentences(rulesText) {
-		if m := triggerPattern.FindStringSubmatch(sentence); m != nil {
-			for _, name := range []string{m[1], m[2]} {
-				switch strings.ToLower(name) {
-				case "genesis":
-					found[keywordIndex[Genesis]] = true
-				case "deathrite":
-					found[keywordIndex[Deathrite]] = true
+		if opensTrigger(sentence) {
+			if m := triggerPattern.FindStringSubmatch(sentence); m != nil {
+				for _, name := range []string{m[1], m[2]} {
+					switch strings.ToLower(name) {
+					case "genesis":
+						found[keywordIndex[Genesis]] = true
+					case "deathrite":
+						found[keywordIndex[Deathrite]] = true
+					}
 				}
+				continue
 			}
-			continue
 		}
 		items := strings.Split(sentence, ",")
 		if _, _, ok := keywordItem(items[0]); !ok && !otherAbilityWords[strings.ToLower(strings.TrimSpace(items[0]))] {
@@ -84,21 +89,30 @@ var (
 	thresholdPrefix = regexp.MustCompile(`^(?:\([AEFW]\)\s*)+\s*[—–-]\s*`)
 )
 
+// opensTrigger is a quick test before triggerPattern: only Genesis and
+// Deathrite open a trigger.
+func opensTrigger(sentence string) bool {
+	c := sentence[0] | 0x20 // lower case
+	return c == 'g' || c == 'd'
+}
+
 // keywordItem reads one item of a keyword list: "Airborne", "Fire
 // Spellcaster", "Ranged 2", "Movement +1".
 func keywordItem(item string) (Keyword, int, bool) {
 	item = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(item), ".;"))
-	if item == "" {
-		return "", 0, false
+	if len(item) < 6 || len(item) > 40 {
+		return "", 0, false // no keyword item is this short or this long
 	}
-	if m := movementPattern.FindStringSubmatch(item); m != nil {
-		n, err := strconv.Atoi(m[1])
-		return Movement, n, err == nil
+	if strings.EqualFold(item[:3], "mov") {
+		if m := movementPattern.FindStringSubmatch(item); m != nil {
+			n, err := strconv.Atoi(m[1])
+			return Movement, n, err == nil
+		}
 	}
-	if rangedPattern.MatchString(item) {
+	if strings.EqualFold(item[:6], "ranged") && rangedPattern.MatchString(item) {
 		return Ranged, 0, true
 	}
-	if spellcasterPattern.MatchString(item) {
+	if strings.Contains(strings.ToLower(item), "spellcaster") && spellcasterPattern.MatchString(item) {
 		return Spellcaster, 0, true
 	}
 	for _, k := range keywordOrder {
@@ -116,14 +130,18 @@ func rulesSentences(text string) []string {
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		line = strings.TrimSpace(strings.TrimPrefix(line, "UPDATED:"))
-		line = thresholdPrefix.ReplaceAllString(line, "")
+		if strings.HasPrefix(line, "(") {
+			line = thresholdPrefix.ReplaceAllString(line, "")
+		}
 		for len(line) > 0 {
 			i := strings.Index(line, ". ")
 			if i < 0 {
 				out = append(out, line)
 				break
 			}
-			out = append(out, line[:i])
+			if i > 0 {
+				out = append(out, line[:i])
+			}
 			line = strings.TrimSpace(line[i+2:])
 		}
 	}

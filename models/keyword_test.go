@@ -2,6 +2,7 @@ package models
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -124,4 +125,26 @@ func TestKeywordOrderIsAllKeywords(t *testing.T) {
 	if !reflect.DeepEqual(keywordOrder[:], AllKeywords) {
 		t.Errorf("keywordOrder %v differs from AllKeywords %v", keywordOrder, AllKeywords)
 	}
+}
+
+// FuzzFindKeywords checks that any rules text is read without a panic and
+// gives keywords in order, without repeats.
+func FuzzFindKeywords(f *testing.F) {
+	for _, s := range []string{"", ". Airborne", "Airborne, Movement +2", "(W)(W) — Genesis → x", "G", "d. . .", "Ranged 2\n\nDeathrite -> x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, movement := FindKeywords(text)
+		last := -1
+		for _, k := range got {
+			i, ok := keywordIndex[k]
+			if !ok || i <= last {
+				t.Fatalf("FindKeywords(%q) = %v: out of order or unknown", text, got)
+			}
+			last = i
+		}
+		if movement < 0 || (movement > 0 && !slices.Contains(got, Movement)) {
+			t.Fatalf("FindKeywords(%q) = %v, movement %d", text, got, movement)
+		}
+	})
 }
