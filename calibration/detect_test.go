@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-
-	)
+)
 
 // variedScenes are synthetic views across the range the product must handle.
 func variedScenes(n int, seed uint64) []scene {

@@ -203,17 +203,66 @@ func (c *Calibration) Drifted(frame gocv.Mat) (bool, float64) {
 		c.SetReference(frame)
 		return false, 0
 	}
+	n, ok := c.driftCounts(frame)
+	if !ok {
+		return false, 0
+	}
+	return n.decide()
+}
+
+// driftTally counts, per direction of lines (0: constant x, 1: constant y),
+// the cell edges that were visible at calibration, and of those the ones
+// still in place and the ones found moved.
+type driftTally struct {
+	visible, inPlace, moved [2]int
+}
+
+// decide turns the tallies into Drifted's answer.
+func (n driftTally) decide() (bool, float64) {
+	total := n.visible[0] + n.visible[1]
+	if total == 0 {
+		return false, 0
+	}
+	inPlace := n.inPlace[0] + n.inPlace[1]
+	moved := n.moved[0] + n.moved[1]
+	score := 1 - float64(inPlace)/float64(total)
+	// Nearly nothing where it was: a big move, or the view is blocked.
+	drifted := float64(inPlace) < 0.25*float64(total)
+	// Edges found a few pixels away, consistently: the camera or mat moved.
+	// (Covered edges match nowhere, so hands and cards do not count here.)
+	if mf := float64(moved) / float64(total); mf >= 0.25 && moved >= 6 {
+		drifted = true
+		score = math.Max(score, DriftThreshold+mf/2)
+	}
+	for f := 0; f < 2; f++ {
+		if n.visible[f] == 0 {
+			continue
+		}
+		mf := float64(n.moved[f]) / float64(n.visible[f])
+		if mf >= 1.0/3 && n.moved[f] > n.inPlace[f] {
+			drifted = true
+			score = math.Max(score, DriftThreshold+mf/2)
+		}
+	}
+	if !drifted {
+		score = math.Min(score, DriftThreshold)
+	}
+	return drifted, math.Min(score, 1)
+}
+
+// driftCounts compares every cell edge of frame with the reference.
+func (c *Calibration) driftCounts(frame gocv.Mat) (driftTally, bool) {
+	var n driftTally
 	gr, owned, ok := newGrayReader(frame)
 	if owned.Ptr() != nil {
 		defer owned.Close()
 	}
 	if !ok {
-		return false, 0
+		return n, false
 	}
 	segs := c.driftSegments()
 	const ext = driftRadius + driftShift
 	cur := make([]byte, driftSamples*(2*ext+1))
-	var visible, inPlace, moved [2]int
 	for i, s := range segs {
 		ref := c.Reference.Segments[i]
 		if !textured(ref) {
@@ -227,34 +276,15 @@ func (c *Calibration) Drifted(frame gocv.Mat) (bool, float64) {
 		if !s.xLine {
 			fam = 1
 		}
-		visible[fam]++
+		n.visible[fam]++
 		switch {
 		case near >= 0.6:
-			inPlace[fam]++
+			n.inPlace[fam]++
 		case far >= 0.7 && far > near+0.15:
-			moved[fam]++
+			n.moved[fam]++
 		}
 	}
-	total := visible[0] + visible[1]
-	if total == 0 {
-		return false, 0
-	}
-	score := 1 - float64(inPlace[0]+inPlace[1])/float64(total)
-	drifted := score > 1-0.25
-	for f := 0; f < 2; f++ {
-		if visible[f] == 0 {
-			continue
-		}
-		mf := float64(moved[f]) / float64(visible[f])
-		if mf >= 1.0/3 && moved[f] > inPlace[f] {
-			drifted = true
-			score = math.Max(score, DriftThreshold+mf/2)
-		}
-	}
-	if !drifted {
-		score = math.Min(score, DriftThreshold)
-	}
-	return drifted, math.Min(score, 1)
+	return n, true
 }
 
 // textured reports whether a reference segment shows enough contrast to be compared.

@@ -144,7 +144,7 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 			gocv.CvtColor(m, &bgr, gocv.ColorGrayToBGR)
 			// white quiet zone, then the marker
 			tl := planePx(models.Point{X: c.X - sizeMM/2, Y: c.Y + sizeMM/2})
-			gocv.Rectangle(&plane, image.Rect(tl.X-8, tl.Y-8, tl.X+bgr.Cols()+8, tl.Y+bgr.Rows()+8), color.RGBA{255, 255, 255, 255}, -1)
+			gocv.Rectangle(&plane, image.Rect(tl.X-16, tl.Y-16, tl.X+bgr.Cols()+16, tl.Y+bgr.Rows()+16), color.RGBA{255, 255, 255, 255}, -1)
 			roi := plane.Region(image.Rect(tl.X, tl.Y, tl.X+bgr.Cols(), tl.Y+bgr.Rows()))
 			bgr.CopyTo(&roi)
 			roi.Close()

@@ -1,0 +1,116 @@
+package calibration
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+func TestSaveLoad(t *testing.T) {
+	s := scene{seed: 41, tiltDeg: 12, widthFrac: 0.7, lineMM: 2, borderMM: 2, contrast: 1, cards: 3, noise: 2}
+	frame, truth := s.render(t)
+	defer frame.Close()
+	c, err := FromCorners(truth, frame.Cols(), frame.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.NorthAtBottom = true
+	c.SetReference(frame)
+	path := filepath.Join(t.TempDir(), "cal.json")
+	if err := c.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cornerError(got.Corners, c.Corners) > 0.01 || got.ImageWidth != 1280 || got.ImageHeight != 720 ||
+		!got.NorthAtBottom || got.Method != MethodManual || got.Geometry != models.DefaultRealm() {
+		t.Errorf("loaded %+v, saved %+v", got, c)
+	}
+	if got.Reference == nil || len(got.Reference.Segments) != len(c.Reference.Segments) {
+		t.Fatal("drift reference lost in the round trip")
+	}
+	if drifted, _ := got.Drifted(frame); drifted {
+		t.Error("the loaded calibration reports drift on its own frame")
+	}
+	p := got.RealmToImage(models.Point{X: 250, Y: 150})
+	q := c.RealmToImage(models.Point{X: 250, Y: 150})
+	if cornerError(models.Quad{p}, models.Quad{q}) > 0.05 {
+		t.Errorf("loaded calibration maps the realm centre to %v, saved one to %v", p, q)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	c, err := FromCorners(models.Quad{{X: 100, Y: 650}, {X: 1180, Y: 640}, {X: 1050, Y: 80}, {X: 220, Y: 90}}, 1280, 720)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	if err := c.Save(good); err != nil {
+		t.Fatal(err)
+	}
+	valid, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(valid)
+	tests := []struct {
+		name, content string
+		want          []string
+	}{
+		{"truncated", text[:len(text)/2], []string{"truncated"}},
+		{"syntax error on line 3", "{\n  \"version\": 1,\n  \"corners\": [[1,2],, \n}", []string{"line 3"}},
+		{"wrong type", strings.Replace(text, `"image_width": 1280`, `"image_width": "wide"`, 1), []string{"line ", "image_width"}},
+		{"unknown version", strings.Replace(text, `"version": 1`, `"version": 7`, 1), []string{"version 7 is not supported"}},
+		{"no version", strings.Replace(text, `"version": 1,`, ``, 1), []string{`no "version"`}},
+		{"unknown method", strings.Replace(text, `"method": "manual"`, `"method": "magic"`, 1), []string{`unknown method "magic"`}},
+		{"unknown field", strings.Replace(text, `"method"`, `"colour": 3, "method"`, 1), []string{"colour"}},
+		{"mirrored corners", mirrorCorners(t, c, dir), []string{"wrong way"}},
+		{"empty", "", []string{"empty file"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "cal.json")
+			if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "calibration "+path+": ") {
+				t.Errorf("error %q does not start by naming the file", msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+	if _, err := Load(filepath.Join(dir, "missing.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Load(missing) = %v, want an error wrapping os.ErrNotExist", err)
+	}
+}
+
+// mirrorCorners saves c with its corners in mirrored order and returns the file's text.
+func mirrorCorners(t *testing.T, c *Calibration, dir string) string {
+	m := *c
+	m.Corners = models.Quad{c.Corners[1], c.Corners[0], c.Corners[3], c.Corners[2]}
+	path := filepath.Join(dir, "mirrored.json")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
