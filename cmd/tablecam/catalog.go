@@ -313,7 +313,16 @@ func writeCard(w io.Writer, c *models.Card) {
 		kind += " token"
 	}
 	fmt.Fprintf(tw, "type\t%s\n", kind)
-	fmt.Fprintf(tw, "rarity\t%s\n", list(nonEmpty(string(c.Rarity))))
+	rarity := list(nonEmpty(string(c.Rarity)))
+	switch n := c.Rarity.MaxCopies(); {
+	case c.Token:
+		rarity += " (a token: never in a deck)"
+	case n == 1:
+		rarity += " (1 copy in a deck)"
+	case n > 1:
+		rarity += fmt.Sprintf(" (up to %d copies in a deck)", n)
+	}
+	fmt.Fprintf(tw, "rarity\t%s\n", rarity)
 	fmt.Fprintf(tw, "cost\t%s\n", num(c.Cost))
 	fmt.Fprintf(tw, "attack\t%s\n", num(c.Attack))
 	fmt.Fprintf(tw, "defence\t%s\n", num(c.Defence))

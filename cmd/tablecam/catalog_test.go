@@ -95,7 +95,7 @@ func TestCatalogShow(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"name       Glimmer Moth\n", "type       Minion\n", "cost       3\n", "attack     2\n", "life       -\n",
+		"name       Glimmer Moth\n", "type       Minion\n", "rarity     Exceptional (up to 3 copies in a deck)\n", "cost       3\n", "attack     2\n", "life       -\n",
 		"threshold  2 air\n", "subtypes   Beast, Spirit\n", "keywords   Airborne, Genesis, Movement +1\n",
 		"printings  alp-glimmer_moth-b-s, alp-glimmer_moth-b-f\n", "sets       Alpha\n",
 		"image      " + filepath.Join(dir, "images", "glimmer_moth.png") + "\n",
