@@ -39,7 +39,7 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures()), regionORB: newORB(800)}, nil
+	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures()), regionORB: newORB(500)}, nil
 }
 
 // Close frees the analyzer's OpenCV objects.
@@ -72,25 +72,28 @@ func (a *Analyzer) Analyze(frame gocv.Mat, cal *calibration.Calibration) (models
 }
 
 func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation, error) {
-	top := v.warp(frame)
-	defer top.Close()
-	gray := gocv.NewMat()
-	if top.Channels() == 1 {
-		top.CopyTo(&gray)
-	} else {
-		gocv.CvtColor(top, &gray, gocv.ColorBGRToGray)
-	}
-	defer gray.Close()
-	occluded := handCovers(top, v)
+	// A half-resolution top-down image is enough to see a hand and to tell
+	// whether anything moved; only a frame that changed is read in full.
+	coarse := v.scaled(0.5)
+	small := coarse.warp(frame)
+	defer small.Close()
+	smallGray := grayOf(small)
+	defer smallGray.Close()
+	occluded := handCovers(small, coarse)
 	corners := v.corners
 	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Occluded: occluded, Cards: []models.CardObservation{}}
 
-	if !a.opts.NoReuse && a.stable != nil && a.stable.view.same(v) && !occluded {
-		if !a.stable.changed(gray) {
-			obs.Cards = append(obs.Cards, a.stable.cards...)
-			return obs, nil
-		}
+	reuse := !a.opts.NoReuse && a.stable != nil && a.stable.view.same(coarse)
+	// While a hand is over the realm the tracker ignores the frame: keep
+	// reporting the last stable cards rather than reading half-hidden ones.
+	if reuse && (occluded || !a.stable.changed(smallGray)) {
+		obs.Cards = append(obs.Cards, a.stable.cards...)
+		return obs, nil
 	}
+	top := v.warp(frame)
+	defer top.Close()
+	gray := grayOf(top)
+	defer gray.Close()
 	cards, err := a.readCards(gray, v)
 	if err != nil {
 		return obs, err
@@ -100,9 +103,20 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 		if a.stable != nil {
 			a.stable.close()
 		}
-		a.stable = newStableFrame(gray, v, cards)
+		a.stable = newStableFrame(smallGray, coarse, cards)
 	}
 	return obs, nil
+}
+
+// grayOf converts a BGR image to grey (a copy when it already is).
+func grayOf(img gocv.Mat) gocv.Mat {
+	gray := gocv.NewMat()
+	if img.Channels() == 1 {
+		img.CopyTo(&gray)
+	} else {
+		gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+	}
+	return gray
 }
 
 // readCards finds and identifies the cards of a top-down grey image.

@@ -25,11 +25,14 @@ type features struct {
 // keypoints, and a pyramid that covers the scale changes of a tilted camera.
 func newORB(n int) gocv.ORB {
 	const patch = 19
-	return gocv.NewORBWithParams(n, 1.2, 6, patch, 0, 2, gocv.ORBScoreTypeHarris, patch, fastThreshold)
+	return gocv.NewORBWithParams(n, 1.2, orbLevels, patch, 0, 2, gocv.ORBScoreTypeHarris, patch, fastThreshold)
 }
 
 // fastThreshold is low so that blurred cards far from the camera still get corners.
 const fastThreshold = 7
+
+// orbLevels is small: in the top-down image every card has its reference scale.
+const orbLevels = 2
 
 // detect finds ORB features in a grey image, only where mask is non-zero
 // (an empty mask means everywhere).

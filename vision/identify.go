@@ -98,29 +98,31 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 		f.Points[i].X += float32(r.Min.X)
 		f.Points[i].Y += float32(r.Min.Y)
 	}
+	// Match against the whole catalog, with the same ratio test as whole
+	// frames (against the best match on any other face), and fit only the
+	// shortlisted faces.
+	offsets := x.descriptorOffsets()
+	listed := map[int]bool{}
+	for _, c := range cands {
+		listed[c] = true
+	}
+	byRef := map[int][]pointPair{}
+	for qi := range f.Descs {
+		n, ok := x.lsh.query(&f.Descs[qi])
+		if !ok || n.dist > maxHamming || float64(n.dist) >= ratio*float64(n.second) || !listed[int(n.ref)] {
+			continue
+		}
+		r := int(n.ref)
+		rp, fp := x.refs[r].Feat.Points[int(n.id)-offsets[r]], f.Points[qi]
+		byRef[r] = append(byRef[r], pointPair{float64(rp.X), float64(rp.Y), float64(fp.X), float64(fp.Y)})
+	}
 	rng := rand.New(rand.NewPCG(2, 3))
 	params := ransacParams{threshold: inlierThreshold, minScale: 0.75, maxScale: 1.33, iterations: ransacRounds}
 	var best detection
 	found := false
 	for _, ri := range cands {
 		ref := &x.refs[ri]
-		var pairs []pointPair
-		for qi := range f.Descs {
-			d1, d2, bi := 257, 257, -1
-			for j := range ref.Feat.Descs {
-				d := hamming(&f.Descs[qi], &ref.Feat.Descs[j])
-				if d < d1 {
-					d1, d2, bi = d, d1, j
-				} else if d < d2 {
-					d2 = d
-				}
-			}
-			if bi < 0 || d1 > maxHamming || float64(d1) >= ratio*float64(d2) {
-				continue
-			}
-			rp, fp := ref.Feat.Points[bi], f.Points[qi]
-			pairs = append(pairs, pointPair{float64(rp.X), float64(rp.Y), float64(fp.X), float64(fp.Y)})
-		}
+		pairs := byRef[ri]
 		if len(pairs) < minMatches {
 			continue
 		}

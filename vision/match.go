@@ -13,9 +13,9 @@ import (
 // fit with its scale bound is the geometric verification.
 const (
 	maxHamming      = 64  // a keypoint match farther than this is noise
-	ratio           = 0.8 // best distance must be below ratio × best on another face
+	ratio           = 0.9 // best distance must be below ratio × best on another face
 	minMatches      = 8   // matches to a face before a fit is tried
-	minInliers      = 9   // inliers for a card to be accepted
+	minInliers      = 8   // inliers for a card to be accepted
 	inlierThreshold = 4.0 // pixels in the top-down image
 	maxInstances    = 4   // copies of one face looked for in one image
 	ransacRounds    = 400

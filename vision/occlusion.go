@@ -36,10 +36,11 @@ func handCovers(top gocv.Mat, v *view) bool {
 		Intersect(image.Rect(0, 0, top.Cols(), top.Rows()))
 	roi := top.Region(area)
 	defer roi.Close()
-	// A hand is big: a quarter of the resolution finds it as well, faster.
+	// A hand is big: 0.5 px/mm finds it as well, faster.
+	f := 0.5 / s
 	small := gocv.NewMat()
 	defer small.Close()
-	gocv.Resize(roi, &small, image.Pt(area.Dx()/4, area.Dy()/4), 0, 0, gocv.InterpolationArea)
+	gocv.Resize(roi, &small, image.Pt(int(float64(area.Dx())*f), int(float64(area.Dy())*f)), 0, 0, gocv.InterpolationArea)
 	ycc := gocv.NewMat()
 	defer ycc.Close()
 	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
@@ -55,7 +56,7 @@ func handCovers(top gocv.Mat, v *view) bool {
 	defer stats.Close()
 	defer centroids.Close()
 	n := gocv.ConnectedComponentsWithStats(skin, &labels, &stats, &centroids)
-	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * s * s / 16
+	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
 	minArea := int32(handShare * realmPx)
 	w, h := int32(skin.Cols()), int32(skin.Rows())
 	for i := 1; i < n; i++ {

@@ -98,3 +98,13 @@ func (v *view) imageOfMM(x, y float64) models.Point {
 	py := (v.geo.HeightMM() + v.marginMM - y) * v.pxPerMM
 	return v.toImage.applyPoint(models.Point{X: px, Y: py})
 }
+
+// scaled gives the same view at f times the resolution.
+func (v *view) scaled(f float64) *view {
+	w := *v
+	w.pxPerMM = v.pxPerMM * f
+	w.size = image.Pt(int(math.Round(float64(v.size.X)*f)), int(math.Round(float64(v.size.Y)*f)))
+	w.toImage = v.toImage.mul(homography{1 / f, 0, 0, 0, 1 / f, 0, 0, 0, 1})
+	w.fromImg = homography{f, 0, 0, 0, f, 0, 0, 0, 1}.mul(v.fromImg)
+	return &w
+}
