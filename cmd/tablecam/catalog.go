@@ -104,15 +104,15 @@ func parseCatalogArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(words, rest...), nil // flag.Parse ate the "--"
+		}
+		if len(rest) == 0 {
 			return words, nil
 		}
-		if args[0] == "--" {
-			return append(words, args[1:]...), nil
-		}
-		words = append(words, args[0])
-		args = args[1:]
+		words = append(words, rest[0])
+		args = rest[1:]
 	}
 }
 

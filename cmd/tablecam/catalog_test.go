@@ -161,6 +161,12 @@ func TestCatalogSearch(t *testing.T) {
 		t.Errorf("search --json: exit %d, %v, %s", code, err, out)
 	}
 
+	// Flags anywhere, and "--" to end them.
+	out, errOut, code = runTablecam(t, "catalog", "search", "--catalog", dir, "--", "-draw", "--json")
+	if code != 1 || !strings.Contains(errOut, `no card matches "-draw --json"`) {
+		t.Errorf("search after --: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
 	out, errOut, code = runTablecam(t, "catalog", "--catalog", dir, "search", "glimer")
 	if code != 1 || out != "" || !strings.Contains(errOut, "did you mean Glimmer Moth") {
 		t.Errorf("no match: exit %d, stdout %q, stderr %q", code, out, errOut)
