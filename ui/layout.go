@@ -98,9 +98,17 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 	}
 	pad := scaled(s, 18)
 	area := l.Picture.Inset(pad)
-	if n := min(len(v.Update.State.Warnings), 4); n > 0 {
-		// Leave room for the list of warnings under the board.
-		area.Max.Y -= scaled(s, float64(36+21*n))
+	if ws := v.Update.State.Warnings; len(ws) > 0 {
+		// Leave room for the list of warnings under the board (long
+		// sentences take two lines).
+		lines := 0
+		for _, w := range ws[max(0, len(ws)-mostWarnings):] {
+			lines++
+			if len(w.Message) > 80 {
+				lines++
+			}
+		}
+		area.Max.Y -= scaled(s, float64(36+21*lines))
 	}
 	l.Board = fitRect(area, 5, 3)
 	l.HasCells = true

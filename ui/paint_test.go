@@ -3,6 +3,7 @@ package ui
 import (
 	"image"
 	"image/color"
+	"strings"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -367,3 +368,34 @@ func BenchmarkPaint(b *testing.B) {
 }
 
 var _ = uitest.Midgame
+
+func TestWrap(t *testing.T) {
+	f := NewPainter().fonts.get(regular, 13)
+	long := "Foot Soldier was summoned to the void at C4 without Voidwalk and is banished; a minion in the void must have Voidwalk to stay"
+	tests := []struct {
+		s        string
+		width    int
+		maxLines int
+		lines    int
+		whole    bool // every word kept
+	}{
+		{"short sentence", 400, 2, 1, true},
+		{long, 500, 2, 2, true},
+		{long, 300, 2, 2, false},
+		{long, 300, 1, 1, false},
+	}
+	for _, tc := range tests {
+		got := wrap(f, tc.s, tc.width, tc.maxLines)
+		if len(got) != tc.lines {
+			t.Errorf("wrap(%.20q, %d) = %d lines %q, want %d", tc.s, tc.width, len(got), got, tc.lines)
+		}
+		for _, l := range got {
+			if f.measure(l) > tc.width {
+				t.Errorf("line %q is %d px, over %d", l, f.measure(l), tc.width)
+			}
+		}
+		if joined := strings.Join(got, " "); (joined == tc.s) != tc.whole {
+			t.Errorf("wrap(%.20q, %d): joined %q, whole=%v", tc.s, tc.width, joined, tc.whole)
+		}
+	}
+}

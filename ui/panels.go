@@ -140,11 +140,21 @@ func (p *Painter) paintWarningList(l Layout, v View) {
 	s := l.Scale
 	f := p.face(regular, l, 13)
 	hf := p.face(bold, l, 13)
+	cf := p.face(bold, l, 13)
 	lineH := f.height() + scaled(s, 4)
-	const most = 4
-	n := min(len(ws), most)
-	h := hf.height() + lineH*n + scaled(s, 16)
-	w := min(scaled(s, 620), l.Picture.Dx()-scaled(s, 24))
+	n := min(len(ws), mostWarnings)
+	shown := ws[len(ws)-n:]
+	w := l.Picture.Dx() - scaled(s, 24)
+	prefixW := cf.measure("E4 E4 ") // room for the cells, so messages line up
+	textW := w - prefixW - scaled(s, 28)
+	var wrapped [][]string
+	lines := 0
+	for _, wr := range shown {
+		ls := wrap(f, wr.Message, textW, 2)
+		wrapped = append(wrapped, ls)
+		lines += len(ls)
+	}
+	h := hf.height() + lineH*lines + scaled(s, 16)
 	bottom := l.Picture.Max.Y - scaled(s, 12)
 	if ps, _ := playerState(v, models.South); ps.DeathsDoor || defeated(v, models.South) {
 		bottom -= scaled(s, 54)
@@ -153,24 +163,56 @@ func (p *Painter) paintWarningList(l Layout, v View) {
 	p.cv.roundRect(r, 8*s, color.NRGBA{0x10, 0x12, 0x18, 0xe0})
 	p.cv.stroke(roundRectPts(r, 8*s), true, 1.5*s, withAlpha(colWarning, 200))
 	title := plural(len(ws), "RULE WARNING", "RULE WARNINGS")
+	if len(ws) > n {
+		title += fmt.Sprintf(" (latest %d)", n)
+	}
 	y := r.Min.Y + scaled(s, 8)
 	p.warningGlyph(pt{float64(r.Min.X) + 18*s, float64(y+hf.height()/2) + 1}, 8*s)
 	p.cv.text(hf, r.Min.X+scaled(s, 32), y+hf.ascent, title, colWarning)
 	y += hf.height() + scaled(s, 4)
-	for i := 0; i < n; i++ {
-		wr := ws[len(ws)-n+i]
+	for i, wr := range shown {
 		cells := make([]string, len(wr.Cells))
 		for j, c := range wr.Cells {
 			cells[j] = c.String()
 		}
-		prefix := strings.Join(cells, " ")
 		x := r.Min.X + scaled(s, 14)
-		if prefix != "" {
-			x = p.cv.text(p.face(bold, l, 13), x, y+f.ascent, prefix, colWarning) + scaled(s, 8)
+		p.cv.textIn(cf, image.Rect(x, y, x+prefixW, y+lineH), strings.Join(cells, " "), alignLeft, colWarning)
+		for _, line := range wrapped[i] {
+			p.cv.textIn(f, image.Rect(x+prefixW, y, r.Max.X-scaled(s, 10), y+lineH), line, alignLeft, colText)
+			y += lineH
 		}
-		p.cv.textIn(f, image.Rect(x, y, r.Max.X-scaled(s, 10), y+lineH), wr.Message, alignLeft, colText)
-		y += lineH
 	}
+}
+
+// mostWarnings is how many warnings the list shows (the latest).
+const mostWarnings = 4
+
+// wrap breaks s into at most maxLines lines of at most width pixels, cutting
+// the last one with an ellipsis.
+func wrap(f *face, s string, width, maxLines int) []string {
+	words := strings.Fields(s)
+	var lines []string
+	cur := ""
+	for i, w := range words {
+		try := w
+		if cur != "" {
+			try = cur + " " + w
+		}
+		if f.measure(try) <= width || cur == "" {
+			cur = try
+			continue
+		}
+		if len(lines) == maxLines-1 {
+			cur = fit(f, cur+" "+strings.Join(words[i:], " "), width)
+			break
+		}
+		lines = append(lines, cur)
+		cur = w
+	}
+	if cur != "" {
+		lines = append(lines, fit(f, cur, width))
+	}
+	return lines
 }
 
 // warningGlyph is a yellow triangle with an exclamation mark.
