@@ -81,7 +81,9 @@ func (p *Painter) paintCallouts(l Layout, v View) {
 		r := cs[i]
 		age := v.Now - r.At
 		alpha := 1.0
-		if rem := CalloutSeconds - age; rem < 1 {
+		if rem := CalloutSeconds - age; rem < 1 && v.Background.A == 0 {
+			// Fade out over a transparent background; over a chroma key a
+			// half-transparent box would tint, so it just goes.
 			alpha = rem
 		}
 		slide := 0
