@@ -155,7 +155,8 @@ func sortFits(f []gridFit) {
 	}
 }
 
-// plausible rejects lattices that are tiny, huge, far outside the image or folded.
+// plausible rejects lattices that are tiny, huge, far outside the image,
+// folded, or of a shape no camera at a player's side would see.
 func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	q := models.Quad{
 		h.apply(models.Point{X: 0, Y: 0}),
@@ -169,6 +170,17 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 		}
 	}
 	if a := q.Area(); a < 0.05*w*hgt || a > 1.2*w*hgt {
+		return false
+	}
+	// The camera looks at the realm from a player's side (south or north),
+	// so the long side runs across the image: the mean length of the
+	// south and north edges over that of the west and east edges is between
+	// about 1 (steep tilt away from the viewer… turned) and 4.5 (very flat
+	// view); top-down it is 5:3. And the realm spans at least a quarter of
+	// the frame's width.
+	across := (dist(q[0], q[1]) + dist(q[2], q[3])) / 2
+	along := (dist(q[1], q[2]) + dist(q[3], q[0])) / 2
+	if along == 0 || across/along < 0.9 || across/along > 4.5 || across < 0.25*w {
 		return false
 	}
 	// Convex, and the denominator of h positive over the realm (not folded).
@@ -257,7 +269,7 @@ func halfResSegments(gray gocv.Mat, minLen float64) []segment {
 	gocv.Resize(gray, &small, image.Pt(gray.Cols()/2, gray.Rows()/2), 0, 0, gocv.InterpolationArea)
 	edges := gocv.NewMat()
 	defer edges.Close()
-	gocv.Canny(small, &edges, cannyLow, cannyHigh)
+	gocv.Canny(small, &edges, houghCannyLow, houghCannyHigh)
 	segs := houghSegments(edges, minLen/2)
 	for i := range segs {
 		segs[i].a = models.Point{X: segs[i].a.X*2 + 0.5, Y: segs[i].a.Y*2 + 0.5}
@@ -338,3 +350,9 @@ func familyScore(em *edgeMap, h homography, g models.RealmGeometry, isX bool) fl
 	}
 	return hit/total - 0.5*maxOut
 }
+
+func dist(a, b models.Point) float64 { return math.Hypot(b.X-a.X, b.Y-a.Y) }
+
+// Canny thresholds of the half-size image the Hough transform reads: lower,
+// as halving the image halves the noise.
+const houghCannyLow, houghCannyHigh = 20, 50

@@ -86,13 +86,20 @@ func binDistance(a, b uint8) int {
 const oriTolerance = 5
 
 // maxLineWidth is the widest grid line (px) whose two edges are paired.
-const maxLineWidth = 14
+const maxLineWidth = 20
 
 // centre finds where a grid line crosses the normal (nx, ny) through p,
 // within r pixels: the middle of the nearest pair of opposite-polarity edges
 // (a drawn line), else the nearest single edge (a boundary). It returns the
 // offset along the normal.
 func (m *edgeMap) centre(p models.Point, nx, ny float64, r int, bin uint8) (float64, bool) {
+	off, _, ok := m.lineCentre(p, nx, ny, r, bin)
+	return off, ok
+}
+
+// lineCentre is centre, also saying whether the crossing is a drawn line
+// (a pair of opposite edges) rather than a single edge.
+func (m *edgeMap) lineCentre(p models.Point, nx, ny float64, r int, bin uint8) (float64, bool, bool) {
 	var offs [2 * (maxLineWidth + 1)]int
 	var pol [2 * (maxLineWidth + 1)]bool
 	n := 0
@@ -116,7 +123,7 @@ func (m *edgeMap) centre(p models.Point, nx, ny float64, r int, bin uint8) (floa
 		n++
 	}
 	if n == 0 {
-		return 0, false
+		return 0, false, false
 	}
 	best, bestD := 0.0, math.Inf(1)
 	for i := 0; i < n; i++ {
@@ -131,14 +138,14 @@ func (m *edgeMap) centre(p models.Point, nx, ny float64, r int, bin uint8) (floa
 		}
 	}
 	if bestD <= float64(r) {
-		return best, true
+		return best, true, true
 	}
 	for i := 0; i < n; i++ {
 		if d := math.Abs(float64(offs[i])); d < bestD {
 			best, bestD = float64(offs[i]), d
 		}
 	}
-	return best, true
+	return best, false, true
 }
 
 // inside reports whether p is inside the map.

@@ -334,7 +334,7 @@ func lineSupport(m *edgeMap, h homography, gl gridLine, step float64, r int, col
 		nx, ny := -ey/el, ex/el
 		bin := directionBin(math.Atan2(ny, nx))
 		if !collect {
-			if off, ok := m.centre(p, nx, ny, r, bin); ok && math.Abs(off) <= centreTolerance {
+			if off, paired, ok := m.lineCentre(p, nx, ny, r, bin); ok && paired && math.Abs(off) <= centreTolerance {
 				hits++
 			}
 			continue
@@ -348,10 +348,11 @@ func lineSupport(m *edgeMap, h homography, gl gridLine, step float64, r int, col
 }
 
 // A sample of a grid line is supported when the centre of a drawn line (the
-// middle of two opposite edges up to maxLineWidth apart, or a single edge)
-// lies within centreTolerance px of it, searching scoreRadius px either side.
+// middle of two opposite edges up to maxLineWidth apart) lies within
+// centreTolerance px of it, searching scoreRadius px either side. A single
+// edge (the mat's own edge, a shadow) does not count.
 const (
-	scoreRadius     = 8
+	scoreRadius     = 11
 	centreTolerance = 2.5
 )
 
@@ -405,7 +406,7 @@ func snapLine(m *edgeMap, h homography, gl gridLine, r int) (imgLine, bool) {
 		}
 		// Offset of p from the straight image line a–b (homographies keep lines straight).
 		base := (p.X-a.X)*nx + (p.Y-a.Y)*ny
-		if off, ok := m.centre(p, nx, ny, r, bin); ok {
+		if off, paired, ok := m.lineCentre(p, nx, ny, r, bin); ok && paired {
 			ss = append(ss, (p.X-a.X)*ux+(p.Y-a.Y)*uy)
 			offs = append(offs, base+off)
 		}
