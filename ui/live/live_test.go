@@ -30,7 +30,7 @@ func TestArgsPassTheFlagsOn(t *testing.T) {
 	tests := [][]string{
 		{"--camera", "0", "--catalog", "cat", "--stream", "--chroma", "#00ff00", "--mute", "--volume", "0.5"},
 		{"--video", "g.avi", "--catalog", "c", "--calibration", "cal.json", "--snapshot-every", "10", "--out", "snaps", "--volume", "1"},
-		{"--frames", "dir", "--catalog", "c", "--corners", "1,2 3,4 5,6 7,8", "--journal", "j.jsonl", "--fast", "--volume", "0.8", "--screenshot", "a.png", "--screenshot-after", "3"},
+		{"--frames", "dir", "--catalog", "c", "--corners", "1,2 3,4 5,6 7,8", "--journal", "j.jsonl", "--resume", "--fast", "--volume", "0.8", "--screenshot", "a.png", "--screenshot-after", "3"},
 	}
 	for _, args := range tests {
 		o, err := parse(t, args...)
@@ -57,6 +57,7 @@ func TestCheck(t *testing.T) {
 		{[]string{"--camera", "0", "--catalog", "c", "--chroma", "green"}, "--chroma"},
 		{[]string{"--camera", "0", "--catalog", "c", "--snapshot-every", "-2"}, "--snapshot-every"},
 		{[]string{"--camera", "0", "--catalog", "c", "--size", "big"}, "--size"},
+		{[]string{"--camera", "0", "--catalog", "c", "--resume"}, "--resume needs --journal"},
 		{[]string{"--camera", "1", "--catalog", "c", "--size", "1920x1080"}, ""},
 	}
 	for _, tc := range tests {

@@ -23,8 +23,10 @@ type Options struct {
 	// Calibration is a saved calibration; Corners "x,y x,y x,y x,y" sets the
 	// realm by hand. With neither the realm is found automatically.
 	Calibration, Corners string
-	// Journal is the game's journal file ("" for a new one).
+	// Journal is the game's journal file ("" for a new one); Resume
+	// continues the game it holds.
 	Journal string
+	Resume  bool
 	// Stream lays the overlay out for capture; Chroma is its background
 	// colour ("" for transparent).
 	Stream bool
@@ -61,6 +63,7 @@ func NewFlagSet(name string, o *Options, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.Calibration, "calibration", "", "saved calibration `FILE` (default: find the realm automatically)")
 	fs.StringVar(&o.Corners, "corners", "", "realm corners A1 E1 E4 A4 in image pixels, `\"x,y x,y x,y x,y\"`")
 	fs.StringVar(&o.Journal, "journal", "", "journal `FILE` (default: a new one in the user's data folder)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue the game in --journal (after a crash or a break)")
 	fs.BoolVar(&o.Stream, "stream", false, "streamer layout: borderless, transparent or chroma-key background")
 	fs.StringVar(&o.Chroma, "chroma", "", "stream background `#RRGGBB` (default: transparent)")
 	fs.IntVar(&o.SnapshotEvery, "snapshot-every", 0, "write the overlay as a PNG every `N` frames")
@@ -85,6 +88,9 @@ func (o *Options) Check() error {
 	}
 	if sources > 1 {
 		return fmt.Errorf("give one of --camera, --video or --frames")
+	}
+	if o.Resume && o.Journal == "" {
+		return fmt.Errorf("--resume needs --journal FILE")
 	}
 	if o.Volume < 0 || o.Volume > 1 {
 		return fmt.Errorf("--volume %v: want 0 to 1", o.Volume)
@@ -170,6 +176,9 @@ func (o *Options) Args() []string {
 	str("calibration", o.Calibration)
 	str("corners", o.Corners)
 	str("journal", o.Journal)
+	if o.Resume {
+		a = append(a, "--resume")
+	}
 	if o.Stream {
 		a = append(a, "--stream")
 	}

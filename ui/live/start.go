@@ -26,7 +26,7 @@ func Start(ctx context.Context, o Options, log io.Writer) (Feed, *models.Catalog
 		return nil, nil, err
 	}
 	cfg := pipeline.Config{
-		Video: o.Video, Camera: o.Camera, Frames: o.Frames, Catalog: cat, Journal: o.Journal,
+		Video: o.Video, Camera: o.Camera, Frames: o.Frames, Catalog: cat, Journal: o.Journal, Resume: o.Resume,
 		Realtime: !o.Fast, WithImages: true, Log: log,
 	}
 	if o.Calibration != "" {

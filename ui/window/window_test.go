@@ -176,8 +176,10 @@ func brightness(img *image.RGBA, r image.Rectangle) float64 {
 	return sum / float64(r.Dx()*r.Dy())
 }
 
-// TestScreenshots writes the README's screenshots, read back from Ebiten,
-// when TABLECAM_SCREENSHOTS names a folder.
+// TestScreenshots writes screenshots of known states, read back from
+// Ebiten, when TABLECAM_SCREENSHOTS names a folder. (The README's
+// docs/images/overlay-*.png are taken from the demo game with
+// tablecam-overlay --screenshot.)
 func TestScreenshots(t *testing.T) {
 	dir := os.Getenv("TABLECAM_SCREENSHOTS")
 	if dir == "" {
@@ -189,9 +191,9 @@ func TestScreenshots(t *testing.T) {
 		mode ui.Mode
 		st   models.GameState
 	}{
-		{"overlay-normal.png", ui.Normal, uitest.Midgame()},
-		{"overlay-deaths-door.png", ui.Normal, uitest.DeathsDoor()},
-		{"overlay-stream.png", ui.Stream, uitest.DeathsDoor()},
+		{"known-normal.png", ui.Normal, uitest.Midgame()},
+		{"known-deaths-door.png", ui.Normal, uitest.DeathsDoor()},
+		{"known-stream.png", ui.Stream, uitest.DeathsDoor()},
 	}
 	for _, s := range shots {
 		updates := make(chan models.Update, 2)
