@@ -36,6 +36,12 @@ const (
 	// gateMaxSkip bounds how many frames in a row are skipped: vision reads
 	// one in full at least this often, whatever the gate says.
 	gateMaxSkip = 30
+	// gateArmTiles is the size, in tiles, of a changed blob crossing the
+	// picture's edge that counts as an arm reaching in.
+	gateArmTiles = 6
+	// gateHandFrames is how many frames in a row the gate may call a hand
+	// before vision checks one.
+	gateHandFrames = 8
 )
 
 func newChangeGate(cal *calibration.Calibration) *changeGate {
@@ -73,9 +79,26 @@ func (g *changeGate) Close() {
 	}
 }
 
+// gateVerdict is what the gate makes of a frame.
+type gateVerdict int8
+
+const (
+	// changed: vision must read the frame.
+	changed gateVerdict = iota
+	// still: nothing moved since the reference.
+	still
+	// hand: something large reaches in across the edge of the mat around the
+	// realm, as an arm does: the frame is occluded and need not be read.
+	hand
+)
+
 // still reports whether the frame shows the realm as the reference does.
 // It also keeps the frame's small picture for setReference.
-func (g *changeGate) still(frame gocv.Mat) bool {
+func (g *changeGate) still(frame gocv.Mat) bool { return g.judge(frame) == still }
+
+// judge compares the frame with the reference. It also keeps the frame's
+// small picture for setReference.
+func (g *changeGate) judge(frame gocv.Mat) gateVerdict {
 	small := gocv.NewMat()
 	defer small.Close()
 	gocv.WarpPerspectiveWithParams(frame, &small, g.warp, g.size, gocv.InterpolationLinear|gocv.WarpInverseMap,
@@ -87,21 +110,64 @@ func (g *changeGate) still(frame gocv.Mat) bool {
 	}
 	gocv.GaussianBlur(g.cur, &g.cur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
 	if !g.hasRef || g.skipped >= gateMaxSkip {
-		return false
+		return changed
 	}
 	gocv.AbsDiff(g.cur, g.ref, &g.diff)
 	// Each pixel of tiles is the mean difference over one tile.
-	gocv.Resize(g.diff, &g.tiles, image.Pt(g.size.X/gateTile, g.size.Y/gateTile), 0, 0, gocv.InterpolationArea)
+	cols, rows := g.size.X/gateTile, g.size.Y/gateTile
+	gocv.Resize(g.diff, &g.tiles, image.Pt(cols, rows), 0, 0, gocv.InterpolationArea)
 	data, err := g.tiles.DataPtrUint8()
 	if err != nil {
-		return false
+		return changed
 	}
+	anyChange := false
 	for _, v := range data {
 		if float64(v) > gateDelta {
-			return false
+			anyChange = true
+			break
 		}
 	}
-	return true
+	if !anyChange {
+		return still
+	}
+	if reachesIn(data, cols, rows) {
+		return hand
+	}
+	return changed
+}
+
+// reachesIn reports whether the changed tiles hold a blob that crosses the
+// outer edge of the picture and reaches well in, as an arm does: at least
+// gateArmTiles tiles, connected to the edge.
+func reachesIn(data []uint8, cols, rows int) bool {
+	seen := make([]bool, len(data))
+	var stack []int
+	for i := range data {
+		x, y := i%cols, i/cols
+		if (x == 0 || y == 0 || x == cols-1 || y == rows-1) && float64(data[i]) > gateDelta {
+			seen[i] = true
+			stack = append(stack, i)
+		}
+	}
+	n := 0
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		x, y := i%cols, i/cols
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			nx, ny := x+d[0], y+d[1]
+			if nx < 0 || ny < 0 || nx >= cols || ny >= rows {
+				continue
+			}
+			j := ny*cols + nx
+			if !seen[j] && float64(data[j]) > gateDelta {
+				seen[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
+	return n >= gateArmTiles
 }
 
 // setReference makes the frame last given to still the reference.

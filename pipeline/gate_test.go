@@ -25,7 +25,9 @@ func tableFrame(card image.Rectangle, hand bool) gocv.Mat {
 		gocv.Rectangle(&m, card.Inset(20), color.RGBA{200, 200, 40, 0}, -1)
 	}
 	if hand {
-		gocv.Circle(&m, image.Pt(700, 650), 120, color.RGBA{150, 170, 220, 0}, -1)
+		// A forearm from the bottom edge of the picture to the middle of the realm.
+		gocv.Rectangle(&m, image.Rect(620, 420, 760, 720), color.RGBA{150, 170, 220, 0}, -1)
+		gocv.Circle(&m, image.Pt(690, 420), 80, color.RGBA{150, 170, 220, 0}, -1)
 	}
 	noise := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
 	defer noise.Close()
@@ -49,21 +51,21 @@ func TestChangeGate(t *testing.T) {
 	}
 	g.setReference()
 	tests := []struct {
-		name  string
-		card  image.Rectangle
-		hand  bool
-		still bool
+		name string
+		card image.Rectangle
+		hand bool
+		want gateVerdict
 	}{
-		{"same board, new sensor noise", site, false, true},
-		{"card tapped", image.Rect(585, 355, 695, 515), false, false},
-		{"card gone", image.Rectangle{}, false, false},
-		{"hand over the margin", site, true, false},
-		{"card nudged 10 px", site.Add(image.Pt(10, 0)), false, false},
+		{"same board, new sensor noise", site, false, still},
+		{"card tapped", image.Rect(585, 355, 695, 515), false, changed},
+		{"card gone", image.Rectangle{}, false, changed},
+		{"arm reaching in from the edge", site, true, hand},
+		{"card nudged 10 px", site.Add(image.Pt(10, 0)), false, changed},
 	}
 	for _, tc := range tests {
 		f := tableFrame(tc.card, tc.hand)
-		if got := g.still(f); got != tc.still {
-			t.Errorf("%s: still = %v, want %v", tc.name, got, tc.still)
+		if got := g.judge(f); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 		f.Close()
 	}

@@ -39,11 +39,12 @@ type Session struct {
 
 	// Used by the frame loop only: the change gate, the calibration it was
 	// made for, the observation of its reference frame, and counts.
-	gate     *changeGate
-	gateCal  *calibration.Calibration
-	refObs   models.FrameObservation
-	analysed int
-	skipped  int
+	gate       *changeGate
+	gateCal    *calibration.Calibration
+	refObs     models.FrameObservation
+	analysed   int
+	skipped    int
+	handStreak int
 
 	// Resumed says the game continues a journal; TornLine, when not nil, is
 	// the journal's last line that a crash cut short (skipped).
@@ -288,15 +289,32 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 		s.gate, s.gateCal = newChangeGate(cal), cal
 	}
 	var obs models.FrameObservation
-	full := s.cfg.NoGate || !(s.gate.still(*mat) && !pending)
-	if full {
+	verdict := changed
+	if !s.cfg.NoGate {
+		verdict = s.gate.judge(*mat)
+	}
+	// A hand that stays long is checked by vision now and then: a change at
+	// the mat's edge that is not an arm must not hide the realm for long.
+	if verdict == hand {
+		s.handStreak++
+	} else {
+		s.handStreak = 0
+	}
+	full := verdict == changed || verdict == still && pending || verdict == hand && s.handStreak > gateHandFrames
+	switch {
+	case full:
 		var err error
 		if obs, err = s.analyzer.Analyze(*mat, cal); err != nil {
 			s.logf("frame %d%s: %v; skipped", fr.Index, nameOf(fr), err)
 			return
 		}
 		s.analysed++
-	} else {
+	case verdict == hand:
+		// An arm reaches across the mat: the tracker ignores such frames.
+		obs = models.FrameObservation{Occluded: true, Mat: s.refObs.Mat, Cards: []models.CardObservation{}}
+		s.gate.skipped++
+		s.skipped++
+	default:
 		// Nothing moved since the board was last read and settled.
 		obs = s.refObs
 		obs.Cards = append([]models.CardObservation(nil), s.refObs.Cards...)
@@ -315,11 +333,14 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	u.Observation = obs
 	u.State = s.game.State()
 	u.Status = s.tracker.Status()
-	settled := full && !obs.Occluded && s.tracker.Started() && !s.tracker.Pending()
 	s.mu.Unlock()
-	if settled {
+	if full && !obs.Occluded {
+		// The reference is the last frame vision read without a hand: a
+		// frame like it has the same cards (and while the tracker is still
+		// settling a change, frames are read in full anyway).
 		s.gate.setReference()
 		s.refObs = obs
+		s.handStreak = 0
 	}
 	s.send(ctx, s.withImage(u, mat))
 }

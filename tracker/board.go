@@ -18,6 +18,9 @@ type Piece struct {
 	Tapped bool
 	// Avatar marks a player's Avatar, which never leaves the realm.
 	Avatar bool
+	// Hidden marks a card the camera cannot see: covered by a card put on
+	// it. It keeps its place and identity until it shows again.
+	Hidden bool
 }
 
 // Square is what one cell holds: at most one site (or Rubble) and any units.
@@ -229,4 +232,27 @@ func (b *Board) String() string {
 		sb.WriteString("\n")
 	}
 	return sb.String()
+}
+
+// setHidden marks the piece with the given ID hidden or shown.
+func (b *Board) setHidden(id int, hidden bool) {
+	for i := range b.squares {
+		for j := range b.squares[i].Units {
+			if b.squares[i].Units[j].ID == id {
+				b.squares[i].Units[j].Hidden = hidden
+			}
+		}
+	}
+}
+
+// avatarOf finds a player's Avatar and its cell.
+func (b *Board) avatarOf(p models.Player) (Piece, models.Cell, bool) {
+	for i := range b.squares {
+		for _, u := range b.squares[i].Units {
+			if u.Avatar && u.Owner == p {
+				return u, models.CellAt(i), true
+			}
+		}
+	}
+	return Piece{}, models.Cell{}, false
 }

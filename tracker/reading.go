@@ -126,7 +126,7 @@ func squareKeys(sq Square) (site, units string) {
 	if sq.Site != nil {
 		site = pieceKey(sq.Site.Card, sq.Site.Owner, false)
 	}
-	return site, key(piecesSeen(sq.Units))
+	return site, key(piecesSeen(shownUnits(sq)))
 }
 
 // carry completes a cell reading with cards that were seen but not read
@@ -180,4 +180,15 @@ func piecesSeen(ps []Piece) []seen {
 		out[i] = seen{Card: p.Card, Owner: p.Owner, Tapped: p.Tapped}
 	}
 	return out
+}
+
+// shownUnits lists the units of a square that the camera can see.
+func shownUnits(sq Square) []Piece {
+	var shown []Piece
+	for _, u := range sq.Units {
+		if !u.Hidden {
+			shown = append(shown, u)
+		}
+	}
+	return shown
 }

@@ -206,7 +206,7 @@ func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
 			ch.site.saw(ch.site.accepted == "")
 		}
 		becoming, _ := ch.units.becoming(t.cfg.Window)
-		units, ok := carry(r.units, r.unsureUnits, piecesSeen(sq.Units), becoming)
+		units, ok := carry(r.units, r.unsureUnits, piecesSeen(shownUnits(sq)), becoming)
 		if ok {
 			ch.units.add(dur, units, len(r.unsureUnits) > 0, keep)
 		}
@@ -340,6 +340,8 @@ type cellDiff struct {
 	added   []seen
 	// turned are units that stayed and changed their tapped state, with the new state.
 	turned []Piece
+	// shown are hidden units seen again.
+	shown []int
 }
 
 // readyReading is a channel's new reading, when it is ready to be accepted.
@@ -420,6 +422,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	var (
 		sitesPlayed, sitesGone, taps, untaps, casts []models.Event
 		removed, arrived                            []held
+		shown                                       []int
 	)
 	virtual := t.virtualBoard()
 	for _, c := range models.AllCells() {
@@ -435,6 +438,17 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 		}
 		if us, ok := units[c.Index()].cards, units[c.Index()].ok; ok {
 			d := diffUnits(sq.Units, us)
+			shown = append(shown, d.shown...)
+			if len(us) == 0 {
+				// Nothing left to hide under: a hidden card that does not show
+				// again has left the realm (an Avatar never does).
+				for _, p := range sq.Units {
+					if p.Hidden && !p.Avatar {
+						p.Hidden = false
+						d.removed = append(d.removed, p)
+					}
+				}
+			}
 			for _, p := range d.removed {
 				removed = append(removed, held{cell: c, piece: p})
 			}
@@ -458,14 +472,17 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 			}
 		}
 	}
-	moves, removals, summons := t.pair(removed, arrived)
+	moves, removals, summons, hidden := t.pair(removed, arrived)
+	// A unit that moved and turned turned first, where it stood: it taps
+	// to move or attack.
+	var moveTaps []models.Event
 	for _, m := range moves {
 		if m.tapped != m.wasTapped {
-			ev := models.Event{Type: models.CardTapped, Player: m.piece.Owner, Cell: models.CellPtr(m.to), Card: m.piece.Card}
+			ev := models.Event{Type: models.CardTapped, Player: m.piece.Owner, Cell: models.CellPtr(m.from), Card: m.piece.Card}
 			if !m.tapped {
 				ev.Type = models.CardUntapped
 			}
-			taps = append(taps, ev)
+			moveTaps = append(moveTaps, ev)
 		}
 	}
 	summonEvents, summonTaps := t.summonEvents(summons)
@@ -474,6 +491,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	evs = append(evs, untaps...)
 	evs = append(evs, removalEvents(removals)...)
 	evs = append(evs, sitesGone...)
+	evs = append(evs, moveTaps...)
 	for _, m := range moves {
 		evs = append(evs, models.Event{Type: models.UnitMoved, Player: m.piece.Owner, Card: m.piece.Card, From: models.CellPtr(m.from), To: models.CellPtr(m.to)})
 	}
@@ -486,6 +504,15 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 		if _, err := t.board.Apply(ev); err != nil {
 			panic(fmt.Sprintf("tracker: event %+v does not fit its own board: %v", ev, err))
 		}
+	}
+	for _, id := range shown {
+		t.board.setHidden(id, false)
+	}
+	for _, m := range moves {
+		t.board.setHidden(m.piece.ID, false)
+	}
+	for _, id := range hidden {
+		t.board.setHidden(id, true)
 	}
 	return evs
 }
@@ -528,6 +555,9 @@ func diffUnits(old []Piece, now []seen) cellDiff {
 			for i, o := range old {
 				if !usedOld[i] && same(o, n) {
 					usedOld[i], usedNew[j] = true, true
+					if o.Hidden {
+						d.shown = append(d.shown, o.ID)
+					}
 					if o.Tapped != n.Tapped {
 						o.Tapped = n.Tapped
 						d.turned = append(d.turned, o)
@@ -543,7 +573,7 @@ func diffUnits(old []Piece, now []seen) cellDiff {
 	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) && o.Owner == n.Owner })
 	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) })
 	for i, o := range old {
-		if !usedOld[i] {
+		if !usedOld[i] && !o.Hidden {
 			d.removed = append(d.removed, o)
 		}
 	}
@@ -566,7 +596,7 @@ type move struct {
 // another, nearest first, so that two copies are told apart by position.
 // Unmatched halves wait while another cell is still changing in a way that
 // could complete them; otherwise they are removals and summons.
-func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons []held) {
+func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons []held, hidden []int) {
 	var gone, come []held
 	for _, h := range t.holds {
 		if h.arrival {
@@ -619,9 +649,10 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			t.holds = append(t.holds, g)
 			continue
 		}
-		if g.piece.Avatar {
-			// An Avatar does not leave the realm: it is hidden, or misread.
-			t.keepAvatar(g)
+		if g.piece.Avatar || t.coveredBy(g, come, usedC) {
+			// An Avatar does not leave the realm, and a card that vanishes as
+			// another is put in its cell is under it: either is hidden.
+			hidden = append(hidden, g.piece.ID)
 			continue
 		}
 		removals = append(removals, g)
@@ -638,19 +669,27 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			continue
 		}
 		if c.piece.Avatar {
-			continue // a second Avatar is a misread: Avatars are not summoned
+			// Avatars are not summoned: the owner's hidden Avatar moved here,
+			// or this is a misread.
+			if a, from, ok := t.board.avatarOf(c.piece.Owner); ok && a.Hidden && from != c.cell {
+				moves = append(moves, move{piece: a, from: from, to: c.cell, wasTapped: a.Tapped, tapped: c.piece.Tapped})
+			}
+			continue
 		}
 		summons = append(summons, c)
 	}
-	return moves, removals, summons
+	return moves, removals, summons, hidden
 }
 
-// keepAvatar forgets that an Avatar seemed to leave its cell: the cell's
-// accepted reading goes back to holding it, so that it is not seen leaving
-// again and again.
-func (t *Tracker) keepAvatar(g held) {
-	ch := &t.cells[g.cell.Index()].units
-	_, ch.accepted = squareKeys(t.board.At(g.cell))
+// coveredBy reports whether a card that left its cell may be under a card
+// that arrived in the same cell and moved from nowhere.
+func (t *Tracker) coveredBy(g held, come []held, used []bool) bool {
+	for i, c := range come {
+		if !used[i] && c.cell == g.cell {
+			return true
+		}
+	}
+	return false
 }
 
 // mayArrive reports whether a card that left its cell may be settling in
@@ -708,9 +747,12 @@ func (t *Tracker) Flush() []models.Event {
 	}
 	var removals, summons []held
 	for _, h := range t.holds {
-		if h.arrival {
+		switch {
+		case h.piece.Avatar:
+			// Avatars are neither summoned nor removed.
+		case h.arrival:
 			summons = append(summons, h)
-		} else {
+		default:
 			removals = append(removals, h)
 		}
 	}

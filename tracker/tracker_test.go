@@ -99,6 +99,23 @@ func TestTrackerScripts(t *testing.T) {
 			},
 		},
 		{
+			name:  "a unit covers the Avatar: its taps are inferred, it is never removed",
+			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)}},
+			steps: []step{
+				{hand, still, all(take("C1", "Sorcerer"), put("C1", unit("Pit Goblin", S)))},
+				{hand, still, all(put("C4", site("Spring River", N)), turn("C4", "Geomancer", true))},
+				{hand, still, put("C2", site("Red Desert", S))},
+				{hand, still, all(moveCard("C1", "C2", "Pit Goblin"), put("C1", card{"Sorcerer", models.Avatar, S, true}))},
+			},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer", "site_played south Arid Desert C1",
+				"turn_start south", "unit_summoned south Pit Goblin C1",
+				"turn_end south", "turn_start north", "site_played north Spring River C4", "card_tapped north Geomancer C4",
+				"turn_end north", "turn_start south", "site_played south Red Desert C2", "card_tapped south Sorcerer C1",
+				"unit_moved south Pit Goblin C1→C2",
+			},
+		},
+		{
 			name:  "site destroyed",
 			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)}, "C2": {site("Red Desert", S)}},
 			steps: []step{{hand, still, take("C2", "Red Desert")}},

@@ -32,14 +32,44 @@ func (t *Tracker) inferTurn(evs []models.Event) []models.Event {
 			}
 		}
 	}
-	if next == models.NoPlayer {
-		return evs
+	untapped := map[int]bool{}
+	if next != models.NoPlayer {
+		var prefix []models.Event
+		if t.active != models.NoPlayer {
+			prefix = append(prefix, models.Event{Type: models.TurnEnd, Player: t.active})
+		}
+		prefix = append(prefix, models.Event{Type: models.TurnStart, Player: next})
+		// The start phase untaps the player's cards, hidden ones too.
+		for _, c := range models.AllCells() {
+			for _, u := range t.board.At(c).Units {
+				if u.Hidden && u.Tapped && u.Owner == next {
+					prefix = append(prefix, models.Event{Type: models.CardUntapped, Player: next, Cell: models.CellPtr(c), Card: u.Card})
+					untapped[u.ID] = true
+				}
+			}
+		}
+		t.active = next
+		evs = append(prefix, evs...)
 	}
-	var prefix []models.Event
-	if t.active != models.NoPlayer {
-		prefix = append(prefix, models.Event{Type: models.TurnEnd, Player: t.active})
+	return t.avatarTaps(evs, untapped)
+}
+
+// avatarTaps adds card_tapped for a hidden Avatar whose player plays a site:
+// a site is played with the Avatar's tap ability, which the camera cannot
+// see on a covered Avatar.
+func (t *Tracker) avatarTaps(evs []models.Event, untapped map[int]bool) []models.Event {
+	done := map[models.Player]bool{}
+	out := evs
+	for _, ev := range evs {
+		if ev.Type != models.SitePlayed || done[ev.Player] {
+			continue
+		}
+		a, cell, ok := t.board.avatarOf(ev.Player)
+		if !ok || !a.Hidden || a.Tapped && !untapped[a.ID] {
+			continue
+		}
+		out = append(out, models.Event{Type: models.CardTapped, Player: a.Owner, Cell: models.CellPtr(cell), Card: a.Card})
+		done[ev.Player] = true
 	}
-	prefix = append(prefix, models.Event{Type: models.TurnStart, Player: next})
-	t.active = next
-	return append(prefix, evs...)
+	return out
 }
