@@ -15,6 +15,7 @@ func KeyBindings() []KeyHelp {
 		{"D", "damage 1 (Shift: 5), apart from life loss"},
 		{"M", "spend 1 mana"},
 		{"E", "end the turn"},
+		{"C", "cast a spell: type its name, Enter"},
 		{"U / Ctrl+Z", "undo the last entry"},
 		{"click a card", "correct its name (type, Tab/↑↓, Enter)"},
 		{"K", "recalibrate: click A1, E1, E4, A4 corners"},

@@ -182,6 +182,8 @@ func (o *Overlay) Rune(r rune, now float64) Command {
 		o.manual(now, models.Event{Type: models.ManaSpent, Player: pl, Amount: 1}, who+" spends 1 mana")
 	case 'e', 'E':
 		o.endTurn(now)
+	case 'c', 'C':
+		o.view.Correcting = &Correcting{Casting: true, Owner: pl}
 	case 'u', 'U':
 		o.report(now, "undone", o.ctl.Undo())
 	case 'k', 'K':
@@ -362,9 +364,14 @@ func (o *Overlay) commitCorrection(now float64) {
 		o.say(now, "no card in the catalog is called %q", c.Text)
 		return
 	}
+	o.view.Correcting = nil
+	if c.Casting {
+		o.manual(now, models.Event{Type: models.SpellCast, Player: c.Owner, Card: name},
+			fmt.Sprintf("%s casts %s", capitalize(c.Owner.String()), name))
+		return
+	}
 	cell := c.Cell
 	err := o.ctl.Correct(models.Correction{Kind: models.RenameCard, Cell: &cell, Card: c.Card, Name: name})
-	o.view.Correcting = nil
 	o.report(now, fmt.Sprintf("%s is now %s", cell, name), err)
 }
 

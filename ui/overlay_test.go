@@ -173,6 +173,28 @@ func TestOverlayCorrectsACard(t *testing.T) {
 	}
 }
 
+func TestOverlayCastsASpell(t *testing.T) {
+	o, rec := newTestOverlay(t)
+	o.Key(KeyTab, false, 2) // North
+	o.Rune('c', 2)
+	for _, r := range "brine" {
+		o.Rune(r, 2)
+	}
+	o.Key(KeyEnter, false, 2)
+	if want := []string{"spell_cast north 0"}; !reflect.DeepEqual(rec.calls, want) {
+		t.Errorf("calls %q, want %q", rec.calls, want)
+	}
+	// A name the catalog does not know is refused, and the box stays open.
+	o.Rune('c', 3)
+	for _, r := range "zzz" {
+		o.Rune(r, 3)
+	}
+	o.Key(KeyEnter, false, 3)
+	if len(rec.calls) != 1 || o.View(3).Correcting == nil || o.View(3).Message == "" {
+		t.Errorf("unknown spell: calls %q, box %v, message %q", rec.calls, o.View(3).Correcting, o.View(3).Message)
+	}
+}
+
 func TestOverlayRecalibrates(t *testing.T) {
 	o, rec := newTestOverlay(t)
 	v := o.View(2)

@@ -262,7 +262,7 @@ func (p *Painter) paintCorrecting(l Layout, v View) {
 		return
 	}
 	s := l.Scale
-	if l.HasCells {
+	if l.HasCells && !c.Casting {
 		p.cv.stroke(l.Cells[c.Cell.Index()][:], true, 3*s, colMagenta)
 	}
 	f := p.face(regular, l, 15)
@@ -272,7 +272,7 @@ func (p *Painter) paintCorrecting(l Layout, v View) {
 	n := len(c.Suggestions)
 	h := scaled(s, 12) + bf.height() + scaled(s, 8) + lineH + scaled(s, 8) + max(n, 1)*lineH + scaled(s, 10)
 	anchor := l.Picture.Min.Add(image.Pt(l.Picture.Dx()/2, l.Picture.Dy()/2))
-	if l.HasCells {
+	if l.HasCells && !c.Casting {
 		anchor = l.CellCenter(c.Cell)
 	}
 	x := min(max(anchor.X-w/2, l.Picture.Min.X+scaled(s, 8)), l.Picture.Max.X-w-scaled(s, 8))
@@ -287,6 +287,9 @@ func (p *Painter) paintCorrecting(l Layout, v View) {
 	title := "Correct " + c.Cell.String()
 	if c.Card != "" {
 		title += ": " + c.Card
+	}
+	if c.Casting {
+		title = capitalize(c.Owner.String()) + " casts a spell"
 	}
 	p.cv.textIn(bf, image.Rect(r.Min.X+scaled(s, 14), iy, r.Max.X-scaled(s, 14), iy+bf.height()), title, alignLeft, PlayerColor(c.Owner))
 	iy += bf.height() + scaled(s, 8)

@@ -26,9 +26,12 @@ type Recent struct {
 	At    float64
 }
 
-// Correcting is the card correction box: the card clicked and the name being typed.
+// Correcting is the name box: a card clicked to correct its name, or (with
+// Casting) a spell a player casts from their hand, which the camera never sees.
 type Correcting struct {
-	Cell models.Cell
+	// Casting says the box names a spell Owner casts, not a card to correct.
+	Casting bool
+	Cell    models.Cell
 	// Card is the name the camera gave (empty when unidentified).
 	Card string
 	// Owner is the card's owner, for the box's colour.
