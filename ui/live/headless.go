@@ -50,7 +50,7 @@ func Headless(ctx context.Context, o Options, feed Feed, cat *models.Catalog, st
 			if !ok {
 				ov.Ended(now)
 				last = ov.View(now)
-				if last.Update.Frame >= 0 && snaps.Written == 0 || last.Update.Frame != snaps.last {
+				if snaps.Written == 0 || last.Update.Frame != snaps.last { // the final frame, unless just written
 					if _, err := snaps.Write(last); err != nil {
 						return err
 					}
