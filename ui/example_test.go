@@ -28,3 +28,9 @@ func ExamplePainter_Paint() {
 	// Output:
 	// the board's D3 is at (650,270) and hit-tests as D3
 }
+
+func ExampleAppIcon() {
+	icon := ui.AppIcon(64)
+	fmt.Println(icon.Bounds().Size())
+	// Output: (64,64)
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image"
 	"math"
 
 	"github.com/tablecam/tablecam/models"
@@ -65,4 +66,20 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// AppIcon draws tablecam's icon, size×size pixels: the four element symbols
+// on a dark rounded square.
+func AppIcon(size int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, size, size))
+	p := NewPainter()
+	p.cv.dst = img
+	fs := float64(size)
+	p.cv.roundRect(img.Rect, fs*0.18, colBackground)
+	r := fs * 0.16
+	for i, e := range models.Elements {
+		c := pt{fs * (0.3 + 0.4*float64(i%2)), fs * (0.3 + 0.4*float64(i/2))}
+		p.elementIcon(e, c, r, true)
+	}
+	return img
 }

@@ -81,6 +81,10 @@ func TestWriteSnapshots(t *testing.T) {
 		}
 		f.Close()
 	}
+	if f, err := os.Create(filepath.Join(dir, "icon.png")); err == nil {
+		png.Encode(f, AppIcon(128))
+		f.Close()
+	}
 	for _, size := range []image.Point{{1920, 1080}, {854, 480}} {
 		for _, name := range []string{"normal", "stream"} {
 			dst := image.NewRGBA(image.Rectangle{Max: size})

@@ -86,6 +86,7 @@ func NewGame(ctx context.Context, cfg Config) *Game {
 func Run(ctx context.Context, cfg Config) error {
 	g := NewGame(ctx, cfg)
 	ebiten.SetWindowTitle(cfg.Title)
+	ebiten.SetWindowIcon([]image.Image{ui.AppIcon(16), ui.AppIcon(32), ui.AppIcon(64)})
 	ebiten.SetWindowSize(g.cfg.Width, g.cfg.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetRunnableOnUnfocused(true)
