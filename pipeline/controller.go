@@ -23,6 +23,9 @@ func (s *Session) Manual(ev models.Event) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ended {
+		return ErrEnded
+	}
 	if !s.game.Started() {
 		return fmt.Errorf("pipeline: the game has not started (both Avatars must be seen first)")
 	}
@@ -36,6 +39,9 @@ func (s *Session) Manual(ev models.Event) error {
 func (s *Session) Undo() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ended {
+		return ErrEnded
+	}
 	if err := s.game.Undo(); err != nil {
 		return err
 	}
@@ -47,6 +53,9 @@ func (s *Session) Undo() error {
 func (s *Session) Correct(c models.Correction) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ended {
+		return ErrEnded
+	}
 	if err := s.game.Correct(c); err != nil {
 		return err
 	}

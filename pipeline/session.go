@@ -45,12 +45,19 @@ type Session struct {
 	analysed   int
 	skipped    int
 	handStreak int
+	handClear  int
+
+	// ended is set once the journal is closed: players can no longer add to it.
+	ended bool
 
 	// Resumed says the game continues a journal; TornLine, when not nil, is
 	// the journal's last line that a crash cut short (skipped).
 	Resumed  bool
 	TornLine *tracker.TornLine
 }
+
+// ErrEnded is returned by the controller methods once the session is over.
+var ErrEnded = errors.New("pipeline: the session has ended (the game is in its journal; `tablecam replay` shows it)")
 
 // ErrNoSource is returned by Start when the config names no frame source.
 var ErrNoSource = errors.New("pipeline: no frame source (video, camera or frames)")
@@ -298,9 +305,10 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	if verdict == hand {
 		s.handStreak++
 	} else {
-		s.handStreak = 0
+		s.handStreak, s.handClear = 0, 0
 	}
-	full := verdict == changed || verdict == still && pending || verdict == hand && s.handStreak > gateHandFrames
+	full := verdict == changed || verdict == still && pending ||
+		verdict == hand && (s.handStreak > gateHandFrames || s.handClear > 0)
 	switch {
 	case full:
 		var err error
@@ -334,13 +342,22 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	u.State = s.game.State()
 	u.Status = s.tracker.Status()
 	s.mu.Unlock()
-	if full && !obs.Occluded {
+	switch {
+	case full && !obs.Occluded && verdict == hand && s.handClear < gateHandFrames:
+		// Vision sees no hand where the gate saw an arm: the arm may be on
+		// its way out, so read the next frames in full rather than take
+		// this one as the reference; a change at the edge that stays is
+		// taken once vision has agreed for a while.
+		s.handClear++
+	case full && !obs.Occluded:
 		// The reference is the last frame vision read without a hand: a
 		// frame like it has the same cards (and while the tracker is still
 		// settling a change, frames are read in full anyway).
 		s.gate.setReference()
 		s.refObs = obs
-		s.handStreak = 0
+		s.handStreak, s.handClear = 0, 0
+	case full && obs.Occluded:
+		s.handClear = 0
 	}
 	s.send(ctx, s.withImage(u, mat))
 }
@@ -386,6 +403,7 @@ func (s *Session) settle(ctx context.Context) {
 func (s *Session) finish(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.ended = true
 	if j := s.game.Journal(); j != nil {
 		if eerr := s.game.End(); eerr != nil && err == nil {
 			err = eerr

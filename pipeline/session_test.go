@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -170,6 +171,9 @@ func TestSessionController(t *testing.T) {
 	}
 	if err := s.Wait(); err != nil {
 		t.Fatal(err)
+	}
+	if err := s.Undo(); !errors.Is(err, ErrEnded) {
+		t.Errorf("undo after the end: %v, want ErrEnded", err)
 	}
 	st := s.State()
 	if u := st.Realm.Cells["C2"].Units; len(u) != 1 || u[0].Card != "Gale Sprite" {

@@ -258,6 +258,7 @@ type benchScore struct {
 	Spared          int      `json:"spared"`
 	WallFPS         float64  `json:"wall_fps"`
 	CoreFPS         float64  `json:"core_fps"`
+	Slow            []string `json:"slow"`
 	Missed          []string `json:"missed"`
 	False           []string `json:"false"`
 }
@@ -352,7 +353,11 @@ func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, wi
 		if board {
 			sc.Matched++
 			if t.Frame != nil && t.Type != models.GameStart {
-				lat = append(lat, (timeOf(pred[found], fps)-tt)*1000)
+				ms := (timeOf(pred[found], fps) - tt) * 1000
+				lat = append(lat, ms)
+				if ms > 300 {
+					sc.Slow = append(sc.Slow, fmt.Sprintf("%s (frame %d, %.0f ms)", rules.DescribeEvent(t), frameOf(t), ms))
+				}
 			}
 		} else {
 			sc.TurnMatched++
@@ -404,6 +409,9 @@ func (sc benchScore) print(w io.Writer, game string) {
 		sc.LatencyMedianMS, sc.LatencyP95MS, sc.LatencyMaxMS)
 	fmt.Fprintf(w, "  throughput    %.0f frames per CPU-second (one core), %.0f fps wall clock   [target ≥ 60]\n", sc.CoreFPS, sc.WallFPS)
 	fmt.Fprintf(w, "  vision        %d frames read in full, %d spared by the change gate (nothing moved)\n", sc.FullReads, sc.Spared)
+	for _, s := range sc.Slow {
+		fmt.Fprintf(w, "  slow:   %s\n", s)
+	}
 	for _, m := range sc.Missed {
 		fmt.Fprintf(w, "  missed: %s\n", m)
 	}
