@@ -187,18 +187,38 @@ func pngPalette(pal palette) color.Palette {
 }
 
 func writePalettedPNG(path string, img image.Image, pal color.Palette) error {
-	pm := image.NewPaletted(img.Bounds(), pal)
-	draw.Draw(pm, pm.Rect, img, img.Bounds().Min, draw.Src)
+	pm := quantize(toRGBA(img), pal)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(f, pm); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// quantize maps each pixel to its nearest palette colour. The art is
+// posterized, so a cache of colours already seen does most of the work.
+func quantize(img *image.RGBA, pal color.Palette) *image.Paletted {
+	pm := image.NewPaletted(image.Rect(0, 0, img.Rect.Dx(), img.Rect.Dy()), pal)
+	cache := map[uint32]uint8{}
+	for y := 0; y < pm.Rect.Dy(); y++ {
+		for x := 0; x < pm.Rect.Dx(); x++ {
+			i := img.PixOffset(img.Rect.Min.X+x, img.Rect.Min.Y+y)
+			p := img.Pix[i : i+4 : i+4]
+			key := uint32(p[0])<<24 | uint32(p[1])<<16 | uint32(p[2])<<8 | uint32(p[3])
+			idx, ok := cache[key]
+			if !ok {
+				idx = uint8(pal.Index(color.RGBA{p[0], p[1], p[2], p[3]}))
+				cache[key] = idx
+			}
+			pm.Pix[y*pm.Stride+x] = idx
+		}
+	}
+	return pm
 }
 
 // rotateCCW turns an image 90° counter-clockwise.

@@ -5,9 +5,11 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
 )
 
 // TestDebugOverlay writes a scene with its truth quads drawn, when SYNTH_DEBUG names a file.
@@ -51,4 +53,26 @@ func TestDebugOverlay(t *testing.T) {
 	f, _ := os.Create(out)
 	defer f.Close()
 	png.Encode(f, img)
+}
+
+// TestDebugVideoFrame writes frame SYNTH_DEBUG_FRAME of the video SYNTH_DEBUG_VIDEO to SYNTH_DEBUG.
+func TestDebugVideoFrame(t *testing.T) {
+	video, out := os.Getenv("SYNTH_DEBUG_VIDEO"), os.Getenv("SYNTH_DEBUG")
+	if video == "" || out == "" {
+		t.Skip("set SYNTH_DEBUG_VIDEO, SYNTH_DEBUG_FRAME and SYNTH_DEBUG to extract a frame")
+	}
+	n, _ := strconv.Atoi(os.Getenv("SYNTH_DEBUG_FRAME"))
+	vc, err := gocv.VideoCaptureFile(video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vc.Close()
+	m := gocv.NewMat()
+	defer m.Close()
+	for i := 0; i <= n; i++ {
+		if !vc.Read(&m) {
+			t.Fatalf("video ends before frame %d", n)
+		}
+	}
+	gocv.IMWrite(out, m)
 }

@@ -2,25 +2,20 @@ package synth_test
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 )
 
-func ExampleRenderCatalog() {
-	dir, err := os.MkdirTemp("", "catalog")
-	if err != nil {
-		panic(err)
+func ExampleSampleCards() {
+	for _, c := range synth.SampleCards()[:3] {
+		w, h := synth.FaceSizeMM(c)
+		fmt.Printf("%s (%s): %v×%v mm, slug %s\n", c.Name, c.Type, w, h, c.Slug)
 	}
-	defer os.RemoveAll(dir)
-	cat, err := synth.RenderCatalog(dir, 1, synth.CatalogOptions{})
-	if err != nil {
-		panic(err)
-	}
-	card, _ := cat.Lookup("Quarry of Kings")
-	fmt.Println(cat.Len(), "cards;", card.Type, card.Thresholds.Earth, "earth")
-	// Output: 41 cards; Site 2 earth
+	// Output:
+	// Emberfall Ridge (Site): 88×63 mm, slug emberfall_ridge
+	// Cinder Hollow (Site): 88×63 mm, slug cinder_hollow
+	// Stormveil Peak (Site): 88×63 mm, slug stormveil_peak
 }
 
 func ExampleRenderScene() {

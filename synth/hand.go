@@ -59,14 +59,36 @@ func newHand(rng *rand.Rand, side int, tx, ty float64, geom models.RealmGeometry
 	default:
 		ox, oy = w+matMarginX+420, ty+(rng.Float64()-0.5)*150
 	}
+	return buildHand(randomHandShape(rng), ox, oy, tx, ty)
+}
+
+// handShape is what stays the same while a hand moves.
+type handShape struct {
+	palmLen, armR float64
+	fingers       [4]float64 // extra finger lengths
+	thumbLeft     bool
+	skin          [3]float64
+}
+
+func randomHandShape(rng *rand.Rand) handShape {
+	return handShape{
+		palmLen: 95.0 + 15*rng.Float64(), armR: 30 + 8*rng.Float64(),
+		fingers:   [4]float64{10 * rng.Float64(), 10 * rng.Float64(), 10 * rng.Float64(), 10 * rng.Float64()},
+		thumbLeft: rng.Intn(2) == 0, skin: skinTones[rng.Intn(len(skinTones))],
+	}
+}
+
+// buildHand lays out an arm from the shoulder side (ox, oy) with its
+// fingertips at (tx, ty), in mat mm.
+func buildHand(sh handShape, ox, oy, tx, ty float64) hand {
 	dx, dy := tx-ox, ty-oy
 	l := math.Hypot(dx, dy)
 	dx, dy = dx/l, dy/l
 	nx, ny := -dy, dx
-	palmLen := 95.0 + 15*rng.Float64()
+	palmLen := sh.palmLen
 	wristX, wristY := tx-dx*palmLen, ty-dy*palmLen
-	armR := 30 + 8*rng.Float64()
-	hd := hand{skin: skinTones[rng.Intn(len(skinTones))]}
+	armR := sh.armR
+	hd := hand{skin: sh.skin}
 	hd.parts = append(hd.parts,
 		capsule{ox, oy, wristX, wristY, armR + 12, armR},
 		capsule{wristX, wristY, wristX + dx*palmLen*0.45, wristY + dy*palmLen*0.45, armR * 1.15, armR * 1.35},
@@ -77,12 +99,12 @@ func newHand(rng *rand.Rand, side int, tx, ty float64, geom models.RealmGeometry
 		off := (float64(i) - 1.5) * 17
 		spread := (float64(i) - 1.5) * 0.12
 		fdx, fdy := dx*math.Cos(spread)-dy*math.Sin(spread), dx*math.Sin(spread)+dy*math.Cos(spread)
-		fl := palmLen*0.5 + 10*rng.Float64() - math.Abs(float64(i)-1.5)*6
+		fl := palmLen*0.5 + sh.fingers[i] - math.Abs(float64(i)-1.5)*6
 		bx, by := knX+nx*off, knY+ny*off
 		hd.parts = append(hd.parts, capsule{bx, by, bx + fdx*fl, by + fdy*fl, 9, 7.5})
 	}
 	thumbSide := 1.0
-	if rng.Intn(2) == 0 {
+	if sh.thumbLeft {
 		thumbSide = -1
 	}
 	tbx, tby := wristX+dx*palmLen*0.15+nx*thumbSide*armR, wristY+dy*palmLen*0.15+ny*thumbSide*armR

@@ -3,6 +3,9 @@ package synth
 import (
 	"fmt"
 	"image"
+	_ "image/jpeg" // user scans
+	_ "image/png"
+	"os"
 	"sync"
 
 	"github.com/tablecam/tablecam/models"
@@ -17,6 +20,7 @@ type Renderer struct {
 
 	mu     sync.Mutex
 	faces  map[*models.Card]*mipFace
+	turns  map[*models.Card]int
 	mats   map[int]*image.RGBA
 	tables map[int]*image.RGBA
 	fonts  *faceFonts
@@ -32,7 +36,7 @@ func NewRenderer(cat *models.Catalog) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Renderer{cat: cat, geom: models.DefaultRealm(), faces: map[*models.Card]*mipFace{},
+	r := &Renderer{cat: cat, geom: models.DefaultRealm(), faces: map[*models.Card]*mipFace{}, turns: map[*models.Card]int{},
 		mats: map[int]*image.RGBA{}, tables: map[int]*image.RGBA{}, fonts: fonts}
 	for _, c := range cat.Cards() {
 		switch {
@@ -74,6 +78,13 @@ func (r *Renderer) face(c *models.Card) (*mipFace, error) {
 		if err != nil {
 			return nil, err
 		}
+		if w, h := FaceSizeMM(c); (w > h) != (img.Bounds().Dx() > img.Bounds().Dy()) {
+			return nil, fmt.Errorf("synth: %s: the image is %v but a %s lies %s in play",
+				c.Image, img.Bounds().Size(), c.Type, map[bool]string{true: "landscape", false: "portrait"}[w > h])
+		}
+		if cfg, err := imageSize(c.Image); err == nil && cfg.X < cfg.Y && c.Type == models.Site && !c.Token {
+			r.turns[c] = 90
+		}
 	} else {
 		key := []string{"ember", "tide", "moss", "sky", "storm", "quarry", "lantern", "marsh", "ash"}[hashString(c.Name)%9]
 		img = renderFace(c, makePalette(key, 1), int64(hashString(c.Name)), r.fonts)
@@ -82,6 +93,31 @@ func (r *Renderer) face(c *models.Card) (*mipFace, error) {
 	f := newMipFace(img, w, h)
 	r.faces[c] = f
 	return f, nil
+}
+
+// ImageTurn gives how far (clockwise, in degrees) the card's catalog image
+// must turn to show the upright face: 90 for sites scanned portrait, else 0.
+func (r *Renderer) ImageTurn(c *models.Card) int {
+	if _, err := r.face(c); err != nil {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.turns[c]
+}
+
+// imageSize reads an image file's size without decoding its pixels.
+func imageSize(path string) (image.Point, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return image.Point{}, err
+	}
+	defer f.Close()
+	cfg, _, err := image.DecodeConfig(f)
+	if err != nil {
+		return image.Point{}, err
+	}
+	return image.Pt(cfg.Width, cfg.Height), nil
 }
 
 // FaceOf gives the upright face the renderer draws for a card: its catalog

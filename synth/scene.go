@@ -241,7 +241,7 @@ func (r *Renderer) randomBoard(rng *rand.Rand, st *stage) error {
 			rot += 90
 		}
 		s := &sprite{card: p.card, face: face, cx: p.cx, cy: p.cy, owner: p.owner,
-			rotation: rot, tapped: p.tapped, angle: float64(rot) + p.jitterDeg}
+			rotation: rot, tapped: p.tapped, angle: float64(rot) + p.jitterDeg, imageTurn: r.ImageTurn(p.card)}
 		if c, ok := g.CellAtMM(p.cx, p.cy); ok {
 			s.cell = &c
 		}
@@ -272,7 +272,7 @@ func (st *stage) truth() SceneTruth {
 		}
 		t.Cards = append(t.Cards, CardTruth{
 			Cell: s.cell, Name: s.card.Name, Slug: s.card.Slug, Type: s.card.Type, Token: s.card.Token,
-			Owner: s.owner, Rotation: s.rotation, Tapped: s.tapped, Quad: q,
+			Owner: s.owner, Rotation: s.rotation, Tapped: s.tapped, Quad: q, ImageTurn: s.imageTurn,
 			VisibleFraction: math.Round(st.visibleFraction(i)*1000) / 1000,
 			CenterMM:        models.Point{X: math.Round(s.cx*100) / 100, Y: math.Round(s.cy*100) / 100},
 			AngleDeg:        math.Round(s.angle*100) / 100,

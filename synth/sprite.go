@@ -58,6 +58,7 @@ type sprite struct {
 	rotation      int // 0, 90, 180, 270
 	tapped        bool
 	cell          *models.Cell
+	imageTurn     int
 	// Derived.
 	rx, ry, ux, uy         float64 // unit vectors of the face's right and up
 	minX, minY, maxX, maxY float64

@@ -48,6 +48,11 @@ type CardTruth struct {
 	// VisibleFraction is the share of the face that the camera sees: not
 	// covered by cards above it or by hands, and inside the frame.
 	VisibleFraction float64 `json:"visible_fraction"`
+	// ImageTurn is how far (clockwise, degrees) the catalog's reference
+	// image must turn to show the upright face: 90 for sites stored portrait
+	// as real scans are, else 0. The turn from the reference image to the
+	// card in the frame is ImageTurn + Rotation.
+	ImageTurn int `json:"image_turn"`
 	// CenterMM is the card's centre in realm millimetres and AngleDeg its exact
 	// clockwise turn (rotation plus placement jitter).
 	CenterMM models.Point `json:"center_mm"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -28,6 +29,7 @@ func runSynth(ctx context.Context, e env) int {
 	seed := fs.Int64("seed", 1, "random seed; the same seed gives the same output")
 	count := fs.Int("count", 100, "number of scenes (scenes only)")
 	catalogDir := fs.String("catalog", "", "catalog `DIR` (cards.json + images/) to render scenes and games with; default: the sample catalog rendered from --seed")
+	turns := fs.Int("turns", 0, "turns of the scripted game (game only; default 6)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := fs.Parse(e.args[1:]); err != nil {
 		return 2
@@ -74,6 +76,19 @@ func runSynth(ctx context.Context, e env) int {
 		}
 		if err == nil {
 			fmt.Fprintf(e.stdout, "wrote %d scenes to %s\n", *count, *out)
+		}
+	case "game":
+		var cat *models.Catalog
+		var cleanup func()
+		cat, cleanup, err = synthCatalog(*catalogDir, *seed)
+		defer cleanup()
+		if err == nil {
+			var t *synth.GameTruth
+			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Turns: *turns, Progress: progress("game frames")})
+			if err == nil {
+				fmt.Fprintf(e.stdout, "wrote %s: %d frames (%.1f s at %d fps, JPEG quality %d), %d events\n",
+					filepath.Join(*out, t.Video), t.Frames, float64(t.Frames)/float64(t.FPS), t.FPS, t.Quality, len(t.Events))
+			}
 		}
 	default:
 		fmt.Fprintf(e.stderr, "tablecam synth: unknown target %q\n", what)
