@@ -48,29 +48,28 @@ func (c *channel) add(dur float64, cards []seen, carried bool, keep float64) {
 }
 
 // check gives the new reading when the latest sample differs from the
-// accepted one and the readings of the last window seconds agree with it in
-// at least quorum of that time.
+// accepted one and the new reading has held for the window: the stretch
+// from its first sample to now covers at least window seconds of observed
+// frames, and the new reading fills at least quorum of it (so a misread
+// frame inside the stretch does not reset it).
 func (c *channel) check(window, quorum float64) ([]seen, bool) {
 	if len(c.samples) == 0 {
 		return nil, false
 	}
 	last := c.samples[len(c.samples)-1]
-	key := last.key
-	if key == c.accepted {
+	if last.key == c.accepted {
 		return nil, false
 	}
 	total, support := 0.0, 0.0
 	for i := len(c.samples) - 1; i >= 0; i-- {
 		s := c.samples[i]
 		total += s.dur
-		if s.key == key {
+		if s.key == last.key {
 			support += s.dur
-		}
-		if total >= window-1e-9 {
-			if support >= quorum*total {
-				return last.cards, true
+			// The stretch starts on a sample of the new reading.
+			if total >= window-1e-9 {
+				return last.cards, support >= quorum*total
 			}
-			return nil, false
 		}
 	}
 	return nil, false

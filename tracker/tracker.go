@@ -206,7 +206,7 @@ func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
 			ch.site.saw(ch.site.accepted == "")
 		}
 		becoming, _ := ch.units.becoming(t.cfg.Window)
-		units, ok := carry(r.units, r.unsureUnits, piecesSeen(shownUnits(sq)), becoming)
+		units, ok := carry(r.units, r.unsureUnits, becoming, piecesSeen(shownUnits(sq)))
 		if ok {
 			ch.units.add(dur, units, len(r.unsureUnits) > 0, keep)
 		}

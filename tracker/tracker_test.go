@@ -156,3 +156,88 @@ func turns(evs []string) [][]string {
 	sort.Strings(cur)
 	return append(out, cur)
 }
+
+func TestFlickerNeverProducesEvents(t *testing.T) {
+	start := table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S), unit("Pit Goblin", S)},
+		"C4": {avatar("Geomancer", N)}, "B3": {site("Spring River", N), unit("Pit Goblin", N)}}
+	nz := defaultNoise()
+	nz.misread, nz.dip, nz.unknown = 0.1, 0.15, 0.05
+	for seed := int64(1); seed <= 30; seed++ {
+		// Ten seconds of a still table, read badly.
+		obs, _ := render(start, []step{{0, 10, func(table) {}}}, nz, seed)
+		evs := run(New(Config{}), obs)
+		for _, ev := range evs {
+			if ev.Type != models.GameStart && ev.Type != models.SitePlayed && ev.Type != models.UnitSummoned {
+				t.Fatalf("seed %d: flicker became %s", seed, brief(ev))
+			}
+			if *ev.Frame != *evs[0].Frame {
+				t.Fatalf("seed %d: %s at frame %d, after the first board", seed, brief(ev), *ev.Frame)
+			}
+		}
+	}
+}
+
+func TestWindowIsVideoTime(t *testing.T) {
+	nz := defaultNoise()
+	nz.misread, nz.dip, nz.unknown, nz.coveredID = 0, 0, 0, 1
+	for _, window := range []float64{0.25, 0.5} {
+		for _, fps := range []float64{15, 30, 60} {
+			nz.fps = fps
+			obs, visible := render(startTable(), []step{{0.4, 2, put("B2", unit("Pit Goblin", S))}}, nz, 1)
+			var at float64 = -1
+			for _, ev := range run(New(Config{Window: window}), obs) {
+				if ev.Type == models.UnitSummoned {
+					at = *ev.Time
+				}
+			}
+			lag := at - float64(visible[0])/fps
+			if at < 0 || lag < window-1.5/fps || lag > window+1/fps {
+				t.Errorf("window %v s at %v fps: summon %.3f s after it became visible", window, fps, lag)
+			}
+		}
+	}
+}
+
+func TestAutoMana(t *testing.T) {
+	cat := sampleCatalog(t)
+	start := table{"C1": {site("Emberfall Ridge", S), avatar("Lantern Warden", S)}, "C4": {avatar("Tide Oracle", N)}}
+	nz := defaultNoise()
+	nz.misread, nz.dip, nz.unknown, nz.otherNames = 0, 0, 0, nil
+	obs, _ := render(start, []step{{0.4, 1, put("C1", unit("Pyre Colossus", S))}}, nz, 1)
+	tests := []struct {
+		name     string
+		autoMana bool
+		want     []string
+	}{
+		{"the rules charge the summon", false, nil},
+		{"the tracker charges it for rules that do not", true, []string{"mana_spent south 6"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			g := NewGame(newRules(cat), nil, cat)
+			var warnings []models.Warning
+			for _, ev := range run(New(Config{Catalog: cat, AutoMana: tc.autoMana}), obs) {
+				if ev.Type == models.ManaSpent {
+					got = append(got, brief(ev))
+				}
+				if _, ws, err := g.Record([]models.Event{ev}, Camera); err == nil {
+					warnings = append(warnings, ws...)
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("mana events %q, want %q", got, tc.want)
+			}
+			// Pyre Colossus costs 6; south has one site: the rules warn live.
+			found := false
+			for _, w := range warnings {
+				if w.Code == "mana.insufficient" {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no mana.insufficient warning for a 6-cost summon on one site: %+v", warnings)
+			}
+		})
+	}
+}
