@@ -1,4 +1,18 @@
 // Package tracker turns the noisy stream of per-frame observations into stable board changes and
 // game events, feeds them to the rules, and keeps an append-only journal with undo, corrections and
 // replay. It is pure Go.
+//
+// A Tracker reads frames (models.FrameObservation) in order. Each cell is watched on three
+// channels (its site, its units, the spells on it); a new reading is accepted once it has held
+// for the stability window, measured in video time over the frames that could read it, with a
+// quorum so that one misread frame does not reset it. Occluded frames and cards read with low
+// confidence add no evidence; a card seen but not identified keeps the identity its cell is known
+// to hold. Accepted changes become the events of `tablecam rules` (site_played, unit_summoned,
+// unit_moved, card_tapped, …): a card that leaves one cell and settles in another is a move, two
+// copies are told apart by position, a card covered by another stays on the board hidden, and
+// the turn is inferred from untaps and from who plays.
+//
+// A Game records events, manual inputs, undos and corrections in a Journal (JSONL, synced per
+// entry) and rebuilds the rules' state from it; ReadJournal and LoadGame replay a journal after
+// a crash, skipping a last line cut short.
 package tracker
