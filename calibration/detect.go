@@ -33,8 +33,15 @@ func (o Options) geometry() models.RealmGeometry {
 	return models.DefaultRealm()
 }
 
-// minGridScore is the lowest grid score that Detect accepts as a realm.
-const minGridScore = 0.25
+// minGridScore is the lowest grid score that Detect accepts as a realm. On
+// the sample stills right answers score 0.4–0.9 and wrong lattices (a mat
+// edge taken for the border, a row of card edges) 0.25–0.31: below the
+// threshold Detect says "not found" rather than guess.
+const minGridScore = 0.32
+
+// minFaintGridScore is minGridScore for the sensitive second pass, whose
+// extra edges give wrong lattices more support.
+const minFaintGridScore = 0.37
 
 // Detect finds the realm in a camera frame: from four ArUco markers when they
 // are all visible, else from the grid lines and border of the mat. It returns
@@ -119,14 +126,42 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		scale = 1280 / float64(gray.Cols())
 		gocv.Resize(gray, &gray, image.Pt(1280, int(math.Round(float64(gray.Rows())*scale))), 0, 0, gocv.InterpolationArea)
 	}
-	em, err := newEdgeMap(gray, cannyLow, cannyHigh)
+	// A second, more sensitive pass runs only when the first finds no
+	// realm it trusts (faint or blurred grid lines).
+	var best gridFit
+	var err error
+	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {
+		best, err = fitGrid(gray, g, th)
+		if err == nil {
+			break
+		}
+	}
 	if err != nil {
-		return homography{}, 0, fmt.Errorf("calibration: %w", err)
+		return homography{}, best.score, err
+	}
+	if scale != 1 {
+		best.h = homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1}.mul(best.h)
+	}
+	return best.h, best.score, nil
+}
+
+// cannyThresholds are the low and high thresholds of one Canny pass.
+type cannyThresholds struct {
+	low, high float32
+	minScore  float64 // the lowest grid score accepted from this pass
+}
+
+// fitGrid is one pass of detectGrid with the given Canny thresholds (for the
+// full-size edge map and the half-size Hough image alike).
+func fitGrid(gray gocv.Mat, g models.RealmGeometry, th cannyThresholds) (gridFit, error) {
+	em, err := newEdgeMap(gray, th.low, th.high)
+	if err != nil {
+		return gridFit{}, fmt.Errorf("calibration: %w", err)
 	}
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
-	fits, err := gridCandidates(em, gray, g)
+	fits, err := gridCandidates(em, gray, g, th)
 	if err != nil {
-		return homography{}, 0, err
+		return gridFit{}, err
 	}
 	best := gridFit{score: math.Inf(-1)}
 	for _, f := range fits {
@@ -138,13 +173,10 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			best = gridFit{h: hm, score: s}
 		}
 	}
-	if best.score < minGridScore {
-		return homography{}, best.score, fmt.Errorf("calibration: best grid candidate matches only %.0f%% of the grid lines: %w", 100*best.score, ErrNotFound)
+	if best.score < th.minScore {
+		return best, fmt.Errorf("calibration: best grid candidate matches only %.0f%% of the grid lines: %w", 100*math.Max(0, best.score), ErrNotFound)
 	}
-	if scale != 1 {
-		best.h = homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1}.mul(best.h)
-	}
-	return best.h, best.score, nil
+	return best, nil
 }
 
 func sortFits(f []gridFit) {
@@ -202,10 +234,10 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 
 // gridCandidates finds the best few lattice hypotheses (before refinement)
 // from the edge map and the Canny edge image.
-func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry) ([]gridFit, error) {
+func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th cannyThresholds) ([]gridFit, error) {
 	w, hgt := float64(em.w), float64(em.h)
 	minLen := math.Max(20, 0.035*w)
-	segs := halfResSegments(gray, minLen)
+	segs := halfResSegments(gray, minLen, th)
 	if len(segs) < 4 {
 		return nil, fmt.Errorf("calibration: too few straight lines in the frame (%d): %w", len(segs), ErrNotFound)
 	}
@@ -263,13 +295,13 @@ func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry) ([]gridF
 
 // halfResSegments finds straight segments on a half-size edge image (the
 // Hough transform is the slow step at full size) and scales them back.
-func halfResSegments(gray gocv.Mat, minLen float64) []segment {
+func halfResSegments(gray gocv.Mat, minLen float64, th cannyThresholds) []segment {
 	small := gocv.NewMat()
 	defer small.Close()
 	gocv.Resize(gray, &small, image.Pt(gray.Cols()/2, gray.Rows()/2), 0, 0, gocv.InterpolationArea)
 	edges := gocv.NewMat()
 	defer edges.Close()
-	gocv.Canny(small, &edges, houghCannyLow, houghCannyHigh)
+	gocv.Canny(small, &edges, th.low, th.high)
 	segs := houghSegments(edges, minLen/2)
 	for i := range segs {
 		segs[i].a = models.Point{X: segs[i].a.X*2 + 0.5, Y: segs[i].a.Y*2 + 0.5}
@@ -278,8 +310,12 @@ func halfResSegments(gray gocv.Mat, minLen float64) []segment {
 	return segs
 }
 
-// Canny thresholds on the blurred grey frame: low enough for faint grid lines.
-const cannyLow, cannyHigh = 20, 50
+// Canny thresholds on the blurred grey frame: the first pass, and the more
+// sensitive second pass for faint grid lines.
+const (
+	cannyLow, cannyHigh           = 20, 50
+	faintCannyLow, faintCannyHigh = 10, 28
+)
 
 // rankedKeep is how many hypotheses per direction rankByOwnLines keeps.
 const rankedKeep = 12
@@ -352,7 +388,3 @@ func familyScore(em *edgeMap, h homography, g models.RealmGeometry, isX bool) fl
 }
 
 func dist(a, b models.Point) float64 { return math.Hypot(b.X-a.X, b.Y-a.Y) }
-
-// Canny thresholds of the half-size image the Hough transform reads: lower,
-// as halving the image halves the noise.
-const houghCannyLow, houghCannyHigh = 20, 50

@@ -39,6 +39,7 @@ func sampleStills(tb testing.TB) []string {
 type stillResult struct {
 	found    bool
 	relError float64 // largest corner error / realm width
+	score    float64
 }
 
 func calibrateStill(tb testing.TB, img string) stillResult {
@@ -60,7 +61,7 @@ func calibrateStill(tb testing.TB, img string) stillResult {
 	if err != nil {
 		return stillResult{}
 	}
-	return stillResult{found: true, relError: cornerError(c.Corners, truth.Corners) / realmWidthPx(truth.Corners)}
+	return stillResult{found: true, relError: cornerError(c.Corners, truth.Corners) / realmWidthPx(truth.Corners), score: c.Score}
 }
 
 // TestSampleStills checks a subset of the bundled stills against the targets:
