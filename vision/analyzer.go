@@ -79,16 +79,18 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	defer small.Close()
 	smallGray := grayOf(small)
 	defer smallGray.Close()
-	occluded := handCovers(small, coarse)
 	corners := v.corners
-	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Occluded: occluded, Cards: []models.CardObservation{}}
+	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
 
 	reuse := !a.opts.NoReuse && a.stable != nil && a.stable.view.same(coarse)
-	// While a hand is over the realm the tracker ignores the frame: keep
-	// reporting the last stable cards rather than reading half-hidden ones.
-	if reuse && (occluded || !a.stable.changed(smallGray)) {
-		obs.Cards = append(obs.Cards, a.stable.cards...)
-		return obs, nil
+	if reuse {
+		obs.Occluded = handCovers(small, coarse, a.stable.cards)
+		// While a hand is over the realm the tracker ignores the frame: keep
+		// reporting the last stable cards rather than reading half-hidden ones.
+		if obs.Occluded || !a.stable.changed(smallGray) {
+			obs.Cards = append(obs.Cards, a.stable.cards...)
+			return obs, nil
+		}
 	}
 	top := v.warp(frame)
 	defer top.Close()
@@ -99,7 +101,8 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 		return obs, err
 	}
 	obs.Cards = cards
-	if !a.opts.NoReuse && !occluded {
+	obs.Occluded = handCovers(small, coarse, cards)
+	if !a.opts.NoReuse && !obs.Occluded {
 		if a.stable != nil {
 			a.stable.close()
 		}

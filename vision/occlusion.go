@@ -2,6 +2,9 @@ package vision
 
 import (
 	"image"
+	"image/color"
+
+	"github.com/tablecam/tablecam/models"
 
 	"gocv.io/x/gocv"
 )
@@ -12,7 +15,7 @@ import (
 // over the realm. Looking no farther than the band keeps a wooden table
 // (skin-coloured in YCrCb) out; the size keeps skin-toned card art out.
 const (
-	handShare = 0.035
+	handShare = 0.02
 	handBand  = 12.0 // mm around the realm
 )
 
@@ -23,7 +26,7 @@ var (
 
 // handCovers reports whether a hand or arm reaches over the realm in the
 // top-down BGR image.
-func handCovers(top gocv.Mat, v *view) bool {
+func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	if top.Channels() != 3 {
 		return false
 	}
@@ -47,10 +50,40 @@ func handCovers(top gocv.Mat, v *view) bool {
 	skin := gocv.NewMat()
 	defer skin.Close()
 	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
+	// A mat may itself be skin-toned (brown, mauve, wood): its own colour,
+	// the most common one over the realm, is not a hand.
+	if cr, cb, ok := dominantChroma(ycc); ok {
+		mat := gocv.NewMat()
+		defer mat.Close()
+		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &mat)
+		gocv.BitwiseNot(mat, &mat)
+		gocv.BitwiseAnd(skin, mat, &skin)
+	}
 	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(3, 3))
 	defer kernel.Close()
 	gocv.MorphologyEx(skin, &skin, gocv.MorphOpen, kernel)
 
+	// Skin-toned art on a card that was read is not a hand: a hand over a
+	// card hides it.
+	if len(cards) > 0 {
+		var polys [][]image.Point
+		for _, c := range cards {
+			if !c.Identified() {
+				continue
+			}
+			var poly []image.Point
+			for _, p := range c.Quad {
+				x, y := v.fromImg.apply(p.X, p.Y)
+				poly = append(poly, image.Pt(int((x-float64(area.Min.X))*f), int((y-float64(area.Min.Y))*f)))
+			}
+			polys = append(polys, poly)
+		}
+		if len(polys) > 0 {
+			pv := gocv.NewPointsVectorFromPoints(polys)
+			gocv.FillPoly(&skin, pv, color.RGBA{})
+			pv.Close()
+		}
+	}
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
 	defer stats.Close()
@@ -70,4 +103,44 @@ func handCovers(top gocv.Mat, v *view) bool {
 		}
 	}
 	return false
+}
+
+// matChroma is how far (in Cr and Cb) a pixel may be from the mat's colour
+// and still count as mat.
+const matChroma = 9
+
+// matShare is the percentage of the realm the mat's own colour must cover.
+const matShare = 30
+
+// dominantChroma finds the most common chroma (Cr, Cb) of a YCrCb image, in
+// 4-level bins, as the mat's colour.
+func dominantChroma(ycc gocv.Mat) (cr, cb float64, ok bool) {
+	data, err := ycc.DataPtrUint8()
+	if err != nil || ycc.Channels() != 3 {
+		return 0, 0, false
+	}
+	var hist [64][64]int
+	for i := 0; i+2 < len(data); i += 3 {
+		hist[data[i+1]>>2][data[i+2]>>2]++
+	}
+	best, bi, bj := -1, 0, 0
+	for i := range hist {
+		for j := range hist[i] {
+			// Sum a 3×3 neighbourhood so a colour split across bins still wins.
+			n := 0
+			for di := -1; di <= 1; di++ {
+				for dj := -1; dj <= 1; dj++ {
+					if i+di >= 0 && i+di < 64 && j+dj >= 0 && j+dj < 64 {
+						n += hist[i+di][j+dj]
+					}
+				}
+			}
+			if n > best {
+				best, bi, bj = n, i, j
+			}
+		}
+	}
+	// A mat of many colours has no colour of its own; then the most common
+	// one may be the hand's.
+	return float64(bi*4 + 2), float64(bj*4 + 2), best > len(data)/3*matShare/100
 }

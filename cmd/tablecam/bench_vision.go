@@ -110,7 +110,11 @@ func runBenchVision(ctx context.Context, e env) int {
 	if f.misses {
 		b.log = e.stderr
 	}
-	bar := benchBar(e.stderr, len(frames), "reading frames")
+	barOut := e.stderr
+	if f.misses {
+		barOut = io.Discard
+	}
+	bar := benchBar(barOut, len(frames), "reading frames")
 	for _, fr := range frames {
 		if ctx.Err() != nil {
 			return 1
@@ -284,6 +288,9 @@ func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected bool
 	b.steadyMS = append(b.steadyMS, ms(time.Since(start)))
 
 	b.occluded.add(obs.Occluded == t.Occluded)
+	if b.log != nil && obs.Occluded != t.Occluded {
+		fmt.Fprintf(b.log, "%s: occluded %v, truth %v\n", fr.image, obs.Occluded, t.Occluded)
+	}
 	switch {
 	case obs.Occluded && t.Occluded:
 		b.occTP++
@@ -313,7 +320,15 @@ func (b *visionBench) score(obs models.FrameObservation, t *synth.SceneTruth, im
 			}
 		}
 	}
-	sort.Slice(pairs, func(i, j int) bool { return pairs[i].d < pairs[j].d })
+	// Same-name pairs first, so that a card read correctly under another is
+	// not paired with the other because its centre happens to be nearer.
+	sameName := func(p pair) bool { return obs.Cards[p.oi].NameOr("") == t.Cards[p.ti].Name }
+	sort.Slice(pairs, func(i, j int) bool {
+		if a, b := sameName(pairs[i]), sameName(pairs[j]); a != b {
+			return a
+		}
+		return pairs[i].d < pairs[j].d
+	})
 	matchOf := make([]int, len(t.Cards))
 	for i := range matchOf {
 		matchOf[i] = -1
