@@ -1,8 +1,13 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
 	"image"
 	"image/color"
+	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
@@ -77,5 +82,68 @@ func TestChangeGate(t *testing.T) {
 	defer f.Close()
 	if g.still(f) {
 		t.Errorf("still after %d skipped frames", gateMaxSkip)
+	}
+}
+
+// emptyAnalyzer reads no cards: for tests about the frames themselves.
+type emptyAnalyzer struct{}
+
+func (emptyAnalyzer) Analyze(gocv.Mat, *calibration.Calibration) (models.FrameObservation, error) {
+	return models.FrameObservation{Cards: []models.CardObservation{}}, nil
+}
+
+func TestCameraMovedIsRecalibrated(t *testing.T) {
+	still := gocv.IMRead("../samples/stills/0008.jpg", gocv.IMReadColor)
+	if still.Empty() {
+		t.Skip("no sample stills")
+	}
+	defer still.Close()
+	// The camera is knocked 60 px to the left and 30 px up after one second.
+	shift := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+	defer shift.Close()
+	for i, v := range []float64{1, 0, -60, 0, 1, -30} {
+		shift.SetDoubleAt(i/3, i%3, v)
+	}
+	moved := gocv.NewMat()
+	defer moved.Close()
+	gocv.WarpAffine(still, &moved, shift, image.Pt(still.Cols(), still.Rows()))
+	dir := t.TempDir()
+	for i := 0; i < 90; i++ {
+		img := still
+		if i >= 30 {
+			img = moved
+		}
+		if !gocv.IMWrite(filepath.Join(dir, fmt.Sprintf("%03d.jpg", i)), img) {
+			t.Fatal("cannot write a frame")
+		}
+	}
+	log := &syncBuffer{}
+	cfg := Config{Frames: dir, Camera: -1, Catalog: sampleCatalog(t), Analyzer: emptyAnalyzer{},
+		Journal: filepath.Join(t.TempDir(), "j.jsonl"), Log: log}
+	s, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range s.Updates() {
+	}
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "realm found again") {
+		t.Fatalf("the move was not noticed:\n%s", log.String())
+	}
+	before, err := calibration.Detect(still, calibration.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	after := s.cal.Corners
+	s.mu.Unlock()
+	for i := range after {
+		dx, dy := after[i].X-before.Corners[i].X, after[i].Y-before.Corners[i].Y
+		// Within 1% of the realm's width, as calibration promises.
+		if math.Abs(dx+60) > 9 || math.Abs(dy+30) > 9 {
+			t.Errorf("corner %d moved by (%.1f, %.1f), want about (-60, -30)", i, dx, dy)
+		}
 	}
 }

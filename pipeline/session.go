@@ -46,6 +46,8 @@ type Session struct {
 	skipped    int
 	handStreak int
 	handClear  int
+	nextDetect int // frame before which the realm is not searched again
+	drifts     int // drift checks in a row that saw a move
 
 	// ended is set once the journal is closed: players can no longer add to it.
 	ended bool
@@ -272,14 +274,21 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	cal := s.cal
 	if cal == nil {
 		var err error
-		if s.cfg.Corners != nil {
+		switch {
+		case s.cfg.Corners != nil:
 			cal, err = calibration.FromCorners(*s.cfg.Corners, mat.Cols(), mat.Rows())
-		} else {
+		case fr.Index < s.nextDetect:
+			err = errNotYet
+		default:
 			cal, err = calibration.Detect(*mat, s.cfg.Detect)
 		}
 		if err != nil {
 			s.mu.Unlock()
-			s.logf("frame %d: realm not found: %v", fr.Index, err)
+			if !errors.Is(err, errNotYet) {
+				s.logf("frame %d: realm not found: %v", fr.Index, err)
+				// Finding the realm is slow: try again in half a second.
+				s.nextDetect = fr.Index + max(1, int(s.src.FPS()/2))
+			}
 			u.Status = "looking for the realm…"
 			s.send(ctx, s.withImage(u, mat))
 			return
@@ -288,6 +297,9 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	}
 	pending := s.tracker.Pending()
 	s.mu.Unlock()
+	if moved := s.checkDrift(mat, fr, cal); moved != nil {
+		cal = moved
+	}
 
 	if s.gate == nil || s.gateCal != cal {
 		if s.gate != nil {
@@ -360,6 +372,51 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 		s.handClear = 0
 	}
 	s.send(ctx, s.withImage(u, mat))
+}
+
+// errNotYet stands for a realm search put off to a later frame.
+var errNotYet = errors.New("not yet")
+
+// driftEvery is how often, in frames, the pipeline checks that the camera
+// and the mat have not moved; driftPersist is how many checks in a row must
+// agree before it acts.
+const (
+	driftEvery   = 15
+	driftPersist = 3
+)
+
+// checkDrift looks, now and then, whether the camera or the mat moved. A
+// realm found automatically is found again; corners given by the user are
+// kept, and the user is told to recalibrate. It gives the new calibration,
+// or nil.
+func (s *Session) checkDrift(mat *gocv.Mat, fr Frame, cal *calibration.Calibration) *calibration.Calibration {
+	if fr.Index%driftEvery != 0 {
+		return nil
+	}
+	moved, score := cal.Drifted(*mat)
+	if !moved {
+		s.drifts = 0
+		return nil
+	}
+	s.drifts++
+	if s.drifts < driftPersist {
+		return nil
+	}
+	s.drifts = 0
+	if s.cfg.Calibration != nil || s.cfg.Corners != nil || cal.Method == calibration.MethodManual {
+		s.logf("frame %d: the camera or the mat seems to have moved (drift %.2f); recalibrate with new corners", fr.Index, score)
+		return nil
+	}
+	found, err := calibration.Detect(*mat, s.cfg.Detect)
+	if err != nil {
+		s.logf("frame %d: the camera or the mat moved (drift %.2f) and the realm is not found again yet: %v", fr.Index, score, err)
+		return nil
+	}
+	s.logf("frame %d: the camera or the mat moved (drift %.2f): realm found again", fr.Index, score)
+	s.mu.Lock()
+	s.cal = found
+	s.mu.Unlock()
+	return found
 }
 
 // Analysed gives how many frames vision read in full and how many the
