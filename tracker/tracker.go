@@ -79,6 +79,9 @@ type Tracker struct {
 	started bool
 	active  models.Player
 	holds   []held
+	// soft marks the cells whose next reading only tells which cards are
+	// hidden (after SetBoard).
+	soft [models.Columns * models.Rows]bool
 	// deferSince is when a ready change started waiting for another channel
 	// that is still changing; negative when none waits.
 	deferSince float64
@@ -116,6 +119,10 @@ func (t *Tracker) SetBoard(b *Board, active models.Player) {
 		ch := &t.cells[c.Index()]
 		ch.site.accepted, ch.units.accepted = squareKeys(t.board.At(c))
 		ch.spells.accepted = ""
+		// A board from a journal does not say which cards were covered: the
+		// first time a cell is read, a card missing from it is taken as
+		// hidden, not as removed.
+		t.soft[c.Index()] = len(t.board.At(c).Units) > 0
 	}
 }
 
@@ -422,7 +429,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	var (
 		sitesPlayed, sitesGone, taps, untaps, casts []models.Event
 		removed, arrived                            []held
-		shown                                       []int
+		shown, hiddenNow                           []int
 	)
 	virtual := t.virtualBoard()
 	for _, c := range models.AllCells() {
@@ -449,6 +456,13 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 					}
 				}
 			}
+			if t.soft[c.Index()] {
+				for _, p := range d.removed {
+					hiddenNow = append(hiddenNow, p.ID)
+				}
+				d.removed = nil
+			}
+			t.soft[c.Index()] = false
 			for _, p := range d.removed {
 				removed = append(removed, held{cell: c, piece: p})
 			}
@@ -511,7 +525,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	for _, m := range moves {
 		t.board.setHidden(m.piece.ID, false)
 	}
-	for _, id := range hidden {
+	for _, id := range append(hidden, hiddenNow...) {
 		t.board.setHidden(id, true)
 	}
 	return evs

@@ -241,3 +241,27 @@ func TestAutoMana(t *testing.T) {
 		})
 	}
 }
+
+func TestResumeKeepsCoveredCards(t *testing.T) {
+	// The journal's board: the Sorcerer at C1 under a Pit Goblin summoned on it.
+	b := NewBoard()
+	for _, ev := range []models.Event{
+		{Type: models.GameStart, South: &models.Seat{Avatar: "Sorcerer"}, North: &models.Seat{Avatar: "Geomancer"}},
+		{Type: models.SitePlayed, Player: S, Cell: cellp("C1"), Card: "Arid Desert"},
+		{Type: models.UnitSummoned, Player: S, Cell: cellp("C1"), Card: "Pit Goblin"},
+	} {
+		if _, err := b.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The camera sees the Goblin, not the Sorcerer under it.
+	start := table{"C1": {site("Arid Desert", S), unit("Pit Goblin", S)}, "C4": {avatar("Geomancer", N)}}
+	for seed := int64(1); seed <= 10; seed++ {
+		obs, _ := render(start, []step{{0.4, 1, put("C2", site("Red Desert", S))}}, defaultNoise(), seed)
+		got := briefs(run(Resume(Config{}, b, S), obs))
+		want := []string{"site_played south Red Desert C2", "card_tapped south Sorcerer C1"}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: events %q, want %q", seed, got, want)
+		}
+	}
+}
