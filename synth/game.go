@@ -25,7 +25,7 @@ type GameOptions struct {
 	// Turns of the scripted game; 6 when zero.
 	Turns int
 	// MaxBytes caps the video file: the highest JPEG quality of a ladder
-	// whose file fits is kept. 20 MB when zero.
+	// whose file fits is kept. 20 MB (20,000,000 bytes) when zero.
 	MaxBytes int64
 	// Progress, when set, is called after each frame.
 	Progress func(done, total int)
@@ -132,7 +132,7 @@ func WriteGame(ctx context.Context, dir string, cat *models.Catalog, seed int64,
 		opts.Turns = 6
 	}
 	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = 20 << 20
+		opts.MaxBytes = 20_000_000
 	}
 	r, err := NewRenderer(cat)
 	if err != nil {
