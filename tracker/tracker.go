@@ -429,7 +429,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	var (
 		sitesPlayed, sitesGone, taps, untaps, casts []models.Event
 		removed, arrived                            []held
-		shown, hiddenNow                           []int
+		shown, hiddenNow                            []int
 	)
 	virtual := t.virtualBoard()
 	for _, c := range models.AllCells() {
