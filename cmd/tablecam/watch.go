@@ -15,6 +15,7 @@ import (
 	"github.com/tablecam/tablecam/pipeline"
 	"github.com/tablecam/tablecam/tracker"
 	"github.com/tablecam/tablecam/vision"
+	"golang.org/x/term"
 )
 
 // runWatch runs the whole pipeline on a video, a camera or a folder of
@@ -252,14 +253,11 @@ func describeJournal(path string) string {
 	return s
 }
 
-// isTerminal reports whether r is an interactive terminal.
+// isTerminal reports whether r is an interactive terminal (not a pipe, a
+// file or /dev/null).
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // prefixWriter starts each write with a prefix (one log line per write).
