@@ -105,6 +105,8 @@ func (p *Painter) paintCellCards(l Layout, c models.Cell, cs models.CellState, s
 		p.cv.roundRect(r, 5*s, withAlpha(mix(colFeltCell, col, 0.35), 255))
 		p.cv.stroke(roundRectPts(r, 5*s), true, 1.5*s, withAlpha(col, 200))
 	}
+	// Names may spill a little over the cell's edges rather than be cut.
+	cellW = cellW * 5 / 4
 	for _, u := range cs.Units {
 		p.cardLabel(l, f, center.X, y, cellW, u.Card, u.Owner, u.Tapped)
 		y += lineH

@@ -36,6 +36,8 @@ func runPlay(ctx context.Context, e env) int {
 		return runOverlay(ctx, e, o)
 	}
 	fmt.Fprintln(e.stdout, "tablecam: no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless, without the window")
+	// Nobody watches a headless run: read a recorded game as fast as it can be analysed.
+	o.Fast = true
 	feed, cat, err := live.Start(ctx, o, e.stderr)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "tablecam:", err)
