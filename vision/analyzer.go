@@ -138,6 +138,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 	// Card outlines no match explains get a second look on their own: a
 	// shortlist by perceptual hash, then feature matching. What still fits
 	// no face is reported unknown.
+	// (Card outlines need the full resolution: at 1 px/mm they break up.)
 	for _, u := range findUnknownCards(gray, v, quads) {
 		if d, ok := a.identifyRegion(gray, u.quad); ok {
 			cards = append(cards, a.observe(d, v))

@@ -26,11 +26,11 @@ type lshTable struct {
 }
 
 // lshTables is the number of hash tables.
-const lshTables = 14
+const lshTables = 10
 
 func newLSHIndex(descs []descriptor, owner []int32) *lshIndex {
-	keyBits := int(math.Round(math.Log2(float64(len(descs)+1) / 2)))
-	keyBits = min(max(keyBits, 6), 15)
+	keyBits := int(math.Round(math.Log2(float64(len(descs)+1)/2))) + 2
+	keyBits = min(max(keyBits, 6), 18)
 	rng := rand.New(rand.NewPCG(4, 2)) // fixed: the same index for the same references
 	idx := &lshIndex{descs: descs, owner: owner}
 	pool := balancedBits(descs, 128)

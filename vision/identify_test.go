@@ -1,0 +1,76 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
+)
+
+// cropQuad warps a card's outline in the frame to an upright picture,
+// starting at the corner nearest the image's top-left (so the crop does not
+// give the card's turn away).
+func cropQuad(frame gocv.Mat, q models.Quad) gocv.Mat {
+	start, best := 0, math.Inf(1)
+	for i, p := range q {
+		if d := p.X + p.Y; d < best {
+			start, best = i, d
+		}
+	}
+	var src [4]models.Point
+	for i := range src {
+		src[i] = q[(start+i)%4]
+	}
+	w := math.Hypot(src[1].X-src[0].X, src[1].Y-src[0].Y)
+	h := math.Hypot(src[3].X-src[0].X, src[3].Y-src[0].Y)
+	hm, err := homographyFrom4([4]models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, src)
+	if err != nil {
+		return gocv.NewMat()
+	}
+	m := hm.mat()
+	defer m.Close()
+	out := gocv.NewMat()
+	gocv.WarpPerspectiveWithParams(frame, &out, m, image.Pt(int(w), int(h)), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderReplicate, color.RGBA{})
+	return out
+}
+
+func TestIdentifyStillCrops(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	dir := filepath.Join("..", "samples", "stills")
+	n, ok := 0, 0
+	for i := 0; i < 15; i++ {
+		truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
+		if err != nil {
+			t.Skipf("no sample stills: %v", err)
+		}
+		frame := gocv.IMRead(filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), gocv.IMReadColor)
+		for _, c := range truth.Cards {
+			if c.VisibleFraction < 0.999 {
+				continue
+			}
+			crop := cropQuad(frame, c.Quad)
+			got, found := a.Identify(crop)
+			crop.Close()
+			n++
+			if found && got.NameOr("") == c.Name && int(got.Rotation) == c.Rotation {
+				ok++
+			} else {
+				t.Logf("%04d %s (rotation %d): got %s rotation %d", i, c.Name, c.Rotation, got.NameOr("unknown"), got.Rotation)
+			}
+		}
+		frame.Close()
+	}
+	if n == 0 {
+		t.Fatal("no fully visible cards in the stills")
+	}
+	if rate := float64(ok) / float64(n); rate < 0.97 {
+		t.Errorf("identified %d of %d crops with their turn (%.1f%%), want ≥ 97%%", ok, n, 100*rate)
+	}
+}
