@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -222,5 +223,31 @@ func TestScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
+	}
+}
+
+func TestStreamWindowIsTransparent(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		bg    color.NRGBA
+		alpha uint8
+	}{{"transparent", color.NRGBA{}, 0}, {"chroma", ui.ChromaGreen(), 255}} {
+		updates := make(chan models.Update, 1)
+		o := ui.NewOverlay(&recorder{}, ui.Options{Mode: ui.Stream, Background: tc.bg, Volume: 0.8})
+		g := NewGame(context.Background(), Config{Overlay: o, Updates: updates, Input: &script{}, Clock: func() float64 { return 0 }})
+		updates <- models.Update{State: uitest.Midgame()}
+		var img *image.RGBA
+		onLoop(func() {
+			g.Update()
+			img = readBack(g, 1280, 720)
+		})
+		if c := img.RGBAAt(640, 300); c.A != tc.alpha || (tc.alpha == 255 && c.G != 255) {
+			t.Errorf("%s: background pixel on screen %v", tc.name, c)
+		}
+		l := ui.LayoutFor(img.Rect, o.View(0))
+		in := l.HUD[models.South].Panel.Min.Add(image.Pt(60, 60))
+		if a := img.RGBAAt(in.X, in.Y).A; a != 255 {
+			t.Errorf("%s: HUD alpha %d on screen", tc.name, a)
+		}
 	}
 }
