@@ -300,6 +300,11 @@ func scriptGame(cat *models.Catalog, seed int64, turns int) (*gameScript, error)
 			}
 			usedSite[site] = true
 			avatar.tapped = true
+			if where == avatar.cell {
+				// The player lifts the Avatar, lays the site and sets the Avatar
+				// back to one side, so that part of the site shows.
+				avatar.dx, avatar.dy = -24, -6
+			}
 			add(&cur, site, pl, where, (rng.Float64()*2-1)*3, (rng.Float64()*2-1)*2, true)
 			sp.sites = append(sp.sites, where)
 			push(step{kind: stepChange, player: pl, target: where, before: begin(), note: "site", events: []models.Event{

@@ -28,7 +28,7 @@ func runSynth(ctx context.Context, e env) int {
 	out := fs.String("out", "", "output `DIR` (required)")
 	seed := fs.Int64("seed", 1, "random seed; the same seed gives the same output")
 	count := fs.Int("count", 100, "number of scenes (scenes only)")
-	catalogDir := fs.String("catalog", "", "catalog `DIR` (cards.json + images/) to render scenes and games with; default: the sample catalog rendered from --seed")
+	catalogDir := fs.String("catalog", "", "catalog `DIR` (cards.json + images/, e.g. your own scans) to render scenes and games with; default: the bundled sample catalog")
 	turns := fs.Int("turns", 0, "turns of the scripted game (game only; default 6)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := fs.Parse(e.args[1:]); err != nil {
@@ -41,6 +41,18 @@ func runSynth(ctx context.Context, e env) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.stderr, "tablecam synth %s: unexpected argument %q\n", what, fs.Arg(0))
 		return 2
+	}
+	if *count <= 0 || *turns < 0 {
+		fmt.Fprintf(e.stderr, "tablecam synth %s: --count must be at least 1 and --turns not negative\n", what)
+		return 2
+	}
+	if what == "scenes" || what == "game" {
+		if *catalogDir != "" {
+			if _, err := os.Stat(filepath.Join(*catalogDir, "cards.json")); err != nil {
+				fmt.Fprintf(e.stderr, "tablecam synth %s: --catalog %s: want a folder with cards.json and images/: %v\n", what, *catalogDir, err)
+				return 2
+			}
+		}
 	}
 	progress := func(desc string) func(done, total int) {
 		if *quiet {
@@ -97,8 +109,8 @@ func runSynth(ctx context.Context, e env) int {
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam synth %s: %v\n", what, err)
-		if errors.Is(err, context.Canceled) {
-			return 1
+		if errors.Is(err, models.ErrUnknownCard) {
+			return 2
 		}
 		return 1
 	}
