@@ -1,5 +1,19 @@
-// Package calibration finds the Sorcery realm (the 5×4 grid of the playmat) in a camera frame:
-// automatically from the grid lines and border, from corners the user gives, or from printed ArUco
-// markers. It computes the homography to a top-down realm image, saves and loads it as JSON, and
-// notices when the camera or mat has moved.
+// Package calibration finds the Sorcery realm (the 5×4 grid of the playmat) in a camera frame and maps
+// between camera pixels, realm millimetres and a top-down realm image.
+//
+// A Calibration holds the realm's outer corners A1 (south-west), E1, E4 and A4 in image pixels. Detect
+// finds them from four printed ArUco markers (DICT_4X4_50, ids 0–3 at A1, E1, E4, A4, see MarkerLayout)
+// when all are visible, else from the mat's grid: long straight segments (Hough on a half-size edge
+// image) are grouped by direction, each direction is read as a 1-D projective lattice of 6 or 5 lines
+// (RANSAC over line triples), hypotheses are ranked by how much of the canonical grid lands on drawn
+// lines (pairs of opposite edges, tolerant of lines hidden under cards, penalised when a lattice line one
+// cell outside the realm is also there), and the best is refined by snapping every grid line to its
+// edges. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the
+// corners from the user instead.
+//
+// Rectify warps a frame to the top-down realm image (PxPerMM, north at the top, column A at the left).
+// Save and Load keep a calibration as versioned JSON with a small reference of how the grid lines looked,
+// which Drifted compares new frames with to notice that the camera or the mat has moved.
+//
+// The sub-package aruco is a thin cgo binding to OpenCV's contrib aruco module.
 package calibration

@@ -49,27 +49,6 @@ func (m *moments) line() imgLine {
 	return imgLine{a: a, b: b, c: -(a*cx + b*cy)}
 }
 
-// fitLine fits a line to points, drops those further than trim pixels and fits again.
-func fitLine(pts []models.Point, trim float64) (imgLine, int) {
-	var m moments
-	for _, p := range pts {
-		m.add(p, 1)
-	}
-	l := m.line()
-	var m2 moments
-	n := 0
-	for _, p := range pts {
-		if math.Abs(l.dist(p)) <= trim {
-			m2.add(p, 1)
-			n++
-		}
-	}
-	if n >= 2 {
-		l = m2.line()
-	}
-	return l, n
-}
-
 // lineCluster is one straight line assembled from collinear segments.
 type lineCluster struct {
 	line     imgLine
