@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +23,9 @@ func runPlay(ctx context.Context, e env) int {
 	var o live.Options
 	fs := live.NewFlagSet("tablecam", &o, e.stderr)
 	if err := fs.Parse(e.args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if fs.NArg() > 0 {

@@ -56,12 +56,16 @@ const DefaultSnapshotEvery = 30
 func NewFlagSet(name string, o *Options, output io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(output)
+	fs.Usage = func() {
+		fmt.Fprintf(output, "usage: %s [FLAGS]\n\nPlays the bundled sample game (or --camera N, --video FILE, --frames DIR) in the\noverlay with sound; press ? in the window for the keys.\n\nflags:\n", name)
+		fs.PrintDefaults()
+	}
 	fs.IntVar(&o.Camera, "camera", -1, "watch webcam `N` instead of the sample game")
 	fs.StringVar(&o.Video, "video", "", "watch a recorded game `FILE` (default: the bundled sample game)")
 	fs.StringVar(&o.Frames, "frames", "", "watch a folder `DIR` of numbered images")
 	fs.StringVar(&o.Catalog, "catalog", "", "card catalog `PATH` (default: the bundled sample catalog)")
 	fs.StringVar(&o.Calibration, "calibration", "", "saved calibration `FILE` (default: find the realm automatically)")
-	fs.StringVar(&o.Corners, "corners", "", "realm corners A1 E1 E4 A4 in image pixels, `\"x,y x,y x,y x,y\"`")
+	fs.StringVar(&o.Corners, "corners", "", "realm corners A1 E1 E4 A4 in image pixels, as `\"x,y x,y x,y x,y\"`")
 	fs.StringVar(&o.Journal, "journal", "", "journal `FILE` (default: a new one in the user's data folder)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue the game in --journal (after a crash or a break)")
 	fs.BoolVar(&o.Stream, "stream", false, "streamer layout: borderless, transparent or chroma-key background")
