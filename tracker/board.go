@@ -256,3 +256,19 @@ func (b *Board) avatarOf(p models.Player) (Piece, models.Cell, bool) {
 	}
 	return Piece{}, models.Cell{}, false
 }
+
+// hiddenNear finds the hidden piece of the same card and owner nearest to cell.
+func (b *Board) hiddenNear(p Piece, cell models.Cell) (Piece, models.Cell, bool) {
+	best, bestCell, bestDist := Piece{}, models.Cell{}, -1
+	for i := range b.squares {
+		c := models.CellAt(i)
+		for _, u := range b.squares[i].Units {
+			if u.Hidden && u.Owner == p.Owner && sameName(u.Card, p.Card) && c != cell {
+				if d := c.Distance(cell); bestDist < 0 || d < bestDist {
+					best, bestCell, bestDist = u, c, d
+				}
+			}
+		}
+	}
+	return best, bestCell, bestDist >= 0
+}

@@ -75,15 +75,21 @@ func (c *channel) check(window, quorum float64) ([]seen, bool) {
 	return nil, false
 }
 
-// majority gives the reading that held most of the last window seconds, the
-// share of that time it held, and whether the channel has read anything at all.
+// majority gives the reading that held most of the last window seconds
+// among the frames read with confidence, the share of their time it held,
+// and whether the channel has read anything with confidence at all.
 func (c *channel) majority(window float64) ([]seen, float64, bool) {
 	time := map[string]float64{}
 	cards := map[string][]seen{}
 	total := 0.0
+	read := 0.0
 	for i := len(c.samples) - 1; i >= 0 && total < window; i-- {
 		s := c.samples[i]
 		total += s.dur
+		if s.carried {
+			continue // only what was read with confidence decides
+		}
+		read += s.dur
 		time[s.key] += s.dur
 		cards[s.key] = s.cards
 	}
@@ -96,7 +102,7 @@ func (c *channel) majority(window float64) ([]seen, float64, bool) {
 	if bestTime < 0 {
 		return nil, 0, false
 	}
-	return cards[best], bestTime / total, true
+	return cards[best], bestTime / read, true
 }
 
 // pending reports whether any reading of the last window seconds differs

@@ -513,6 +513,11 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	evs = append(evs, summonEvents...)
 	evs = append(evs, casts...)
 	evs = append(evs, taps...)
+	// A card hidden on this frame, or hidden until this frame, was out of
+	// sight while the turn changed: its untap and its taps are inferred.
+	for _, id := range append(hidden, hiddenNow...) {
+		t.board.setHidden(id, true)
+	}
 	evs = t.inferTurn(evs)
 	for _, ev := range evs {
 		if _, err := t.board.Apply(ev); err != nil {
@@ -524,9 +529,6 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	}
 	for _, m := range moves {
 		t.board.setHidden(m.piece.ID, false)
-	}
-	for _, id := range append(hidden, hiddenNow...) {
-		t.board.setHidden(id, true)
 	}
 	return evs
 }
@@ -663,7 +665,7 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			t.holds = append(t.holds, g)
 			continue
 		}
-		if g.piece.Avatar || t.coveredBy(g, come, usedC) {
+		if g.piece.Avatar || t.coveredBy(g, come) {
 			// An Avatar does not leave the realm, and a card that vanishes as
 			// another is put in its cell is under it: either is hidden.
 			hidden = append(hidden, g.piece.ID)
@@ -674,6 +676,13 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 	for i, c := range come {
 		if usedC[i] {
 			continue
+		}
+		if !c.piece.Avatar {
+			if p, from, ok := t.board.hiddenNear(c.piece, c.cell); ok {
+				// A card that was hidden under another came out in a new cell.
+				moves = append(moves, move{piece: p, from: from, to: c.cell, wasTapped: p.Tapped, tapped: c.piece.Tapped})
+				continue
+			}
 		}
 		if c.until == 0 && t.mayLeave(c) {
 			c.until = t.time + t.cfg.MoveHold
@@ -696,10 +705,10 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 }
 
 // coveredBy reports whether a card that left its cell may be under a card
-// that arrived in the same cell and moved from nowhere.
-func (t *Tracker) coveredBy(g held, come []held, used []bool) bool {
-	for i, c := range come {
-		if !used[i] && c.cell == g.cell {
+// that arrived in the same cell (summoned, or moved there).
+func (t *Tracker) coveredBy(g held, come []held) bool {
+	for _, c := range come {
+		if c.cell == g.cell {
 			return true
 		}
 	}
@@ -728,7 +737,7 @@ func (t *Tracker) otherCellChanging(except models.Cell, p Piece, differs func(on
 			continue
 		}
 		onBoard := 0
-		for _, u := range t.board.At(c).Units {
+		for _, u := range shownUnits(t.board.At(c)) {
 			if sameName(u.Card, p.Card) && u.Owner == p.Owner {
 				onBoard++
 			}

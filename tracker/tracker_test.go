@@ -116,6 +116,21 @@ func TestTrackerScripts(t *testing.T) {
 			},
 		},
 		{
+			name: "a unit moved onto another hides it; the hidden one comes out elsewhere",
+			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)},
+				"C2": {site("Red Desert", S), unit("Pit Goblin", S)}, "C3": {site("Spring River", N), unit("Bog Frog", N)}},
+			steps: []step{
+				{hand, still, all(take("C3", "Bog Frog"), moveCard("C2", "C3", "Pit Goblin"))},
+				{hand, still, put("B3", unit("Bog Frog", N))},
+			},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer", "site_played south Arid Desert C1", "site_played south Red Desert C2",
+				"site_played north Spring River C3", "unit_summoned south Pit Goblin C2", "unit_summoned north Bog Frog C3",
+				"turn_start south", "unit_moved south Pit Goblin C2→C3",
+				"unit_moved north Bog Frog C3→B3",
+			},
+		},
+		{
 			name:  "site destroyed",
 			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)}, "C2": {site("Red Desert", S)}},
 			steps: []step{{hand, still, take("C2", "Red Desert")}},

@@ -42,7 +42,7 @@ func (t *Tracker) inferTurn(evs []models.Event) []models.Event {
 		// The start phase untaps the player's cards, hidden ones too.
 		for _, c := range models.AllCells() {
 			for _, u := range t.board.At(c).Units {
-				if u.Hidden && u.Tapped && u.Owner == next {
+				if u.Hidden && u.Tapped && u.Owner == next && !mentions(evs, models.CardUntapped, c, u.Card) {
 					prefix = append(prefix, models.Event{Type: models.CardUntapped, Player: next, Cell: models.CellPtr(c), Card: u.Card})
 					untapped[u.ID] = true
 				}
@@ -72,4 +72,14 @@ func (t *Tracker) avatarTaps(evs []models.Event, untapped map[int]bool) []models
 		done[ev.Player] = true
 	}
 	return out
+}
+
+// mentions reports whether evs has an event of type typ about card at cell.
+func mentions(evs []models.Event, typ models.EventType, cell models.Cell, card string) bool {
+	for _, ev := range evs {
+		if ev.Type == typ && ev.Cell != nil && *ev.Cell == cell && sameName(ev.Card, card) {
+			return true
+		}
+	}
+	return false
 }
