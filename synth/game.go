@@ -27,6 +27,9 @@ type GameOptions struct {
 	// MaxBytes caps the video file: the highest JPEG quality of a ladder
 	// whose file fits is kept. 20 MB (20,000,000 bytes) when zero.
 	MaxBytes int64
+	// Frames, when set, also writes every frame as frames/NNNNN.jpg (JPEG
+	// quality 90), for tools that read numbered frames.
+	Frames bool
 	// Progress, when set, is called after each frame.
 	Progress func(done, total int)
 }
@@ -144,6 +147,11 @@ func WriteGame(ctx context.Context, dir string, cat *models.Catalog, seed int64,
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("synth: game: %w", err)
+	}
+	if opts.Frames {
+		if err := os.MkdirAll(filepath.Join(dir, "frames"), 0o755); err != nil {
+			return nil, fmt.Errorf("synth: game: %w", err)
+		}
 	}
 	rng := rand.New(rand.NewSource(seed ^ 0x5eed))
 	scaleF := func(n int) int { return max(1, int(math.Round(float64(n)*float64(opts.FPS)/30))) }
@@ -314,6 +322,12 @@ func WriteGame(ctx context.Context, dir string, cat *models.Catalog, seed int64,
 		if err != nil {
 			cleanup()
 			return nil, err
+		}
+		if opts.Frames {
+			if err := writeJPEG(filepath.Join(dir, "frames", fmt.Sprintf("%05d.jpg", f)), rgba, 90); err != nil {
+				cleanup()
+				return nil, err
+			}
 		}
 		for i, w := range writers {
 			if w == nil {

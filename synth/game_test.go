@@ -68,7 +68,7 @@ func TestWriteGame(t *testing.T) {
 	}
 	r := sampleRenderer(t)
 	dir := t.TempDir()
-	truth, err := WriteGame(context.Background(), dir, r.Catalog(), 4, GameOptions{Width: 320, Height: 180, Turns: 2})
+	truth, err := WriteGame(context.Background(), dir, r.Catalog(), 4, GameOptions{Width: 320, Height: 180, Turns: 2, Frames: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +100,9 @@ func TestWriteGame(t *testing.T) {
 	}
 	if n != truth.Frames {
 		t.Errorf("read %d frames, truth lists %d", n, truth.Frames)
+	}
+	if jpgs, _ := filepath.Glob(filepath.Join(dir, "frames", "*.jpg")); len(jpgs) != truth.Frames {
+		t.Errorf("%d numbered frames, truth lists %d", len(jpgs), truth.Frames)
 	}
 	loaded, err := LoadGameTruth(filepath.Join(dir, "truth.json"))
 	if err != nil {

@@ -30,6 +30,7 @@ func runSynth(ctx context.Context, e env) int {
 	count := fs.Int("count", 100, "number of scenes (scenes only)")
 	catalogDir := fs.String("catalog", "", "catalog `DIR` (cards.json + images/, e.g. your own scans) to render scenes and games with; default: the bundled sample catalog")
 	turns := fs.Int("turns", 0, "turns of the scripted game (game only; default 6)")
+	frames := fs.Bool("frames", false, "also write every game frame as frames/NNNNN.jpg (game only)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := fs.Parse(e.args[1:]); err != nil {
 		return 2
@@ -96,7 +97,7 @@ func runSynth(ctx context.Context, e env) int {
 		defer cleanup()
 		if err == nil {
 			var t *synth.GameTruth
-			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Turns: *turns, Progress: progress("game frames")})
+			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Turns: *turns, Frames: *frames, Progress: progress("game frames")})
 			if err == nil {
 				fmt.Fprintf(e.stdout, "wrote %s: %d frames (%.1f s at %d fps, JPEG quality %d), %d events\n",
 					filepath.Join(*out, t.Video), t.Frames, float64(t.Frames)/float64(t.FPS), t.FPS, t.Quality, len(t.Events))
@@ -156,5 +157,9 @@ func synthUsage(w io.Writer) {
 
   catalog   the self-made sample catalog: cards.json + images/<slug>.png
   scenes    still table scenes: NNNN.jpg + NNNN.json (truth)
-  game      a scripted recorded game: game.avi, truth.json, events.jsonl`)
+  game      a scripted recorded game: game.avi, truth.json, events.jsonl
+            (--turns N, --frames to also write numbered frames)
+
+--catalog DIR renders scenes and games with your own card scans
+(cards.json + images/<slug>.png|jpg); the default is the bundled sample catalog.`)
 }
