@@ -5,9 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/tablecam/tablecam/ui/live"
 )
@@ -37,9 +39,14 @@ func runPlay(ctx context.Context, e env) int {
 		return 2
 	}
 	if hasDisplay() {
-		return runOverlay(ctx, e, o)
+		code, noWindow := runOverlay(ctx, e, o)
+		if !noWindow {
+			return code
+		}
+		fmt.Fprintln(e.stdout, "tablecam: the overlay could not open a window on this display: running headless, without the window")
+	} else {
+		fmt.Fprintln(e.stdout, "tablecam: no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless, without the window")
 	}
-	fmt.Fprintln(e.stdout, "tablecam: no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless, without the window")
 	// Nobody watches a headless run: read a recorded game as fast as it can be analysed.
 	o.Fast = true
 	feed, cat, err := live.Start(ctx, o, e.stderr)
@@ -57,12 +64,14 @@ func runPlay(ctx context.Context, e env) int {
 // hasDisplay reports whether a window can be opened.
 func hasDisplay() bool { return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" }
 
-// runOverlay runs tablecam-overlay from beside this executable with the flags.
-func runOverlay(ctx context.Context, e env, o live.Options) int {
+// runOverlay runs tablecam-overlay from beside this executable with the
+// flags. noWindow reports that it failed because no window could be opened
+// (a DISPLAY that points nowhere), so the caller can run headless instead.
+func runOverlay(ctx context.Context, e env, o live.Options) (code int, noWindow bool) {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(e.stderr, "tablecam:", err)
-		return 1
+		return 1, false
 	}
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
@@ -70,20 +79,46 @@ func runOverlay(ctx context.Context, e env, o live.Options) int {
 	path := filepath.Join(filepath.Dir(exe), overlayBinary)
 	if _, err := os.Stat(path); err != nil {
 		fmt.Fprintf(e.stderr, "tablecam: the overlay window %s is missing: build it with make build\n", path)
-		return 1
+		return 1, false
 	}
+	var tail tailBuffer
 	cmd := exec.CommandContext(ctx, path, o.Args()...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, io.MultiWriter(e.stderr, &tail)
 	err = cmd.Run()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return 0
-	case errors.As(err, &exit) && exit.ExitCode() > 0:
-		return exit.ExitCode()
+		return 0, false
 	case ctx.Err() != nil:
-		return 0
+		return 0, false
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		return exit.ExitCode(), cannotOpenWindow(tail.String())
 	}
 	fmt.Fprintln(e.stderr, "tablecam:", err)
-	return 1
+	return 1, false
 }
+
+// cannotOpenWindow recognizes, in the overlay's last words, the failures of
+// a display that cannot be reached (Ebiten stops at start-up with GLFW's error).
+func cannotOpenWindow(stderr string) bool {
+	for _, sign := range []string{"glfw:", "Failed to open display", "DISPLAY environment variable"} {
+		if strings.Contains(stderr, sign) {
+			return true
+		}
+	}
+	return false
+}
+
+// tailBuffer keeps the last 8 KiB written to it.
+type tailBuffer struct{ b []byte }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	const keep = 8 << 10
+	t.b = append(t.b, p...)
+	if len(t.b) > keep {
+		t.b = append([]byte(nil), t.b[len(t.b)-keep:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { return string(t.b) }

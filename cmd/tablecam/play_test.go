@@ -85,3 +85,28 @@ func TestNoEbitenInTablecam(t *testing.T) {
 		}
 	}
 }
+
+func TestCannotOpenWindow(t *testing.T) {
+	tests := []struct {
+		stderr string
+		want   bool
+	}{
+		{"panic: glfw: X11: Failed to open display :987\n\ngoroutine 1 [running]:", true},
+		{"panic: glfw: The DISPLAY environment variable is missing", true},
+		{"tablecam-overlay: catalog: open x: no such file or directory", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := cannotOpenWindow(tc.stderr); got != tc.want {
+			t.Errorf("cannotOpenWindow(%q) = %v", tc.stderr, got)
+		}
+	}
+	var tb tailBuffer
+	for i := 0; i < 3000; i++ {
+		tb.Write([]byte("0123456789"))
+	}
+	tb.Write([]byte("glfw: end"))
+	if s := tb.String(); len(s) != 8<<10 || !strings.HasSuffix(s, "glfw: end") {
+		t.Errorf("tail kept %d bytes ending %q", len(s), s[len(s)-12:])
+	}
+}

@@ -71,7 +71,11 @@ func Headless(ctx context.Context, o Options, feed Feed, cat *models.Catalog, st
 func finish(w io.Writer, snaps *Snapshots, feed Feed, last ui.View, err error) error {
 	werr := feed.Wait()
 	st := last.Update.State
-	fmt.Fprintf(w, "wrote %d snapshots to %s (last: frame %d, turn %d", snaps.Written, absOr(snaps.Dir), last.Update.Frame, st.Turn)
+	noun := "snapshots"
+	if snaps.Written == 1 {
+		noun = "snapshot"
+	}
+	fmt.Fprintf(w, "wrote %d %s to %s (last: frame %d, turn %d", snaps.Written, noun, absOr(snaps.Dir), last.Update.Frame, st.Turn)
 	for _, pl := range models.Players {
 		if ps, ok := st.Players[pl.String()]; ok && st.Turn > 0 {
 			fmt.Fprintf(w, ", %s life %d", pl, ps.Life)
