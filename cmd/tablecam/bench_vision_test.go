@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBenchVision(t *testing.T) {
+	frames := filepath.Join("..", "..", "samples", "stills")
+	if matches, _ := filepath.Glob(filepath.Join(frames, "*.json")); len(matches) == 0 {
+		t.Skip("no sample stills")
+	}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), env{
+		args:   []string{"bench", "vision", "--frames", frames, "--catalog", sampleCatalogDir, "--cache", t.TempDir(), "--limit", "3"},
+		stdin:  strings.NewReader(""),
+		stdout: &out, stderr: &errOut,
+	})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	for _, want := range []string{"realm found", "corner error", "detection precision", "recall, ≥50% visible", "identity, fully visible",
+		"identity, sites 40–80%", "rotation", "owner", "tapped", "occlusion", "time per frame, full", "time per frame, steady", "identify one card"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, out.String())
+		}
+	}
+	// Three frames of the bundled stills: every fully visible card is named.
+	if !strings.Contains(out.String(), "identity, fully visible   100.0%") {
+		t.Errorf("fully visible cards not all named:\n%s", out.String())
+	}
+}
+
+func TestBenchVisionBadFrames(t *testing.T) {
+	var out, errOut bytes.Buffer
+	dir := t.TempDir()
+	code := run(context.Background(), env{args: []string{"bench", "vision", "--frames", dir, "--catalog", sampleCatalogDir}, stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
+	if code != 2 || !strings.Contains(errOut.String(), dir) {
+		t.Errorf("exit %d, stderr %q; want 2 naming %s", code, errOut.String(), dir)
+	}
+}
