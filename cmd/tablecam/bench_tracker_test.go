@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -50,5 +53,34 @@ func TestScoreEvents(t *testing.T) {
 				t.Errorf("latency max %.1f ms, want %.1f", sc.LatencyMaxMS, tc.latencyMaxMS)
 			}
 		})
+	}
+}
+
+// TestBenchTrackerOnDemo runs the whole pipeline on the bundled recorded game
+// and holds the tracker to its figures.
+func TestBenchTrackerOnDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the pipeline on the whole demo game")
+	}
+	game := "../../samples/games/demo"
+	if !fileExists(game + "/game.avi") {
+		t.Skip("no demo game")
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), env{args: []string{"bench", "tracker", "--game", game, "--json"}, stdout: &out, stderr: &errOut}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var sc benchScore
+	if err := json.Unmarshal(out.Bytes(), &sc); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	t.Logf("precision %.3f recall %.3f hand-pass %d latency median %.0f ms max %.0f ms; missed %q",
+		sc.Precision, sc.Recall, sc.HandPassEvents, sc.LatencyMedianMS, sc.LatencyMaxMS, sc.Missed)
+	if sc.Precision < 0.95 || sc.Recall < 0.85 || sc.HandPassEvents != 0 {
+		t.Errorf("precision %.3f, recall %.3f, %d events from hand passes; want ≥ 0.95, ≥ 0.85, 0\nmissed %q\nfalse %q",
+			sc.Precision, sc.Recall, sc.HandPassEvents, sc.Missed, sc.False)
+	}
+	if sc.LatencyMedianMS > 300 {
+		t.Errorf("median latency %.0f ms of video, want ≤ 300", sc.LatencyMedianMS)
 	}
 }
