@@ -8,17 +8,22 @@ import (
 	"github.com/tablecam/tablecam/tracker"
 )
 
-// manualTypes are the events players type; the camera sees the others.
-var manualTypes = map[models.EventType]bool{
-	models.LifeGain: true, models.LifeLoss: true, models.Damage: true, models.ManaSpent: true,
-	models.TurnStart: true, models.TurnEnd: true, models.SpellCast: true,
+// typedByPlayers reports whether players type events of this type; the
+// camera sees the others.
+func typedByPlayers(t models.EventType) bool {
+	switch t {
+	case models.LifeGain, models.LifeLoss, models.Damage, models.ManaSpent,
+		models.TurnStart, models.TurnEnd, models.SpellCast:
+		return true
+	}
+	return false
 }
 
 // Manual records an event typed by a player: life_gain, life_loss, damage,
 // mana_spent, spell_cast, turn_start or turn_end. An event the rules refuse
 // is an error and changes nothing but the journal, which keeps it.
 func (s *Session) Manual(ev models.Event) error {
-	if !manualTypes[ev.Type] {
+	if !typedByPlayers(ev.Type) {
 		return fmt.Errorf("pipeline: %q is not typed by players (the camera sees it)", ev.Type)
 	}
 	s.mu.Lock()
