@@ -3,6 +3,7 @@ package calibration
 import (
 	"image"
 	"math"
+	"runtime"
 
 	"gocv.io/x/gocv"
 
@@ -172,10 +173,19 @@ func (s segment) direction() float64 {
 	return a
 }
 
+// houghSeed seeds the random sampling of the Hough transform.
+const houghSeed = 0x7ab1eca
+
 // houghSegments finds straight segments on an edge image.
 func houghSegments(edges gocv.Mat, minLen float64) []segment {
 	lines := gocv.NewMat()
 	defer lines.Close()
+	// The probabilistic Hough transform samples edge points with OpenCV's
+	// per-thread random generator: seed it on this thread so that one image
+	// always gives the same calibration.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	gocv.SetRNGSeed(houghSeed)
 	gocv.HoughLinesPWithParams(edges, &lines, 1, math.Pi/180, int(minLen*0.6), float32(minLen), float32(minLen/5))
 	out := make([]segment, 0, lines.Rows())
 	for i := 0; i < lines.Rows(); i++ {
