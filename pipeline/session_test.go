@@ -166,6 +166,19 @@ func TestSessionController(t *testing.T) {
 			if err := s.Correct(models.Correction{Kind: models.RenameCard, Cell: models.CellPtr(models.MustCell("C1")), Card: "Ember Whelp", Name: "Gale Sprite"}); err != nil {
 				t.Fatal(err)
 			}
+			moved := models.Quad{{X: 6, Y: 46}, {X: 62, Y: 46}, {X: 62, Y: 6}, {X: 6, Y: 6}}
+			if err := s.Recalibrate(moved); err != nil {
+				t.Fatal(err)
+			}
+			s.mu.Lock()
+			got := s.cal.Corners
+			s.mu.Unlock()
+			if got != moved {
+				t.Errorf("corners %v after recalibrating to %v", got, moved)
+			}
+			if err := s.Recalibrate(models.Quad{}); err == nil {
+				t.Error("a degenerate quad was accepted as the realm")
+			}
 			s.SetPaused(false)
 		}
 	}
