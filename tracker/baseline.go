@@ -1,0 +1,102 @@
+package tracker
+
+import (
+	"fmt"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// baseline takes the first stable board: game_start with the Avatars on it,
+// then any other card already in play.
+func (t *Tracker) baseline() []models.Event {
+	if t.observed < 2*t.cfg.Window-1e-9 {
+		t.status = "reading the board"
+		return nil
+	}
+	type found struct {
+		cell  models.Cell
+		cards []seen
+	}
+	var sites, units, spells []found
+	avatars := map[models.Player]found{}
+	for _, c := range models.AllCells() {
+		ch := &t.cells[c.Index()]
+		for _, x := range []*channel{&ch.site, &ch.units, &ch.spells} {
+			if _, share, ok := x.majority(2 * t.cfg.Window); ok && share <= 0.5 {
+				t.status = "reading the board"
+				return nil
+			}
+		}
+		if s, _, ok := ch.site.majority(2 * t.cfg.Window); ok && len(s) > 0 {
+			sites = append(sites, found{c, s})
+		}
+		if us, _, ok := ch.units.majority(2 * t.cfg.Window); ok {
+			var rest []seen
+			for _, u := range us {
+				if models.CardType(u.Type) == models.Avatar {
+					if _, dup := avatars[u.Owner]; !dup && u.Owner != models.NoPlayer {
+						avatars[u.Owner] = found{c, []seen{u}}
+						continue
+					}
+				}
+				rest = append(rest, u)
+			}
+			if len(rest) > 0 {
+				units = append(units, found{c, rest})
+			}
+		}
+		if sp, _, ok := ch.spells.majority(2 * t.cfg.Window); ok && len(sp) > 0 {
+			spells = append(spells, found{c, sp})
+		}
+	}
+	seat := func(p models.Player, def, configured string) *models.Seat {
+		if a, ok := avatars[p]; ok {
+			s := &models.Seat{Avatar: a.cards[0].Card}
+			if a.cell != models.MustCell(def) {
+				s.Cell = models.CellPtr(a.cell)
+			}
+			return s
+		}
+		if configured != "" {
+			return &models.Seat{Avatar: configured}
+		}
+		return nil
+	}
+	south, north := seat(models.South, "C1", t.cfg.SouthAvatar), seat(models.North, "C4", t.cfg.NorthAvatar)
+	if south == nil || north == nil {
+		t.status = "waiting for both Avatars on the realm"
+		return nil
+	}
+	t.status = ""
+	t.started = true
+	evs := []models.Event{{Type: models.GameStart, South: south, North: north}}
+	for _, p := range []models.Player{models.South, models.North} {
+		if a, ok := avatars[p]; ok && a.cards[0].Tapped {
+			evs = append(evs, models.Event{Type: models.CardTapped, Player: p, Cell: models.CellPtr(a.cell), Card: a.cards[0].Card})
+		}
+	}
+	for _, s := range sites {
+		evs = append(evs, models.Event{Type: models.SitePlayed, Player: s.cards[0].Owner, Cell: models.CellPtr(s.cell), Card: s.cards[0].Card})
+	}
+	for _, u := range units {
+		for _, c := range u.cards {
+			evs = append(evs, models.Event{Type: models.UnitSummoned, Player: c.Owner, Cell: models.CellPtr(u.cell), Card: c.Card})
+			if c.Tapped {
+				evs = append(evs, models.Event{Type: models.CardTapped, Player: c.Owner, Cell: models.CellPtr(u.cell), Card: c.Card})
+			}
+		}
+	}
+	for _, ev := range evs {
+		if _, err := t.board.Apply(ev); err != nil {
+			panic(fmt.Sprintf("tracker: baseline event %+v does not fit its own board: %v", ev, err))
+		}
+	}
+	for _, c := range models.AllCells() {
+		ch := &t.cells[c.Index()]
+		ch.site.accepted, ch.units.accepted = squareKeys(t.board.At(c))
+	}
+	for _, s := range spells {
+		t.cells[s.cell.Index()].spells.accepted = key(s.cards)
+	}
+	return evs
+}

@@ -1,0 +1,56 @@
+package tracker
+
+// cellDiff is what changed in one cell's units once a new reading is accepted.
+type cellDiff struct {
+	removed []Piece
+	added   []seen
+	// turned are units that stayed and changed their tapped state, with the new state.
+	turned []Piece
+	// shown are hidden units seen again.
+	shown []int
+}
+
+// diffUnits matches the units a cell held with those now read there. Cards
+// match by name, owner and tapped state first, then by name and owner (the
+// card turned), then by name alone (an owner misread is not a new card).
+func diffUnits(old []Piece, now []seen) cellDiff {
+	usedOld := make([]bool, len(old))
+	usedNew := make([]bool, len(now))
+	var d cellDiff
+	match := func(same func(Piece, seen) bool) {
+		for j, n := range now {
+			if usedNew[j] {
+				continue
+			}
+			for i, o := range old {
+				if !usedOld[i] && same(o, n) {
+					usedOld[i], usedNew[j] = true, true
+					if o.Hidden {
+						d.shown = append(d.shown, o.ID)
+					}
+					if o.Tapped != n.Tapped {
+						o.Tapped = n.Tapped
+						d.turned = append(d.turned, o)
+					}
+					break
+				}
+			}
+		}
+	}
+	match(func(o Piece, n seen) bool {
+		return sameName(o.Card, n.Card) && o.Owner == n.Owner && o.Tapped == n.Tapped
+	})
+	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) && o.Owner == n.Owner })
+	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) })
+	for i, o := range old {
+		if !usedOld[i] && !o.Hidden {
+			d.removed = append(d.removed, o)
+		}
+	}
+	for j, n := range now {
+		if !usedNew[j] {
+			d.added = append(d.added, n)
+		}
+	}
+	return d
+}
