@@ -8,7 +8,7 @@ type Options struct {
 	// and of the reference faces it indexes; 0 means 2.
 	PxPerMM float64
 	// MarginMM is how far around the realm, in millimetres, cards are looked
-	// for (cards off the grid on the mat); 0 means 70, negative means none.
+	// for (cards off the grid on the mat); 0 means 90, negative means none.
 	MarginMM float64
 	// Features is the number of ORB keypoints kept per reference face; 0 means 400.
 	Features int
@@ -43,7 +43,7 @@ func (o Options) marginMM() float64 {
 	case o.MarginMM < 0:
 		return 0
 	case o.MarginMM == 0:
-		return 70
+		return 90
 	}
 	return o.MarginMM
 }
