@@ -35,6 +35,7 @@ func runBenchTracker(ctx context.Context, e env) int {
 	eventsOut := fs.String("events", "", "write the tracker's events to this JSONL file")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	oneCore := fs.Bool("one-core", true, "run on one core (GOMAXPROCS=1)")
+	noGate := fs.Bool("no-gate", false, "read every frame in full (to measure what the change gate saves)")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "usage: tablecam bench tracker --game DIR [--catalog DIR] [--window S] [--events OUT.jsonl] [--json]")
 		fs.PrintDefaults()
@@ -75,7 +76,7 @@ func runBenchTracker(ctx context.Context, e env) int {
 	defer os.RemoveAll(tmp)
 	cfg := pipeline.Config{Camera: -1, Catalog: cat, Journal: filepath.Join(tmp, "journal.jsonl"),
 		Tracker: tracker.Config{Window: *window}, Log: prefixWriter{e.stderr, "tablecam bench tracker: "},
-		NewRules: func() tracker.Rules { return rules.NewGame(cat) }}
+		NewRules: func() tracker.Rules { return rules.NewGame(cat) }, NoGate: *noGate}
 	if truth.video != "" {
 		cfg.Video = truth.video
 	} else {
