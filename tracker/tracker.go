@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -91,6 +92,9 @@ type Tracker struct {
 	frame    int
 	time     float64
 	status   string
+	// unreadable is how long each cell has shown a card that could be
+	// neither identified nor recognised as one it holds.
+	unreadable [models.Columns * models.Rows]float64
 }
 
 // New gives a tracker for a game that has not started: the first stable
@@ -138,7 +142,25 @@ func (t *Tracker) Board() *Board { return t.board.Clone() }
 func (t *Tracker) Started() bool { return t.started }
 
 // Status says what the tracker is waiting for, empty when nothing.
-func (t *Tracker) Status() string { return t.status }
+func (t *Tracker) Status() string {
+	var cells []string
+	for i, d := range t.unreadable {
+		if d >= unreadableAfter {
+			cells = append(cells, models.CellAt(i).String())
+		}
+	}
+	switch {
+	case t.status != "":
+		return t.status
+	case len(cells) > 0:
+		return "cannot identify the card at " + strings.Join(cells, ", ") + " (is it in the catalog?)"
+	}
+	return ""
+}
+
+// unreadableAfter is how long, in seconds, a card must stay unidentified in a
+// cell before the status says so.
+const unreadableAfter = 2.0
 
 // Pending reports whether some cell is changing and not yet accepted, or a
 // move is waiting for its other half: the next frames must be read in full.
@@ -215,6 +237,9 @@ func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
 		units, ok := carry(r.units, r.unsureUnits, becoming, piecesSeen(shownUnits(sq)))
 		if ok {
 			ch.units.add(dur, units, len(r.unsureUnits) > 0, keep)
+			t.unreadable[c.Index()] = 0
+		} else {
+			t.unreadable[c.Index()] += dur
 		}
 		ch.units.saw(ok && key(units) == ch.units.accepted)
 		if r.spellsSure {

@@ -280,3 +280,27 @@ func TestResumeKeepsCoveredCards(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusNamesUnidentifiedCards(t *testing.T) {
+	tr := New(Config{})
+	unknown := models.CardObservation{Cell: cellp("D3"), Kind: models.KindStandard, Owner: N, Confidence: 0.1}
+	var status []string
+	for i := 0; i < 150; i++ {
+		obs := models.FrameObservation{Frame: i, Time: float64(i) / 30, Cards: []models.CardObservation{
+			{Cell: cellp("C1"), Name: models.StrPtr("Sorcerer"), Type: models.StrPtr("Avatar"), Owner: S, Confidence: 0.9},
+			{Cell: cellp("C4"), Name: models.StrPtr("Geomancer"), Type: models.StrPtr("Avatar"), Owner: N, Confidence: 0.9}}}
+		if i >= 30 {
+			obs.Cards = append(obs.Cards, unknown)
+		}
+		if evs := tr.Observe(obs); i >= 30 && len(evs) > 0 {
+			t.Fatalf("frame %d: an unidentified card became %q", i, briefs(evs))
+		}
+		if len(status) == 0 || status[len(status)-1] != tr.Status() {
+			status = append(status, tr.Status())
+		}
+	}
+	want := []string{"reading the board", "", "cannot identify the card at D3 (is it in the catalog?)"}
+	if !reflect.DeepEqual(status, want) {
+		t.Errorf("status %q, want %q", status, want)
+	}
+}
