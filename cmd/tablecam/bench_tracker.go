@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -311,13 +312,15 @@ func timeOf(ev models.Event, fps float64) float64 {
 
 // scoreEvents matches the tracker's events with the true ones: same change
 // (type, card, cells), the tracker's no earlier than window before the
-// truth's frame and at most 3 s after it. Turn events are scored apart,
-// within 10 s, since a turn is inferred from what follows it.
+// truth's frame and before the next true event of the same change. A change
+// the camera could only see late (a card uncovered long after it was
+// played) is still matched, and its latency says how late. Turn events are
+// scored apart, within 10 s, since a turn is inferred from what follows it.
 func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, window float64) benchScore {
 	var sc benchScore
 	used := make([]bool, len(pred))
 	var lat []float64
-	for _, t := range truth {
+	for ti, t := range truth {
 		board := boardEvent(t.Type)
 		turn := t.Type == models.TurnStart || t.Type == models.TurnEnd
 		if !board && !turn {
@@ -328,18 +331,24 @@ func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, wi
 		} else {
 			sc.TurnTruth++
 		}
-		before, after := window, 3.0
-		if turn || t.Type == models.GameStart {
-			before, after = 10, 10
-		}
 		tt := timeOf(t, fps)
 		k := eventKey(t)
+		before, until := window, math.Inf(1)
+		for _, later := range truth[ti+1:] {
+			if eventKey(later) == k {
+				until = timeOf(later, fps) - window
+				break
+			}
+		}
+		if turn || t.Type == models.GameStart {
+			before, until = 10, tt+10
+		}
 		found := -1
 		for i, p := range pred {
 			if used[i] || eventKey(p) != k {
 				continue
 			}
-			if pt := timeOf(p, fps); t.Frame == nil || pt >= tt-before && pt <= tt+after {
+			if pt := timeOf(p, fps); t.Frame == nil || pt >= tt-before && pt < until {
 				found = i
 				break
 			}

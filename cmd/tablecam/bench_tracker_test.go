@@ -36,7 +36,8 @@ func TestScoreEvents(t *testing.T) {
 		{"a missed move and a hand-pass removal",
 			[]models.Event{at(site, 108), at(summon, 209), at(models.Event{Type: models.CardRemoved, Cell: c2, Card: "Ember Whelp"}, 400)},
 			2.0 / 3, 2.0 / 3, 1, 300, 300, 0},
-		{"too late to be the same change", []models.Event{at(site, 100+30*4)}, 0, 0, 0, 0, 0, 0},
+		{"seen late (uncovered): matched, and slow", []models.Event{at(site, 100+30*4)}, 1, 1.0 / 3, 0, 4000, 4000, 0},
+		{"too early to be the change", []models.Event{at(site, 90)}, 0, 0, 0, 0, 0, 0},
 		{"wrong cell", []models.Event{at(models.Event{Type: models.SitePlayed, Player: models.South, Cell: c2, Card: "Emberfall Ridge"}, 105)}, 0, 0, 0, 0, 0, 0},
 	}
 	for _, tc := range tests {
