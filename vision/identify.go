@@ -15,6 +15,11 @@ import (
 // perceptual-hash shortlist.
 const shortlistSize = 12
 
+// regionTables is how many hash tables a single region's keypoints are
+// looked up in: a card region has few keypoints, all of one card, so fewer
+// tables suffice.
+const regionTables = 4
+
 // shortlist ranks the reference faces by the perceptual-hash distance to the
 // nearest of the given hashes (a region's face in each of its four turns)
 // and keeps the k closest.
@@ -108,7 +113,7 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 	}
 	byRef := map[int][]pointPair{}
 	for qi := range f.Descs {
-		n, ok := x.lsh.query(&f.Descs[qi])
+		n, ok := x.lsh.queryTables(&f.Descs[qi], regionTables)
 		if !ok || n.dist > maxHamming || float64(n.dist) >= ratio*float64(n.second) || !listed[int(n.ref)] {
 			continue
 		}

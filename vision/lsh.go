@@ -25,6 +25,9 @@ type lshTable struct {
 	ids     []int32 // descriptor ids grouped by bucket
 }
 
+// lshBucketCap is the most descriptors one bucket may hold.
+const lshBucketCap = 48
+
 // lshTables is the number of hash tables.
 const lshTables = 10
 
@@ -41,17 +44,31 @@ func newLSHIndex(descs []descriptor, owner []int32) *lshIndex {
 			tab.bits[i] = pool[perm[i]]
 		}
 		keys := make([]uint32, len(descs))
+		count := make([]int32, 1<<keyBits)
 		for i := range descs {
 			k := tab.key(&descs[i])
 			keys[i] = k
-			tab.offsets[k+1]++
+			count[k]++
+		}
+		// A crowded bucket holds what every face shares (frame, text box):
+		// useless for telling faces apart and slow to scan. Leave it empty.
+		for k, c := range count {
+			if c > lshBucketCap {
+				count[k] = 0
+			}
+		}
+		for k, c := range count {
+			tab.offsets[k+1] = c
 		}
 		for b := 1; b < len(tab.offsets); b++ {
 			tab.offsets[b] += tab.offsets[b-1]
 		}
 		fill := append([]int32(nil), tab.offsets[:len(tab.offsets)-1]...)
-		tab.ids = make([]int32, len(descs))
+		tab.ids = make([]int32, tab.offsets[len(tab.offsets)-1])
 		for i, k := range keys {
+			if count[k] == 0 {
+				continue
+			}
 			tab.ids[fill[k]] = int32(i)
 			fill[k]++
 		}
@@ -79,8 +96,14 @@ type nearest struct {
 // query finds the nearest reference descriptor to d; ok is false when no
 // reference descriptor shares a bucket with it.
 func (x *lshIndex) query(d *descriptor) (n nearest, ok bool) {
+	return x.queryTables(d, len(x.tables))
+}
+
+// queryTables is query looking in the first k tables only: faster, and
+// enough when many keypoints vote for the same card.
+func (x *lshIndex) queryTables(d *descriptor, k int) (n nearest, ok bool) {
 	n = nearest{id: -1, ref: -1, dist: 257, second: 256}
-	for ti := range x.tables {
+	for ti := range x.tables[:min(k, len(x.tables))] {
 		t := &x.tables[ti]
 		k := t.key(d)
 		for _, id := range t.ids[t.offsets[k]:t.offsets[k+1]] {
