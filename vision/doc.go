@@ -1,4 +1,25 @@
-// Package vision reads one rectified realm image: it finds every card's quad, its kind (site,
-// standard, token), its rotation and so its owner and whether it is tapped, identifies it against the
-// catalog's reference faces, and flags frames occluded by a hand.
+// Package vision reads camera frames of a Sorcery realm. Given the realm's
+// corners (package calibration), an Analyzer warps the frame to a top-down
+// image at a fixed scale (2 px/mm, with a 90 mm margin for cards off the
+// grid), where every card has the size of its reference face.
+//
+// Cards are found and named together, as a multi-instance planar recognition
+// problem: ORB keypoints of the frame are matched against every reference
+// face at once (a locality-sensitive hash over all faces' descriptors, with a
+// ratio test against the best match on any other face), and per face a
+// similarity (turn, scale near 1, shift) is fitted with RANSAC, one card at a
+// time, removing each accepted card's inliers. One fit gives the card's
+// outline, its turn (so its owner and whether it is tapped; a site's
+// landscape shape says nothing about tapped) and its name, and it holds when
+// a unit covers half a site. Card-shaped outlines no fit explains get a
+// second look through a perceptual-hash shortlist, and are reported unknown
+// with a low confidence when no face fits: never with a wrong name.
+//
+// The catalog is indexed once (site scans stored portrait are turned to
+// landscape; faces are also indexed at half and a third of their resolution,
+// as far cards look) and the index is cached on disk, keyed by the catalog's
+// content. A hand or arm reaching over the realm (a large skin-coloured blob,
+// not the mat's own colour nor a card's art, crossing the realm's edge) marks
+// the frame occluded. An Analyzer keeps the last stable frame: a frame in
+// which no part of the realm changed costs a warp and a difference.
 package vision
