@@ -72,6 +72,7 @@ func (s *Session) Correct(c models.Correction) error {
 func (s *Session) resync(status string) {
 	if s.game.Started() {
 		s.tracker.SetBoard(s.game.Board(), s.game.Active())
+		s.tracker.Hide(s.game.Hidden())
 	}
 	s.queue(nil, nil, status)
 }

@@ -141,6 +141,7 @@ func (s *Session) openGame() error {
 		s.Resumed = true
 		if s.game.Started() {
 			s.tracker = tracker.Resume(s.cfg.Tracker, s.game.Board(), s.game.Active())
+			s.tracker.Hide(s.game.Hidden())
 		} else {
 			s.tracker = tracker.New(s.cfg.Tracker)
 		}
@@ -435,7 +436,7 @@ func (s *Session) record(evs []models.Event) ([]models.Event, []models.Warning) 
 	if len(evs) == 0 {
 		return nil, nil
 	}
-	applied, ws, err := s.game.Record(evs, tracker.Camera)
+	applied, ws, err := s.game.RecordCamera(evs, s.tracker.Hidden())
 	if err != nil {
 		s.logf("rules: %v", err)
 	}

@@ -156,11 +156,34 @@ func (g *Game) End() error {
 	return err
 }
 
+// RecordCamera journals a batch of the tracker's events with the cards it
+// holds hidden after them (see Tracker.Hidden), and applies them as Record does.
+func (g *Game) RecordCamera(evs []models.Event, hidden []HiddenCard) ([]models.Event, []models.Warning, error) {
+	return g.record(evs, Camera, hidden)
+}
+
+// Hidden gives the cards the tracker held hidden after the last camera
+// batch in force, for Tracker.Hide after a restart or an undo.
+func (g *Game) Hidden() []HiddenCard {
+	acts := g.actions()
+	for i := len(acts) - 1; i >= 0; i-- {
+		es := acts[i].entries
+		if e := es[len(es)-1]; e.Kind == EntryEvent && e.Source == Camera {
+			return append([]HiddenCard(nil), e.Hidden...)
+		}
+	}
+	return nil
+}
+
 // Record journals a batch of events that came together (one frame's) and
 // applies them. It gives the events as the rules took them (corrections
 // applied) and the warnings they raised. Events the rules refuse are kept in
 // Rejected and reported in the error; the others still apply.
 func (g *Game) Record(evs []models.Event, src Source) ([]models.Event, []models.Warning, error) {
+	return g.record(evs, src, nil)
+}
+
+func (g *Game) record(evs []models.Event, src Source, hidden []HiddenCard) ([]models.Event, []models.Warning, error) {
 	if len(evs) == 0 {
 		return nil, nil, nil
 	}
@@ -170,9 +193,13 @@ func (g *Game) Record(evs []models.Event, src Source) ([]models.Event, []models.
 		ws   []models.Warning
 		errs []error
 	)
-	for _, ev := range evs {
+	for i, ev := range evs {
 		ev := ev
-		e, err := g.append(Entry{Kind: EntryEvent, Source: src, Batch: g.batch, Event: &ev})
+		entry := Entry{Kind: EntryEvent, Source: src, Batch: g.batch, Event: &ev}
+		if i == len(evs)-1 {
+			entry.Hidden = hidden
+		}
+		e, err := g.append(entry)
 		if err != nil {
 			return out, ws, err
 		}

@@ -62,6 +62,9 @@ type Entry struct {
 	Slot models.Player `json:"slot,omitempty"`
 	// Note (start) says where the game is watched from.
 	Note string `json:"note,omitempty"`
+	// Hidden (camera events) lists the cards the tracker held hidden under
+	// others after the event's frame, so that a restart knows them.
+	Hidden []HiddenCard `json:"hidden,omitempty"`
 	// Catalog (start) is the catalog the game's cards are named from, so
 	// that a replay reads them the same way.
 	Catalog string `json:"catalog,omitempty"`

@@ -79,9 +79,6 @@ type Tracker struct {
 	started bool
 	active  models.Player
 	holds   []held
-	// soft marks the cells whose next reading only tells which cards are
-	// hidden (after SetBoard).
-	soft [models.Columns * models.Rows]bool
 	// deferSince is when a ready change started waiting for another channel
 	// that is still changing; negative when none waits.
 	deferSince float64
@@ -122,10 +119,42 @@ func (t *Tracker) SetBoard(b *Board, active models.Player) {
 		ch := &t.cells[c.Index()]
 		ch.site.accepted, ch.units.accepted = squareKeys(t.board.At(c))
 		ch.spells.accepted = ""
-		// A board from a journal does not say which cards were covered: the
-		// first time a cell is read, a card missing from it is taken as
-		// hidden, not as removed.
-		t.soft[c.Index()] = len(t.board.At(c).Units) > 0
+	}
+}
+
+// HiddenCard names a card the tracker holds hidden under another, so that a
+// journal can keep it across a restart.
+type HiddenCard struct {
+	Cell  models.Cell   `json:"cell"`
+	Card  string        `json:"card"`
+	Owner models.Player `json:"owner"`
+}
+
+// Hidden lists the cards hidden under others.
+func (t *Tracker) Hidden() []HiddenCard {
+	var out []HiddenCard
+	for _, c := range models.AllCells() {
+		for _, u := range t.board.At(c).Units {
+			if u.Hidden {
+				out = append(out, HiddenCard{Cell: c, Card: u.Card, Owner: u.Owner})
+			}
+		}
+	}
+	return out
+}
+
+// Hide marks cards of the board hidden, as Hidden listed them before a
+// restart (after SetBoard or Resume).
+func (t *Tracker) Hide(cards []HiddenCard) {
+	for _, h := range cards {
+		sq := &t.board.squares[h.Cell.Index()]
+		for i := range sq.Units {
+			if u := &sq.Units[i]; !u.Hidden && sameName(u.Card, h.Card) && u.Owner == h.Owner {
+				u.Hidden = true
+				break
+			}
+		}
+		_, t.cells[h.Cell.Index()].units.accepted = squareKeys(*sq)
 	}
 }
 
@@ -348,7 +377,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	var (
 		sitesPlayed, sitesGone, taps, untaps, casts []models.Event
 		removed, arrived                            []held
-		shown, hiddenNow                            []int
+		shown                                       []int
 	)
 	virtual := t.virtualBoard()
 	for _, c := range models.AllCells() {
@@ -375,13 +404,6 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 					}
 				}
 			}
-			if t.soft[c.Index()] {
-				for _, p := range d.removed {
-					hiddenNow = append(hiddenNow, p.ID)
-				}
-				d.removed = nil
-			}
-			t.soft[c.Index()] = false
 			for _, p := range d.removed {
 				removed = append(removed, held{cell: c, piece: p})
 			}
@@ -434,7 +456,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	evs = append(evs, taps...)
 	// A card hidden on this frame, or hidden until this frame, was out of
 	// sight while the turn changed: its untap and its taps are inferred.
-	for _, id := range append(hidden, hiddenNow...) {
+	for _, id := range hidden {
 		t.board.setHidden(id, true)
 	}
 	evs = t.inferTurn(evs)
