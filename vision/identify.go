@@ -13,7 +13,7 @@ import (
 
 // shortlistSize is how many faces a region is verified against after the
 // perceptual-hash shortlist.
-const shortlistSize = 12
+const shortlistSize = 24
 
 // regionTables is how many hash tables a single region's keypoints are
 // looked up in: a card region has few keypoints, all of one card, so fewer

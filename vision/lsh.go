@@ -26,7 +26,7 @@ type lshTable struct {
 }
 
 // lshBucketCap is the most descriptors one bucket may hold.
-const lshBucketCap = 48
+const lshBucketCap = 96
 
 // lshTables is the number of hash tables.
 const lshTables = 10
