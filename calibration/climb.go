@@ -4,24 +4,22 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
-// climbSteps are the corner moves (px) of climbCorners, coarse to fine.
-var climbSteps = [...]float64{8, 4, 2, 1}
-
 // climbCorners improves a lattice by moving the realm's four corners in the
 // image, one coordinate at a time, while the grid score grows: coordinate
 // ascent from 8 px steps down to 1 px. It finds the grid when a hypothesis
 // built from a few lines (some of them card edges) is a little off, which
 // the line-by-line refinement cannot fix when most lines sit too far from
 // their prediction. It returns the lattice and its score.
-func climbCorners(em *edgeMap, h homography, g models.RealmGeometry, w, hgt float64) (homography, float64) {
-	const step = 10 // mm between score samples
+// moves are the step sizes (px), coarse to fine; sample is the distance
+// (mm) between score samples along the grid lines.
+func climbCorners(em *edgeMap, h homography, g models.RealmGeometry, w, hgt float64, moves []float64, sample float64) (homography, float64) {
 	src := realmCorners(g)
 	var q [4]models.Point
 	for i, p := range src {
 		q[i] = h.apply(p)
 	}
-	best := scoreGridStep(em, h, g, step)
-	for _, d := range climbSteps {
+	best := scoreGridStep(em, h, g, sample)
+	for _, d := range moves {
 		for iter := 0; iter < 6; iter++ {
 			improved := false
 			for i := 0; i < 8; i++ {
@@ -36,7 +34,7 @@ func climbCorners(em *edgeMap, h homography, g models.RealmGeometry, w, hgt floa
 					if err != nil || !plausible(ht, g, w, hgt) {
 						continue
 					}
-					if s := scoreGridStep(em, ht, g, step); s > best {
+					if s := scoreGridStep(em, ht, g, sample); s > best {
 						best, q, h, improved = s, t, ht, true
 					}
 				}

@@ -190,7 +190,7 @@ func fitGrid(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThre
 	// then refined again.
 	for i := range refined[:min(len(refined), climbed)] {
 		hm := refined[i].h
-		ch, _ := climbCorners(em, hm, g, w, hgt)
+		ch, _ := climbCorners(em, hm, g, w, hgt, []float64{8, 4, 2, 1}, 10)
 		if ch == hm {
 			continue
 		}
