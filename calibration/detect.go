@@ -325,8 +325,8 @@ func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th canny
 		fits[i].score = scoreGrid(em, fits[i].h, g)
 	}
 	sortFits(fits)
-	if len(fits) > 4 {
-		fits = fits[:4]
+	if len(fits) > 8 {
+		fits = fits[:8]
 	}
 	return fits, nil
 }
