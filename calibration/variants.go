@@ -22,8 +22,9 @@ func axisVariants(n int) []axisVariant {
 	for s := -2*last + 2; s <= last-2; s++ {
 		out = append(out, axisVariant{2, s})
 	}
-	// Scale ½: true line k is hypothesis line k/2+shift.
-	for s := -last / 2; s <= last; s += 0.5 {
+	// Scale ½: true line k is hypothesis line k/2+shift; again two lines
+	// at least in common.
+	for s := 1 - last/2; s <= last-1; s += 0.5 {
 		if s != 0 {
 			out = append(out, axisVariant{0.5, s})
 		}
