@@ -7,9 +7,11 @@
 // image) are grouped by direction, each direction is read as a 1-D projective lattice of 6 or 5 lines
 // (RANSAC over line triples), hypotheses are ranked by how much of the canonical grid lands on drawn
 // lines (pairs of opposite edges, tolerant of lines hidden under cards, penalised when a lattice line one
-// cell outside the realm is also there), and the best is refined by snapping every grid line to its
-// edges. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the
-// corners from the user instead.
+// cell outside the realm is also there), and the best are refined by snapping every grid line to its
+// edges; the best two are then polished by moving their four corners while the score grows, and the
+// winner is compared with its aliases (shifted by a cell, twice or half the line spacing) on a more
+// sensitive edge map. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and
+// ParseCorners take the corners from the user instead.
 //
 // Rectify warps a frame to the top-down realm image (PxPerMM, north at the top, column A at the left).
 // Save and Load keep a calibration as versioned JSON with a small reference of how the grid lines looked,
