@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -32,6 +33,7 @@ func runSynth(ctx context.Context, e env) int {
 	turns := fs.Int("turns", 0, "turns of the scripted game (game only; default 6)")
 	frames := fs.Bool("frames", false, "also write every game frame as frames/NNNNN.jpg (game only)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	size := fs.String("size", "", "frame size `WxH` in pixels, e.g. 1280x720 (scenes and game; default 1280x720 for scenes, 960x540 for a game)")
 	if err := fs.Parse(e.args[1:]); err != nil {
 		return 2
 	}
@@ -45,6 +47,11 @@ func runSynth(ctx context.Context, e env) int {
 	}
 	if *count <= 0 || *turns < 0 {
 		fmt.Fprintf(e.stderr, "tablecam synth %s: --count must be at least 1 and --turns not negative\n", what)
+		return 2
+	}
+	width, height, err := parseFrameSize(*size)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam synth %s: --size %q: %v\n", what, *size, err)
 		return 2
 	}
 	if what == "scenes" || what == "game" {
@@ -71,7 +78,6 @@ func runSynth(ctx context.Context, e env) int {
 			}
 		}
 	}
-	var err error
 	switch what {
 	case "catalog":
 		var cat interface{ Len() int }
@@ -85,7 +91,7 @@ func runSynth(ctx context.Context, e env) int {
 		cat, cleanup, err = synthCatalog(*catalogDir, *seed)
 		defer cleanup()
 		if err == nil {
-			err = synth.WriteStills(ctx, *out, cat, *seed, *count, synth.StillsOptions{Progress: progress("scenes")})
+			err = synth.WriteStills(ctx, *out, cat, *seed, *count, synth.StillsOptions{Scene: synth.SceneOptions{Width: width, Height: height}, Progress: progress("scenes")})
 		}
 		if err == nil {
 			fmt.Fprintf(e.stdout, "wrote %d scenes to %s\n", *count, *out)
@@ -97,7 +103,7 @@ func runSynth(ctx context.Context, e env) int {
 		defer cleanup()
 		if err == nil {
 			var t *synth.GameTruth
-			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Turns: *turns, Frames: *frames, Progress: progress("game frames")})
+			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Width: width, Height: height, MaxBytes: gameByteCap(width, height), Turns: *turns, Frames: *frames, Progress: progress("game frames")})
 			if err == nil {
 				fmt.Fprintf(e.stdout, "wrote %s: %d frames (%.1f s at %d fps, JPEG quality %d), %d events\n",
 					filepath.Join(*out, t.Video), t.Frames, float64(t.Frames)/float64(t.FPS), t.FPS, t.Quality, len(t.Events))
@@ -116,6 +122,38 @@ func runSynth(ctx context.Context, e env) int {
 		return 1
 	}
 	return 0
+}
+
+// parseFrameSize reads "WxH" (also "W×H"); an empty string gives 0, 0 (the
+// renderer's default size).
+func parseFrameSize(s string) (width, height int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	w, h, ok := strings.Cut(strings.ToLower(strings.ReplaceAll(s, "×", "x")), "x")
+	if !ok {
+		return 0, 0, errors.New("want WxH, e.g. 1280x720")
+	}
+	width, errW := strconv.Atoi(strings.TrimSpace(w))
+	height, errH := strconv.Atoi(strings.TrimSpace(h))
+	if errW != nil || errH != nil {
+		return 0, 0, errors.New("want WxH with whole numbers, e.g. 1280x720")
+	}
+	if width < 320 || height < 240 || width > 7680 || height > 4320 {
+		return 0, 0, errors.New("want a width of 320 to 7680 and a height of 240 to 4320 pixels")
+	}
+	return width, height, nil
+}
+
+// gameByteCap is the video size cap for a game of the given frame size: the
+// default 20 MB (what a bundled demo may take) for the default size, scaled
+// with the pixel count for another size so its JPEG quality stays alike.
+func gameByteCap(width, height int) int64 {
+	const defaultCap, defaultPixels = 20_000_000, 960 * 540
+	if width == 0 || height == 0 || width*height <= defaultPixels {
+		return 0
+	}
+	return defaultCap * int64(width*height) / defaultPixels
 }
 
 // synthCatalog loads the catalog to render with: the user's directory, else
@@ -159,6 +197,8 @@ func synthUsage(w io.Writer) {
   scenes    still table scenes: NNNN.jpg + NNNN.json (truth)
   game      a scripted recorded game: game.avi, truth.json, events.jsonl
             (--turns N, --frames to also write numbered frames)
+
+--size WxH sets the frame size (scenes: 1280x720, game: 960x540 by default).
 
 --catalog DIR renders scenes and games with your own card scans
 (cards.json + images/<slug>.png|jpg); the default is the bundled sample catalog.`)

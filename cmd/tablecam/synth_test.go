@@ -24,6 +24,9 @@ func TestSynthCommand(t *testing.T) {
 		{"no out", []string{"scenes"}, 2, "--out DIR is required"},
 		{"bad catalog", []string{"scenes", "--out", out, "--catalog", filepath.Join(out, "nope")}, 2, "want a folder with cards.json"},
 		{"bad count", []string{"scenes", "--out", out, "--count", "0"}, 2, "--count must be at least 1"},
+		{"bad size", []string{"game", "--out", out, "--size", "1280"}, 2, `--size "1280": want WxH`},
+		{"size not a number", []string{"game", "--out", out, "--size", "wide×720"}, 2, "whole numbers"},
+		{"size too small", []string{"scenes", "--out", out, "--size", "64x48"}, 2, "a width of 320 to 7680"},
 		{"two scenes", []string{"scenes", "--out", out, "--count", "2", "--quiet", "--catalog", "../../samples/catalog"}, 0, "wrote 2 scenes"},
 	}
 	for _, tc := range cases {
@@ -41,5 +44,41 @@ func TestSynthCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, truth.Image)); err != nil || len(truth.Cards) == 0 {
 		t.Errorf("scene 0001: image %q (%v), %d cards", truth.Image, err, len(truth.Cards))
+	}
+	if truth.Width != 1280 || truth.Height != 720 {
+		t.Errorf("scene 0001 without --size is %d×%d, want the default 1280×720", truth.Width, truth.Height)
+	}
+}
+
+func TestSynthSize(t *testing.T) {
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"scenes", "--out", out, "--count", "1", "--quiet", "--size", "640x360", "--catalog", "../../samples/catalog"}
+	if code := runSynth(context.Background(), env{args: args, stdout: &stdout, stderr: &stderr}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	truth, err := synth.LoadSceneTruth(filepath.Join(out, "0000.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if truth.Width != 640 || truth.Height != 360 {
+		t.Errorf("--size 640x360 gave a %d×%d scene", truth.Width, truth.Height)
+	}
+}
+
+func TestGameByteCap(t *testing.T) {
+	for _, tc := range []struct {
+		w, h int
+		want int64
+	}{
+		{0, 0, 0},     // default size: the synth package's default cap
+		{960, 540, 0}, // the bundled demo's size
+		{640, 360, 0}, // smaller frames keep the default cap
+		{1280, 720, 35_555_555},
+		{1920, 1080, 80_000_000},
+	} {
+		if got := gameByteCap(tc.w, tc.h); got != tc.want {
+			t.Errorf("gameByteCap(%d, %d) = %d, want %d", tc.w, tc.h, got, tc.want)
+		}
 	}
 }
