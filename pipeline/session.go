@@ -46,8 +46,10 @@ type Session struct {
 	skipped    int
 	handStreak int
 	handClear  int
-	nextDetect int // frame before which the realm is not searched again
-	drifts     int // drift checks in a row that saw a move
+	nextDetect int                      // frame before which the realm is not searched again
+	drifts     int                      // drift checks in a row that saw a move
+	doubtCal   *calibration.Calibration // the realm doubtRealm last judged
+	doubtFrom  int                      // the frame from which it was judged
 
 	// ended is set once the journal is closed: players can no longer add to it.
 	ended bool
@@ -300,6 +302,9 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	s.mu.Unlock()
 	if moved := s.checkDrift(mat, fr, cal); moved != nil {
 		cal = moved
+	}
+	if other := s.doubtRealm(mat, fr, cal); other != nil {
+		cal = other
 	}
 
 	if s.gate == nil || s.gateCal != cal {
