@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -37,6 +38,7 @@ func runBenchTracker(ctx context.Context, e env) int {
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	oneCore := fs.Bool("one-core", true, "run on one core (GOMAXPROCS=1)")
 	noGate := fs.Bool("no-gate", false, "read every frame in full (to measure what the change gate saves)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this `FILE` (for go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "usage: tablecam bench tracker --game DIR [--catalog DIR] [--window S] [--events OUT.jsonl] [--json]")
 		fs.PrintDefaults()
@@ -93,6 +95,19 @@ func runBenchTracker(ctx context.Context, e env) int {
 	}
 	if *oneCore {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench tracker: --cpuprofile: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench tracker: --cpuprofile: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	cpu0, wall0 := cpuTime(), time.Now()
 	s, err := pipeline.Start(ctx, cfg)
