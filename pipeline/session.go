@@ -39,17 +39,19 @@ type Session struct {
 
 	// Used by the frame loop only: the change gate, the calibration it was
 	// made for, the observation of its reference frame, and counts.
-	gate       *changeGate
-	gateCal    *calibration.Calibration
-	refObs     models.FrameObservation
-	analysed   int
-	skipped    int
-	handStreak int
-	handClear  int
-	nextDetect int                      // frame before which the realm is not searched again
-	drifts     int                      // drift checks in a row that saw a move
-	doubtCal   *calibration.Calibration // the realm doubtRealm last judged
-	doubtFrom  int                      // the frame from which it was judged
+	gate        *changeGate
+	gateCal     *calibration.Calibration
+	refObs      models.FrameObservation
+	analysed    int
+	skipped     int
+	handStreak  int
+	handClear   int
+	nextDetect  int                        // frame before which the realm is not searched again
+	drifts      int                        // drift checks in a row that saw a move
+	doubtCal    *calibration.Calibration   // the realm doubtRealm last judged
+	doubtFrom   int                        // the frame from which it was judged
+	avatarsSeen int                        // whose Avatars vision read on doubtCal: 1 south, 2 north
+	triedCals   []*calibration.Calibration // realms doubted before doubtCal
 
 	// ended is set once the journal is closed: players can no longer add to it.
 	ended bool
@@ -335,6 +337,7 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 			return
 		}
 		s.analysed++
+		s.noteAvatars(obs, cal)
 	case verdict == hand:
 		// An arm reaches across the mat: the tracker ignores such frames.
 		obs = models.FrameObservation{Occluded: true, Mat: s.refObs.Mat, Cards: []models.CardObservation{}}
