@@ -3,4 +3,10 @@
 // and the rules, with every event in the game journal. A Session hands each
 // processed frame to its consumer as a models.Update, and takes what the
 // players type (manual events, undo, corrections, recalibration, pause).
+//
+// A realm found automatically is checked twice over: the camera or the mat
+// moving is noticed and the realm found again, and before the game starts a
+// realm on which vision does not read both Avatars is doubted and the realm
+// that other frames find is tried (a soft picture, such as video scaled up
+// from a smaller size, can make calibration settle on half the grid).
 package pipeline

@@ -160,6 +160,9 @@ func runWatch(ctx context.Context, e env) int {
 	st := s.State()
 	if st.Event < 0 {
 		fmt.Fprintf(e.stderr, "tablecam watch: done: the game never started (both Avatars were not seen on the realm); journal %s\n", s.JournalPath())
+		if *calPath == "" && *cornersFlag == "" {
+			fmt.Fprintln(e.stderr, `tablecam watch: if the realm was not found right, check it with "tablecam calibrate --debug grid.png FRAME.jpg" and pass --corners or --calibration`)
+		}
 		return 0
 	}
 	fmt.Fprintf(e.stderr, "tablecam watch: done: %d events; south life %d, north life %d; replay with `tablecam replay %s`\n",
