@@ -43,11 +43,8 @@ func runBenchTracker(ctx context.Context, e env) int {
 		fmt.Fprintln(e.stderr, "usage: tablecam bench tracker --game DIR [--catalog DIR] [--window S] [--events OUT.jsonl] [--json]")
 		fs.PrintDefaults()
 	}
-	if _, err := parseInterspersed(fs, e.args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if _, code, ok := parseCommandLine(fs, e.args, -1); !ok {
+		return code
 	}
 	if *gameDir == "" {
 		fs.Usage()

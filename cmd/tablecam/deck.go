@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -35,16 +34,9 @@ func runDeck(_ context.Context, e env) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	catalogPath := fs.String("catalog", "", "card catalog: a cards.json file or a catalog directory (default: the shared card list, else the bundled samples)")
 	fs.Usage = func() { usage(); fs.PrintDefaults() }
-	args, err := parseInterspersed(fs, e.args[1:])
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if len(args) != 1 {
-		fs.Usage()
-		return 2
+	args, code, ok := parseCommandLine(fs, e.args[1:], 1)
+	if !ok {
+		return code
 	}
 	path := args[0]
 	f, err := os.Open(path)

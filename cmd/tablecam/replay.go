@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -27,16 +26,9 @@ func runReplay(_ context.Context, e env) int {
 		fmt.Fprintln(e.stderr, "\nRebuilds a game from the journal `tablecam watch` wrote and prints its state.")
 		fs.PrintDefaults()
 	}
-	args, err := parseInterspersed(fs, e.args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if len(args) != 1 {
-		fs.Usage()
-		return 2
+	args, code, ok := parseCommandLine(fs, e.args, 1)
+	if !ok {
+		return code
 	}
 	entries, torn, err := tracker.ReadJournal(args[0])
 	if err != nil {

@@ -28,16 +28,9 @@ func runRules(ctx context.Context, e env) int {
 		fmt.Fprintln(e.stderr, "\nReplays a game's events and prints the state after each one, with rule warnings.")
 		fs.PrintDefaults()
 	}
-	args, err := parseInterspersed(fs, e.args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if len(args) != 1 {
-		fs.Usage()
-		return 2
+	args, code, ok := parseCommandLine(fs, e.args, 1)
+	if !ok {
+		return code
 	}
 	name := args[0]
 	var in io.Reader = e.stdin
@@ -144,4 +137,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// parseCommandLine parses a subcommand's flags and operands (flags may follow
+// operands) and checks that there are want operands; want < 0 takes any number.
+// When ok is false the command returns code: 0 after -h, 2 after a bad flag or
+// a wrong number of operands (with the usage printed).
+func parseCommandLine(fs *flag.FlagSet, args []string, want int) (operands []string, code int, ok bool) {
+	operands, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0, false
+		}
+		return nil, 2, false
+	}
+	if want >= 0 && len(operands) != want {
+		fs.Usage()
+		return nil, 2, false
+	}
+	return operands, 0, true
 }

@@ -46,12 +46,9 @@ func runWatch(ctx context.Context, e env) int {
 		fmt.Fprintln(e.stderr, "\nRuns the whole pipeline: calibration, vision, tracker and rules, with every event in the game journal.")
 		fs.PrintDefaults()
 	}
-	args, err := parseInterspersed(fs, e.args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	args, code, ok := parseCommandLine(fs, e.args, -1)
+	if !ok {
+		return code
 	}
 	sources := 0
 	for _, set := range []bool{*video != "", *camera >= 0, *frames != ""} {
