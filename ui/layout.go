@@ -45,7 +45,7 @@ type Layout struct {
 	imgScale  float64
 	imgOrigin pt
 	// realmToImage maps realm millimetres to camera pixels (camera view only).
-	realmToImage homography
+	realmToImage models.Homography
 	hasRealm     bool
 }
 
@@ -89,7 +89,7 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 				l.HasCells = true
 				for _, c := range models.AllCells() {
 					for i, q := range cellCornersMM(c) {
-						l.Cells[c.Index()][i] = l.imageToScreen(h.apply(q))
+						l.Cells[c.Index()][i] = l.imageToScreen(applyHomography(h, q))
 					}
 				}
 			}
@@ -186,15 +186,19 @@ func fitRect(r image.Rectangle, w, h int) image.Rectangle {
 }
 
 // realmHomography maps realm millimetres (origin at A1's outer corner, y
-// north) onto the image quad A1, E1, E4, A4.
-func realmHomography(q models.Quad) (homography, bool) {
+// north) onto the image quad A1, E1, E4, A4; ok is false for a quad that
+// is no realm (three corners on a line).
+func realmHomography(q models.Quad) (h models.Homography, ok bool) {
 	g := models.DefaultRealm()
-	src := [4]pt{{0, 0}, {g.WidthMM(), 0}, {g.WidthMM(), g.HeightMM()}, {0, g.HeightMM()}}
-	var dst [4]pt
-	for i, p := range q {
-		dst[i] = pt{p.X, p.Y}
-	}
-	return homographyFrom(src, dst)
+	realm := models.Quad{{X: 0, Y: 0}, {X: g.WidthMM(), Y: 0}, {X: g.WidthMM(), Y: g.HeightMM()}, {X: 0, Y: g.HeightMM()}}
+	h, err := models.NewHomography(realm, q)
+	return h, err == nil
+}
+
+// applyHomography maps a painter's point through h.
+func applyHomography(h models.Homography, p pt) pt {
+	q := h.Apply(models.Point{X: p.X, Y: p.Y})
+	return pt{q.X, q.Y}
 }
 
 // cellCornersMM gives a cell's corners (SW, SE, NE, NW) in realm millimetres.

@@ -335,19 +335,20 @@ func abs(x float64) float64 {
 	return x
 }
 
-func TestHomography(t *testing.T) {
-	src := [4]pt{{0, 0}, {500, 0}, {500, 300}, {0, 300}}
-	dst := [4]pt{{100, 600}, {1100, 620}, {900, 90}, {300, 100}}
-	h, ok := homographyFrom(src, dst)
+func TestRealmHomography(t *testing.T) {
+	g := models.DefaultRealm()
+	quad := models.Quad{{X: 100, Y: 600}, {X: 1100, Y: 620}, {X: 900, Y: 90}, {X: 300, Y: 100}}
+	h, ok := realmHomography(quad)
 	if !ok {
-		t.Fatal("no homography")
+		t.Fatal("no homography for a realm seen at a slant")
 	}
-	for i := range src {
-		if got := h.apply(src[i]); abs(got.X-dst[i].X) > 1e-6 || abs(got.Y-dst[i].Y) > 1e-6 {
-			t.Errorf("corner %d: %v, want %v", i, got, dst[i])
+	realm := [4]pt{{0, 0}, {g.WidthMM(), 0}, {g.WidthMM(), g.HeightMM()}, {0, g.HeightMM()}}
+	for i := range realm {
+		if got := applyHomography(h, realm[i]); abs(got.X-quad[i].X) > 1e-6 || abs(got.Y-quad[i].Y) > 1e-6 {
+			t.Errorf("corner %d: %v, want %v", i, got, quad[i])
 		}
 	}
-	if _, ok := homographyFrom(src, [4]pt{{0, 0}, {1, 1}, {2, 2}, {3, 3}}); ok {
+	if _, ok := realmHomography(models.Quad{{X: 0, Y: 0}, {X: 1, Y: 1}, {X: 2, Y: 2}, {X: 3, Y: 3}}); ok {
 		t.Error("collinear corners gave a homography")
 	}
 }

@@ -25,10 +25,13 @@ func Camera(w, h int, st models.GameState) (*image.RGBA, models.Quad) {
 	q := models.Quad{{X: fw * 0.12, Y: fh * 0.90}, {X: fw * 0.88, Y: fh * 0.90}, {X: fw * 0.78, Y: fh * 0.12}, {X: fw * 0.22, Y: fh * 0.12}}
 	// at maps realm fractions (u east, v north, 0–1) into the image through
 	// the perspective that sends the unit square onto q.
-	hq := squareToQuad(q)
+	hq, err := models.NewHomography(models.Quad{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}, {X: 0, Y: 1}}, q)
+	if err != nil {
+		panic(err) // q is a fixed, convex quad
+	}
 	at := func(u, v float64) (float64, float64) {
-		d := hq[6]*u + hq[7]*v + 1
-		return (hq[0]*u + hq[1]*v + hq[2]) / d, (hq[3]*u + hq[4]*v + hq[5]) / d
+		p := hq.Apply(models.Point{X: u, Y: v})
+		return p.X, p.Y
 	}
 	fillRealm := func(u0, v0, u1, v1 float64, c color.RGBA) {
 		const n = 400
@@ -60,16 +63,4 @@ func Camera(w, h int, st models.GameState) (*image.RGBA, models.Quad) {
 		}
 	}
 	return img, q
-}
-
-// squareToQuad is the homography sending (0,0), (1,0), (1,1), (0,1) onto q
-// (Heckbert's closed form).
-func squareToQuad(q models.Quad) [8]float64 {
-	x0, y0, x1, y1, x2, y2, x3, y3 := q[0].X, q[0].Y, q[1].X, q[1].Y, q[2].X, q[2].Y, q[3].X, q[3].Y
-	sx, sy := x0-x1+x2-x3, y0-y1+y2-y3
-	dx1, dy1, dx2, dy2 := x1-x2, y1-y2, x3-x2, y3-y2
-	den := dx1*dy2 - dx2*dy1
-	g := (sx*dy2 - dx2*sy) / den
-	hh := (dx1*sy - sx*dy1) / den
-	return [8]float64{x1 - x0 + g*x1, x3 - x0 + hh*x3, x0, y1 - y0 + g*y1, y3 - y0 + hh*y3, y0, g, hh}
 }
