@@ -37,10 +37,20 @@ type unit struct {
 	// tap yet, so a site played next is that tap's ability, in whichever order
 	// the camera saw the two.
 	tapUnused bool
+	// sickWarned: unit.summoning_sick was raised for this unit this turn, so
+	// its tap and its move are one breach, warned once.
+	sickWarned bool
 }
 
-// minion reports whether the unit is a minion (including minion tokens).
-func (u *unit) minion() bool { return u.card.Type == models.Minion }
+// minion reports whether the unit is a minion (including minion tokens and
+// Automatons).
+func (u *unit) minion() bool { return isMinion(u.card) }
+
+// summoningSick reports whether the unit suffers from summoning sickness: a
+// minion that entered the realm this turn, unless it has Charge.
+func (u *unit) summoningSick() bool {
+	return u.entered && u.minion() && !hasKeyword(u.card, models.Charge)
+}
 
 // square is what one cell of the realm holds.
 type square struct {

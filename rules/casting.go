@@ -8,8 +8,9 @@ import (
 )
 
 // castChecks checks a spell's cost against p's mana and its threshold against
-// p's affinity, then pays the cost.
-func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cell) []models.Warning {
+// p's affinity, then pays the cost. x is the X paid for a spell whose cost is
+// X (the card list gives it no cost); it is ignored for the others.
+func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cell, x int) []models.Warning {
 	var ws []models.Warning
 	if need := card.Thresholds; !g.affinity(p).Meets(need) {
 		have := g.affinity(p)
@@ -17,7 +18,9 @@ func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cel
 			"%s needs a threshold of %s but %s's affinity is %s (missing %s); your affinity must meet a spell's threshold to cast it (Elemental Threshold).",
 			card.Name, need, p, have, have.Missing(need)))
 	}
-	if cost := card.CostOrZero(); cost > 0 {
+	if card.Cost == nil && x > 0 {
+		ws = append(ws, g.spend(p, x, cells, fmt.Sprintf("%s was cast with X = %d", card.Name, x))...)
+	} else if cost := card.CostOrZero(); cost > 0 {
 		ws = append(ws, g.spend(p, cost, cells, fmt.Sprintf("%s costs %d mana", card.Name, cost))...)
 	}
 	return ws
@@ -38,7 +41,7 @@ func (g *Game) castSpell(ev models.Event) ([]models.Warning, error) {
 		cells = cellsOf(*ev.Cell)
 	}
 	ws := g.inactiveWarning(ev.Player, cells, "cast "+card.Name)
-	ws = append(ws, g.castChecks(ev.Player, card, cells)...)
+	ws = append(ws, g.castChecks(ev.Player, card, cells, ev.Amount)...)
 	g.act(ev.Player)
 	return ws, nil
 }
@@ -62,18 +65,19 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	}
 	p, cell := ev.Player, *ev.Cell
 	var ws []models.Warning
-	// An artifact may also be conjured into the hands of one of the caster's units.
-	carried := card.Type == models.Artifact && g.hasUnitOf(cell, p)
+	// An artifact may also be conjured into the hands of one of the caster's
+	// units, unless it cannot be carried (Automatons and Monuments).
+	carried := carriable(card) && g.hasUnitOf(cell, p)
 	if !card.Token {
 		ws = append(ws, g.inactiveWarning(p, cellsOf(cell), "cast "+card.Name)...)
-		ws = append(ws, g.castChecks(p, card, cellsOf(cell))...)
+		ws = append(ws, g.castChecks(p, card, cellsOf(cell), ev.Amount)...)
 		s := g.board.at(cell).site
 		placed := !carried && card.Type != models.Aura // auras and carried artifacts have no site rule
 		if placed && s != nil && (s.rubble() || s.controller != p) {
 			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
 				"%s was cast to %s at %s, which %s does not control; a minion or artifact is cast atop a site you control (Casting Spells).",
 				card.Name, s.name(), cell, p))
-		} else if placed && s == nil && card.Type == models.Artifact {
+		} else if placed && s == nil && card.Type == models.Artifact && !isMinion(card) {
 			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
 				"%s was conjured into the void at %s; an artifact is conjured atop a site you control (Casting Artifacts).", card.Name, cell))
 		}
@@ -81,6 +85,10 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	u := &unit{card: card, owner: p, entered: true}
 	sq := g.board.at(cell)
 	sq.units = append(sq.units, u)
+	// A card that provides mana does so as it enters, as a site does.
+	if n := g.provisionOf(card).mana; n > 0 && g.inTurn(p) {
+		g.seats[p].manaTotal += n
+	}
 	g.act(p)
 	if w, ok := g.voidWarning(u, cell, "was summoned to"); ok {
 		ws = append(ws, w)

@@ -26,7 +26,7 @@ func TestApplyErrors(t *testing.T) {
 		{"a site moved as a unit", moved("Ember Flat", "C1", "C2"), "card", "is the site at C1", nil},
 		{"a site destroyed on the void", `{"type":"site_destroyed","cell":"E2"}`, "cell", "E2 is void", nil},
 		{"missing player", `{"type":"damage","amount":2}`, "player", "missing", nil},
-		{"missing amount", `{"type":"damage","player":"south"}`, "amount", "at least 1", nil},
+		{"missing amount", `{"type":"damage","player":"south"}`, "amount", "needs an amount", nil},
 		{"missing cell", `{"type":"site_played","player":"south","card":"Ember Flat"}`, "cell", "missing", nil},
 		{"a second game_start", gameStart, "type", "second game_start", nil},
 		{"going under the void", cellEvent("unit_under", "C4", "Test Warden"), "cell", "C4 is void", nil},

@@ -120,6 +120,11 @@ func DecodeEvent(data []byte) (models.Event, error) {
 	if !knownType(ev.Type) {
 		return ev, fieldErr("type", nil, "unknown event type %q (known: %s)", s, typeList())
 	}
+	if needsAmount(ev.Type) {
+		if v, ok := raw["amount"]; !ok || string(v) == "null" {
+			return ev, fieldErr("amount", nil, "missing: %s needs an amount (0 or more)", ev.Type)
+		}
+	}
 	for _, k := range keys {
 		v := raw[k]
 		if string(v) == "null" {
@@ -166,6 +171,15 @@ func DecodeEvent(data []byte) (models.Event, error) {
 		}
 	}
 	return ev, nil
+}
+
+// needsAmount reports whether events of type t carry an amount of their own.
+func needsAmount(t models.EventType) bool {
+	switch t {
+	case models.Damage, models.LifeLoss, models.LifeGain, models.ManaSpent:
+		return true
+	}
+	return false
 }
 
 func knownType(t models.EventType) bool {

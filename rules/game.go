@@ -56,6 +56,9 @@ type Game struct {
 
 	events   []models.Event
 	warnings []models.Warning // raised by the last event
+
+	// provisions caches what cards' texts say they provide (provides.go).
+	provisions map[*models.Card]provision
 }
 
 // Option changes how NewGame sets up a game.

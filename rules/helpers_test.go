@@ -41,6 +41,24 @@ func testCatalog() *models.Catalog {
 		spell(models.Magic, "Firestorm", 4, th(0, 0, 2, 0), models.Exceptional),
 		spell(models.Artifact, "Brass Amulet", 1, th(0, 0, 0, 0), models.Ordinary),
 		{Name: "Spirit Token", Slug: "spirit-token", Type: models.Minion, Token: true, Subtypes: []string{"Token"}},
+		// Cards for the keyword, subtype, X-cost and "provides" rules.
+		spell(models.Minion, "War Charger", 1, th(0, 0, 0, 0), models.Ordinary, models.Charge),
+		spell(models.Minion, "Storm Hawk", 1, th(0, 0, 0, 0), models.Ordinary, models.Airborne),
+		spell(models.Minion, "Swift Hound", 1, th(0, 0, 0, 0), models.Ordinary, models.Movement),
+		spell(models.Minion, "Rooted Toad", 1, th(0, 0, 0, 0), models.Ordinary, models.Immobile),
+		{Name: "Brass Golem", Slug: "brass-golem", Type: models.Artifact, Subtypes: []string{"Automaton"}, Cost: models.IntPtr(1), Attack: models.IntPtr(3), Rarity: models.Ordinary},
+		{Name: "Stone Monolith", Slug: "stone-monolith", Type: models.Artifact, Subtypes: []string{"Monument"}, Cost: models.IntPtr(1), Rarity: models.Ordinary},
+		{Name: "Arc Volley", Slug: "arc-volley", Type: models.Magic, Thresholds: th(1, 0, 0, 0), Rarity: models.Ordinary, RulesText: "Shoot X projectiles."},
+		{Name: "Forge Folk", Slug: "forge-folk", Type: models.Minion, Cost: models.IntPtr(1), Rarity: models.Ordinary, RulesText: "Provides (F)"},
+		{Name: "Grove Nymphs", Slug: "grove-nymphs", Type: models.Minion, Cost: models.IntPtr(1), Rarity: models.Ordinary, RulesText: "Grove Nymphs provide ①."},
+		{Name: "Sky Core", Slug: "sky-core", Type: models.Artifact, Cost: models.IntPtr(1), Rarity: models.Ordinary, RulesText: "Provides (A) and ① to its controller."},
+		{Name: "Hollow Hall", Slug: "hollow-hall", Type: models.Site, Thresholds: th(1, 1, 1, 1), Rarity: models.Elite, RulesText: "Provides no mana, but looks grand."},
+		{Name: "Old Keep", Slug: "old-keep", Type: models.Site, Thresholds: th(1, 1, 0, 0), Rarity: models.Elite, RulesText: "Only provides mana and threshold while in your back row."},
+	}
+	for _, c := range cards {
+		if c.Name == "Swift Hound" {
+			c.MovementBonus = 1 // Movement +1
+		}
 	}
 	return models.NewCatalog(cards)
 }

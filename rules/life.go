@@ -10,6 +10,8 @@ import (
 func (g *Game) damage(ev models.Event) ([]models.Warning, error) {
 	s := &g.seats[ev.Player]
 	switch {
+	case ev.Amount == 0:
+		// A strike for 0 deals no damage, so it is no death blow either.
 	case s.defeated:
 	case s.deathsDoor && s.immuneThisTurn:
 		// Immune to damage for the rest of the turn it reached death's door.
@@ -37,6 +39,9 @@ func (g *Game) loseLife(ev models.Event) ([]models.Warning, error) {
 // death's door cannot gain life.
 func (g *Game) gainLife(ev models.Event) ([]models.Warning, error) {
 	s := &g.seats[ev.Player]
+	if ev.Amount == 0 {
+		return nil, nil
+	}
 	if s.deathsDoor || s.defeated {
 		return []models.Warning{warn(LifeGainAtDeathsDoor, ev.Player, g.avatarCells(ev.Player),
 			"%s is at death's door and cannot gain life; the %d life has no effect (Death's Door & Death Blow).", ev.Player, ev.Amount)}, nil
@@ -47,6 +52,9 @@ func (g *Game) gainLife(ev models.Event) ([]models.Warning, error) {
 
 // lowerLife takes life away, down to 0, where the Avatar reaches death's door.
 func (g *Game) lowerLife(s *seat, amount int) {
+	if amount == 0 {
+		return
+	}
 	s.life = max(0, s.life-amount)
 	if s.life == 0 {
 		s.deathsDoor = true

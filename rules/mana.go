@@ -6,12 +6,21 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
-// affinity sums the threshold symbols of the sites p controls. Rubble gives nothing.
+// affinity sums the threshold symbols of the sites p controls (Rubble gives
+// nothing) and the threshold p's other cards provide ("Provides (F)").
 func (g *Game) affinity(p models.Player) models.Thresholds {
 	var t models.Thresholds
-	for _, sq := range g.board {
+	for i := range g.board {
+		sq := &g.board[i]
 		if sq.site != nil && !sq.site.rubble() && sq.site.controller == p {
-			t = t.Add(sq.site.card.Thresholds)
+			if _, ok := g.siteProvides(models.CellAt(i), sq.site); ok {
+				t = t.Add(sq.site.card.Thresholds)
+			}
+		}
+		for _, u := range sq.units {
+			if u.owner == p && !u.avatar {
+				t = t.Add(g.provisionOf(u.card).threshold)
+			}
 		}
 	}
 	return t

@@ -44,7 +44,7 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 
 	sq.site = &site{card: card, controller: p}
 	// A site that enters during its controller's turn provides its mana at once.
-	if g.inTurn(p) {
+	if mana, _ := g.siteProvides(cell, sq.site); mana && g.inTurn(p) {
 		g.seats[p].manaTotal++
 	}
 	g.act(p)

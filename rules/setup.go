@@ -36,14 +36,21 @@ func (g *Game) start(ev models.Event) ([]models.Warning, error) {
 		if s.seat.Cell != nil {
 			cell = *s.seat.Cell
 		}
+		// The printed life is both the starting life and the maximum
+		// ("This is also the Avatar's maximum life, which cannot be
+		// exceeded"). A seat's life sets up a game already under way: the
+		// Avatar's life now, which raises the maximum only when it is above
+		// the printed value, and at 0 the Avatar is already at death's door.
 		life := g.opts.startingLife
 		if card.Life != nil && *card.Life > 0 {
 			life = *card.Life
 		}
+		maxLife := life
 		if s.seat.Life != nil {
 			life = *s.seat.Life
+			maxLife = max(maxLife, life)
 		}
-		g.seats[s.p] = seat{avatar: card, life: life, maxLife: life}
+		g.seats[s.p] = seat{avatar: card, life: life, maxLife: maxLife, deathsDoor: life == 0}
 		sq := g.board.at(cell)
 		sq.units = append(sq.units, &unit{card: card, owner: s.p, avatar: true})
 	}

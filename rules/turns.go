@@ -25,7 +25,7 @@ func (g *Game) turnStart(ev models.Event) ([]models.Warning, error) {
 	g.phase = phaseStart
 	for i := range g.board {
 		for _, u := range g.board[i].units {
-			u.entered = false
+			u.entered, u.sickWarned = false, false
 			if u.owner == p {
 				u.tapped, u.tapUnused = false, false
 			}
@@ -35,7 +35,7 @@ func (g *Game) turnStart(ev models.Event) ([]models.Warning, error) {
 		g.seats[q].manaTotal, g.seats[q].manaSpent = 0, 0
 		g.seats[q].immuneThisTurn = false
 	}
-	g.seats[p].manaTotal = len(g.board.sitesOf(p))
+	g.seats[p].manaTotal = g.manaProvided(p)
 	return ws, nil
 }
 
@@ -58,7 +58,7 @@ func (g *Game) endTurn() {
 	}
 	for i := range g.board {
 		for _, u := range g.board[i].units {
-			u.entered = false
+			u.entered, u.sickWarned = false, false
 		}
 	}
 	g.phase = phaseEnded

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/tablecam/tablecam/models"
 )
 
@@ -26,7 +28,7 @@ func (g *Game) unitAt(field string, c models.Cell, name string, owner models.Pla
 }
 
 // tap applies card_tapped. A minion that entered the realm this turn cannot
-// tap (summoning sickness); Avatars never suffer it.
+// tap (summoning sickness) unless it has Charge; Avatars never suffer it.
 func (g *Game) tap(ev models.Event) ([]models.Warning, error) {
 	cell := *ev.Cell
 	if g.isSiteAt(cell, ev.Card) {
@@ -37,9 +39,10 @@ func (g *Game) tap(ev models.Event) ([]models.Warning, error) {
 		return nil, err
 	}
 	var ws []models.Warning
-	if u.entered && u.minion() && !u.tapped {
+	if u.summoningSick() && !u.tapped && !u.sickWarned {
+		u.sickWarned = true
 		ws = append(ws, warn(UnitSummoningSick, u.owner, cellsOf(cell),
-			"%s entered the realm this turn and cannot tap; a minion suffers from summoning sickness until the end of the turn it entered (Summoning Sickness).",
+			"%s entered the realm this turn and cannot tap; a minion suffers from summoning sickness until the end of the turn it entered, unless it has Charge (Summoning Sickness).",
 			u.card.Name))
 	}
 	u.tapUnused = u.avatar && !u.tapped
@@ -70,18 +73,30 @@ func (g *Game) untap(ev models.Event) ([]models.Warning, error) {
 }
 
 // move applies unit_moved. A minion without Voidwalk that enters the void is
-// banished, and an Avatar never enters the void.
+// banished, and an Avatar never enters the void. A unit moves by tapping for
+// Move and Attack, so a summoning-sick minion may not move in its own turn,
+// and it takes one step (more with Movement +N, diagonally when Airborne;
+// none when Immobile).
 func (g *Game) move(ev models.Event) ([]models.Warning, error) {
 	from, to := *ev.From, *ev.To
 	u, err := g.unitAt("from", from, ev.Card, ev.Player, true)
 	if err != nil {
 		return nil, err
 	}
+	var ws []models.Warning
+	if u.summoningSick() && !u.tapped && !u.sickWarned && from != to && g.inTurn(u.owner) {
+		u.sickWarned = true
+		ws = append(ws, warn(UnitSummoningSick, u.owner, cellsOf(from, to),
+			"%s entered the realm this turn and moved from %s to %s; moving takes the Move and Attack ability, which taps the unit, and a minion with summoning sickness cannot tap unless it has Charge (Summoning Sickness).",
+			u.card.Name, from, to))
+	}
+	if w, ok := g.rangeWarning(u, from, to); ok {
+		ws = append(ws, w)
+	}
 	g.board.removeUnit(from, u)
 	u.under, u.tapUnused = false, false
 	g.board.at(to).units = append(g.board.at(to).units, u)
 	g.act(u.owner)
-	var ws []models.Warning
 	if w, ok := g.voidWarning(u, to, "moved into"); ok {
 		ws = append(ws, w)
 	}
@@ -229,4 +244,46 @@ func (g *Game) boundWarnings(c models.Cell, only *unit) []models.Warning {
 		}
 	}
 	return ws
+}
+
+// rangeWarning checks how far a unit moved in one unit_moved: by default one
+// step to an adjacent location, plus N with Movement +N; an Airborne unit
+// moving over the surface may step diagonally; an Immobile one takes no steps
+// of its own. Forced movement and teleports are not steps, so the message
+// says so.
+func (g *Game) rangeWarning(u *unit, from, to models.Cell) (models.Warning, bool) {
+	if from == to {
+		return models.Warning{}, false
+	}
+	steps := from.Distance(to)
+	airborne := hasKeyword(u.card, models.Airborne) && !u.under && !g.board.void(from)
+	if airborne {
+		steps = max(abs(from.Col-to.Col), abs(from.Row-to.Row))
+	}
+	if hasKeyword(u.card, models.Immobile) {
+		return warn(UnitMoveRange, u.owner, cellsOf(from, to),
+			"%s is Immobile but moved from %s to %s; an Immobile unit cannot move by its own abilities, only be moved by other effects (Special Movement Effects).",
+			u.card.Name, from, to), true
+	}
+	allowed := 1 + movementBonus(u.card)
+	if steps <= allowed {
+		return models.Warning{}, false
+	}
+	how := "one step"
+	if allowed > 1 {
+		how = fmt.Sprintf("%d steps (Movement +%d)", allowed, allowed-1)
+	}
+	if airborne {
+		how += ", diagonally too as it is Airborne"
+	}
+	return warn(UnitMoveRange, u.owner, cellsOf(from, to),
+		"%s moved %d steps from %s to %s but can take %s, unless an effect moved or teleported it; by default units can move one step (Moving your Units).",
+		u.card.Name, steps, from, to, how), true
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -34,12 +34,11 @@ func validateShape(ev models.Event) error {
 		}
 		return nil
 	}
-	needAmount := func() error {
+	// An amount of 0 is allowed and changes nothing (a 0-power strike deals 0
+	// damage); a missing amount is caught by DecodeEvent, which sees the JSON.
+	amountOK := func() error {
 		if ev.Amount < 0 {
 			return fieldErr("amount", nil, "%d is negative", ev.Amount)
-		}
-		if ev.Amount == 0 {
-			return fieldErr("amount", nil, "missing: %s needs an amount of at least 1", ev.Type)
 		}
 		return nil
 	}
@@ -72,8 +71,8 @@ func validateShape(ev models.Event) error {
 			if err := optCell(s.name+".cell", s.seat.Cell); err != nil {
 				return err
 			}
-			if s.seat.Life != nil && *s.seat.Life <= 0 {
-				return fieldErr(s.name+".life", nil, "%d: starting life must be at least 1", *s.seat.Life)
+			if s.seat.Life != nil && *s.seat.Life < 0 {
+				return fieldErr(s.name+".life", nil, "%d is negative: life is at least 0", *s.seat.Life)
 			}
 		}
 		if ev.First != models.NoPlayer && ev.First != models.South && ev.First != models.North {
@@ -82,10 +81,12 @@ func validateShape(ev models.Event) error {
 		return nil
 	case models.TurnStart, models.TurnEnd:
 		return needPlayer()
-	case models.SitePlayed, models.UnitSummoned:
+	case models.SitePlayed:
 		return all(needPlayer, cell("cell", ev.Cell), needCard)
+	case models.UnitSummoned:
+		return all(needPlayer, cell("cell", ev.Cell), needCard, amountOK)
 	case models.SpellCast:
-		return all(needPlayer, needCard, opt("cell", ev.Cell))
+		return all(needPlayer, needCard, opt("cell", ev.Cell), amountOK)
 	case models.CardTapped, models.CardUntapped, models.CardRemoved, models.UnitUnder, models.UnitSurfaced:
 		return all(optPlayer, cell("cell", ev.Cell), needCard)
 	case models.UnitMoved:
@@ -93,7 +94,7 @@ func validateShape(ev models.Event) error {
 	case models.SiteDestroyed:
 		return all(optPlayer, cell("cell", ev.Cell))
 	case models.Damage, models.LifeLoss, models.LifeGain, models.ManaSpent:
-		return all(needPlayer, needAmount)
+		return all(needPlayer, amountOK)
 	}
 	if ev.Type == "" {
 		return fieldErr("type", nil, "missing event type")

@@ -29,7 +29,11 @@ const (
 	UnitWaterbound models.WarningCode = "unit.waterbound"
 	// UnitLandbound: a Landbound minion is at a water site, where it is disabled.
 	UnitLandbound models.WarningCode = "unit.landbound"
-	// UnitSummoningSick: a minion that entered the realm this turn was tapped.
+	// UnitMoveRange: a unit moved farther than its steps allow (one, plus
+	// Movement +N, diagonally when Airborne), or an Immobile unit moved.
+	UnitMoveRange models.WarningCode = "unit.move_range"
+	// UnitSummoningSick: a minion that entered the realm this turn (without
+	// Charge) was tapped or moved in its controller's turn.
 	UnitSummoningSick models.WarningCode = "unit.summoning_sick"
 	// UntapOutOfTurn: a card untapped outside its controller's start phase.
 	UntapOutOfTurn models.WarningCode = "untap.out_of_turn"
@@ -48,7 +52,7 @@ const (
 // WarningCodes lists every code the Sorcery ruleset raises, in a stable order.
 func WarningCodes() []models.WarningCode {
 	return []models.WarningCode{SiteOccupied, SiteNotAdjacent, SiteNotNearestAvatar, SiteAvatarTapped,
-		ManaInsufficient, ThresholdUnmet, UnitVoid, UnitSubsurface, UnitWaterbound, UnitLandbound, UnitSummoningSick, UntapOutOfTurn,
+		ManaInsufficient, ThresholdUnmet, UnitVoid, UnitSubsurface, UnitWaterbound, UnitLandbound, UnitSummoningSick, UnitMoveRange, UntapOutOfTurn,
 		LifeGainAtDeathsDoor, SummonNotOwnSite, TurnInactivePlayer, TurnOutOfOrder, GameOver}
 }
 

@@ -1,0 +1,269 @@
+package rules
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// realmOf builds the lines of a game in which south plays one site per turn
+// (north passes), then starts south's next turn: south then controls every
+// site given, at C1, B1, D1, C2, B2, D2, A1, E1 in that order, each adjacent to
+// the ones before. start is the game_start line.
+func realmOf(start string, sites ...string) []string {
+	cells := []string{"C1", "B1", "D1", "C2", "B2", "D2", "A1", "E1"}
+	lines := []string{start}
+	for i, s := range sites {
+		lines = append(lines, southTurn, played("south", cells[i], s), southEnd, northTurn, northEnd)
+	}
+	return append(lines, southTurn)
+}
+
+// then appends more lines to a game's lines.
+func then(lines []string, more ...string) []string {
+	return append(append([]string(nil), lines...), more...)
+}
+
+// nextSouthTurn ends south's turn, lets north pass, and starts south's next.
+var nextSouthTurn = []string{southEnd, northTurn, northEnd, southTurn}
+
+// TestRulebookAudit checks rules point by point against the rulebook (and,
+// where it says "clarifications", the judges' comprehensive clarifications).
+// Each case quotes the line it checks.
+func TestRulebookAudit(t *testing.T) {
+	type check func(t *testing.T, st models.GameState)
+	player := func(p string, life int, door, defeated bool) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			ps := st.Players[p]
+			if ps.Life != life || ps.DeathsDoor != door || ps.Defeated != defeated {
+				t.Errorf("%s life %d door %v defeated %v, want %d %v %v", p, ps.Life, ps.DeathsDoor, ps.Defeated, life, door, defeated)
+			}
+		}
+	}
+	mana := func(p string, avail, total int) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			if got := st.Players[p].Mana; got != (models.ManaState{Available: avail, Total: total}) {
+				t.Errorf("%s mana %d/%d, want %d/%d", p, got.Available, got.Total, avail, total)
+			}
+		}
+	}
+	affinity := func(p string, air, earth, fire, water int) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			want := models.Thresholds{Air: air, Earth: earth, Fire: fire, Water: water}
+			if got := st.Players[p].Affinity; got != want {
+				t.Errorf("%s affinity %v, want %v", p, got, want)
+			}
+		}
+	}
+	winner := func(w models.Player) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			if st.Winner != w {
+				t.Errorf("winner %v, want %v", st.Winner, w)
+			}
+		}
+	}
+	tapped := func(cell, card string, want bool) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			for _, u := range st.Realm.Cells[cell].Units {
+				if u.Card == card {
+					if u.Tapped != want {
+						t.Errorf("%s at %s tapped %v, want %v", card, cell, u.Tapped, want)
+					}
+					return
+				}
+			}
+			t.Errorf("no %s at %s", card, cell)
+		}
+	}
+
+	// South controls C1 (fire), B1 (earth) and D1 (air): three mana.
+	three := realmOf(gameStart, "Ember Flat", "Stone Field", "Windy Peak")
+	// The same, with north's sites at C3 and C4, two steps from C1.
+	withNorth := []string{gameStart,
+		southTurn, played("south", "C1", "Ember Flat"), southEnd, northTurn, played("north", "C4", "Tide Pool"), northEnd,
+		southTurn, played("south", "B1", "Stone Field"), southEnd, northTurn, played("north", "C3", "Tide Pool"), northEnd,
+		southTurn, played("south", "C2", "Windy Peak")}
+	atLife := func(south, north string) string {
+		return `{"type":"game_start","south":{"avatar":"Test Seer","life":` + south + `},"north":{"avatar":"Test Warden","life":` + north + `},"first":"south"}`
+	}
+
+	cases := []struct {
+		name   string
+		rule   string
+		lines  []string
+		want   []string
+		checks []check
+	}{
+		// Summoning sickness, Charge, and what a tap pays for.
+		{"a minion cannot tap the turn it enters",
+			"A minion suffering from summoning sickness cannot tap, or be tapped, to pay for costs",
+			then(three, summon("south", "C1", "Scout"), cellEvent("card_tapped", "C1", "Scout")),
+			[]string{"unit.summoning_sick"}, []check{tapped("C1", "Scout", true)}},
+		{"Charge lets a minion tap the turn it enters",
+			"Charge (card list: \"Gyre Hippogriffs: Airborne, Charge\") lifts summoning sickness",
+			then(three, summon("south", "C1", "War Charger"), cellEvent("card_tapped", "C1", "War Charger")),
+			[]string{}, nil},
+		{"moving takes a tap, so a new minion cannot move",
+			"Every unit can tap to activate the Move and Attack ability",
+			then(three, summon("south", "C1", "Scout"), moved("Scout", "C1", "B1")),
+			[]string{"unit.summoning_sick"}, nil},
+		{"a tap and a move of a new minion are one breach",
+			"Every unit can tap to activate the Move and Attack ability",
+			then(three, summon("south", "C1", "Scout"), cellEvent("card_tapped", "C1", "Scout"), moved("Scout", "C1", "B1")),
+			[]string{"unit.summoning_sick"}, nil},
+		{"a Charge minion moves the turn it enters",
+			"Charge lifts summoning sickness",
+			then(three, summon("south", "C1", "War Charger"), moved("War Charger", "C1", "B1")),
+			[]string{}, nil},
+		{"summoning sickness lasts until the end of turn",
+			"suffers from summoning sickness until the end of turn",
+			then(then(three, summon("south", "C1", "Scout")), append(nextSouthTurn, moved("Scout", "C1", "B1"))...),
+			[]string{}, nil},
+		{"an Automaton is a minion and suffers summoning sickness",
+			"Automatons are artifacts that are minions. As such, they have a power rating, have the same basic abilities as regular minions",
+			then(three, summon("south", "C1", "Brass Golem"), cellEvent("card_tapped", "C1", "Brass Golem")),
+			[]string{"unit.summoning_sick"}, nil},
+		{"an ordinary artifact has no summoning sickness",
+			"A minion that entered the realm this turn ... suffers from summoning sickness",
+			then(three, summon("south", "C1", "Brass Amulet"), cellEvent("card_tapped", "C1", "Brass Amulet")),
+			[]string{}, nil},
+
+		// Movement.
+		{"a unit moves one step",
+			"By default, units can move one step.",
+			then(withNorth, summon("south", "C1", "Scout"), southEnd, northTurn, northEnd, southTurn, moved("Scout", "C1", "C2")),
+			[]string{}, nil},
+		{"two steps without Movement +N",
+			"By default, units can move one step.",
+			then(withNorth, summon("south", "C1", "Scout"), southEnd, northTurn, northEnd, southTurn, moved("Scout", "C1", "C3")),
+			[]string{"unit.move_range"}, nil},
+		{"Movement +1 takes two steps",
+			"some abilities allow units to take additional steps (such as Movement +1)",
+			then(withNorth, summon("south", "C1", "Swift Hound"), southEnd, northTurn, northEnd, southTurn, moved("Swift Hound", "C1", "C3")),
+			[]string{}, nil},
+		{"a diagonal step is two steps for a unit on foot",
+			"Adjacent: Refers to the card's own location, and the squares that it shares a border with.",
+			then(withNorth, summon("south", "B1", "Scout"), southEnd, northTurn, northEnd, southTurn, moved("Scout", "B1", "C2")),
+			[]string{"unit.move_range"}, nil},
+		{"an Airborne unit steps diagonally over the surface",
+			"other abilities allow units to take steps diagonally (clarifications: Airborne units only get to move diagonally on the surface)",
+			then(withNorth, summon("south", "B1", "Storm Hawk"), southEnd, northTurn, northEnd, southTurn, moved("Storm Hawk", "B1", "C2")),
+			[]string{}, nil},
+		{"an Immobile unit takes no steps",
+			"Units that cannot move by activating their own abilities, can still be moved by other cards and effects.",
+			then(withNorth, summon("south", "C1", "Rooted Toad"), southEnd, northTurn, northEnd, southTurn, moved("Rooted Toad", "C1", "C2")),
+			[]string{"unit.move_range"}, nil},
+		{"an Avatar moves one step too",
+			"By default, units can move one step.",
+			then(withNorth, moved("Test Seer", "C1", "C3")),
+			[]string{"unit.move_range"}, nil},
+
+		// Artifacts that cannot be carried.
+		{"an artifact may be conjured into an ally's hands in the void",
+			"it is conjured into the realm atop any site you control or directly into the waiting hands of one of your units",
+			then(then(realmOf(gameStart, "Windy Peak", "Stone Field"), summon("south", "C1", "Void Wraith")),
+				append(nextSouthTurn, moved("Void Wraith", "C1", "C2"), summon("south", "C2", "Brass Amulet"))...),
+			[]string{}, nil},
+		{"a Monument cannot be carried, so it goes atop a site you control",
+			"Monuments are an artifact subtype that cannot be carried.",
+			then(then(realmOf(gameStart, "Windy Peak", "Stone Field"), summon("south", "C1", "Void Wraith")),
+				append(nextSouthTurn, moved("Void Wraith", "C1", "C2"), summon("south", "C2", "Stone Monolith"))...),
+			[]string{"summon.not_own_site"}, nil},
+		{"an Automaton conjured to the void is a minion in the void",
+			"Any minion that somehow finds its way into the void ... is immediately banished",
+			then(then(realmOf(gameStart, "Windy Peak", "Stone Field"), summon("south", "C1", "Void Wraith")),
+				append(nextSouthTurn, moved("Void Wraith", "C1", "C2"), summon("south", "C2", "Brass Golem"))...),
+			[]string{"unit.void"}, nil},
+
+		// Life, death's door and death blow.
+		{"life never exceeds the printed starting life",
+			"This is also the Avatar's maximum life, which cannot be exceeded.",
+			[]string{atLife("12", "20"), southTurn, amount("life_gain", "south", "15")},
+			[]string{}, []check{player("south", 20, false, false)}},
+		{"a game set up at life 0 starts at death's door, and damage is a death blow",
+			"When an Avatar's life is reduced to 0, they are now at death's door",
+			[]string{atLife("0", "20"), southTurn, amount("damage", "south", "1")},
+			[]string{}, []check{player("south", 0, true, true), winner(models.North)}},
+		{"death's door makes the Avatar immune for the rest of that turn",
+			"At that moment, the wounded Avatar becomes immune to damage for the rest of that turn.",
+			[]string{atLife("20", "3"), southTurn, amount("life_loss", "north", "3"), amount("damage", "north", "5")},
+			[]string{}, []check{player("north", 0, true, false), winner(models.NoPlayer)}},
+		{"after that window, any damage is a death blow",
+			"After that brief and desperate window, any damage dealt to the Avatar is a death blow",
+			[]string{atLife("20", "3"), southTurn, amount("damage", "north", "4"), southEnd, northTurn, amount("damage", "north", "1")},
+			[]string{}, []check{player("north", 0, true, true), winner(models.South)}},
+		{"no damage is no death blow",
+			"clarifications: 0 power minions still strike (for 0 damage)",
+			[]string{atLife("20", "3"), southTurn, amount("damage", "north", "4"), southEnd, northTurn, amount("damage", "north", "0")},
+			[]string{}, []check{player("north", 0, true, false), winner(models.NoPlayer)}},
+		{"gaining no life at death's door is no breach",
+			"they are now at death's door and can no longer gain life",
+			[]string{atLife("0", "20"), southTurn, amount("life_gain", "south", "0")},
+			[]string{}, []check{player("south", 0, true, false)}},
+		{"a site attack cannot deliver a death blow",
+			"attacking a site cannot deliver a death blow because it causes the controlling Avatar to lose life, not take damage directly",
+			[]string{atLife("0", "20"), southTurn, amount("life_loss", "south", "4")},
+			[]string{}, []check{player("south", 0, true, false), winner(models.NoPlayer)}},
+
+		// Mana and X costs.
+		{"an X spell costs the X paid",
+			"Spells cost mana to cast. ... You cannot pay a cost if the amount required exceeds the mana available.",
+			then(three, `{"type":"spell_cast","player":"south","card":"Arc Volley","amount":3}`),
+			[]string{}, []check{mana("south", 0, 3)}},
+		{"an X spell cannot pay more X than the mana available",
+			"You cannot pay a cost if the amount required exceeds the mana available.",
+			then(three, `{"type":"spell_cast","player":"south","card":"Arc Volley","amount":4}`),
+			[]string{"mana.insufficient"}, []check{mana("south", 0, 3)}},
+		{"an X spell still needs its threshold",
+			"you must be able to meet all of a spell's required threshold in order to cast it",
+			then(realmOf(gameStart, "Ember Flat", "Stone Field"), `{"type":"spell_cast","player":"south","card":"Arc Volley","amount":1}`),
+			[]string{"threshold.unmet"}, []check{mana("south", 1, 2)}},
+
+		// What other cards provide.
+		{"a minion that provides threshold adds to affinity",
+			"Other card types might also provide mana turn-after-turn in a manner similar to sites (card list: \"Blacksmith Family: Provides (F)\")",
+			then(then(realmOf(gameStart, "Stone Field"), summon("south", "C1", "Forge Folk")), append(nextSouthTurn, `{"type":"spell_cast","player":"south","card":"Spark"}`)...),
+			[]string{}, []check{affinity("south", 0, 1, 1, 0), mana("south", 0, 1)}},
+		{"a minion that provides mana gives it as it enters and each turn",
+			"Other card types might also provide mana turn-after-turn in a manner similar to sites",
+			then(realmOf(gameStart, "Stone Field"), summon("south", "C1", "Grove Nymphs")),
+			[]string{}, []check{mana("south", 1, 2)}},
+		{"a mana-providing minion's mana at the start of the turn",
+			"At the start of your turn, all of your sites provide one mana each",
+			then(then(realmOf(gameStart, "Stone Field"), summon("south", "C1", "Grove Nymphs")), nextSouthTurn...),
+			[]string{}, []check{mana("south", 2, 2)}},
+		{"an artifact that provides threshold and mana",
+			"card list: \"Amethyst Core: Provides (A) and ① to its controller.\"",
+			then(realmOf(gameStart, "Stone Field"), summon("south", "C1", "Sky Core")),
+			[]string{}, []check{affinity("south", 1, 1, 0, 0), mana("south", 1, 2)}},
+		{"a site that provides no mana still gives threshold",
+			"card list: \"Wedding Hall: Provides no mana, but …\"; Rubble \"provides no mana or threshold\"",
+			then(realmOf(gameStart, "Hollow Hall"), summon("south", "C1", "Scout")),
+			[]string{"mana.insufficient"}, []check{affinity("south", 1, 1, 1, 1), mana("south", 0, 0)}},
+		{"a back-row site provides in the back row",
+			"card list: \"Tintagel: Only provides mana and threshold while in your back row.\"",
+			realmOf(gameStart, "Old Keep"),
+			[]string{}, []check{affinity("south", 1, 1, 0, 0), mana("south", 1, 1)}},
+		{"a back-row site provides nothing elsewhere",
+			"card list: \"Tintagel: Only provides mana and threshold while in your back row.\"",
+			then(realmOf(gameStart, "Ember Flat"), played("south", "C2", "Old Keep")),
+			[]string{}, []check{affinity("south", 0, 0, 1, 0), mana("south", 1, 1)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, all := play(t, testCatalog(), tc.lines...)
+			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
+			}
+			for _, c := range tc.checks {
+				c(t, g.State())
+			}
+		})
+	}
+}

@@ -1,0 +1,131 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// provision is what a card's own text says it provides, beyond the rulebook's
+// defaults ("At the start of your turn, all of your sites provide one mana
+// each"; a site's threshold symbols add to your affinity). Only unconditional
+// sentences are read; anything that depends on the game (nearby units, "this
+// turn", "while in the void") is left to the players.
+type provision struct {
+	// mana and threshold: what a minion or artifact provides its controller
+	// turn after turn ("Provides (F)", "Provides (A) and ① to its
+	// controller", "Älvalinne Dryads provide ①"), as the rulebook allows:
+	// "Other card types might also provide mana turn-after-turn in a manner
+	// similar to sites".
+	mana      int
+	threshold models.Thresholds
+	// noMana: a site that "Provides no mana" (Rubble, Wedding Hall).
+	noMana bool
+	// backRowOnly: a site that "Only provides mana and threshold while in
+	// your back row" (Tintagel, Joyous Garde…).
+	backRowOnly bool
+}
+
+var (
+	// providesPattern matches a whole sentence "[Name] provide(s) SYMBOLS[ to its controller]".
+	providesPattern = regexp.MustCompile(`(?i)^(?:[\p{L}'’ -]+ )?provides? ((?:\([AEFW]\)|\(\d\)|[①②③④⑤]|\s|and)+?)(?: to its controller)?\.?$`)
+	provideSymbol   = regexp.MustCompile(`\(([AEFW1-9])\)|([①②③④⑤])`)
+)
+
+// provisionOf reads what card c provides from its rules text.
+func provisionOf(c *models.Card) provision {
+	var pr provision
+	if c == nil || c.RulesText == "" {
+		return pr
+	}
+	for _, line := range strings.Split(c.RulesText, "\n") {
+		for _, sentence := range strings.SplitAfter(strings.TrimSpace(line), ". ") {
+			sentence = strings.TrimSpace(sentence)
+			lower := strings.ToLower(sentence)
+			switch {
+			case c.Type == models.Site && (lower == "provides no mana." || strings.HasPrefix(lower, "provides no mana,")):
+				pr.noMana = true
+			case c.Type == models.Site && strings.HasPrefix(lower, "only provides mana and threshold while in your back row"):
+				pr.backRowOnly = true
+			case c.Type != models.Site:
+				m := providesPattern.FindStringSubmatch(sentence)
+				if m == nil {
+					continue
+				}
+				for _, sym := range provideSymbol.FindAllStringSubmatch(m[1], -1) {
+					switch s := sym[1] + sym[2]; s {
+					case "A":
+						pr.threshold.Air++
+					case "E":
+						pr.threshold.Earth++
+					case "F":
+						pr.threshold.Fire++
+					case "W":
+						pr.threshold.Water++
+					default:
+						pr.mana += manaSymbol(s)
+					}
+				}
+			}
+		}
+	}
+	return pr
+}
+
+// manaSymbol reads "1"…"9" or "①"…"⑤".
+func manaSymbol(s string) int {
+	if len(s) == 1 && s[0] >= '1' && s[0] <= '9' {
+		return int(s[0] - '0')
+	}
+	return strings.Index("①②③④⑤", s)/len("①") + 1
+}
+
+// backRow is a player's back row: the row nearest them, where their Avatar starts.
+func backRow(p models.Player) int { return homeCell(p).Row }
+
+// siteProvides reports whether the site at cell c provides its mana and its
+// threshold now.
+func (g *Game) siteProvides(c models.Cell, s *site) (mana, threshold bool) {
+	if s == nil || s.rubble() {
+		return false, false
+	}
+	pr := g.provisionOf(s.card)
+	if pr.backRowOnly && c.Row != backRow(s.controller) {
+		return false, false
+	}
+	return !pr.noMana, true
+}
+
+// provisionOf caches provisionOf by card, since it reads rules text.
+func (g *Game) provisionOf(c *models.Card) provision {
+	if pr, ok := g.provisions[c]; ok {
+		return pr
+	}
+	pr := provisionOf(c)
+	if g.provisions == nil {
+		g.provisions = map[*models.Card]provision{}
+	}
+	g.provisions[c] = pr
+	return pr
+}
+
+// manaProvided gives the mana p's sites and other cards provide at the start
+// of p's turn.
+func (g *Game) manaProvided(p models.Player) int {
+	n := 0
+	for _, c := range models.AllCells() {
+		sq := g.board.at(c)
+		if sq.site != nil && !sq.site.rubble() && sq.site.controller == p {
+			if mana, _ := g.siteProvides(c, sq.site); mana {
+				n++
+			}
+		}
+		for _, u := range sq.units {
+			if u.owner == p && !u.avatar {
+				n += g.provisionOf(u.card).mana
+			}
+		}
+	}
+	return n
+}
