@@ -4,6 +4,12 @@
 //
 // It takes the main job's flags (tablecam-overlay -h lists them): with none
 // it plays the bundled sample game.
+//
+// When $TABLECAM_READY_FD names an open file descriptor (tablecam passes
+// one), the overlay writes a line to it and closes it once its window has
+// drawn its first frame. tablecam holds the overlay's messages back until
+// then, so that a display that cannot be opened (Ebiten stops the program
+// before main with a panic) ends in one clear line instead of a stack trace.
 package main
 
 import (
@@ -14,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	"github.com/tablecam/tablecam/ui"
@@ -63,7 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ov := ui.NewOverlay(feed, ui.Options{Catalog: cat, Sound: player, Mode: mode, Background: o.Background(), Volume: o.Volume, Muted: o.Mute})
 	w, h, _ := o.Dimensions() // checked by o.Check
 	cfg := window.Config{Title: "tablecam", Width: w, Height: h, Overlay: ov, Updates: feed.Updates(), Stream: o.Stream,
-		Screenshot: o.Screenshot, ScreenshotAfter: o.ScreenshotAfter}
+		Screenshot: o.Screenshot, ScreenshotAfter: o.ScreenshotAfter, Shown: readySignal(os.Getenv(live.ReadyFDVariable))}
 	if o.SnapshotEvery > 0 {
 		dir := o.Out
 		if dir == "" {
@@ -96,4 +103,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "wrote", o.Screenshot)
 	}
 	return 0
+}
+
+// readySignal gives the window's Shown hook for the descriptor named by fd
+// ("" or not a number: no hook).
+func readySignal(fd string) func() {
+	n, err := strconv.Atoi(fd)
+	if fd == "" || err != nil || n < 3 {
+		return nil
+	}
+	return func() {
+		f := os.NewFile(uintptr(n), "ready")
+		if f == nil {
+			return
+		}
+		fmt.Fprintln(f, "shown")
+		f.Close()
+	}
 }

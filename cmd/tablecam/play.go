@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/tablecam/tablecam/ui/live"
 )
@@ -40,10 +41,10 @@ func runPlay(ctx context.Context, e env) int {
 	}
 	if hasDisplay() {
 		code, noWindow := runOverlay(ctx, e, o)
-		if !noWindow {
+		if noWindow == "" {
 			return code
 		}
-		fmt.Fprintln(e.stdout, "tablecam: the overlay could not open a window on this display: running headless, without the window")
+		fmt.Fprintf(e.stdout, "tablecam: the overlay could not open a window on display %q (%s): running headless, without the window\n", displayName(), noWindow)
 	} else {
 		fmt.Fprintln(e.stdout, "tablecam: no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless, without the window")
 	}
@@ -64,14 +65,25 @@ func runPlay(ctx context.Context, e env) int {
 // hasDisplay reports whether a window can be opened.
 func hasDisplay() bool { return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" }
 
+// displayName is the display the overlay would open.
+func displayName() string {
+	if d := os.Getenv("DISPLAY"); d != "" {
+		return d
+	}
+	return os.Getenv("WAYLAND_DISPLAY")
+}
+
 // runOverlay runs tablecam-overlay from beside this executable with the
-// flags. noWindow reports that it failed because no window could be opened
-// (a DISPLAY that points nowhere), so the caller can run headless instead.
-func runOverlay(ctx context.Context, e env, o live.Options) (code int, noWindow bool) {
+// flags. The overlay's messages are held back until its window is shown
+// (it says so on a pipe, see tablecam-overlay's doc): when it fails before
+// that because no window could be opened (a DISPLAY that points nowhere),
+// its crash is not shown, and noWindow gives the reason, so that the caller
+// can say it in one line and run headless instead.
+func runOverlay(ctx context.Context, e env, o live.Options) (code int, noWindow string) {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(e.stderr, "tablecam:", err)
-		return 1, false
+		return 1, ""
 	}
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
@@ -79,46 +91,112 @@ func runOverlay(ctx context.Context, e env, o live.Options) (code int, noWindow 
 	path := filepath.Join(filepath.Dir(exe), overlayBinary)
 	if _, err := os.Stat(path); err != nil {
 		fmt.Fprintf(e.stderr, "tablecam: the overlay window %s is missing: build it with make build\n", path)
-		return 1, false
+		return 1, ""
 	}
-	var tail tailBuffer
-	cmd := exec.CommandContext(ctx, path, o.Args()...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, io.MultiWriter(e.stderr, &tail)
-	err = cmd.Run()
+	return startOverlay(ctx, e, path, o.Args())
+}
+
+// startOverlay runs the overlay program at path; see runOverlay.
+func startOverlay(ctx context.Context, e env, path string, args []string) (code int, noWindow string) {
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "tablecam:", err)
+		return 1, ""
+	}
+	defer ready.Close()
+	held := &heldWriter{w: e.stderr}
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, held
+	cmd.ExtraFiles = []*os.File{readyW} // descriptor 3 in the overlay
+	cmd.Env = append(os.Environ(), live.ReadyFDVariable+"=3")
+	err = cmd.Start()
+	readyW.Close()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "tablecam:", err)
+		return 1, ""
+	}
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		var b [16]byte
+		if n, _ := ready.Read(b[:]); n > 0 {
+			held.release()
+		}
+	}()
+	err = cmd.Wait()
+	<-shown
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return 0, false
+		held.release()
+		return 0, ""
 	case ctx.Err() != nil:
-		return 0, false
+		held.release()
+		return 0, ""
 	case errors.As(err, &exit) && exit.ExitCode() > 0:
-		return exit.ExitCode(), cannotOpenWindow(tail.String())
+		if why := cannotOpenWindow(held.heldBack()); why != "" {
+			return exit.ExitCode(), why
+		}
+		held.release()
+		return exit.ExitCode(), ""
 	}
+	held.release()
 	fmt.Fprintln(e.stderr, "tablecam:", err)
-	return 1, false
+	return 1, ""
 }
 
-// cannotOpenWindow recognizes, in the overlay's last words, the failures of
-// a display that cannot be reached (Ebiten stops at start-up with GLFW's error).
-func cannotOpenWindow(stderr string) bool {
-	for _, sign := range []string{"glfw:", "Failed to open display", "DISPLAY environment variable"} {
-		if strings.Contains(stderr, sign) {
-			return true
+// cannotOpenWindow finds, in what the overlay wrote before its window was
+// shown, the failure of a display that cannot be used (Ebiten stops at
+// start-up with GLFW's error), and gives GLFW's reason; "" for none.
+func cannotOpenWindow(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(line, "panic:"))
+		if why, ok := strings.CutPrefix(line, "glfw: "); ok {
+			return strings.TrimSuffix(why, ": a platform-specific error occurred")
 		}
 	}
-	return false
+	for _, sign := range []string{"Failed to open display", "DISPLAY environment variable"} {
+		if strings.Contains(stderr, sign) {
+			return sign
+		}
+	}
+	return ""
 }
 
-// tailBuffer keeps the last 8 KiB written to it.
-type tailBuffer struct{ b []byte }
+// heldWriter holds back what is written to it until release, then passes
+// it on to w (what was held first).
+type heldWriter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	held     []byte
+	released bool
+}
 
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	const keep = 8 << 10
-	t.b = append(t.b, p...)
-	if len(t.b) > keep {
-		t.b = append([]byte(nil), t.b[len(t.b)-keep:]...)
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.released {
+		return h.w.Write(p)
 	}
+	h.held = append(h.held, p...)
 	return len(p), nil
 }
 
-func (t *tailBuffer) String() string { return string(t.b) }
+// release writes what was held back and lets what follows through.
+func (h *heldWriter) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.released {
+		return
+	}
+	h.released = true
+	h.w.Write(h.held)
+	h.held = nil
+}
+
+// heldBack is what has been held back so far.
+func (h *heldWriter) heldBack() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return string(h.held)
+}

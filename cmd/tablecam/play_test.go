@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,24 +90,121 @@ func TestNoEbitenInTablecam(t *testing.T) {
 func TestCannotOpenWindow(t *testing.T) {
 	tests := []struct {
 		stderr string
-		want   bool
+		want   string
 	}{
-		{"panic: glfw: X11: Failed to open display :987\n\ngoroutine 1 [running]:", true},
-		{"panic: glfw: The DISPLAY environment variable is missing", true},
-		{"tablecam-overlay: catalog: open x: no such file or directory", false},
-		{"", false},
+		{"glfw: X11: Failed to open display :987: a platform-specific error occurred\npanic: glfw: The GLFW library is not initialized\n\ngoroutine 1 [running]:", "X11: Failed to open display :987"},
+		{"panic: glfw: The DISPLAY environment variable is missing", "The DISPLAY environment variable is missing"},
+		{"tablecam-overlay: catalog: open x: no such file or directory", ""},
+		{"", ""},
 	}
 	for _, tc := range tests {
 		if got := cannotOpenWindow(tc.stderr); got != tc.want {
-			t.Errorf("cannotOpenWindow(%q) = %v", tc.stderr, got)
+			t.Errorf("cannotOpenWindow(%q) = %q, want %q", tc.stderr, got, tc.want)
 		}
 	}
-	var tb tailBuffer
-	for i := 0; i < 3000; i++ {
-		tb.Write([]byte("0123456789"))
+}
+
+func TestHeldWriter(t *testing.T) {
+	var out strings.Builder
+	h := &heldWriter{w: &out}
+	fmt.Fprint(h, "one ")
+	fmt.Fprint(h, "two ")
+	if out.Len() != 0 || h.heldBack() != "one two " {
+		t.Fatalf("before release: passed on %q, held %q", out.String(), h.heldBack())
 	}
-	tb.Write([]byte("glfw: end"))
-	if s := tb.String(); len(s) != 8<<10 || !strings.HasSuffix(s, "glfw: end") {
-		t.Errorf("tail kept %d bytes ending %q", len(s), s[len(s)-12:])
+	h.release()
+	fmt.Fprint(h, "three")
+	h.release()
+	if out.String() != "one two three" {
+		t.Errorf("after release: %q", out.String())
+	}
+}
+
+// buildBinaries builds tablecam and tablecam-overlay side by side, as make build does.
+func buildBinaries(t *testing.T) string {
+	t.Helper()
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(gocmd, "build", "-o", dir+string(filepath.Separator), "github.com/tablecam/tablecam/cmd/tablecam", "github.com/tablecam/tablecam/cmd/tablecam-overlay")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// TestPlayBinaries runs the built tablecam and tablecam-overlay as a user would.
+func TestPlayBinaries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds both binaries")
+	}
+	bin := buildBinaries(t)
+	t.Run("dead display", func(t *testing.T) { playOnADeadDisplay(t, bin) })
+	t.Run("window", func(t *testing.T) { playShowsTheWindow(t, bin) })
+}
+
+// playOnADeadDisplay runs tablecam with DISPLAY naming an X server that is
+// not there: one line says why there is no window, the overlay's crash
+// stays hidden, and the game runs headless.
+func playOnADeadDisplay(t *testing.T, bin string) {
+	display := ""
+	for n := 987; n < 1100; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); os.IsNotExist(err) {
+			display = fmt.Sprintf(":%d", n)
+			break
+		}
+	}
+	if display == "" {
+		t.Skip("no free display number")
+	}
+	frames := twoStills(t)
+	out := filepath.Join(t.TempDir(), "snaps")
+	cmd := exec.Command(filepath.Join(bin, "tablecam"), "--frames", frames, "--catalog", filepath.Join("..", "..", "samples", "catalog"),
+		"--snapshot-every", "1", "--out", out, "--journal", filepath.Join(t.TempDir(), "game.jsonl"))
+	cmd.Env = append(os.Environ(), "DISPLAY="+display, "WAYLAND_DISPLAY=", "HOME="+t.TempDir())
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	all := stdout.String() + stderr.String()
+	for _, bad := range []string{"panic", "goroutine", "glfw: The GLFW library"} {
+		if strings.Contains(all, bad) {
+			t.Errorf("the overlay's crash reached the terminal (%q):\n%s", bad, all)
+		}
+	}
+	want := fmt.Sprintf("could not open a window on display %q (X11: Failed to open display %s)", display, display)
+	if strings.Count(stdout.String(), "could not open a window") != 1 || !strings.Contains(stdout.String(), want) {
+		t.Errorf("want one line %q:\n%s", want, stdout.String())
+	}
+	if files, _ := filepath.Glob(filepath.Join(out, "frame-*.png")); len(files) < 2 {
+		t.Errorf("%d headless snapshots in %s, want 2", len(files), out)
+	}
+}
+
+// playShowsTheWindow runs tablecam on a working display (Xvfb under make
+// test): the overlay opens, its messages reach the terminal, and it writes
+// the screenshot it was asked for.
+func playShowsTheWindow(t *testing.T, bin string) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no display")
+	}
+	frames := twoStills(t)
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	cmd := exec.Command(filepath.Join(bin, "tablecam"), "--frames", frames, "--catalog", filepath.Join("..", "..", "samples", "catalog"),
+		"--mute", "--fast", "--screenshot", shot, "--journal", filepath.Join(t.TempDir(), "game.jsonl"))
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	if strings.Contains(stdout.String(), "headless") {
+		t.Errorf("ran headless on a working display:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(shot); err != nil || !strings.Contains(stdout.String(), "wrote "+shot) {
+		t.Errorf("no screenshot (%v):\n%s", err, stdout.String())
 	}
 }

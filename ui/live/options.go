@@ -52,6 +52,11 @@ const DefaultSnapshotDir = "tablecam-snapshots"
 // DefaultSnapshotEvery is the headless snapshot interval in frames.
 const DefaultSnapshotEvery = 30
 
+// ReadyFDVariable is the environment variable through which tablecam gives
+// tablecam-overlay a file descriptor to write a line to once its window is
+// shown.
+const ReadyFDVariable = "TABLECAM_READY_FD"
+
 // NewFlagSet declares the flags into o, with their defaults.
 func NewFlagSet(name string, o *Options, output io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

@@ -37,6 +37,10 @@ type Config struct {
 	Input InputSource
 	// Clock gives the overlay's time in seconds (default: time since start).
 	Clock func() float64
+	// Shown, when set, is called once, after the first frame has been drawn:
+	// the window is open (tablecam waits for it before passing the overlay's
+	// messages on, so that a display that cannot be used fails quietly).
+	Shown func()
 }
 
 // Game is the Ebiten game: Update takes updates and input into the overlay,
@@ -50,6 +54,7 @@ type Game struct {
 	input   InputSource
 	clock   func() float64
 	ended   bool
+	opened  bool
 	shown   int
 	drawn   int
 	shotErr error
@@ -185,6 +190,12 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	if g.dirty || now-g.painted >= repaintEvery || g.frame.Rect.Dx() != b.Dx() || g.frame.Rect.Dy() != b.Dy() || g.img == nil {
 		g.DrawFrame(screen)
 		g.dirty, g.painted = false, now
+	}
+	if !g.opened {
+		g.opened = true
+		if g.cfg.Shown != nil {
+			g.cfg.Shown()
+		}
 	}
 	if g.cfg.Screenshot != "" && g.shown >= max(1, g.cfg.ScreenshotAfter) && !g.done {
 		g.drawn++
