@@ -68,6 +68,7 @@ func TestEventsBeforeGameStart(t *testing.T) {
 		`{"type":"game_start","south":{"avatar":"Scout"},"north":{"avatar":"Test Warden"}}`,
 		`{"type":"game_start","south":{"avatar":"Test Seer"},"north":{"avatar":"Nobody"}}`,
 		`{"type":"game_start","south":{"avatar":"Test Seer"}}`,
+		`{"type":"game_start","south":{"avatar":"Test Seer","life":-1},"north":{"avatar":"Test Warden"}}`,
 	} {
 		if _, err := applyLine(g, line); !errors.Is(err, ErrInvalidEvent) {
 			t.Errorf("%s: %v", line, err)
@@ -97,6 +98,8 @@ func TestParseEvents(t *testing.T) {
 		{"amount not a number", `{"type":"damage","player":"north","amount":"3"}`, `line 1: field "amount": "3" is not a number`},
 		{"bad seat field", `{"type":"game_start","south":{"avatar":"A","hand":3},"north":{"avatar":"B"}}`, `line 1: field "south.hand": unknown field`},
 		{"trailing text", `{"type":"turn_start","player":"south"} oops`, `line 1: invalid event: unexpected text`},
+		{"null amount", `{"type":"life_gain","player":"north","amount":null}`, `line 1: field "amount": missing: life_gain needs an amount`},
+		{"missing amount", gameStart + "\n" + `{"type":"mana_spent","player":"south"}`, `line 2: field "amount": missing: mana_spent needs an amount`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,6 +114,11 @@ func TestParseEvents(t *testing.T) {
 	}
 	if evs, err := ParseEvents(strings.NewReader(`{"type":"turn_start","player":"south","cell":null,"first":null}`)); err != nil || evs[0].Cell != nil {
 		t.Errorf("null fields: %v %+v", err, evs)
+	}
+	// An amount of 0 is an event that changes nothing ("0 power minions still
+	// strike (for 0 damage)", clarifications), not a missing amount.
+	if evs, err := ParseEvents(strings.NewReader(`{"type":"damage","player":"north","amount":0}`)); err != nil || evs[0].Amount != 0 {
+		t.Errorf("amount 0: %v %+v", err, evs)
 	}
 	evs, err := ParseEvents(strings.NewReader("\ufeff" + gameStart + "  # comment\n\n" + southTurn + "\n" + moved("Scout", "c1", "C2") + "\n"))
 	if err != nil {
