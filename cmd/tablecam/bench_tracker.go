@@ -35,6 +35,7 @@ func runBenchTracker(ctx context.Context, e env) int {
 	window := fs.Float64("window", 0.25, "stability window in seconds")
 	cornersFlag := fs.String("corners", "", "realm corners instead of automatic calibration")
 	eventsOut := fs.String("events", "", "write the tracker's events to this JSONL file")
+	obsOut := fs.String("observations", "", "write what vision read on each frame to this JSONL `FILE` (one frame a line)")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	oneCore := fs.Bool("one-core", true, "run on one core (GOMAXPROCS=1)")
 	noGate := fs.Bool("no-gate", false, "read every frame in full (to measure what the change gate saves)")
@@ -112,9 +113,20 @@ func runBenchTracker(ctx context.Context, e env) int {
 		fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
 		return 1
 	}
+	var obsFile *os.File
+	if *obsOut != "" {
+		if obsFile, err = os.Create(*obsOut); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam bench tracker: --observations: %v\n", err)
+			return 2
+		}
+		defer obsFile.Close()
+	}
 	var pred []models.Event
 	frames := 0
 	for u := range s.Updates() {
+		if obsFile != nil {
+			writeObservation(obsFile, u)
+		}
 		if frames == 0 {
 			// Throughput counts from the first frame: opening the catalog
 			// index and finding the realm happen once.
@@ -169,6 +181,18 @@ func writeEvents(path string, evs []models.Event) error {
 		f.Write(append(b, '\n'))
 	}
 	return f.Close()
+}
+
+// writeObservation writes one update's observation as a JSON line, with the
+// events it gave.
+func writeObservation(w io.Writer, u models.Update) {
+	b, _ := json.Marshal(struct {
+		Frame       int                     `json:"frame"`
+		Observation models.FrameObservation `json:"observation"`
+		Events      []models.Event          `json:"events,omitempty"`
+		Status      string                  `json:"status,omitempty"`
+	}{u.Frame, u.Observation, u.Events, u.Status})
+	w.Write(append(b, '\n'))
 }
 
 // gameTruth is a recorded game and what truly happened in it.
