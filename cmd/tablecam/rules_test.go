@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -232,5 +235,72 @@ func TestRulesWarningsOnly(t *testing.T) {
 	code, out, _ = runCmd(t, "", "rules", "--warnings", "--json", "--catalog", sampleCatalog, "../../samples/games/whole-game.jsonl")
 	if states := decodeStates(t, out); code != 0 || len(states) != 1 || states[0].Winner != models.North {
 		t.Errorf("a game without warnings: exit %d, %d states", code, len(states))
+	}
+}
+
+// TestRulesKeywordsGame replays the keywords sample on the real card list:
+// summoning sickness on a move, Charge, Airborne diagonals, Movement +1, an
+// Automaton, an X cost and a minion that provides threshold.
+func TestRulesKeywordsGame(t *testing.T) {
+	const shared = "../../../shared/data/sorcery-cards.json"
+	if _, err := models.LoadCatalog(shared); err != nil {
+		t.Skipf("no shared card list: %v", err)
+	}
+	code, out, errOut := runCmd(t, "", "rules", "--json", "--catalog", shared, "../../samples/games/keywords-game.jsonl")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	states := decodeStates(t, out)
+	var warned []string
+	for _, st := range states {
+		for _, w := range st.Warnings {
+			warned = append(warned, fmt.Sprintf("%d %s", st.Event, w.Code))
+		}
+	}
+	want := "20 unit.summoning_sick, 32 unit.summoning_sick, 35 threshold.unmet, 36 unit.move_range"
+	if got := strings.Join(warned, ", "); got != want {
+		t.Errorf("warnings %s\nwant     %s", got, want)
+	}
+	last := states[len(states)-1]
+	if got := last.Players["south"].Affinity; got != (models.Thresholds{Air: 2, Earth: 1, Fire: 3}) {
+		t.Errorf("south affinity %v: Blacksmith Family provides one fire", got)
+	}
+	if got := states[35].Players["south"].Mana; got != (models.ManaState{Available: 1, Total: 4}) {
+		t.Errorf("south mana after Arcane Barrage with X = 3: %+v, want 1/4", got)
+	}
+	if got := last.Players["north"].Life; got != 17 {
+		t.Errorf("north life %d, want 17", got)
+	}
+}
+
+// TestRulesBadInputNamesFile: an events file with a bad line is named, with
+// the line, in the error.
+func TestRulesBadInputNamesFile(t *testing.T) {
+	start := `{"type":"game_start","south":{"avatar":"Lantern Warden"},"north":{"avatar":"Ashen Sovereign"}}` + "\n" +
+		`{"type":"turn_start","player":"south"}` + "\n# a comment\n"
+	tests := []struct {
+		name, line, want string
+	}{
+		{"unknown card", `{"type":"site_played","player":"south","cell":"C1","card":"Emberfal Ridge"}`,
+			`: line 4: field "card": unknown card "Emberfal Ridge"`},
+		{"bad cell", `{"type":"unit_moved","card":"Lantern Warden","from":"C1","to":"C0"}`,
+			`: line 4: field "to": "C0" is not a realm cell (A1–E4)`},
+		{"malformed JSON", `{"type":"damage","player":"north","amount":3`, `: line 4: invalid event: bad JSON`},
+		{"missing amount", `{"type":"damage","player":"north"}`, `: line 4: field "amount": missing: damage needs an amount`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "scenario.jsonl")
+			if err := os.WriteFile(path, []byte(start+tc.line+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errOut := runCmd(t, "", "rules", "--catalog", sampleCatalog, path)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if !strings.Contains(errOut, path+tc.want) {
+				t.Errorf("stderr %q does not say %q", errOut, path+tc.want)
+			}
+		})
 	}
 }
