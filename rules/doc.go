@@ -11,7 +11,14 @@
 // is on the table; only malformed events (unknown card, bad cell, negative amount, a card that is not
 // where the event says) are errors, wrapping ErrInvalidEvent and naming the field.
 //
+// Units follow their keywords as the card list prints them (keywords.go): Charge lifts summoning
+// sickness, Movement +N and Airborne set how far a unit steps (unit.move_range), Voidwalk, Burrowing
+// and Submerge let a minion exist in the void or the subsurface, Waterbound and Landbound disable it
+// off its element. Automatons are minions; Automatons and Monuments cannot be carried. Besides a
+// site's threshold symbols, cards whose text plainly says so provide mana or threshold ("Provides
+// (F)", "Provides no mana", "Only provides mana and threshold while in your back row"; provides.go).
+//
 // ParseEvents and EventReader read events from JSON Lines with errors naming the line and field;
 // ParseDeck and CheckDeck check decklists. One file per rule family: placement.go, mana.go,
-// casting.go, units.go, life.go, turns.go, water.go, deck.go.
+// provides.go, casting.go, units.go, life.go, turns.go, water.go, deck.go.
 package rules
