@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"time"
 
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/ui/audio"
@@ -55,6 +56,11 @@ type Options struct {
 	// Volume is the starting volume (0–1); Muted starts silent.
 	Volume float64
 	Muted  bool
+	// History is what happened before this run in the game it resumes
+	// (oldest first, Earlier set), listed with the recent events.
+	History []Recent
+	// Clock gives the time of day events are stamped with (default time.Now).
+	Clock func() time.Time
 }
 
 // Overlay is the overlay's state between frames: the latest update, recent
@@ -87,6 +93,15 @@ func NewOverlay(ctl Controller, opts Options) *Overlay {
 		opts.Sound.SetVolume(opts.Volume)
 		opts.Sound.SetMuted(opts.Muted)
 	}
+	if o.opts.Clock == nil {
+		o.opts.Clock = time.Now
+	}
+	h := opts.History[max(0, len(opts.History)-recentLength):]
+	o.view.Recent = make([]Recent, len(h))
+	for i, r := range h {
+		r.Earlier = true
+		o.view.Recent[i] = r
+	}
 	return o
 }
 
@@ -99,8 +114,11 @@ func (o *Overlay) Receive(u models.Update, now float64) {
 		u.Image = o.view.Update.Image
 	}
 	o.view.Update = u
-	for _, ev := range u.Events {
-		o.view.Recent = append(o.view.Recent, Recent{Event: ev, At: now})
+	if len(u.Events) > 0 {
+		clock := o.opts.Clock()
+		for _, ev := range u.Events {
+			o.view.Recent = append(o.view.Recent, Recent{Event: ev, At: now, Clock: clock})
+		}
 	}
 	if n := len(o.view.Recent); n > recentLength {
 		o.view.Recent = append([]Recent(nil), o.view.Recent[n-recentLength:]...)

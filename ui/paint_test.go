@@ -414,3 +414,35 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+func TestRecentEventsShowTheirTimeAndTheRestart(t *testing.T) {
+	p := NewPainter()
+	views := testViews()
+	header := p.fonts.get(bold, 12)
+	clock := p.fonts.get(regular, 12)
+	// The newest event (Kiln Hound, the 8th) was stamped 7×37 s after 14:02:00.
+	newest := gameClock.Add(7 * 37 * time.Second).Format("15:04")
+	tests := []struct {
+		view    string
+		restart bool
+	}{{"normal", false}, {"resumed", true}}
+	for _, tc := range tests {
+		v := views[tc.view]
+		l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+		img := render(p, v)
+		if got := findText(img, l.Events, header, "BEFORE THE RESTART", colDim); got != tc.restart {
+			t.Errorf("%s: restart line shown = %v, want %v", tc.view, got, tc.restart)
+		}
+		if !findText(img, l.Events, clock, newest, colDim) {
+			t.Errorf("%s: the newest event's time %s is not shown", tc.view, newest)
+		}
+	}
+	// An event of the game before the restart is never called out on stream.
+	v := views["stream"]
+	ev := models.Event{Type: models.SitePlayed, Player: models.North, Card: "Glass Lagoon", Cell: models.CellPtr(models.MustCell("C4"))}
+	v.Recent = []Recent{{Event: ev, At: v.Now - 0.5, Earlier: true}}
+	l := LayoutFor(image.Rect(0, 0, 1280, 720), v)
+	if findText(render(p, v), l.Events, p.fonts.get(bold, 28), "Glass Lagoon", colText) {
+		t.Error("an event from before the restart was called out")
+	}
+}

@@ -102,7 +102,9 @@ func (p *Painter) paintBottomBar(l Layout, v View) {
 	p.cv.textIn(f, image.Rect(r.Max.X-scaled(s, 140), r.Min.Y, r.Max.X-scaled(s, 14), r.Max.Y), "? for help", alignRight, colDim)
 }
 
-// paintEvents lists the latest events, newest first.
+// paintEvents lists the latest events, newest first, each with its time of
+// day. The events of a resumed game that came before this run are dimmed
+// under a line that says so.
 func (p *Painter) paintEvents(l Layout, v View) {
 	s := l.Scale
 	r := l.Events
@@ -112,18 +114,43 @@ func (p *Painter) paintEvents(l Layout, v View) {
 	hf := p.face(bold, l, 12)
 	p.cv.text(hf, r.Min.X+scaled(s, 4), r.Min.Y+scaled(s, 4)+hf.ascent, "RECENT", colDim)
 	f := p.face(regular, l, 13)
+	tf := p.face(regular, l, 12)
 	lineH := f.height() + scaled(s, 5)
 	y := r.Min.Y + scaled(s, 10) + hf.height()
+	timeW := 0
+	for _, rc := range v.Recent {
+		if !rc.Clock.IsZero() {
+			timeW = tf.measure("00:00") + scaled(s, 8)
+			break
+		}
+	}
 	for i := len(v.Recent) - 1; i >= 0 && y+lineH <= r.Max.Y; i-- {
-		ev := v.Recent[i].Event
-		age := v.Now - v.Recent[i].At
+		rc := v.Recent[i]
+		if rc.Earlier && (i == len(v.Recent)-1 || !v.Recent[i+1].Earlier) {
+			// Where this run's events end and the resumed game's begin.
+			mid := y + lineH/2
+			label := "BEFORE THE RESTART"
+			lw := hf.measure(label)
+			x := r.Min.X + scaled(s, 4)
+			p.cv.text(hf, x, mid+(hf.ascent-hf.descent)/2, label, colDim)
+			p.cv.fillRect(image.Rect(x+lw+scaled(s, 8), mid, r.Max.X-scaled(s, 4), mid+max(1, scaled(s, 1))), colFaint)
+			y += lineH
+			if y+lineH > r.Max.Y {
+				break
+			}
+		}
+		ev := rc.Event
 		col := colText
-		if age > 20 {
+		if v.Now-rc.At > 20 || rc.Earlier {
 			col = colDim
 		}
-		dot := PlayerColor(ev.Player)
-		p.cv.circle(pt{float64(r.Min.X) + 9*s, float64(y+lineH/2) - 1}, 3.5*s, dot)
-		p.cv.textIn(f, image.Rect(r.Min.X+scaled(s, 20), y, r.Max.X, y+lineH), Describe(ev), alignLeft, col)
+		x := r.Min.X + scaled(s, 4)
+		if !rc.Clock.IsZero() {
+			p.cv.textIn(tf, image.Rect(x, y, x+timeW, y+lineH), rc.Clock.Format("15:04"), alignLeft, colDim)
+		}
+		x += timeW
+		p.cv.circle(pt{float64(x) + 5*s, float64(y+lineH/2) - 1}, 3.5*s, PlayerColor(ev.Player))
+		p.cv.textIn(f, image.Rect(x+scaled(s, 16), y, r.Max.X, y+lineH), Describe(ev), alignLeft, col)
 		y += lineH
 	}
 	if len(v.Recent) == 0 {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/ui/internal/uitest"
@@ -18,13 +19,16 @@ var cameraImage = sync.OnceValues(func() (*image.RGBA, models.Quad) {
 	return uitest.Camera(1280, 720, uitest.Midgame())
 })
 
+// gameClock is the time of day the test views' events start at.
+var gameClock = time.Date(2026, 11, 29, 14, 2, 0, 0, time.UTC)
+
 // views are the known states the painter's tests and snapshots draw.
 func testViews() map[string]View {
 	recent := func(now float64) []Recent {
 		var out []Recent
 		evs := uitest.Recent()
 		for i, ev := range evs {
-			out = append(out, Recent{Event: ev, At: now - float64(len(evs)-i)*1.5})
+			out = append(out, Recent{Event: ev, At: now - float64(len(evs)-i)*1.5, Clock: gameClock.Add(time.Duration(i) * 37 * time.Second)})
 		}
 		return out
 	}
@@ -57,9 +61,14 @@ func testViews() map[string]View {
 	l := LayoutFor(image.Rect(0, 0, 1280, 720), hover)
 	mouse := l.CellCenter(models.MustCell("D3")).Add(image.Pt(30, 20))
 	hover.Mouse = &mouse
+	resumed := normal
+	resumed.Recent = append(recent(100)[:4:4], recent(100)[4:]...)
+	for i := range resumed.Recent[:4] {
+		resumed.Recent[i].Earlier = true
+	}
 	calibrating := normal
 	calibrating.Calibrating = &Calibrating{Clicked: []image.Point{{120, 590}, {820, 590}}}
-	return map[string]View{"correcting": correcting, "hover": hover, "calibrating": calibrating, "normal": normal, "deaths-door": door, "death-blow": blow, "board": board,
+	return map[string]View{"correcting": correcting, "hover": hover, "calibrating": calibrating, "resumed": resumed, "normal": normal, "deaths-door": door, "death-blow": blow, "board": board,
 		"rectified": rect, "stream": stream, "help": help}
 }
 

@@ -58,7 +58,7 @@ func callouts(v View) []Recent {
 		default:
 			continue
 		}
-		if age := v.Now - r.At; age >= 0 && age < CalloutSeconds {
+		if age := v.Now - r.At; !r.Earlier && age >= 0 && age < CalloutSeconds {
 			out = append(out, r)
 		}
 	}

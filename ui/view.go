@@ -3,6 +3,7 @@ package ui
 import (
 	"image"
 	"image/color"
+	"time"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -24,6 +25,11 @@ const (
 type Recent struct {
 	Event models.Event
 	At    float64
+	// Clock is the time of day it happened (zero when unknown), shown beside it.
+	Clock time.Time
+	// Earlier marks an event of the game resumed, recorded before this run
+	// (read back from its journal): it is listed, never called out.
+	Earlier bool
 }
 
 // Correcting is the name box: a card clicked to correct its name, or (with

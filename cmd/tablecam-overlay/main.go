@@ -56,20 +56,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	feed, cat, err := live.Start(ctx, o, stderr)
+	game, err := live.Start(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "tablecam-overlay:", err)
 		return 1
 	}
 	player := audio.Open(stderr)
 	defer player.Close()
-	mode := ui.Normal
-	if o.Stream {
-		mode = ui.Stream
-	}
-	ov := ui.NewOverlay(feed, ui.Options{Catalog: cat, Sound: player, Mode: mode, Background: o.Background(), Volume: o.Volume, Muted: o.Mute})
+	ov := ui.NewOverlay(game.Feed, game.OverlayOptions(o, player))
 	w, h, _ := o.Dimensions() // checked by o.Check
-	cfg := window.Config{Title: "tablecam", Width: w, Height: h, Overlay: ov, Updates: feed.Updates(), Stream: o.Stream,
+	cfg := window.Config{Title: "tablecam", Width: w, Height: h, Overlay: ov, Updates: game.Feed.Updates(), Stream: o.Stream,
 		Screenshot: o.Screenshot, ScreenshotAfter: o.ScreenshotAfter, Shown: readySignal(os.Getenv(live.ReadyFDVariable))}
 	if o.SnapshotEvery > 0 {
 		dir := o.Out
@@ -92,7 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	werr := window.Run(ctx, cfg)
 	cancel()
-	if err := feed.Wait(); err != nil && werr == nil {
+	if err := game.Feed.Wait(); err != nil && werr == nil {
 		werr = err
 	}
 	if werr != nil {

@@ -50,12 +50,12 @@ func runPlay(ctx context.Context, e env) int {
 	}
 	// Nobody watches a headless run: read a recorded game as fast as it can be analysed.
 	o.Fast = true
-	feed, cat, err := live.Start(ctx, o, e.stderr)
+	game, err := live.Start(ctx, o, e.stderr)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "tablecam:", err)
 		return 1
 	}
-	if err := live.Headless(ctx, o, feed, cat, e.stdout, e.stderr); err != nil {
+	if err := live.Headless(ctx, o, game, e.stdout, e.stderr); err != nil {
 		fmt.Fprintln(e.stderr, "tablecam:", err)
 		return 1
 	}

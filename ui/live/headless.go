@@ -16,7 +16,8 @@ import (
 // updates, plays the cues when a sound device exists, and writes a snapshot
 // every o.SnapshotEvery frames (default 30) into o.Out (default
 // ./tablecam-snapshots). It returns when the feed ends or ctx is done.
-func Headless(ctx context.Context, o Options, feed Feed, cat *models.Catalog, stdout, stderr io.Writer) error {
+func Headless(ctx context.Context, o Options, g *Game, stdout, stderr io.Writer) error {
+	feed := g.Feed
 	if o.SnapshotEvery <= 0 {
 		o.SnapshotEvery = DefaultSnapshotEvery
 	}
@@ -33,11 +34,7 @@ func Headless(ctx context.Context, o Options, feed Feed, cat *models.Catalog, st
 	}
 	player := audio.Open(stderr)
 	defer player.Close()
-	mode := ui.Normal
-	if o.Stream {
-		mode = ui.Stream
-	}
-	ov := ui.NewOverlay(feed, ui.Options{Catalog: cat, Sound: player, Mode: mode, Background: o.Background(), Volume: o.Volume, Muted: o.Mute})
+	ov := ui.NewOverlay(feed, g.OverlayOptions(o, player))
 	fmt.Fprintf(stdout, "writing a snapshot every %d frames to %s\n", o.SnapshotEvery, absOr(o.Out))
 	start := time.Now()
 	var last ui.View

@@ -115,7 +115,7 @@ func TestHeadlessWritesSnapshots(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "snaps")
 	var out, errs bytes.Buffer
 	o := Options{Out: dir, SnapshotEvery: 30, Mute: true}
-	if err := Headless(context.Background(), o, feed, nil, &out, &errs); err != nil {
+	if err := Headless(context.Background(), o, &Game{Feed: feed}, &out, &errs); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.png"))

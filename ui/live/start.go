@@ -19,11 +19,32 @@ type Feed interface {
 	Wait() error
 }
 
-// Start loads the catalog and the calibration named by o and starts the pipeline.
-func Start(ctx context.Context, o Options, log io.Writer) (Feed, *models.Catalog, error) {
+// Game is a game running for the overlay: the pipeline's feed, the catalog
+// it names cards from, and what happened before when it resumes a game.
+type Game struct {
+	Feed    Feed
+	Catalog *models.Catalog
+	// History lists the resumed game's last events, oldest first (none for a new game).
+	History []ui.Recent
+}
+
+// OverlayOptions gives the overlay's options for the flags o, playing cues on sound.
+func (g *Game) OverlayOptions(o Options, sound ui.Sound) ui.Options {
+	mode := ui.Normal
+	if o.Stream {
+		mode = ui.Stream
+	}
+	return ui.Options{Catalog: g.Catalog, Sound: sound, Mode: mode, Background: o.Background(), Volume: o.Volume, Muted: o.Mute,
+		History: g.History}
+}
+
+// Start loads the catalog and the calibration named by o and starts the
+// pipeline. With o.Resume it first reads the last events of the game to
+// resume, for the overlay to list.
+func Start(ctx context.Context, o Options, log io.Writer) (*Game, error) {
 	cat, err := models.LoadCatalog(o.Catalog)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cfg := pipeline.Config{
 		Video: o.Video, Camera: o.Camera, Frames: o.Frames, Catalog: cat, Journal: o.Journal, Resume: o.Resume,
@@ -31,19 +52,27 @@ func Start(ctx context.Context, o Options, log io.Writer) (Feed, *models.Catalog
 	}
 	if o.Calibration != "" {
 		if cfg.Calibration, err = calibration.Load(o.Calibration); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if o.Corners != "" {
 		q, err := calibration.ParseCorners(o.Corners)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--corners: %w", err)
+			return nil, fmt.Errorf("--corners: %w", err)
 		}
 		cfg.Corners = &q
 	}
+	g := &Game{Catalog: cat}
+	if o.Resume && o.Journal != "" {
+		// Before the pipeline adds to the journal.
+		if g.History, err = History(o.Journal, cat, HistoryLength); err != nil {
+			return nil, err
+		}
+	}
 	s, err := pipeline.Start(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return s, cat, nil
+	g.Feed = s
+	return g, nil
 }
