@@ -91,12 +91,12 @@ func TestParseEvents(t *testing.T) {
 		{"bad cell", gameStart + "\n" + `{"type":"site_played","player":"south","cell":"F9","card":"x"}`, `line 2: field "cell": "F9" is not a realm cell (A1–E4)`},
 		{"negative amount", "\n# a comment\n" + `{"type":"damage","player":"north","amount":-3}`, `line 3: field "amount": -3 is negative`},
 		{"unknown type", `{"type":"explode"}`, `line 1: field "type": unknown event type "explode"`},
-		{"unknown field", `{"type":"damage","player":"north","amount":1,"colour":"red"}`, `line 1: field "colour": unknown field`},
 		{"bad JSON", `{"type":"damage",,}`, `line 1: invalid event: bad JSON at column`},
 		{"not an object", `[1,2]`, `line 1: invalid event: want a JSON object`},
 		{"bad player", `{"type":"turn_start","player":"east"}`, `line 1: field "player": "east" is not a player`},
 		{"amount not a number", `{"type":"damage","player":"north","amount":"3"}`, `line 1: field "amount": "3" is not a number`},
-		{"bad seat field", `{"type":"game_start","south":{"avatar":"A","hand":3},"north":{"avatar":"B"}}`, `line 1: field "south.hand": unknown field`},
+		{"bad seat field", `{"type":"game_start","south":{"avatar":"A","life":"x"},"north":{"avatar":"B"}}`, `line 1: field "south.life": "x" is not a number`},
+		{"seat not an object", `{"type":"game_start","south":"Sorcerer","north":{"avatar":"B"}}`, `line 1: field "south": want an object`},
 		{"trailing text", `{"type":"turn_start","player":"south"} oops`, `line 1: invalid event: unexpected text`},
 		{"null amount", `{"type":"life_gain","player":"north","amount":null}`, `line 1: field "amount": missing: life_gain needs an amount`},
 		{"missing amount", gameStart + "\n" + `{"type":"mana_spent","player":"south"}`, `line 2: field "amount": missing: mana_spent needs an amount`},
@@ -114,6 +114,14 @@ func TestParseEvents(t *testing.T) {
 	}
 	if evs, err := ParseEvents(strings.NewReader(`{"type":"turn_start","player":"south","cell":null,"first":null}`)); err != nil || evs[0].Cell != nil {
 		t.Errorf("null fields: %v %+v", err, evs)
+	}
+	// Fields that are not event fields are skipped, and the reader lists them.
+	r := NewEventReader(strings.NewReader(`{"type":"game_start","south":{"avatar":"Test Seer","deck":"x"},"north":{"avatar":"Test Warden"},"note":"opening"}` + "\n" + southTurn))
+	if ev, err := r.Next(); err != nil || ev.South.Avatar != "Test Seer" || !reflect.DeepEqual(r.Ignored(), []string{"note", "south.deck"}) {
+		t.Errorf("extra fields: %v %+v, ignored %v", err, ev, r.Ignored())
+	}
+	if _, err := r.Next(); err != nil || r.Ignored() != nil {
+		t.Errorf("a plain event after extra fields: %v, ignored %v", err, r.Ignored())
 	}
 	// An amount of 0 is an event that changes nothing ("0 power minions still
 	// strike (for 0 damage)", clarifications), not a missing amount.

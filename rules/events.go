@@ -15,11 +15,18 @@ import (
 
 // EventReader reads a game's events from JSON Lines: one JSON object per line,
 // each with a "type". Blank lines and lines starting with '#' are skipped, and
-// a '#' comment may follow the object on its line. Unknown fields are errors.
+// a '#' comment may follow the object on its line. Fields that are not event
+// fields (a "note", a "source") are skipped and listed by Ignored, so a
+// scenario written with extra detail still replays.
 type EventReader struct {
-	sc   *bufio.Scanner
-	line int
+	sc      *bufio.Scanner
+	line    int
+	ignored []string
 }
+
+// Ignored lists the fields of the last event read that are not event fields
+// and were skipped, such as "note" or "south.deck".
+func (r *EventReader) Ignored() []string { return append([]string(nil), r.ignored...) }
 
 // NewEventReader reads events from r.
 func NewEventReader(r io.Reader) *EventReader {
@@ -43,7 +50,8 @@ func (r *EventReader) Next() (models.Event, error) {
 		if len(text) == 0 || text[0] == '#' {
 			continue
 		}
-		ev, err := DecodeEvent(text)
+		ev, ignored, err := decodeEvent(text)
+		r.ignored = ignored
 		if err != nil {
 			return models.Event{}, &LineError{Line: r.line, Err: err}
 		}
@@ -79,20 +87,26 @@ func eventFields() []string {
 
 // DecodeEvent reads one event from one JSON object, field by field, so that an
 // error names the field at fault. It checks the syntax of each field; Apply
-// checks what the event means.
+// checks what the event means. Fields that are not event fields are skipped
+// (EventReader.Ignored lists them).
 func DecodeEvent(data []byte) (models.Event, error) {
-	var ev models.Event
+	ev, _, err := decodeEvent(data)
+	return ev, err
+}
+
+// decodeEvent is DecodeEvent that also lists the fields it skipped.
+func decodeEvent(data []byte) (ev models.Event, ignored []string, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw map[string]json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
-		return ev, jsonProblem(err)
+		return ev, nil, jsonProblem(err)
 	}
 	if raw == nil {
-		return ev, fmt.Errorf("%w: want a JSON object with a \"type\"", ErrInvalidEvent)
+		return ev, nil, fmt.Errorf("%w: want a JSON object with a \"type\"", ErrInvalidEvent)
 	}
 	if rest := strings.TrimSpace(string(data[dec.InputOffset():])); rest != "" && !strings.HasPrefix(rest, "#") {
-		return ev, fmt.Errorf("%w: unexpected text after the JSON object: %.20q", ErrInvalidEvent, rest)
+		return ev, nil, fmt.Errorf("%w: unexpected text after the JSON object: %.20q", ErrInvalidEvent, rest)
 	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
@@ -105,24 +119,24 @@ func DecodeEvent(data []byte) (models.Event, error) {
 			known = known || f == k
 		}
 		if !known {
-			return ev, fieldErr(k, nil, "unknown field (an event has %s)", strings.Join(eventFields(), ", "))
+			ignored = append(ignored, k)
 		}
 	}
 	typ, ok := raw["type"]
 	if !ok {
-		return ev, fieldErr("type", nil, "missing: every event has a type (%s)", typeList())
+		return ev, ignored, fieldErr("type", nil, "missing: every event has a type (%s)", typeList())
 	}
 	var s string
 	if err := json.Unmarshal(typ, &s); err != nil {
-		return ev, fieldErr("type", err, "%s is not a string", typ)
+		return ev, ignored, fieldErr("type", err, "%s is not a string", typ)
 	}
 	ev.Type = models.EventType(s)
 	if !knownType(ev.Type) {
-		return ev, fieldErr("type", nil, "unknown event type %q (known: %s)", s, typeList())
+		return ev, ignored, fieldErr("type", nil, "unknown event type %q (known: %s)", s, typeList())
 	}
 	if needsAmount(ev.Type) {
 		if v, ok := raw["amount"]; !ok || string(v) == "null" {
-			return ev, fieldErr("amount", nil, "missing: %s needs an amount (0 or more)", ev.Type)
+			return ev, ignored, fieldErr("amount", nil, "missing: %s needs an amount (0 or more)", ev.Type)
 		}
 	}
 	for _, k := range keys {
@@ -161,16 +175,22 @@ func DecodeEvent(data []byte) (models.Event, error) {
 				err = fieldErr(k, nil, "%s is not a number", v)
 			}
 			ev.Time = &t
-		case "south":
-			ev.South, err = decodeSeat(k, v)
-		case "north":
-			ev.North, err = decodeSeat(k, v)
+		case "south", "north":
+			var seat *models.Seat
+			var skipped []string
+			seat, skipped, err = decodeSeat(k, v)
+			ignored = append(ignored, skipped...)
+			if k == "south" {
+				ev.South = seat
+			} else {
+				ev.North = seat
+			}
 		}
 		if err != nil {
-			return models.Event{}, err
+			return models.Event{}, ignored, err
 		}
 	}
-	return ev, nil
+	return ev, ignored, nil
 }
 
 // needsAmount reports whether events of type t carry an amount of their own.
@@ -260,35 +280,47 @@ func decodeInt(field string, v json.RawMessage) (int, error) {
 	return int(i), nil
 }
 
-func decodeSeat(field string, v json.RawMessage) (*models.Seat, error) {
-	dec := json.NewDecoder(bytes.NewReader(v))
-	dec.DisallowUnknownFields()
-	var raw struct {
-		Avatar *string `json:"avatar"`
-		Cell   *string `json:"cell"`
-		Life   *int    `json:"life"`
+func decodeSeat(field string, v json.RawMessage) (*models.Seat, []string, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(v, &raw); err != nil || raw == nil {
+		return nil, nil, fieldErr(field, nil, "want an object such as {\"avatar\":\"Sorcerer\"}")
 	}
-	if err := dec.Decode(&raw); err != nil {
-		var typ *json.UnmarshalTypeError
-		if errors.As(err, &typ) && typ.Field != "" {
-			return nil, fieldErr(field+"."+typ.Field, nil, "%s is not a %s", typ.Value, typ.Type)
+	seat := &models.Seat{}
+	var ignored []string
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := raw[k]
+		if string(v) == "null" {
+			continue
 		}
-		if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
-			name := strings.Trim(strings.TrimPrefix(msg, "json: unknown field "), `"`)
-			return nil, fieldErr(field+"."+name, nil, "unknown field (a seat has avatar, cell, life)")
+		switch k {
+		case "avatar":
+			if err := decodeString(field+".avatar", v, &seat.Avatar); err != nil {
+				return nil, ignored, err
+			}
+		case "cell":
+			var s string
+			if err := decodeString(field+".cell", v, &s); err != nil {
+				return nil, ignored, err
+			}
+			c, err := models.ParseCell(s)
+			if err != nil {
+				return nil, ignored, fieldErr(field+".cell", models.ErrBadCell, "%q is not a realm cell (A1–E4)", s)
+			}
+			seat.Cell = &c
+		case "life":
+			n, err := decodeInt(field+".life", v)
+			if err != nil {
+				return nil, ignored, err
+			}
+			seat.Life = &n
+		default:
+			ignored = append(ignored, field+"."+k)
 		}
-		return nil, fieldErr(field, nil, "want an object such as {\"avatar\":\"Sorcerer\"}")
 	}
-	seat := &models.Seat{Life: raw.Life}
-	if raw.Avatar != nil {
-		seat.Avatar = *raw.Avatar
-	}
-	if raw.Cell != nil {
-		c, err := models.ParseCell(*raw.Cell)
-		if err != nil {
-			return nil, fieldErr(field+".cell", models.ErrBadCell, "%q is not a realm cell (A1–E4)", *raw.Cell)
-		}
-		seat.Cell = &c
-	}
-	return seat, nil
+	return seat, ignored, nil
 }

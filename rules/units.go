@@ -252,8 +252,8 @@ func (g *Game) boundWarnings(c models.Cell, only *unit) []models.Warning {
 // of its own. Forced movement and teleports are not steps, so the message
 // says so.
 func (g *Game) rangeWarning(u *unit, from, to models.Cell) (models.Warning, bool) {
-	if from == to {
-		return models.Warning{}, false
+	if from == to || !(u.avatar || u.minion()) {
+		return models.Warning{}, false // artifacts and auras move only as they are carried or moved
 	}
 	steps := from.Distance(to)
 	airborne := hasKeyword(u.card, models.Airborne) && !u.under && !g.board.void(from)

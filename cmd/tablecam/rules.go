@@ -76,6 +76,9 @@ func runRules(ctx context.Context, e env) int {
 			fmt.Fprintf(e.stderr, "tablecam rules: %s: %v\n", name, err)
 			return 2
 		}
+		for _, f := range events.Ignored() {
+			fmt.Fprintf(e.stderr, "tablecam rules: %s: line %d: field %q is not an event field; skipped\n", name, events.Line(), f)
+		}
 		if _, err := game.Apply(ev); err != nil {
 			out.Flush()
 			fmt.Fprintf(e.stderr, "tablecam rules: %s: %v\n", name, &rules.LineError{Line: events.Line(), Err: err})

@@ -162,6 +162,11 @@ func TestRulesBadInput(t *testing.T) {
 			}
 		})
 	}
+	// A field that is not an event field is skipped, and said so.
+	code, out, errOut := runCmd(t, start+`{"type":"turn_start","player":"south","note":"first turn"}`, "rules", "--json", "--catalog", sampleCatalog, "-")
+	if code != 0 || len(decodeStates(t, out)) != 2 || !strings.Contains(errOut, `stdin: line 2: field "note" is not an event field; skipped`) {
+		t.Errorf("extra field: exit %d, stderr %q", code, errOut)
+	}
 	if code, _, _ := runCmd(t, "", "rules", "--catalog", sampleCatalog, "no-such-file.jsonl"); code != 2 {
 		t.Errorf("missing file: exit %d", code)
 	}
