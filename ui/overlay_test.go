@@ -149,15 +149,13 @@ func TestOverlayCorrectsACard(t *testing.T) {
 	if c == nil || c.Cell != models.MustCell("C2") || c.Card != "Kiln Hound" {
 		t.Fatalf("clicking C2 opened %+v", c)
 	}
-	for _, r := range "kin" {
-		o.Rune(r, 2)
-	}
-	if got := o.View(2).Correcting.Suggestions; !reflect.DeepEqual(got, []string{"Kindled Oak", "Kiln Hound"}) {
-		t.Errorf("suggestions for \"kin\": %q", got)
+	o.Rune('k', 2)
+	if got := o.View(2).Correcting.Suggestions; !reflect.DeepEqual(got, []string{"Kiln Hound", "Kindled Oak", "Skyward Kite"}) {
+		t.Errorf("suggestions for \"k\": %q", got)
 	}
 	o.Key(KeyDown, false, 2)
 	o.Key(KeyEnter, false, 2)
-	want := []string{`correct rename C2 "Kiln Hound"→"Kiln Hound"`}
+	want := []string{`correct rename C2 "Kiln Hound"→"Kindled Oak"`}
 	if !reflect.DeepEqual(rec.calls, want) {
 		t.Errorf("calls %q, want %q", rec.calls, want)
 	}
@@ -249,20 +247,26 @@ func TestSuggest(t *testing.T) {
 		want  []string
 	}{
 		{"kiln", []string{"Kiln Hound"}},
-		{"ki", []string{"Kiln Hound", "Kindled Oak", "Skyward Kite"}},
+		{"ki", []string{"Kiln Hound", "Kindled Oak", "Skyward Kite"}}, // names first, then a word; shorter first
 		{"HOUND", []string{"Kiln Hound"}},
-		{"arddes", []string{"Arid Desert"}},
 		{"s", []string{"Skyward Kite", "Ashen Steppe", "Reef Stalker"}},
+		{"kin", []string{"Kindled Oak"}},
+		{"kiln hund", []string{"Kiln Hound"}},      // a typing slip: the catalog's suggestion
+		{"arid dessert", []string{"Arid Desert"}},  // a typing slip: the catalog's suggestion
+		{"stalker reef", []string{"Reef Stalker"}}, // words out of order
 		{"zzz", nil},
 		{"", nil},
 	}
 	for _, tc := range tests {
 		got := Suggest(cat, tc.typed, 3)
-		if len(got) == 0 && len(tc.want) == 0 {
-			continue
-		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Suggest(%q) = %q, want %q", tc.typed, got, tc.want)
 		}
+	}
+	if got := Suggest(cat, "k", 1); len(got) != 1 {
+		t.Errorf("Suggest with n=1 gave %q", got)
+	}
+	if got := Suggest(nil, "kiln", 3); got != nil {
+		t.Errorf("no catalog: %q", got)
 	}
 }

@@ -7,77 +7,63 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
-// Suggest gives up to n catalog names matching what the user typed, best
-// first: names that start with it, then names with a word that starts with
-// it, then names holding its letters in order (a fuzzy match, so "arddes"
-// finds "Arid Desert"). Case, punctuation and accents are ignored.
+// Suggest gives up to n catalog names for what the user has typed so far,
+// best first. The name box completes as the user types, so the names that
+// begin with the text come first, then those with a word that begins with
+// it (shorter names first in each); then the catalog's own suggestions
+// (models.Catalog.Suggest), which forgive typing slips ("arid dessert") and
+// find a name from part of it. Case, punctuation and accents are ignored.
 func Suggest(cat *models.Catalog, typed string, n int) []string {
 	q := models.NormalizeName(typed)
 	if cat == nil || q == "" || n <= 0 {
 		return nil
 	}
-	type hit struct {
-		name  string
-		score int
+	// Completions: the catalog's Suggest scores whole words and typing
+	// slips, and finds nothing for the first letter or two of a name.
+	type completion struct {
+		name string
+		rank int // 0 the name begins with q, 1 one of its words does
 	}
-	var hits []hit
+	var comps []completion
 	seen := map[string]bool{}
 	for _, c := range cat.Cards() {
-		if seen[c.Name] {
+		norm := models.NormalizeName(c.Name)
+		switch {
+		case seen[c.Name]:
+		case strings.HasPrefix(norm, q):
+			comps = append(comps, completion{c.Name, 0})
+		case strings.Contains(norm, " "+q):
+			comps = append(comps, completion{c.Name, 1})
+		default:
 			continue
 		}
 		seen[c.Name] = true
-		norm := models.NormalizeName(c.Name)
-		score := matchScore(norm, q)
-		if score < 0 {
-			continue
-		}
-		hits = append(hits, hit{c.Name, score})
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score < hits[j].score
+	sort.Slice(comps, func(i, j int) bool {
+		a, b := comps[i], comps[j]
+		if a.rank != b.rank {
+			return a.rank < b.rank
 		}
-		if len(hits[i].name) != len(hits[j].name) {
-			return len(hits[i].name) < len(hits[j].name)
+		if len(a.name) != len(b.name) {
+			return len(a.name) < len(b.name)
 		}
-		return hits[i].name < hits[j].name
+		return a.name < b.name
 	})
-	out := make([]string, 0, min(n, len(hits)))
-	for _, h := range hits[:min(n, len(hits))] {
-		out = append(out, h.name)
+	out := make([]string, 0, n)
+	for _, c := range comps[:min(n, len(comps))] {
+		out = append(out, c.name)
+	}
+	for _, name := range cat.Suggest(typed, n) {
+		if len(out) == n {
+			break
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
-}
-
-// matchScore ranks how well the normalized name matches the normalized
-// query: 0 exact, 1 prefix, 2 a word's prefix, 3 a substring, 4 + gaps for a
-// subsequence; -1 for no match.
-func matchScore(name, q string) int {
-	switch {
-	case name == q:
-		return 0
-	case strings.HasPrefix(name, q):
-		return 1
-	case strings.Contains(" "+name, " "+q):
-		return 2
-	case strings.Contains(name, q):
-		return 3
-	}
-	// Letters in order, spaces in the query ignored; fewer gaps rank higher.
-	q = strings.ReplaceAll(q, " ", "")
-	gaps, j, last := 0, 0, -1
-	for i := 0; i < len(name) && j < len(q); i++ {
-		if name[i] == q[j] {
-			if last >= 0 && i != last+1 {
-				gaps++
-			}
-			last = i
-			j++
-		}
-	}
-	if j < len(q) {
-		return -1
-	}
-	return 4 + gaps
 }
