@@ -186,6 +186,12 @@ func TestRulebookAudit(t *testing.T) {
 				append(nextSouthTurn, moved("Void Wraith", "C1", "C2"), summon("south", "C2", "Brass Golem"))...),
 			[]string{"unit.void"}, nil},
 
+		{"a unit left in the void by its site is atop the next site, not under it",
+			"clarifications: If the unit was in the void, it is now on the surface of the site.",
+			then(then(realmOf(gameStart, "Windy Peak", "Stone Field"), summon("south", "B1", "Tunnel Mole"), cellEvent("unit_under", "B1", "Tunnel Mole")),
+				append(nextSouthTurn, cellEvent("card_removed", "B1", "Stone Field"), played("south", "B1", "Tide Pool"))...),
+			[]string{"unit.void"}, nil},
+
 		// Life, death's door and death blow.
 		{"life never exceeds the printed starting life",
 			"This is also the Avatar's maximum life, which cannot be exceeded.",

@@ -121,6 +121,7 @@ func (g *Game) remove(ev models.Event) ([]models.Warning, error) {
 		sq.site = nil
 		var ws []models.Warning
 		for _, u := range sq.units {
+			u.under = false // the void has no subsurface: a site played here later has them atop it
 			if u.avatar {
 				continue // an Avatar may be left in the void; it only may not go there
 			}
