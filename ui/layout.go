@@ -80,7 +80,16 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 	corners := v.Update.Observation.Mat.Corners
 	if img != nil && !v.Rectified {
 		ib := img.Bounds()
-		l.Image = fitRect(l.Picture, ib.Dx(), ib.Dy())
+		// Above the list of warnings when there is room, so that it does
+		// not hide the near row of the realm.
+		area := l.Picture
+		if h := warningListHeight(s, v); h > 0 {
+			area.Max.Y -= h + scaled(s, 12)
+		}
+		if fitRect(area, ib.Dx(), ib.Dy()).Dx() < l.Picture.Dx()*9/10 {
+			area = l.Picture
+		}
+		l.Image = fitRect(area, ib.Dx(), ib.Dy())
 		l.imgScale = float64(l.Image.Dx()) / float64(ib.Dx())
 		l.imgOrigin = pt{float64(l.Image.Min.X) - float64(ib.Min.X)*l.imgScale, float64(l.Image.Min.Y) - float64(ib.Min.Y)*l.imgScale}
 		if v.Update.Observation.Mat.Found && corners != nil {
@@ -98,18 +107,8 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 	}
 	pad := scaled(s, 18)
 	area := l.Picture.Inset(pad)
-	if ws := v.Update.State.Warnings; len(ws) > 0 {
-		// Leave room for the list of warnings under the board (long
-		// sentences take two lines).
-		lines := 0
-		for _, w := range ws[max(0, len(ws)-mostWarnings):] {
-			lines++
-			if len(w.Message) > 80 {
-				lines++
-			}
-		}
-		area.Max.Y -= scaled(s, float64(36+21*lines))
-	}
+	// Leave room for the list of warnings under the board.
+	area.Max.Y -= warningListHeight(s, v)
 	l.Board = fitRect(area, 5, 3)
 	l.HasCells = true
 	cw, ch := float64(l.Board.Dx())/models.Columns, float64(l.Board.Dy())/models.Rows
@@ -124,6 +123,23 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 		}
 	}
 	return l
+}
+
+// warningListHeight is about how much of the picture's bottom the list of
+// rule warnings takes (long sentences take two lines); 0 without warnings.
+func warningListHeight(s float64, v View) int {
+	ws := v.Update.State.Warnings
+	if len(ws) == 0 {
+		return 0
+	}
+	lines := 0
+	for _, w := range ws[max(0, len(ws)-mostWarnings):] {
+		lines++
+		if len(w.Message) > 80 {
+			lines++
+		}
+	}
+	return scaled(s, float64(36+21*lines))
 }
 
 func (l *Layout) layoutStream() {

@@ -87,13 +87,15 @@ func (p *Painter) paintBottomBar(l Layout, v View) {
 	case v.Update.Image == nil && v.Update.Frame == 0:
 		status, dot = "waiting for the camera…", colDim
 	default:
-		status = fmt.Sprintf("frame %d · %.1f s · %d cards seen", v.Update.Frame, v.Update.Time, len(v.Update.Observation.Cards))
+		seen := fmt.Sprintf("%d cards seen", len(v.Update.Observation.Cards))
+		if v.Update.Observation.Occluded {
+			// What vision reads under a hand is not used: say so rather than "0 cards seen".
+			seen = "hand over the table: the board stays as last read"
+		}
+		status = fmt.Sprintf("frame %d · %.1f s · %s", v.Update.Frame, v.Update.Time, seen)
 		if !v.Update.Observation.Mat.Found && v.Update.Image != nil {
 			status += " · realm not found — press K to click its corners"
 			dot = colWarning
-		}
-		if v.Update.Observation.Occluded {
-			status += " · hand over the table"
 		}
 	}
 	cy := float64(r.Min.Y+r.Max.Y) / 2

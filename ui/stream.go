@@ -43,10 +43,43 @@ func (p *Painter) paintStream(l Layout, v View) {
 		p.deathBanner(l, r, v, pl, dead, pu)
 		y = r.Max.Y + scaled(s, 10)
 	}
+	if ws := st.Warnings; len(ws) > 0 {
+		w := min(scaled(s, 900), l.Bounds.Dx()-scaled(s, 40))
+		p.streamWarning(l, centered(l.Bounds.Min.X+l.Bounds.Dx()/2, y, w, scaled(s, 40)), ws)
+	}
 	for _, pl := range models.Players {
 		p.paintHUD(l, v, pl, true)
 	}
 	p.paintCallouts(l, v)
+}
+
+// streamWarning shows the latest rule warning on one line, and how many
+// more stand.
+func (p *Painter) streamWarning(l Layout, r image.Rectangle, ws []models.Warning) {
+	s := l.Scale
+	p.cv.roundRect(r, 8*s, color.NRGBA{0x12, 0x16, 0x1f, 0xf2})
+	p.cv.stroke(roundRectPts(r, 8*s), true, 2*s, colWarning)
+	p.warningGlyph(pt{float64(r.Min.X) + 22*s, float64(r.Min.Y+r.Max.Y)/2 + 1*s}, 9*s)
+	bf, f := p.face(bold, l, 16), p.face(regular, l, 16)
+	x := r.Min.X + scaled(s, 40)
+	right := r.Max.X - scaled(s, 14)
+	latest := ws[len(ws)-1]
+	if len(ws) > 1 {
+		more := fmt.Sprintf("+%d more", len(ws)-1)
+		mw := f.measure(more)
+		p.cv.textIn(f, image.Rect(right-mw, r.Min.Y, right, r.Max.Y), more, alignRight, colDim)
+		right -= mw + scaled(s, 14)
+	}
+	if len(latest.Cells) > 0 {
+		cells := make([]string, len(latest.Cells))
+		for i, c := range latest.Cells {
+			cells[i] = c.String()
+		}
+		label := strings.Join(cells, " ")
+		p.cv.textIn(bf, image.Rect(x, r.Min.Y, right, r.Max.Y), label, alignLeft, colWarning)
+		x += bf.measure(label) + scaled(s, 12)
+	}
+	p.cv.textIn(f, image.Rect(x, r.Min.Y, right, r.Max.Y), latest.Message, alignLeft, colText)
 }
 
 // callouts picks the cards played within CalloutSeconds, newest last.
