@@ -446,3 +446,21 @@ func TestRecentEventsShowTheirTimeAndTheRestart(t *testing.T) {
 		t.Error("an event from before the restart was called out")
 	}
 }
+
+func TestStreamShowsTheLatestWarning(t *testing.T) {
+	p := NewPainter()
+	v := testViews()["stream"]
+	ws := v.Update.State.Warnings
+	if len(ws) == 0 {
+		t.Fatal("the stream view's state has no warning")
+	}
+	top := image.Rect(0, 0, 1280, 260)
+	f := p.fonts.get(regular, 16)
+	if !findText(render(p, v), top, f, ws[len(ws)-1].Message, colText) {
+		t.Errorf("the warning %q is not shown", ws[len(ws)-1].Message)
+	}
+	v.Update.State.Warnings = nil
+	if findText(render(p, v), top, f, ws[len(ws)-1].Message, colText) {
+		t.Error("a warning is shown when none stands")
+	}
+}
