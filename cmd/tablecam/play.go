@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tablecam/tablecam/tracker"
 	"github.com/tablecam/tablecam/ui/live"
 )
 
@@ -35,9 +36,20 @@ func runPlay(ctx context.Context, e env) int {
 		fmt.Fprintf(e.stderr, "tablecam: unexpected argument %q (tablecam help lists the commands)\n", fs.Arg(0))
 		return 2
 	}
+	journalNamed := o.Journal != ""
 	if err := o.Check(); err != nil {
 		fmt.Fprintln(e.stderr, "tablecam:", err)
 		return 2
+	}
+	switch {
+	case o.Resume:
+		fmt.Fprintf(e.stderr, "tablecam: resuming the game in %s\n", o.Journal)
+	case !journalNamed:
+		if dir, err := tracker.DefaultJournalDir(); err == nil {
+			if unfinished, _ := tracker.Unfinished(dir); len(unfinished) > 0 {
+				fmt.Fprintf(e.stderr, "tablecam: a game a crash interrupted is in %s; starting a new one (tablecam --resume continues that one)\n", unfinished[0])
+			}
+		}
 	}
 	if hasDisplay() {
 		code, noWindow := runOverlay(ctx, e, o)

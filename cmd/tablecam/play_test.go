@@ -208,3 +208,50 @@ func playShowsTheWindow(t *testing.T, bin string) {
 		t.Errorf("no screenshot (%v):\n%s", err, stdout.String())
 	}
 }
+
+// TestPlayResumesTheLastUnfinishedGame plays two frames headless, cuts the
+// journal's end off as a crash would, and resumes it with --resume alone.
+func TestPlayResumesTheLastUnfinishedGame(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	t.Setenv("HOME", t.TempDir())
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	frames := twoStills(t)
+	catalog := filepath.Join("..", "..", "samples", "catalog")
+	out := filepath.Join(t.TempDir(), "snaps")
+	if _, stderr, code := runTablecam(t, "--frames", frames, "--catalog", catalog, "--resume", "--out", out); code != 2 || !strings.Contains(stderr, "no unfinished game") {
+		t.Errorf("--resume with no journal: exit %d, %q; want 2 saying there is no unfinished game", code, stderr)
+	}
+	stdout, stderr, code := runTablecam(t, "--frames", frames, "--catalog", catalog, "--fast", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	journals, _ := filepath.Glob(filepath.Join(data, "tablecam", "journals", "*.jsonl"))
+	if len(journals) != 1 {
+		t.Fatalf("journals %q, want one", journals)
+	}
+	// The crash: the journal loses its end.
+	text, err := os.ReadFile(journals[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(text), "\n"), "\n")
+	if !strings.Contains(lines[len(lines)-1], `"kind":"end"`) {
+		t.Fatalf("the journal does not end cleanly: %q", lines[len(lines)-1])
+	}
+	os.WriteFile(journals[0], []byte(strings.Join(lines[:len(lines)-1], "")), 0o644)
+
+	_, stderr, _ = runTablecam(t, "--frames", frames, "--catalog", catalog, "--fast", "--out", out, "--journal", filepath.Join(t.TempDir(), "new.jsonl"))
+	if strings.Contains(stderr, "crash interrupted") {
+		t.Errorf("a named new journal still got the hint about the interrupted game:\n%s", stderr)
+	}
+	_, stderr, code = runTablecam(t, "--frames", frames, "--catalog", catalog, "--fast", "--out", out)
+	if code != 0 || !strings.Contains(stderr, "a game a crash interrupted is in "+journals[0]) {
+		t.Errorf("a new game: exit %d, want a hint about the interrupted game:\n%s", code, stderr)
+	}
+	stdout, stderr, code = runTablecam(t, "--frames", frames, "--catalog", catalog, "--fast", "--out", out, "--resume")
+	if code != 0 || !strings.Contains(stderr, "resuming the game in "+journals[0]) {
+		t.Errorf("--resume: exit %d, want it to resume %s:\n%s\n%s", code, journals[0], stdout, stderr)
+	}
+}

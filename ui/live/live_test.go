@@ -48,6 +48,7 @@ func TestArgsPassTheFlagsOn(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // no journals
 	tests := []struct {
 		args []string
 		err  string
@@ -57,7 +58,7 @@ func TestCheck(t *testing.T) {
 		{[]string{"--camera", "0", "--catalog", "c", "--chroma", "green"}, "--chroma"},
 		{[]string{"--camera", "0", "--catalog", "c", "--snapshot-every", "-2"}, "--snapshot-every"},
 		{[]string{"--camera", "0", "--catalog", "c", "--size", "big"}, "--size"},
-		{[]string{"--camera", "0", "--catalog", "c", "--resume"}, "--resume needs --journal"},
+		{[]string{"--camera", "0", "--catalog", "c", "--resume"}, "--resume: no unfinished game in "},
 		{[]string{"--camera", "1", "--catalog", "c", "--size", "1920x1080"}, ""},
 	}
 	for _, tc := range tests {
@@ -141,5 +142,34 @@ func TestHeadlessWritesSnapshots(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), dir) || !strings.Contains(out.String(), "wrote 4 snapshots") {
 		t.Errorf("output does not name the folder and count:\n%s", out.String())
+	}
+}
+
+func TestResumeFindsTheLastUnfinishedGame(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	dir := filepath.Join(data, "tablecam", "journals")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	start := `{"seq":1,"at":"2026-11-29T10:00:00Z","kind":"start"}` + "\n"
+	older := write("2026-11-28T10-00-00.000Z.jsonl", start)
+	write("2026-11-29T10-00-00.000Z.jsonl", start+`{"seq":2,"at":"2026-11-29T11:00:00Z","kind":"end"}`+"\n")
+	o, err := parse(t, "--camera", "0", "--catalog", "c", "--resume")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if o.Journal != older {
+		t.Errorf("--resume picked %q, want the unfinished %q (the newer game ended)", o.Journal, older)
 	}
 }

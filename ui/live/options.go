@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tablecam/tablecam/samples"
+	"github.com/tablecam/tablecam/tracker"
 )
 
 // Options are the main job's flags; `tablecam` passes them on to `tablecam-overlay`.
@@ -72,7 +73,7 @@ func NewFlagSet(name string, o *Options, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.Calibration, "calibration", "", "saved calibration `FILE` (default: find the realm automatically)")
 	fs.StringVar(&o.Corners, "corners", "", "realm corners A1 E1 E4 A4 in image pixels, as `\"x,y x,y x,y x,y\"`")
 	fs.StringVar(&o.Journal, "journal", "", "journal `FILE` (default: a new one in the user's data folder)")
-	fs.BoolVar(&o.Resume, "resume", false, "continue the game in --journal (after a crash or a break)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue the game in --journal, or the last unfinished one (after a crash or a break)")
 	fs.BoolVar(&o.Stream, "stream", false, "streamer layout: borderless, transparent or chroma-key background")
 	fs.StringVar(&o.Chroma, "chroma", "", "stream background `#RRGGBB` (default: transparent)")
 	fs.IntVar(&o.SnapshotEvery, "snapshot-every", 0, "write the overlay as a PNG every `N` frames")
@@ -99,7 +100,16 @@ func (o *Options) Check() error {
 		return fmt.Errorf("give one of --camera, --video or --frames")
 	}
 	if o.Resume && o.Journal == "" {
-		return fmt.Errorf("--resume needs --journal FILE")
+		// The game a crash interrupted last.
+		dir, err := tracker.DefaultJournalDir()
+		if err != nil {
+			return fmt.Errorf("--resume: %w (name the game with --journal FILE)", err)
+		}
+		unfinished, _ := tracker.Unfinished(dir)
+		if len(unfinished) == 0 {
+			return fmt.Errorf("--resume: no unfinished game in %s (name one with --journal FILE)", dir)
+		}
+		o.Journal = unfinished[0]
 	}
 	if o.Volume < 0 || o.Volume > 1 {
 		return fmt.Errorf("--volume %v: want 0 to 1", o.Volume)
