@@ -73,10 +73,10 @@ func (g *Game) untap(ev models.Event) ([]models.Warning, error) {
 }
 
 // move applies unit_moved. A minion without Voidwalk that enters the void is
-// banished, and an Avatar never enters the void. A unit moves by tapping for
-// Move and Attack, so a summoning-sick minion may not move in its own turn,
-// and it takes one step (more with Movement +N, diagonally when Airborne;
-// none when Immobile).
+// banished, and an Avatar never enters the void. A unit moves by tapping (for
+// Move and Attack, or to defend or intercept), so the move taps it, a
+// summoning-sick minion may not move in its own turn, and it takes one step
+// (more with Movement +N, diagonally when Airborne; none when Immobile).
 func (g *Game) move(ev models.Event) ([]models.Warning, error) {
 	from, to := *ev.From, *ev.To
 	u, err := g.unitAt("from", from, ev.Card, ev.Player, true)
@@ -95,6 +95,11 @@ func (g *Game) move(ev models.Event) ([]models.Warning, error) {
 	}
 	g.board.removeUnit(from, u)
 	u.under, u.tapUnused = false, false
+	if from != to && (u.avatar || u.minion()) {
+		// A unit moves by tapping: for Move and Attack, or to defend or
+		// intercept on the opponent's turn.
+		u.tapped = true
+	}
 	g.board.at(to).units = append(g.board.at(to).units, u)
 	g.act(u.owner)
 	if w, ok := g.voidWarning(u, to, "moved into"); ok {
