@@ -110,3 +110,38 @@ Spellbook
 	// deck.txt:5: the spellbook has 4 spells; it needs at least 60
 	// deck.txt:7: 4 copies of Fireball (lines 6, 7); Exceptional cards are limited to 3 per deck
 }
+
+// A minion with Charge may tap and move the turn it arrives; one without may
+// not, and a unit takes one step unless it has Movement +N.
+func ExampleGame_Apply_keywords() {
+	cat := models.NewCatalog([]*models.Card{
+		{Name: "Sorcerer", Slug: "sorcerer", Type: models.Avatar, Life: models.IntPtr(20)},
+		{Name: "Geomancer", Slug: "geomancer", Type: models.Avatar, Life: models.IntPtr(20)},
+		{Name: "Steppe", Slug: "steppe", Type: models.Site, Thresholds: models.Thresholds{Earth: 1}},
+		{Name: "Wild Fanatic", Slug: "wild-fanatic", Type: models.Minion, Cost: models.IntPtr(0), RulesText: "Charge"},
+		{Name: "Foot Soldier", Slug: "foot-soldier", Type: models.Minion, Cost: models.IntPtr(0)},
+	})
+	events, _ := rules.ParseEvents(strings.NewReader(`{"type":"game_start","south":{"avatar":"Sorcerer"},"north":{"avatar":"Geomancer"},"first":"south"}
+{"type":"turn_start","player":"south"}
+{"type":"site_played","player":"south","cell":"C1","card":"Steppe"}
+{"type":"unit_summoned","player":"south","cell":"C1","card":"Wild Fanatic"}
+{"type":"unit_summoned","player":"south","cell":"C1","card":"Foot Soldier"}
+{"type":"unit_moved","card":"Wild Fanatic","from":"C1","to":"C3"}
+{"type":"unit_moved","card":"Foot Soldier","from":"C1","to":"C2"}`))
+	g := rules.NewGame(cat)
+	for _, ev := range events {
+		warnings, err := g.Apply(ev)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, w := range warnings {
+			fmt.Println(ev.Card, w.Code)
+		}
+	}
+	// Output:
+	// Wild Fanatic unit.move_range
+	// Wild Fanatic unit.void
+	// Foot Soldier unit.summoning_sick
+	// Foot Soldier unit.void
+}
