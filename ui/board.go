@@ -11,7 +11,7 @@ import (
 // warnedCells gives, per cell index, the warnings that name the cell.
 func warnedCells(v View) [models.Columns * models.Rows][]models.Warning {
 	var out [models.Columns * models.Rows][]models.Warning
-	for _, w := range v.Update.State.Warnings {
+	for _, w := range v.ShownWarnings() {
 		for _, c := range w.Cells {
 			if c.Valid() {
 				out[c.Index()] = append(out[c.Index()], w)

@@ -128,7 +128,7 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 // warningListHeight is about how much of the picture's bottom the list of
 // rule warnings takes (long sentences take two lines); 0 without warnings.
 func warningListHeight(s float64, v View) int {
-	ws := v.Update.State.Warnings
+	ws := v.ShownWarnings()
 	if len(ws) == 0 {
 		return 0
 	}

@@ -114,6 +114,12 @@ func (o *Overlay) Receive(u models.Update, now float64) {
 		u.Image = o.view.Update.Image
 	}
 	o.view.Update = u
+	if st := u.State; st.Turn != prev.Turn || st.Active != prev.Active || st.Event < prev.Event {
+		// A new turn, or an undo: only what stands now.
+		o.view.Warnings = nil
+	}
+	o.view.Warnings = mergeWarnings(o.view.Warnings, u.Warnings)
+	o.view.Warnings = mergeWarnings(o.view.Warnings, u.State.Warnings)
 	if len(u.Events) > 0 {
 		clock := o.opts.Clock()
 		for _, ev := range u.Events {
@@ -203,7 +209,7 @@ func (o *Overlay) Rune(r rune, now float64) Command {
 	case 'c', 'C':
 		o.view.Correcting = &Correcting{Casting: true, Owner: pl}
 	case 'u', 'U':
-		o.report(now, "undone", o.ctl.Undo())
+		o.undo(now)
 	case 'k', 'K':
 		if o.view.Update.Image == nil || o.view.Rectified {
 			o.say(now, "recalibrating needs the camera view (R switches views)")
@@ -283,7 +289,7 @@ func (o *Overlay) Key(k Key, shift bool, now float64) Command {
 	case KeyDown:
 		o.lifeChange(now, map[bool]int{false: -1, true: -5}[shift])
 	case KeyUndo:
-		o.report(now, "undone", o.ctl.Undo())
+		o.undo(now)
 	}
 	return NoCommand
 }
@@ -390,7 +396,20 @@ func (o *Overlay) commitCorrection(now float64) {
 	}
 	cell := c.Cell
 	err := o.ctl.Correct(models.Correction{Kind: models.RenameCard, Cell: &cell, Card: c.Card, Name: name})
+	if err == nil {
+		// The game is replayed with the correction: only what then stands is shown.
+		o.view.Warnings = nil
+	}
 	o.report(now, fmt.Sprintf("%s is now %s", cell, name), err)
+}
+
+// undo takes back the last batch of events; the warnings it raised go with it.
+func (o *Overlay) undo(now float64) {
+	err := o.ctl.Undo()
+	if err == nil {
+		o.view.Warnings = nil
+	}
+	o.report(now, "undone", err)
 }
 
 func (o *Overlay) lifeChange(now float64, n int) {

@@ -270,3 +270,47 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("no catalog: %q", got)
 	}
 }
+
+// TestOverlayKeepsWarningsForTheTurn: the rules' state holds the warnings
+// of its last event only; the overlay keeps those raised this turn, and lets
+// them go with the turn, an undo or a correction.
+func TestOverlayKeepsWarningsForTheTurn(t *testing.T) {
+	rec := &recorder{}
+	o := NewOverlay(rec, Options{Catalog: testCatalog()})
+	o.SetSize(image.Rect(0, 0, 1280, 720))
+	st := uitest.Midgame()
+	st.Warnings = nil
+	at := func(event int, turn int, active models.Player, ws ...models.Warning) models.Update {
+		s := st
+		s.Event, s.Turn, s.Active, s.Warnings = event, turn, active, ws
+		return models.Update{State: s, Warnings: ws}
+	}
+	sick := models.Warning{Code: "summoning_sickness", Player: models.South, Cells: []models.Cell{models.MustCell("B3")}, Message: "Kiln Hound cannot tap"}
+	void := models.Warning{Code: "void", Player: models.South, Cells: []models.Cell{models.MustCell("D3")}, Message: "Brine Wisp stands in the void"}
+	shown := func() []string {
+		var out []string
+		for _, w := range o.View(1).ShownWarnings() {
+			out = append(out, string(w.Code))
+		}
+		return out
+	}
+	steps := []struct {
+		name string
+		do   func()
+		want []string
+	}{
+		{"a warning", func() { o.Receive(at(10, 5, models.South, sick), 1) }, []string{"summoning_sickness"}},
+		{"the next event raises none", func() { o.Receive(at(11, 5, models.South), 1) }, []string{"summoning_sickness"}},
+		{"another warning", func() { o.Receive(at(12, 5, models.South, void), 1) }, []string{"summoning_sickness", "void"}},
+		{"the same again", func() { o.Receive(at(13, 5, models.South, void), 1) }, []string{"summoning_sickness", "void"}},
+		{"undo", func() { o.Key(KeyUndo, false, 1); o.Receive(at(12, 5, models.South), 1) }, nil},
+		{"a warning", func() { o.Receive(at(13, 5, models.South, sick), 1) }, []string{"summoning_sickness"}},
+		{"the next turn", func() { o.Receive(at(14, 5, models.North), 1) }, nil},
+	}
+	for _, step := range steps {
+		step.do()
+		if got := shown(); !reflect.DeepEqual(got, step.want) {
+			t.Errorf("after %s: warnings %q, want %q", step.name, got, step.want)
+		}
+	}
+}

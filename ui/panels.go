@@ -162,7 +162,7 @@ func (p *Painter) paintEvents(l Layout, v View) {
 
 // paintWarningList lists the rule warnings at the bottom of the picture.
 func (p *Painter) paintWarningList(l Layout, v View) {
-	ws := v.Update.State.Warnings
+	ws := v.ShownWarnings()
 	if len(ws) == 0 {
 		return
 	}

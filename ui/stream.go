@@ -43,7 +43,7 @@ func (p *Painter) paintStream(l Layout, v View) {
 		p.deathBanner(l, r, v, pl, dead, pu)
 		y = r.Max.Y + scaled(s, 10)
 	}
-	if ws := st.Warnings; len(ws) > 0 {
+	if ws := v.ShownWarnings(); len(ws) > 0 {
 		w := min(scaled(s, 900), l.Bounds.Dx()-scaled(s, 40))
 		p.streamWarning(l, centered(l.Bounds.Min.X+l.Bounds.Dx()/2, y, w, scaled(s, 40)), ws)
 	}

@@ -64,6 +64,11 @@ type View struct {
 	Now float64
 	// Recent lists recent events, oldest first.
 	Recent []Recent
+	// Warnings are the rule warnings raised this turn, oldest first: the
+	// rules' state holds only those of its last event, and a judge must not
+	// miss one because another event came right after. Shown with those of
+	// Update.State (see ShownWarnings).
+	Warnings []models.Warning
 
 	Mode Mode
 	// Rectified shows the realm top-down instead of the camera's view.
@@ -93,3 +98,35 @@ type View struct {
 
 // CalloutSeconds is how long the stream layout calls out a card just played.
 const CalloutSeconds = 6.0
+
+// ShownWarnings are the warnings the overlay shows, oldest first: those
+// raised this turn (View.Warnings) and those of the state, each once.
+func (v View) ShownWarnings() []models.Warning {
+	return mergeWarnings(append([]models.Warning(nil), v.Warnings...), v.Update.State.Warnings)
+}
+
+// mergeWarnings adds to ws the warnings of more it does not hold yet.
+func mergeWarnings(ws, more []models.Warning) []models.Warning {
+next:
+	for _, w := range more {
+		for _, have := range ws {
+			if sameWarning(have, w) {
+				continue next
+			}
+		}
+		ws = append(ws, w)
+	}
+	return ws
+}
+
+func sameWarning(a, b models.Warning) bool {
+	if a.Code != b.Code || a.Player != b.Player || a.Message != b.Message || len(a.Cells) != len(b.Cells) {
+		return false
+	}
+	for i := range a.Cells {
+		if a.Cells[i] != b.Cells[i] {
+			return false
+		}
+	}
+	return true
+}
