@@ -16,7 +16,8 @@
 // and Submerge let a minion exist in the void or the subsurface, Waterbound and Landbound disable it
 // off its element. Automatons are minions; Automatons and Monuments cannot be carried. Besides a
 // site's threshold symbols, cards whose text plainly says so provide mana or threshold ("Provides
-// (F)", "Provides no mana", "Only provides mana and threshold while in your back row"; provides.go).
+// (F)", "Provides no mana", "Only provides mana and threshold while in your back row", "(A) — Provides
+// (2) instead"; provides.go).
 //
 // ParseEvents and EventReader read events from JSON Lines with errors naming the line and field;
 // ParseDeck and CheckDeck check decklists. One file per rule family: placement.go, mana.go,

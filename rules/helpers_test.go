@@ -53,6 +53,7 @@ func testCatalog() *models.Catalog {
 		{Name: "Grove Nymphs", Slug: "grove-nymphs", Type: models.Minion, Cost: models.IntPtr(1), Rarity: models.Ordinary, RulesText: "Grove Nymphs provide ①."},
 		{Name: "Sky Core", Slug: "sky-core", Type: models.Artifact, Cost: models.IntPtr(1), Rarity: models.Ordinary, RulesText: "Provides (A) and ① to its controller."},
 		{Name: "Hollow Hall", Slug: "hollow-hall", Type: models.Site, Thresholds: th(1, 1, 1, 1), Rarity: models.Elite, RulesText: "Provides no mana, but looks grand."},
+		{Name: "Glass Spire", Slug: "glass-spire", Type: models.Site, Rarity: models.Elite, RulesText: "(A) — Provides (2) instead but breaks when damaged."},
 		{Name: "Old Keep", Slug: "old-keep", Type: models.Site, Thresholds: th(1, 1, 0, 0), Rarity: models.Elite, RulesText: "Only provides mana and threshold while in your back row."},
 	}
 	for _, c := range cards {

@@ -13,7 +13,7 @@ func (g *Game) affinity(p models.Player) models.Thresholds {
 	for i := range g.board {
 		sq := &g.board[i]
 		if sq.site != nil && !sq.site.rubble() && sq.site.controller == p {
-			if _, ok := g.siteProvides(models.CellAt(i), sq.site); ok {
+			if g.siteThreshold(models.CellAt(i), sq.site) {
 				t = t.Add(sq.site.card.Thresholds)
 			}
 		}

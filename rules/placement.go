@@ -44,8 +44,8 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 
 	sq.site = &site{card: card, controller: p}
 	// A site that enters during its controller's turn provides its mana at once.
-	if mana, _ := g.siteProvides(cell, sq.site); mana && g.inTurn(p) {
-		g.seats[p].manaTotal++
+	if g.inTurn(p) {
+		g.seats[p].manaTotal += g.siteMana(cell, sq.site)
 	}
 	g.act(p)
 	// Units already here stay at their level; a unit that was under Rubble may now be under water.

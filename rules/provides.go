@@ -25,12 +25,20 @@ type provision struct {
 	// backRowOnly: a site that "Only provides mana and threshold while in
 	// your back row" (Tintagel, Joyous Garde…).
 	backRowOnly bool
+	// gatedMana is what a site provides instead of one mana while its
+	// controller's affinity meets gate: "(A) — Provides (2) instead" (City
+	// of Glass). The "(A) —" that opens a site's ability is the threshold the
+	// ability needs, as in "(E)(E)(E) — All minions have Burrowing".
+	gatedMana int
+	gate      models.Thresholds
 }
 
 var (
 	// providesPattern matches a whole sentence "[Name] provide(s) SYMBOLS[ to its controller]".
 	providesPattern = regexp.MustCompile(`(?i)^(?:[\p{L}'’ -]+ )?provides? ((?:\([AEFW]\)|\(\d\)|[①②③④⑤]|\s|and)+?)(?: to its controller)?\.?$`)
 	provideSymbol   = regexp.MustCompile(`\(([AEFW1-9])\)|([①②③④⑤])`)
+	// insteadPattern matches "(A) — Provides (2) instead".
+	insteadPattern = regexp.MustCompile(`^((?:\([AEFW]\))+)\s*[—–-]\s*[Pp]rovides (?:\((\d)\)|([①②③④⑤])) instead\b`)
 )
 
 // provisionOf reads what card c provides from its rules text.
@@ -48,22 +56,18 @@ func provisionOf(c *models.Card) provision {
 				pr.noMana = true
 			case c.Type == models.Site && strings.HasPrefix(lower, "only provides mana and threshold while in your back row"):
 				pr.backRowOnly = true
+			case c.Type == models.Site && insteadPattern.MatchString(sentence):
+				m := insteadPattern.FindStringSubmatch(sentence)
+				pr.gatedMana = manaSymbol(m[2] + m[3])
+				pr.gate = thresholdSymbols(m[1])
 			case c.Type != models.Site:
 				m := providesPattern.FindStringSubmatch(sentence)
 				if m == nil {
 					continue
 				}
+				pr.threshold = pr.threshold.Add(thresholdSymbols(m[1]))
 				for _, sym := range provideSymbol.FindAllStringSubmatch(m[1], -1) {
-					switch s := sym[1] + sym[2]; s {
-					case "A":
-						pr.threshold.Air++
-					case "E":
-						pr.threshold.Earth++
-					case "F":
-						pr.threshold.Fire++
-					case "W":
-						pr.threshold.Water++
-					default:
+					if s := sym[1] + sym[2]; !strings.Contains("AEFW", s) {
 						pr.mana += manaSymbol(s)
 					}
 				}
@@ -71,6 +75,24 @@ func provisionOf(c *models.Card) provision {
 		}
 	}
 	return pr
+}
+
+// thresholdSymbols counts the "(A)", "(E)", "(F)" and "(W)" of text.
+func thresholdSymbols(text string) models.Thresholds {
+	var t models.Thresholds
+	for _, sym := range provideSymbol.FindAllStringSubmatch(text, -1) {
+		switch sym[1] {
+		case "A":
+			t.Air++
+		case "E":
+			t.Earth++
+		case "F":
+			t.Fire++
+		case "W":
+			t.Water++
+		}
+	}
+	return t
 }
 
 // manaSymbol reads "1"…"9" or "①"…"⑤".
@@ -84,17 +106,31 @@ func manaSymbol(s string) int {
 // backRow is a player's back row: the row nearest them, where their Avatar starts.
 func backRow(p models.Player) int { return homeCell(p).Row }
 
-// siteProvides reports whether the site at cell c provides its mana and its
-// threshold now.
-func (g *Game) siteProvides(c models.Cell, s *site) (mana, threshold bool) {
+// siteThreshold reports whether the site at cell c adds its threshold
+// symbols to its controller's affinity now.
+func (g *Game) siteThreshold(c models.Cell, s *site) bool {
 	if s == nil || s.rubble() {
-		return false, false
+		return false
 	}
 	pr := g.provisionOf(s.card)
-	if pr.backRowOnly && c.Row != backRow(s.controller) {
-		return false, false
+	return !pr.backRowOnly || c.Row == backRow(s.controller)
+}
+
+// siteMana gives the mana the site at cell c provides now: one, none for a
+// site that "Provides no mana" or a back-row site out of its back row, or
+// what it provides instead while its controller meets its ability's threshold.
+func (g *Game) siteMana(c models.Cell, s *site) int {
+	if !g.siteThreshold(c, s) {
+		return 0
 	}
-	return !pr.noMana, true
+	pr := g.provisionOf(s.card)
+	switch {
+	case pr.noMana:
+		return 0
+	case pr.gatedMana > 0 && g.affinity(s.controller).Meets(pr.gate):
+		return pr.gatedMana
+	}
+	return 1
 }
 
 // provisionOf caches provisionOf by card, since it reads rules text.
@@ -117,9 +153,7 @@ func (g *Game) manaProvided(p models.Player) int {
 	for _, c := range models.AllCells() {
 		sq := g.board.at(c)
 		if sq.site != nil && !sq.site.rubble() && sq.site.controller == p {
-			if mana, _ := g.siteProvides(c, sq.site); mana {
-				n++
-			}
+			n += g.siteMana(c, sq.site)
 		}
 		for _, u := range sq.units {
 			if u.owner == p && !u.avatar {
