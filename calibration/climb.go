@@ -10,15 +10,15 @@ import (
 // built from a few lines (some of them card edges) is a little off, which
 // the line-by-line refinement cannot fix when most lines sit too far from
 // their prediction. It returns the lattice and its score.
-// moves are the step sizes (px), coarse to fine; sample is the distance
-// (mm) between score samples along the grid lines.
-func climbCorners(em *edgeMap, h homography, g models.RealmGeometry, w, hgt float64, moves []float64, sample float64) (homography, float64) {
+// moves are the step sizes (px), coarse to fine; score is the grid score
+// being climbed.
+func climbCorners(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, moves []float64) (homography, float64) {
 	src := realmCorners(g)
 	var q [4]models.Point
 	for i, p := range src {
 		q[i] = h.apply(p)
 	}
-	best := scoreGridStep(em, h, g, sample)
+	best := score(h)
 	for _, d := range moves {
 		for iter := 0; iter < 6; iter++ {
 			improved := false
@@ -34,7 +34,7 @@ func climbCorners(em *edgeMap, h homography, g models.RealmGeometry, w, hgt floa
 					if err != nil || !plausible(ht, g, w, hgt) {
 						continue
 					}
-					if s := scoreGridStep(em, ht, g, sample); s > best {
+					if s := score(ht); s > best {
 						best, q, h, improved = s, t, ht, true
 					}
 				}

@@ -139,14 +139,28 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		return homography{}, 0, fmt.Errorf("calibration: %w", err)
 	}
 	var best gridFit
+	var seeds []gridFit
 	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {
 		best, err = fitGrid(gray, faint, g, th)
 		if err == nil {
 			break
 		}
+		if !math.IsInf(best.score, -1) && best.h != (homography{}) {
+			seeds = append(seeds, best)
+		}
 	}
 	if err != nil {
-		return homography{}, best.score, err
+		// Grid lines too faint, blurred or broken for the edges: read them
+		// off line profiles instead (see detectFaint).
+		rm, rerr := newRidgeMap(gray)
+		if rerr != nil {
+			return homography{}, 0, fmt.Errorf("calibration: %w", rerr)
+		}
+		f, ok := detectFaint(gray, rm, g, seeds)
+		if !ok {
+			return homography{}, best.score, err
+		}
+		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
 	}
 	if scale != 1 {
 		best.h = homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1}.mul(best.h)
@@ -190,7 +204,7 @@ func fitGrid(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThre
 	// then refined again.
 	for i := range refined[:min(len(refined), climbed)] {
 		hm := refined[i].h
-		ch, _ := climbCorners(em, hm, g, w, hgt, []float64{8, 4, 2, 1}, 10)
+		ch, _ := climbCorners(func(h homography) float64 { return scoreGridStep(em, h, g, 10) }, hm, g, w, hgt, []float64{8, 4, 2, 1})
 		if ch == hm {
 			continue
 		}

@@ -63,7 +63,7 @@ func TestAliasesAndClimbRecoverTheGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, score := climbCorners(em, start, g, w, hgt, []float64{8, 4, 2, 1}, 10)
+	got, score := climbCorners(func(h homography) float64 { return scoreGridStep(em, h, g, 10) }, start, g, w, hgt, []float64{8, 4, 2, 1})
 	before := cornerError(off, truth)
 	if e := cornerError(quadOf(got, g), truth); e > tolerance || e >= before {
 		t.Errorf("climbCorners: %.1f px off the true grid (from %.1f px, score %.2f; want ≤ %.1f px)", e, before, score, tolerance)

@@ -1,0 +1,108 @@
+package calibration
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// TestDetectFaint checks the profile search on grids drawn too faint for
+// the edge passes: thin, low-contrast lines of either colour on busy art
+// under cards and JPEG, tilted and turned (no sensor noise: it comes from
+// OpenCV's shared random generator, so it would differ from run to run).
+func TestDetectFaint(t *testing.T) {
+	g := models.DefaultRealm()
+	cases := []scene{
+		{seed: 11, tiltDeg: 20, rotDeg: 6, widthFrac: 0.7, lineMM: 1, borderMM: 1.5, contrast: 0.3, busy: true, cards: 8, jpegQuality: 80},
+	}
+	for i, s := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			frame, truth := s.render(t)
+			defer frame.Close()
+			gray := grayFor(frame)
+			defer gray.Close()
+			rm, err := newRidgeMap(gray)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, ok := detectFaint(gray, rm, g, nil)
+			if !ok {
+				t.Fatalf("not found (best ridge score %.2f)", f.score)
+			}
+			q := orientCorners(f.h, g, false)
+			if e := cornerError(q, truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("corner error %.2f%% of the realm width (found %v, want %v, ridge score %.2f)", 100*e, fmtQuad(q), fmtQuad(truth), f.score)
+			}
+		})
+	}
+}
+
+// TestDetectFaintStills runs the profile search on bundled stills whose grid
+// the edge passes miss (faint lines on cloudy art, glare, many cards).
+func TestDetectFaintStills(t *testing.T) {
+	imgs := sampleStills(t)
+	dir := filepath.Dir(imgs[0])
+	g := models.DefaultRealm()
+	for _, name := range []string{"0032", "0045", "0049", "0064"} {
+		t.Run(name, func(t *testing.T) {
+			img := filepath.Join(dir, name+".jpg")
+			b, err := os.ReadFile(filepath.Join(dir, name+".json"))
+			if err != nil {
+				t.Skip(err)
+			}
+			var truth stillTruth
+			if err := json.Unmarshal(b, &truth); err != nil {
+				t.Fatal(err)
+			}
+			frame := gocv.IMRead(img, gocv.IMReadColor)
+			defer frame.Close()
+			gray := grayFor(frame)
+			defer gray.Close()
+			rm, err := newRidgeMap(gray)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, ok := detectFaint(gray, rm, g, nil)
+			if !ok {
+				t.Fatalf("not found (best ridge score %.2f)", f.score)
+			}
+			q := orientCorners(f.h, g, false)
+			if e := cornerError(q, truth.Corners) / realmWidthPx(truth.Corners); e > 0.01 {
+				t.Errorf("corner error %.2f%% of the realm width (ridge score %.2f)", 100*e, f.score)
+			}
+		})
+	}
+}
+
+// TestCameraInconsistency checks that a lattice with a wrong cell aspect
+// (rows and columns swapped) seen from straight above is told from the
+// true one.
+func TestCameraInconsistency(t *testing.T) {
+	g := models.DefaultRealm()
+	for i, s := range variedScenes(6, 9) {
+		s.tiltDeg = 0
+		q := realmQuadFor(s, 1280, 720)
+		h, err := fitHomography(realmCorners(g), q[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := cameraInconsistency(h, 1280, 720); e > maxCameraInconsistency {
+			t.Errorf("scene %d: true lattice inconsistency %.3f > %.2f", i, e, maxCameraInconsistency)
+		}
+		// The same quad read as a realm of the swapped shape.
+		swapped := []models.Point{{X: 0, Y: 0}, {X: g.HeightMM(), Y: 0}, {X: g.HeightMM(), Y: g.WidthMM()}, {X: 0, Y: g.WidthMM()}}
+		hs, err := fitHomography(swapped, q[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := cameraInconsistency(hs, 1280, 720); e <= maxCameraInconsistency {
+			t.Errorf("scene %d: swapped lattice inconsistency %.3f ≤ %.2f", i, e, maxCameraInconsistency)
+		}
+	}
+}

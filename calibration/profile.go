@@ -1,0 +1,382 @@
+package calibration
+
+import (
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// The profile search finds grids too faint for Hough. Given the two
+// vanishing points of the grid's directions (from the mat's border, card
+// edges, whatever lines there are), it warps the frame so that both
+// families of grid lines run along the axes (an affine view of the mat:
+// equal spacing stays equal), sums every row's and every column's
+// dark-line response into two profiles — a line a few grey levels deep
+// adds up over hundreds of pixels while art averages out — and reads the
+// realm's 5 and 6 equally spaced lines off the profiles' peaks.
+
+// rectifier maps frame pixels to an affine view in which lines through
+// vanishing point v1 are horizontal and lines through v2 vertical.
+type rectifier struct {
+	toCanvas homography // frame → canvas
+	size     image.Point
+}
+
+// maxCanvas bounds the canvas's longer side (px).
+const maxCanvas = 1400
+
+// newRectifier builds the map for vanishing points v1, v2 of a w×h frame;
+// ok is false when the vanishing line crosses the frame.
+func newRectifier(v1, v2 vec3, w, h float64) (rectifier, bool) {
+	o := vec3{w / 2, h / 2, 1}
+	m := homography{v1[0], v2[0], o[0], v1[1], v2[1], o[1], v1[2], v2[2], o[2]}
+	p := m.inverse()
+	if math.IsNaN(p[0]) || math.IsInf(p[0], 0) {
+		return rectifier{}, false
+	}
+	corners := []models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}
+	sign := 0.0
+	for _, c := range corners {
+		g := p[6]*c.X + p[7]*c.Y + p[8]
+		if sign == 0 {
+			sign = math.Copysign(1, g)
+		}
+		if g*sign <= 0 {
+			return rectifier{}, false
+		}
+	}
+	// Scale each axis so that the canvas near the frame centre has about
+	// the frame's pixel size.
+	c0 := p.apply(models.Point{X: w / 2, Y: h / 2})
+	cx := p.apply(models.Point{X: w/2 + 1, Y: h / 2})
+	cy := p.apply(models.Point{X: w / 2, Y: h/2 + 1})
+	kx := 1 / math.Hypot(cx.X-c0.X, cy.X-c0.X)
+	ky := 1 / math.Hypot(cx.Y-c0.Y, cy.Y-c0.Y)
+	if math.IsNaN(kx) || math.IsNaN(ky) || math.IsInf(kx, 0) || math.IsInf(ky, 0) {
+		return rectifier{}, false
+	}
+	p = homography{kx, 0, 0, 0, ky, 0, 0, 0, 1}.mul(p)
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range corners {
+		q := p.apply(c)
+		minX, maxX = math.Min(minX, q.X), math.Max(maxX, q.X)
+		minY, maxY = math.Min(minY, q.Y), math.Max(maxY, q.Y)
+	}
+	s := math.Min(1, maxCanvas/math.Max(maxX-minX, maxY-minY))
+	if maxX-minX > 6*math.Max(w, h) || maxY-minY > 6*math.Max(w, h) {
+		return rectifier{}, false
+	}
+	p = homography{s, 0, -minX * s, 0, s, -minY * s, 0, 0, 1}.mul(p)
+	return rectifier{toCanvas: p, size: image.Pt(int(math.Ceil((maxX-minX)*s)), int(math.Ceil((maxY-minY)*s)))}, true
+}
+
+// lineProfiles warps gray to the canvas and returns the mean normalised
+// line response of every canvas row (lines along x) and column, for dark
+// lines (index 0) and light lines (1).
+func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i, v := range r.toCanvas {
+		hm.SetDoubleAt(i/3, i%3, v)
+	}
+	canvas := gocv.NewMat()
+	defer canvas.Close()
+	gocv.WarpPerspectiveWithParams(gray, &canvas, hm, r.size, gocv.InterpolationLinear, gocv.BorderConstant, colorBlack)
+	ones := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), gray.Rows(), gray.Cols(), gocv.MatTypeCV8U)
+	defer ones.Close()
+	mask := gocv.NewMat()
+	defer mask.Close()
+	gocv.WarpPerspectiveWithParams(ones, &mask, hm, r.size, gocv.InterpolationNearestNeighbor, gocv.BorderConstant, colorBlack)
+	px, err1 := canvas.DataPtrUint8()
+	mk, err2 := mask.DataPtrUint8()
+	if err1 != nil || err2 != nil {
+		return rows, cols
+	}
+	w, h := r.size.X, r.size.Y
+	offs := [...]int{1, 2, 3, 5}
+	dm := offs[len(offs)-1]
+	valid := func(i int) bool { return mk[i] != 0 }
+	// Noise per offset and direction from a sparse sample.
+	var noise [2][len(offs)]float64
+	for dir := 0; dir < 2; dir++ {
+		stride := 1
+		if dir == 0 {
+			stride = w
+		}
+		for k, d := range offs {
+			var vals []float64
+			for y := dm; y < h-dm; y += 7 {
+				for x := dm; x < w-dm; x += 7 {
+					i := y*w + x
+					if !valid(i) || !valid(i-d*stride) || !valid(i+d*stride) {
+						continue
+					}
+					vals = append(vals, math.Abs((float64(px[i-d*stride])+float64(px[i+d*stride]))/2-float64(px[i])))
+				}
+			}
+			noise[dir][k] = 1
+			if len(vals) > 0 {
+				sort.Float64s(vals)
+				keep := vals[:max(1, len(vals)*4/5)]
+				var s float64
+				for _, v := range keep {
+					s += v
+				}
+				noise[dir][k] = math.Max(0.1, s/float64(len(keep)))
+			}
+		}
+	}
+	prof := func(n int) []float64 { return make([]float64, n) }
+	rowsDark, rowsLight, colsDark, colsLight := prof(h), prof(h), prof(w), prof(w)
+	rowN, colN := prof(h), prof(w)
+	clip := func(v float64) float64 { return math.Max(-ridgeClip, math.Min(ridgeClip, v)) }
+	for y := dm; y < h-dm; y++ {
+		for x := dm; x < w-dm; x++ {
+			i := y*w + x
+			if !valid(i) {
+				continue
+			}
+			c := float64(px[i])
+			if valid(i-dm*w) && valid(i+dm*w) {
+				var sd, sl float64
+				for k, d := range offs {
+					a, b := float64(px[i-d*w]), float64(px[i+d*w])
+					sd += flankContrast(a, b, c, noise[0][k], false)
+					sl += flankContrast(a, b, c, noise[0][k], true)
+				}
+				rowsDark[y] += clip(sd / float64(len(offs)))
+				rowsLight[y] += clip(sl / float64(len(offs)))
+				rowN[y]++
+			}
+			if valid(i-dm) && valid(i+dm) {
+				var sd, sl float64
+				for k, d := range offs {
+					a, b := float64(px[i-d]), float64(px[i+d])
+					sd += flankContrast(a, b, c, noise[1][k], false)
+					sl += flankContrast(a, b, c, noise[1][k], true)
+				}
+				colsDark[x] += clip(sd / float64(len(offs)))
+				colsLight[x] += clip(sl / float64(len(offs)))
+				colN[x]++
+			}
+		}
+	}
+	finish := func(p, n []float64, minN float64) {
+		for i := range p {
+			if n[i] >= minN {
+				p[i] /= n[i]
+			} else {
+				p[i] = 0
+			}
+		}
+	}
+	for _, p := range [][]float64{rowsDark, rowsLight} {
+		finish(p, rowN, 0.15*float64(w))
+	}
+	for _, p := range [][]float64{colsDark, colsLight} {
+		finish(p, colN, 0.15*float64(h))
+	}
+	return [2][]float64{rowsDark, rowsLight}, [2][]float64{colsDark, colsLight}
+}
+
+// standardize turns a profile into z-scores (median and MAD).
+func standardize(p []float64) []float64 {
+	const polarity = 1.0
+	vals := make([]float64, 0, len(p))
+	for _, v := range p {
+		if v != 0 {
+			vals = append(vals, v*polarity)
+		}
+	}
+	out := make([]float64, len(p))
+	if len(vals) < 10 {
+		return out
+	}
+	sort.Float64s(vals)
+	med := vals[len(vals)/2]
+	dev := make([]float64, len(vals))
+	for i, v := range vals {
+		dev[i] = math.Abs(v - med)
+	}
+	sort.Float64s(dev)
+	mad := math.Max(1e-3, 1.4826*dev[len(dev)/2])
+	for i, v := range p {
+		if v != 0 {
+			out[i] = (v*polarity - med) / mad
+		}
+	}
+	return out
+}
+
+// comb is n equally spaced lines at start + k·spacing on a profile.
+type comb struct {
+	start, spacing, score float64
+}
+
+// zCap bounds one line's z-score in a comb's score, so that a single
+// strong line (a row of card borders) cannot carry a comb.
+const zCap = 8.0
+
+// sampleProfile reads a profile at a fractional index (0 outside).
+func sampleProfile(z []float64, t float64) (float64, bool) {
+	if t < 0 || t > float64(len(z)-1) {
+		return 0, false
+	}
+	i := int(t)
+	if i >= len(z)-1 {
+		return z[len(z)-1], true
+	}
+	f := t - float64(i)
+	return z[i]*(1-f) + z[i+1]*f, true
+}
+
+// peakAt is the strongest value within ±1 px of t (peaks are located to a
+// pixel or so).
+func peakAt(z []float64, t float64) float64 {
+	best := math.Inf(-1)
+	for _, d := range []float64{-1, -0.5, 0, 0.5, 1} {
+		if v, ok := sampleProfile(z, t+d); ok {
+			best = math.Max(best, v)
+		}
+	}
+	if math.IsInf(best, -1) {
+		return 0
+	}
+	return best
+}
+
+// combScore scores n lines at start + k·spacing: their capped z-scores,
+// less half the stronger of the lines one spacing outside, less half the
+// mean of the lines halfway between.
+func combScore(z []float64, n int, start, spacing float64) float64 {
+	var s float64
+	for k := 0; k < n; k++ {
+		s += math.Min(zCap, peakAt(z, start+float64(k)*spacing))
+	}
+	out := math.Max(math.Min(zCap, peakAt(z, start-spacing)), math.Min(zCap, peakAt(z, start+float64(n)*spacing)))
+	var mid float64
+	for k := 0; k < n-1; k++ {
+		mid += math.Max(0, math.Min(zCap, peakAt(z, start+(float64(k)+0.5)*spacing)))
+	}
+	return s - 0.5*math.Max(0, out) - 0.5*mid/float64(n-1)*float64(n)
+}
+
+// profilePeaks are the local maxima of z above minZ, strongest first, at
+// sub-pixel positions.
+func profilePeaks(z []float64, minZ float64, keep int) []float64 {
+	type pk struct{ t, v float64 }
+	var ps []pk
+	for i := 1; i < len(z)-1; i++ {
+		if z[i] < minZ || z[i] < z[i-1] || z[i] < z[i+1] {
+			continue
+		}
+		den := z[i-1] - 2*z[i] + z[i+1]
+		t := float64(i)
+		if den < 0 {
+			t += 0.5 * (z[i-1] - z[i+1]) / den
+		}
+		ps = append(ps, pk{t, z[i]})
+	}
+	sort.Slice(ps, func(a, b int) bool { return ps[a].v > ps[b].v })
+	if len(ps) > keep {
+		ps = ps[:keep]
+	}
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = p.t
+	}
+	return out
+}
+
+// bestCombs finds the best distinct combs of n lines with spacing at
+// least minSpacing, anchored on pairs of the profile's peaks.
+func bestCombs(z []float64, n int, minSpacing float64, keep int) []comb {
+	peaks := profilePeaks(z, 2, 24)
+	var all []comb
+	for i := range peaks {
+		for j := range peaks {
+			if peaks[j] <= peaks[i] {
+				continue
+			}
+			for gap := 1; gap < n; gap++ {
+				sp := (peaks[j] - peaks[i]) / float64(gap)
+				if sp < minSpacing {
+					continue
+				}
+				for ki := 0; ki+gap < n; ki++ {
+					start := peaks[i] - float64(ki)*sp
+					if start < -0.5 || start+float64(n-1)*sp > float64(len(z)-1)+0.5 {
+						continue
+					}
+					all = append(all, comb{start, sp, combScore(z, n, start, sp)})
+				}
+			}
+		}
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].score > all[b].score })
+	var out []comb
+	for _, c := range all {
+		dup := false
+		for _, o := range out {
+			if math.Abs(c.start-o.start) < 0.3*o.spacing && math.Abs(c.spacing-o.spacing) < 0.1*o.spacing {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, c)
+			if len(out) == keep {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// profileCandidates reads realm lattices off the profiles of the canvas
+// for vanishing points v1, v2: both ways of assigning the realm's columns
+// and rows to the two directions, both line colours.
+func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []homography {
+	w, h := float64(gray.Cols()), float64(gray.Rows())
+	r, ok := newRectifier(v1, v2, w, h)
+	if !ok {
+		return nil
+	}
+	rows, cols := r.lineProfiles(gray)
+	if rows[0] == nil {
+		return nil
+	}
+	back := r.toCanvas.inverse()
+	minSp := 0.03 * math.Max(float64(r.size.X), float64(r.size.Y))
+	const keep = 4
+	var out []homography
+	for pol := range rows {
+		zr, zc := standardize(rows[pol]), standardize(cols[pol])
+		// Realm columns (Columns+1 lines of constant x) along the canvas's
+		// x axis, rows along y; then the other way round.
+		for _, colsAlongX := range []bool{true, false} {
+			nx, ny := models.Columns+1, models.Rows+1
+			if !colsAlongX {
+				nx, ny = ny, nx
+			}
+			cx := bestCombs(zc, nx, minSp, keep)
+			cy := bestCombs(zr, ny, minSp, keep)
+			for _, a := range cx {
+				for _, b := range cy {
+					var m homography
+					if colsAlongX {
+						m = homography{a.spacing / g.CellWidthMM, 0, a.start, 0, b.spacing / g.CellHeightMM, b.start, 0, 0, 1}
+					} else {
+						m = homography{0, a.spacing / g.CellHeightMM, a.start, b.spacing / g.CellWidthMM, 0, b.start, 0, 0, 1}
+					}
+					out = append(out, back.mul(m))
+				}
+			}
+		}
+	}
+	return out
+}
