@@ -10,7 +10,13 @@
 // cell outside the realm is also there), and the best are refined by snapping every grid line to its
 // edges; the best two are then polished by moving their four corners while the score grows, and the
 // winner is compared with its aliases (shifted by a cell, twice or half the line spacing) on a more
-// sensitive edge map. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and
+// sensitive edge map. When neither edge pass trusts a grid (faint, blurred or broken lines on busy
+// art), the grid is read off line profiles instead: the two vanishing points of the frame's straight
+// lines (mat border, card edges, grid) give an affine top-down view, every row and column of it sums a
+// ridge response (a point darker or lighter than both its flanks, no Canny), the realm's 6 and 5
+// equally spaced lines are read off the profiles' peaks, and the best lattices are polished by
+// climbing their corners on the same response; a lattice no pinhole camera could see (cells of the
+// wrong aspect) is refused. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and
 // ParseCorners take the corners from the user instead.
 //
 // Rectify warps a frame to the top-down realm image (PxPerMM, north at the top, column A at the left).

@@ -87,11 +87,12 @@ func TestSampleStills(t *testing.T) {
 		}
 	}
 	t.Logf("%d/%d stills calibrated within 1%% of the realm width", good, n)
-	// The product target is 98%; automatic detection reaches about 85% of
-	// the bundled stills today (faint grid lines on busy art are the
-	// misses), so this floor guards against regressions.
-	if float64(good) < 0.8*float64(n) {
-		t.Errorf("only %d/%d stills calibrated within 1%% of the realm width (floor 80%% of this subset; target 98%%)", good, n)
+	// The product target is 98%; automatic detection reaches about 91% of
+	// the bundled stills today (faint grid lines on busy art whose
+	// vanishing points are off are the misses), so this floor guards
+	// against regressions.
+	if float64(good) < 0.85*float64(n) {
+		t.Errorf("only %d/%d stills calibrated within 1%% of the realm width (floor 85%% of this subset; target 98%%)", good, n)
 	}
 	// A wrong realm is worse than none: about 2% of the stills get one today.
 	if float64(wrong) > 0.1*float64(n) {
