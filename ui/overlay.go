@@ -57,8 +57,10 @@ type Options struct {
 	Volume float64
 	Muted  bool
 	// History is what happened before this run in the game it resumes
-	// (oldest first, Earlier set), listed with the recent events.
-	History []Recent
+	// (oldest first, Earlier set), listed with the recent events; Warnings
+	// are the rule warnings raised in its current turn.
+	History  []Recent
+	Warnings []models.Warning
 	// Clock gives the time of day events are stamped with (default time.Now).
 	Clock func() time.Time
 }
@@ -73,6 +75,8 @@ type Overlay struct {
 	view  View
 	msgAt float64
 	size  image.Rectangle
+	// received says an update has come: the state before the first is no game.
+	received bool
 }
 
 // recentLength is how many events the overlay remembers.
@@ -96,6 +100,7 @@ func NewOverlay(ctl Controller, opts Options) *Overlay {
 	if o.opts.Clock == nil {
 		o.opts.Clock = time.Now
 	}
+	o.view.Warnings = append([]models.Warning(nil), opts.Warnings...)
 	h := opts.History[max(0, len(opts.History)-recentLength):]
 	o.view.Recent = make([]Recent, len(h))
 	for i, r := range h {
@@ -114,12 +119,13 @@ func (o *Overlay) Receive(u models.Update, now float64) {
 		u.Image = o.view.Update.Image
 	}
 	o.view.Update = u
-	if st := u.State; st.Turn != prev.Turn || st.Active != prev.Active || st.Event < prev.Event {
+	if st := u.State; o.received && (st.Turn != prev.Turn || st.Active != prev.Active || st.Event < prev.Event) {
 		// A new turn, or an undo: only what stands now.
 		o.view.Warnings = nil
 	}
 	o.view.Warnings = mergeWarnings(o.view.Warnings, u.Warnings)
 	o.view.Warnings = mergeWarnings(o.view.Warnings, u.State.Warnings)
+	o.received = true
 	if len(u.Events) > 0 {
 		clock := o.opts.Clock()
 		for _, ev := range u.Events {

@@ -64,7 +64,12 @@ func TestHistory(t *testing.T) {
 	if err := g.Correct(models.Correction{Kind: models.RenameCard, Cell: cell("C1"), Card: "Reefstalker", Name: "Tidecaller Adept"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := g.Record([]models.Event{{Type: models.TurnEnd, Player: models.South}}, tracker.Manual); err != nil {
+	// The minion taps the turn it came: a warning the resumed overlay must show.
+	if _, ws, err := g.Record([]models.Event{{Type: models.CardTapped, Player: models.South, Cell: cell("C1"), Card: "Reefstalker", Frame: frame(120)}}, tracker.Camera); err != nil || len(ws) == 0 {
+		t.Fatalf("tapping a minion the turn it came: warnings %v, error %v", ws, err)
+	}
+	// A typed event after it, raising none: the rules' state forgets the warning.
+	if _, _, err := g.Record([]models.Event{{Type: models.ManaSpent, Player: models.South, Amount: 1}}, tracker.Manual); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.Close(); err != nil {
@@ -82,11 +87,12 @@ func TestHistory(t *testing.T) {
 	f.WriteString(`{"seq":99,"kind":"ev`)
 	f.Close()
 
-	got, err := History(path, cat, 3)
+	res, err := History(path, cat, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []models.EventType{models.SitePlayed, models.UnitSummoned, models.TurnEnd}
+	got := res.Events
+	want := []models.EventType{models.UnitSummoned, models.CardTapped, models.ManaSpent}
 	if len(got) != len(want) {
 		t.Fatalf("%d events, want %d: %+v", len(got), len(want), got)
 	}
@@ -101,7 +107,7 @@ func TestHistory(t *testing.T) {
 	}
 	var seqs []int // the journal entries of the listed events, from the journal
 	for _, e := range entries {
-		if e.Kind == tracker.EntryEvent && e.Event.Type != models.Damage && e.Event.Type != models.GameStart && e.Event.Type != models.TurnStart {
+		if e.Kind == tracker.EntryEvent && e.Event.Type != models.Damage && e.Event.Type != models.GameStart && e.Event.Type != models.TurnStart && e.Event.Type != models.SitePlayed {
 			seqs = append(seqs, e.Seq)
 		}
 	}
@@ -113,21 +119,56 @@ func TestHistory(t *testing.T) {
 			t.Errorf("event %d (%s) at %v, want the journal's %v", i, r.Event.Type, r.Clock, at(seqs[i]))
 		}
 	}
-	if got[1].Event.Card != "Tidecaller Adept" {
-		t.Errorf("the corrected minion is listed as %q", got[1].Event.Card)
+	if got[0].Event.Card != "Tidecaller Adept" || got[1].Event.Card != "Tidecaller Adept" {
+		t.Errorf("the corrected minion is listed as %q and %q", got[0].Event.Card, got[1].Event.Card)
+	}
+	// The state after the last event holds none of them; the turn raised
+	// some, among them the summoning-sick tap.
+	if ws := g.State().Warnings; len(ws) != 1 || ws[0].Code != rules.ManaInsufficient {
+		t.Fatalf("the last event's warnings: %+v", ws)
+	}
+	if !hasWarning(res.Warnings, rules.UnitSummoningSick, "C1") || !hasWarning(res.Warnings, rules.ManaInsufficient, "") {
+		t.Errorf("this turn's warnings: %+v, want the summoning-sick tap at C1 and the last mana spent", res.Warnings)
 	}
 	all, err := History(path, cat, HistoryLength)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != 5 {
-		t.Errorf("%d events in force, want 5 (the undone damage left out): %+v", len(all), all)
+	if len(all.Events) != 6 {
+		t.Errorf("%d events in force, want 6 (the undone damage left out): %+v", len(all.Events), all.Events)
 	}
-	// The overlay lists them until new events push them out.
-	ov := ui.NewOverlay(nil, ui.Options{History: all})
-	if v := ov.View(0); len(v.Recent) != 5 || !v.Recent[4].Earlier || v.Recent[4].Event.Type != models.TurnEnd {
+	// The overlay lists them until new events push them out, and shows the
+	// warning until the turn ends.
+	ov := ui.NewOverlay(nil, ui.Options{History: all.Events, Warnings: all.Warnings})
+	st := g.State()
+	st.Warnings = nil
+	ov.Receive(models.Update{State: st}, 1)
+	v := ov.View(1)
+	if len(v.Recent) != 6 || !v.Recent[5].Earlier || v.Recent[5].Event.Type != models.ManaSpent {
 		t.Errorf("overlay lists %+v", v.Recent)
 	}
+	if ws := v.ShownWarnings(); len(ws) != len(all.Warnings) || !hasWarning(ws, rules.UnitSummoningSick, "C1") {
+		t.Errorf("overlay shows warnings %+v, want this turn's %+v", ws, all.Warnings)
+	}
+}
+
+// hasWarning reports whether ws holds a warning with the code, naming the
+// cell (any cells when cell is "").
+func hasWarning(ws []models.Warning, code models.WarningCode, cell string) bool {
+	for _, w := range ws {
+		if w.Code != code {
+			continue
+		}
+		if cell == "" {
+			return true
+		}
+		for _, c := range w.Cells {
+			if c.String() == cell {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestHistoryBadJournal(t *testing.T) {

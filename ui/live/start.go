@@ -24,8 +24,8 @@ type Feed interface {
 type Game struct {
 	Feed    Feed
 	Catalog *models.Catalog
-	// History lists the resumed game's last events, oldest first (none for a new game).
-	History []ui.Recent
+	// History is what the overlay shows of a resumed game's past (nothing for a new game).
+	History Resumed
 }
 
 // OverlayOptions gives the overlay's options for the flags o, playing cues on sound.
@@ -35,7 +35,7 @@ func (g *Game) OverlayOptions(o Options, sound ui.Sound) ui.Options {
 		mode = ui.Stream
 	}
 	return ui.Options{Catalog: g.Catalog, Sound: sound, Mode: mode, Background: o.Background(), Volume: o.Volume, Muted: o.Mute,
-		History: g.History}
+		History: g.History.Events, Warnings: g.History.Warnings}
 }
 
 // Start loads the catalog and the calibration named by o and starts the
