@@ -117,6 +117,19 @@ func TestRealCardsRules(t *testing.T) {
 			"City of Glass: (A) — Provides (2) instead but is destroyed when damaged.",
 			realmOf(realStart, "Arid Desert", "City of Glass"),
 			[]string{}, []check{affinity(0, 0, 1, 0), mana(2, 2)}},
+		{"Avalon provides for both players",
+			"Avalon: Provides mana and threshold for everyone.",
+			then(realmOf(realStart, "Avalon"), southEnd, northTurn),
+			[]string{}, []check{affinity(1, 1, 1, 1), func(t *testing.T, st models.GameState) {
+				t.Helper()
+				if got := st.Players["north"].Mana; got != (models.ManaState{Available: 1, Total: 1}) {
+					t.Errorf("north mana %+v from south's Avalon, want 1/1", got)
+				}
+			}}},
+		{"Pristine Paradise under the Avatar provides nothing",
+			"Pristine Paradise: Provides no mana or threshold unless completely empty.",
+			realmOf(realStart, "Pristine Paradise"),
+			[]string{}, []check{affinity(0, 0, 0, 0), mana(0, 0)}},
 		{"Wedding Hall provides threshold but no mana",
 			"Wedding Hall: Provides no mana, but …",
 			realmOf(realStart, "Wedding Hall"),

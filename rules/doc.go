@@ -17,7 +17,7 @@
 // off its element. Automatons are minions; Automatons and Monuments cannot be carried. Besides a
 // site's threshold symbols, cards whose text plainly says so provide mana or threshold ("Provides
 // (F)", "Provides no mana", "Only provides mana and threshold while in your back row", "(A) — Provides
-// (2) instead"; provides.go).
+// (2) instead", "unless completely empty", "if not adjacent to the void", "for everyone"; provides.go).
 //
 // ParseEvents and EventReader read events from JSON Lines with errors naming the line and field;
 // ParseDeck and CheckDeck check decklists. One file per rule family: placement.go, mana.go,

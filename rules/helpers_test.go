@@ -54,6 +54,9 @@ func testCatalog() *models.Catalog {
 		{Name: "Sky Core", Slug: "sky-core", Type: models.Artifact, Cost: models.IntPtr(1), Rarity: models.Ordinary, RulesText: "Provides (A) and ① to its controller."},
 		{Name: "Hollow Hall", Slug: "hollow-hall", Type: models.Site, Thresholds: th(1, 1, 1, 1), Rarity: models.Elite, RulesText: "Provides no mana, but looks grand."},
 		{Name: "Glass Spire", Slug: "glass-spire", Type: models.Site, Rarity: models.Elite, RulesText: "(A) — Provides (2) instead but breaks when damaged."},
+		{Name: "Quiet Glade", Slug: "quiet-glade", Type: models.Site, Thresholds: th(0, 1, 0, 0), Rarity: models.Elite, RulesText: "Provides no mana or threshold unless completely empty."},
+		{Name: "Rift Edge", Slug: "rift-edge", Type: models.Site, Thresholds: th(1, 0, 0, 0), Rarity: models.Elite, RulesText: "Provides no mana or threshold if not adjacent to the void."},
+		{Name: "Isle of Mist", Slug: "isle-of-mist", Type: models.Site, Thresholds: th(0, 0, 0, 1), Rarity: models.Unique, RulesText: "Provides mana and threshold for everyone."},
 		{Name: "Old Keep", Slug: "old-keep", Type: models.Site, Thresholds: th(1, 1, 0, 0), Rarity: models.Elite, RulesText: "Only provides mana and threshold while in your back row."},
 	}
 	for _, c := range cards {

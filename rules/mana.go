@@ -12,7 +12,7 @@ func (g *Game) affinity(p models.Player) models.Thresholds {
 	var t models.Thresholds
 	for i := range g.board {
 		sq := &g.board[i]
-		if sq.site != nil && !sq.site.rubble() && sq.site.controller == p {
+		if g.providesTo(sq.site, p) {
 			if g.siteThreshold(models.CellAt(i), sq.site) {
 				t = t.Add(sq.site.card.Thresholds)
 			}

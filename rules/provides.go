@@ -31,6 +31,14 @@ type provision struct {
 	// ability needs, as in "(E)(E)(E) — All minions have Burrowing".
 	gatedMana int
 	gate      models.Thresholds
+	// unlessEmpty: "Provides no mana or threshold unless completely empty"
+	// (Pristine Paradise): nothing while any card stands atop or under it.
+	unlessEmpty bool
+	// nearVoidOnly: "Provides no mana or threshold if not adjacent to the
+	// void" (The Colour Out of Space).
+	nearVoidOnly bool
+	// everyone: "Provides mana and threshold for everyone" (Avalon).
+	everyone bool
 }
 
 var (
@@ -56,6 +64,12 @@ func provisionOf(c *models.Card) provision {
 				pr.noMana = true
 			case c.Type == models.Site && strings.HasPrefix(lower, "only provides mana and threshold while in your back row"):
 				pr.backRowOnly = true
+			case c.Type == models.Site && strings.HasPrefix(lower, "provides no mana or threshold unless completely empty"):
+				pr.unlessEmpty = true
+			case c.Type == models.Site && strings.HasPrefix(lower, "provides no mana or threshold if not adjacent to the void"):
+				pr.nearVoidOnly = true
+			case c.Type == models.Site && strings.HasPrefix(lower, "provides mana and threshold for everyone"):
+				pr.everyone = true
 			case c.Type == models.Site && insteadPattern.MatchString(sentence):
 				m := insteadPattern.FindStringSubmatch(sentence)
 				pr.gatedMana = manaSymbol(m[2] + m[3])
@@ -107,13 +121,33 @@ func manaSymbol(s string) int {
 func backRow(p models.Player) int { return homeCell(p).Row }
 
 // siteThreshold reports whether the site at cell c adds its threshold
-// symbols to its controller's affinity now.
+// symbols to its controller's affinity now (and to everyone's, for a site
+// that provides for everyone).
 func (g *Game) siteThreshold(c models.Cell, s *site) bool {
 	if s == nil || s.rubble() {
 		return false
 	}
 	pr := g.provisionOf(s.card)
-	return !pr.backRowOnly || c.Row == backRow(s.controller)
+	switch {
+	case pr.backRowOnly && c.Row != backRow(s.controller):
+		return false
+	case pr.unlessEmpty && len(g.board.at(c).units) > 0:
+		return false
+	case pr.nearVoidOnly:
+		for _, n := range c.Neighbors() {
+			if g.board.void(n) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// providesTo reports whether site s provides for player p: its controller,
+// or anyone when it provides for everyone.
+func (g *Game) providesTo(s *site, p models.Player) bool {
+	return s != nil && !s.rubble() && (s.controller == p || g.provisionOf(s.card).everyone)
 }
 
 // siteMana gives the mana the site at cell c provides now: one, none for a
@@ -152,7 +186,7 @@ func (g *Game) manaProvided(p models.Player) int {
 	n := 0
 	for _, c := range models.AllCells() {
 		sq := g.board.at(c)
-		if sq.site != nil && !sq.site.rubble() && sq.site.controller == p {
+		if g.providesTo(sq.site, p) {
 			n += g.siteMana(c, sq.site)
 		}
 		for _, u := range sq.units {
