@@ -456,11 +456,26 @@ func TestStreamShowsTheLatestWarning(t *testing.T) {
 	}
 	top := image.Rect(0, 0, 1280, 260)
 	f := p.fonts.get(regular, 16)
-	if !findText(render(p, v), top, f, ws[len(ws)-1].Message, colText) {
-		t.Errorf("the warning %q is not shown", ws[len(ws)-1].Message)
+	brief := briefWarning(ws[len(ws)-1].Message)
+	if !findText(render(p, v), top, f, brief, colText) {
+		t.Errorf("the warning %q is not shown", brief)
 	}
 	v.Update.State.Warnings = nil
-	if findText(render(p, v), top, f, ws[len(ws)-1].Message, colText) {
+	if findText(render(p, v), top, f, brief, colText) {
 		t.Error("a warning is shown when none stands")
+	}
+}
+
+func TestBriefWarning(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Stonehide Ox entered the realm this turn and cannot tap; a minion suffers from summoning sickness until the end of the turn it entered, unless it has Charge (Summoning Sickness).",
+			"Stonehide Ox entered the realm this turn and cannot tap (Summoning Sickness)"},
+		{"Brine Wisp stands on D3, where there is no site: minions must occupy a site", "Brine Wisp stands on D3, where there is no site: minions must occupy a site"},
+		{"south spent 1 mana but has 0 available; you cannot pay more", "south spent 1 mana but has 0 available"},
+	}
+	for _, tc := range tests {
+		if got := briefWarning(tc.in); got != tc.want {
+			t.Errorf("briefWarning(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -79,7 +79,23 @@ func (p *Painter) streamWarning(l Layout, r image.Rectangle, ws []models.Warning
 		p.cv.textIn(bf, image.Rect(x, r.Min.Y, right, r.Max.Y), label, alignLeft, colWarning)
 		x += bf.measure(label) + scaled(s, 12)
 	}
-	p.cv.textIn(f, image.Rect(x, r.Min.Y, right, r.Max.Y), latest.Message, alignLeft, colText)
+	p.cv.textIn(f, image.Rect(x, r.Min.Y, right, r.Max.Y), briefWarning(latest.Message), alignLeft, colText)
+}
+
+// briefWarning keeps what happened from a warning's message, without the
+// rule's wording after the semicolon, but with the rule's name in brackets
+// at its end: "Stonehide Ox entered the realm this turn and cannot tap
+// (Summoning Sickness)".
+func briefWarning(msg string) string {
+	fact, rest, ok := strings.Cut(msg, "; ")
+	if !ok {
+		return msg
+	}
+	rest = strings.TrimSuffix(rest, ".")
+	if i := strings.LastIndex(rest, " ("); i >= 0 && strings.HasSuffix(rest, ")") {
+		return fact + rest[i:]
+	}
+	return fact
 }
 
 // callouts picks the cards played within CalloutSeconds, newest last.
