@@ -42,7 +42,7 @@ type Seat struct {
 	Avatar string `json:"avatar"`
 	// Cell overrides where the avatar starts (default C1 for south, C4 for north).
 	Cell *Cell `json:"cell,omitempty"`
-	// Life overrides the starting life (default 20).
+	// Life is the seat's life at the start (default: the Avatar's printed life, which stays the maximum); 0 starts at death's door.
 	Life *int `json:"life,omitempty"`
 }
 
