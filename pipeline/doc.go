@@ -9,4 +9,11 @@
 // realm on which vision does not read both Avatars is doubted and the realm
 // that other frames find is tried (a soft picture, such as video scaled up
 // from a smaller size, can make calibration settle on half the grid).
+//
+// A change gate spares vision the frames in which nothing moved since the
+// board last settled. The gate's small grey top-down picture also serves
+// the cover watch: a card the tracker holds hidden under another often shows
+// in part beside it, and that part, compared with how the card looked when
+// last seen, tells the tracker whether the card is still there or was taken
+// away (tracker.HiddenSight).
 package pipeline

@@ -99,6 +99,15 @@ func (g *changeGate) still(frame gocv.Mat) bool { return g.judge(frame) == still
 // judge compares the frame with the reference. It also keeps the frame's
 // small picture for setReference.
 func (g *changeGate) judge(frame gocv.Mat) gateVerdict {
+	g.look(frame)
+	if !g.hasRef || g.skipped >= gateMaxSkip {
+		return changed
+	}
+	return g.compare()
+}
+
+// look makes the frame's small picture.
+func (g *changeGate) look(frame gocv.Mat) {
 	small := gocv.NewMat()
 	defer small.Close()
 	gocv.WarpPerspectiveWithParams(frame, &small, g.warp, g.size, gocv.InterpolationLinear|gocv.WarpInverseMap,
@@ -109,9 +118,22 @@ func (g *changeGate) judge(frame gocv.Mat) gateVerdict {
 		small.CopyTo(&g.cur)
 	}
 	gocv.GaussianBlur(g.cur, &g.cur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
-	if !g.hasRef || g.skipped >= gateMaxSkip {
-		return changed
+}
+
+// picture gives the small picture look made last, without copying it.
+func (g *changeGate) picture() []uint8 {
+	if g.cur.Empty() {
+		return nil
 	}
+	pix, err := g.cur.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	return pix
+}
+
+// compare judges the small picture look made against the reference.
+func (g *changeGate) compare() gateVerdict {
 	gocv.AbsDiff(g.cur, g.ref, &g.diff)
 	// Each pixel of tiles is the mean difference over one tile.
 	cols, rows := g.size.X/gateTile, g.size.Y/gateTile

@@ -40,6 +40,7 @@ type Session struct {
 	// Used by the frame loop only: the change gate, the calibration it was
 	// made for, the observation of its reference frame, and counts.
 	gate        *changeGate
+	cover       *coverWatch
 	gateCal     *calibration.Calibration
 	refObs      models.FrameObservation
 	analysed    int
@@ -314,10 +315,13 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 			s.gate.Close()
 		}
 		s.gate, s.gateCal = newChangeGate(cal), cal
+		s.cover = newCoverWatch(cal, s.gate.size.X)
 	}
 	var obs models.FrameObservation
 	verdict := changed
-	if !s.cfg.NoGate {
+	if s.cfg.NoGate {
+		s.gate.look(*mat)
+	} else {
 		verdict = s.gate.judge(*mat)
 	}
 	// A hand that stays long is checked by vision now and then: a change at
@@ -357,7 +361,14 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 
 	s.mu.Lock()
 	s.last = obs
-	evs := s.tracker.Observe(obs)
+	var sights []tracker.HiddenSight
+	if !obs.Occluded {
+		sights = s.cover.sights(s.tracker.Hidden(), obs, s.gate.picture())
+	}
+	evs := s.tracker.ObserveWith(obs, sights)
+	if full && !obs.Occluded {
+		s.cover.remember(obs, s.gate.picture())
+	}
 	u.Events, u.Warnings = s.record(evs)
 	u.Observation = obs
 	u.State = s.game.State()

@@ -245,6 +245,19 @@ func (b *Board) setHidden(id int, hidden bool) {
 	}
 }
 
+// removeID takes the unit with the given ID off the board.
+func (b *Board) removeID(id int) {
+	for i := range b.squares {
+		sq := &b.squares[i]
+		for j, u := range sq.Units {
+			if u.ID == id {
+				sq.Units = append(sq.Units[:j:j], sq.Units[j+1:]...)
+				return
+			}
+		}
+	}
+}
+
 // avatarOf finds a player's Avatar and its cell.
 func (b *Board) avatarOf(p models.Player) (Piece, models.Cell, bool) {
 	for i := range b.squares {

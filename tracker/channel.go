@@ -3,6 +3,7 @@ package tracker
 // sample is one frame's reading of one channel: how much video time the frame
 // stands for and what it read, as a key.
 type sample struct {
+	at    float64 // video time of the frame
 	dur   float64
 	key   string
 	cards []seen
@@ -35,8 +36,8 @@ func (c *channel) saw(agrees bool) {
 
 // add records a frame's reading and forgets samples older than keep seconds
 // of observed time.
-func (c *channel) add(dur float64, cards []seen, carried bool, keep float64) {
-	c.samples = append(c.samples, sample{dur, key(cards), cards, carried})
+func (c *channel) add(at, dur float64, cards []seen, carried bool, keep float64) {
+	c.samples = append(c.samples, sample{at, dur, key(cards), cards, carried})
 	total := 0.0
 	for i := len(c.samples) - 1; i >= 0; i-- {
 		total += c.samples[i].dur
@@ -44,6 +45,17 @@ func (c *channel) add(dur float64, cards []seen, carried bool, keep float64) {
 			c.samples = append(c.samples[:0], c.samples[i:]...)
 			return
 		}
+	}
+}
+
+// expire forgets the samples of frames before the given video time.
+func (c *channel) expire(before float64) {
+	i := 0
+	for i < len(c.samples) && c.samples[i].at < before {
+		i++
+	}
+	if i > 0 {
+		c.samples = append(c.samples[:0], c.samples[i:]...)
 	}
 }
 
@@ -119,10 +131,10 @@ func (c *channel) pending(window float64) bool {
 }
 
 // becoming gives what the cell seems to be becoming: the reading that most
-// of the confident samples of the last window agree on, when at least two
-// do and they are more than half. It never rests on carried samples, so a
-// misread cannot feed on itself.
-func (c *channel) becoming(window float64) ([]seen, bool) {
+// of the confident samples of the last window agree on, when at least votes
+// of them do and they are more than share of them. It never rests on carried
+// samples, so a misread cannot feed on itself.
+func (c *channel) becoming(window float64, votes int, share float64) ([]seen, bool) {
 	count := map[string]int{}
 	cards := map[string][]seen{}
 	n, total := 0, 0.0
@@ -139,7 +151,7 @@ func (c *channel) becoming(window float64) ([]seen, bool) {
 		}
 	}
 	for k, v := range count {
-		if v >= 2 && 2*v > n {
+		if v >= votes && float64(v) > share*float64(n) {
 			return cards[k], true
 		}
 	}

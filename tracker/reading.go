@@ -53,6 +53,9 @@ type cellReading struct {
 	// but not read with confidence; the tracker may carry their identity.
 	unsureSite  *seen
 	unsureUnits []seen
+	// weakSite is unsureSite with the name vision gave it, when it gave one
+	// with at least half the confidence needed: a vote, not a reading.
+	weakSite *seen
 }
 
 // readFrame sorts a frame's cards into cells and channels.
@@ -83,6 +86,11 @@ func readFrame(obs models.FrameObservation, minConfidence float64) [models.Colum
 			if !sure {
 				if r.unsureSite == nil {
 					r.unsureSite = &s
+				}
+				if o.Identified() && o.Confidence >= minConfidence/2 && (r.weakSite == nil || o.Confidence > r.weakSite.conf) {
+					weak := s
+					weak.Card = *o.Name
+					r.weakSite = &weak
 				}
 				continue
 			}

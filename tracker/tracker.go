@@ -92,6 +92,8 @@ type Tracker struct {
 	// unreadable is how long each cell has shown a card that could be
 	// neither identified nor recognised as one it holds.
 	unreadable [models.Columns * models.Rows]float64
+	// under watches what shows of each hidden card, by piece ID.
+	under map[int]*channel
 }
 
 // New gives a tracker for a game that has not started: the first stable
@@ -115,6 +117,7 @@ func (t *Tracker) SetBoard(b *Board, active models.Player) {
 	t.active = active
 	t.started = true
 	t.holds = nil
+	t.under = nil
 	for _, c := range models.AllCells() {
 		ch := &t.cells[c.Index()]
 		ch.site.accepted, ch.units.accepted = squareKeys(t.board.At(c))
@@ -187,6 +190,10 @@ func (t *Tracker) Status() string {
 	return ""
 }
 
+// siteVoteSpan is how long, in seconds of video, a sighting of a site under
+// units counts towards accepting it.
+const siteVoteSpan = 2.0
+
 // unreadableAfter is how long, in seconds, a card must stay unidentified in a
 // cell before the status says so.
 const unreadableAfter = 2.0
@@ -194,7 +201,7 @@ const unreadableAfter = 2.0
 // Pending reports whether some cell is changing and not yet accepted, or a
 // move is waiting for its other half: the next frames must be read in full.
 func (t *Tracker) Pending() bool {
-	if len(t.holds) > 0 || !t.started {
+	if len(t.holds) > 0 || !t.started || t.underPending() {
 		return true
 	}
 	for i := range t.cells {
@@ -228,6 +235,14 @@ func (t *Tracker) frameDuration(tm float64) float64 {
 // Observe reads one frame and gives the events that became stable on it, each
 // stamped with the frame's index and time.
 func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
+	return t.ObserveWith(obs, nil)
+}
+
+// ObserveWith is Observe with what the frame shows of the cards held hidden
+// (see Hidden): a hidden card whose sights say it is gone for the stability
+// window is removed (card_removed), while one that is fully covered, and so
+// gives no sight, stays hidden.
+func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight) []models.Event {
 	dur := t.frameDuration(obs.Time)
 	t.frame, t.time = obs.Frame, obs.Time
 	if obs.Occluded {
@@ -241,38 +256,57 @@ func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
 		// A site seen but not identified is the site the cell holds, or the one
 		// it is becoming; a cell that shows no site while units may hide it
 		// says nothing about the site.
+		hiding := t.mayHideSite(c, r)
+		// Under units, a new site shows seldom and in part: each frame that
+		// reads it is a vote for its name, even read with low confidence, and
+		// frames that do not read it say nothing; votes older than
+		// siteVoteSpan are forgotten, so that rare misreads never add up.
+		voting := t.started && sq.Site == nil && (r.anyUnit || len(sq.Units) > 0)
+		if voting {
+			ch.site.expire(t.time - siteVoteSpan)
+		}
 		switch {
 		case len(r.site) > 0:
-			ch.site.add(dur, r.site, false, keep)
+			ch.site.add(t.time, dur, r.site, false, keep)
 			ch.site.saw(key(r.site) == ch.site.accepted)
 		case r.unsureSite != nil:
 			var refs [][]seen
 			if sq.Site != nil {
 				refs = append(refs, piecesSeen([]Piece{*sq.Site}))
 			}
-			if becoming, ok := ch.site.becoming(t.cfg.Window); ok {
+			// Under units, where the votes are few, an unnamed site takes the
+			// name they give only when most agree: it must not feed on a misread.
+			votes, share := 2, 0.5
+			if voting {
+				votes, share = 3, 0.75
+			}
+			if becoming, ok := ch.site.becoming(t.cfg.Window, votes, share); ok {
 				refs = append(refs, becoming)
 			}
 			site, ok := carry(nil, []seen{*r.unsureSite}, refs...)
-			if ok {
-				ch.site.add(dur, site, true, keep)
+			switch {
+			case ok:
+				ch.site.add(t.time, dur, site, true, keep)
+			case voting && r.weakSite != nil:
+				site, ok = []seen{*r.weakSite}, true
+				ch.site.add(t.time, dur, site, false, keep)
 			}
 			ch.site.saw(ok && key(site) == ch.site.accepted)
-		case !t.mayHideSite(c, r):
-			ch.site.add(dur, nil, false, keep)
+		case !hiding && !voting:
+			ch.site.add(t.time, dur, nil, false, keep)
 			ch.site.saw(ch.site.accepted == "")
 		}
-		becoming, _ := ch.units.becoming(t.cfg.Window)
+		becoming, _ := ch.units.becoming(t.cfg.Window, 2, 0.5)
 		units, ok := carry(r.units, r.unsureUnits, becoming, piecesSeen(shownUnits(sq)))
 		if ok {
-			ch.units.add(dur, units, len(r.unsureUnits) > 0, keep)
+			ch.units.add(t.time, dur, units, len(r.unsureUnits) > 0, keep)
 			t.unreadable[c.Index()] = 0
 		} else {
 			t.unreadable[c.Index()] += dur
 		}
 		ch.units.saw(ok && key(units) == ch.units.accepted)
 		if r.spellsSure {
-			ch.spells.add(dur, r.spells, false, keep)
+			ch.spells.add(t.time, dur, r.spells, false, keep)
 		}
 		ch.spells.saw(r.spellsSure && key(r.spells) == ch.spells.accepted)
 	}
@@ -280,7 +314,9 @@ func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
 	if !t.started {
 		return t.stamp(t.baseline())
 	}
-	return t.stamp(t.changes())
+	t.seeHidden(dur, hidden, keep)
+	evs := t.changes()
+	return t.stamp(append(evs, t.hiddenGone()...))
 }
 
 // mayHideSite reports whether a site the board holds at c may be out of sight

@@ -1,0 +1,230 @@
+package pipeline
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/tracker"
+)
+
+// coverWatch checks the cards the tracker holds hidden under others. A
+// card put on another seldom covers it whole: a strip of the card beneath
+// still shows beside it. The watch keeps, for each unit vision reads, what
+// it looked like in the change gate's small grey picture of the realm; once
+// the unit is hidden, the part of it that no card covers now is compared
+// with that print on each clear frame. Still alike, the card is there; quite
+// different, it was taken away from under the other. A card covered whole
+// gives no sight and stays hidden, since nothing shows that it left.
+type coverWatch struct {
+	cal    *calibration.Calibration
+	width  int // of the small picture
+	height float64
+	prints map[string]cardPrint
+}
+
+// cardPrint is a unit as the small picture last showed it, clear of hands
+// and of every other card.
+type cardPrint struct {
+	pixels []int32 // indices into the small picture
+	grey   []uint8
+	area   int     // pixels inside the card's outline, shown or not
+	mean   float64 // the whole picture's mean grey, for changes of light
+}
+
+// Cover tuning. A hidden card is judged only when at least coverMinShown of
+// its outline shows (and coverMinPixels pixels); it is gone when the part
+// that shows differs from its print by more than coverGoneDelta grey levels
+// (the median over its pixels), and there when by less than coverThereDelta.
+// Outlines of the cards seen now are grown by coverMarginMM, so that their
+// edges and shadows do not count as the card beneath.
+const (
+	coverMinShown   = 0.08
+	coverMinPixels  = 40
+	coverGoneDelta  = 35
+	coverThereDelta = 15
+	coverMarginMM   = 3.0
+)
+
+func newCoverWatch(cal *calibration.Calibration, smallWidth int) *coverWatch {
+	g := cal.Geometry
+	if g.CellWidthMM <= 0 || g.CellHeightMM <= 0 {
+		g = models.DefaultRealm()
+	}
+	return &coverWatch{cal: cal, width: smallWidth, height: g.HeightMM(), prints: map[string]cardPrint{}}
+}
+
+func printKey(cell models.Cell, card string, owner models.Player) string {
+	return cell.String() + "|" + models.NormalizeName(card) + "|" + strconv.Itoa(int(owner))
+}
+
+// smallQuad is a quad in small-picture pixels.
+type smallQuad [4][2]float64
+
+// toSmall maps a quad in image pixels to the small picture, grown by
+// grow pixels about its centre.
+func (w *coverWatch) toSmall(q models.Quad, grow float64) smallQuad {
+	var s smallQuad
+	var cx, cy float64
+	for i, p := range q {
+		r := w.cal.ImageToRealm(p)
+		s[i] = [2]float64{(r.X + gateMarginMM) / gateMM, (w.height + gateMarginMM - r.Y) / gateMM}
+		cx += s[i][0] / 4
+		cy += s[i][1] / 4
+	}
+	if grow > 0 {
+		for i := range s {
+			dx, dy := s[i][0]-cx, s[i][1]-cy
+			if d := math.Hypot(dx, dy); d > 0 {
+				s[i][0] += dx / d * grow * math.Sqrt2
+				s[i][1] += dy / d * grow * math.Sqrt2
+			}
+		}
+	}
+	return s
+}
+
+func (q smallQuad) bounds(w, h int) (x0, y0, x1, y1 int) {
+	fx0, fy0, fx1, fy1 := q[0][0], q[0][1], q[0][0], q[0][1]
+	for _, p := range q[1:] {
+		fx0, fx1 = math.Min(fx0, p[0]), math.Max(fx1, p[0])
+		fy0, fy1 = math.Min(fy0, p[1]), math.Max(fy1, p[1])
+	}
+	x0, y0 = max(0, int(math.Floor(fx0))), max(0, int(math.Floor(fy0)))
+	x1, y1 = min(w-1, int(math.Ceil(fx1))), min(h-1, int(math.Ceil(fy1)))
+	return x0, y0, x1, y1
+}
+
+// contains reports whether the pixel centre (x, y) lies inside the convex quad.
+func (q smallQuad) contains(x, y float64) bool {
+	sign := 0.0
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		c := (b[0]-a[0])*(y-a[1]) - (b[1]-a[1])*(x-a[0])
+		if c == 0 {
+			continue
+		}
+		if sign == 0 {
+			sign = c
+		} else if c*sign < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func insideAny(qs []smallQuad, except int, x, y float64) bool {
+	for j, o := range qs {
+		if j != except && o.contains(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+func meanGrey(pix []uint8) float64 {
+	if len(pix) == 0 {
+		return 0
+	}
+	sum := 0
+	for _, v := range pix {
+		sum += int(v)
+	}
+	return float64(sum) / float64(len(pix))
+}
+
+// remember takes the prints of the units of a frame vision read clear of
+// hands; pix is the frame's small picture.
+func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
+	if len(pix) == 0 || w.width <= 0 {
+		return
+	}
+	h := len(pix) / w.width
+	outlines := make([]smallQuad, len(obs.Cards))
+	for i, c := range obs.Cards {
+		outlines[i] = w.toSmall(c.Quad, coverMarginMM/gateMM)
+	}
+	mean := meanGrey(pix)
+	for i, c := range obs.Cards {
+		if !c.Identified() || c.Cell == nil || c.Type == nil {
+			continue
+		}
+		if t := models.CardType(*c.Type); t == models.Site || t == models.Magic {
+			continue
+		}
+		q := w.toSmall(c.Quad, 0)
+		x0, y0, x1, y1 := q.bounds(w.width, h)
+		p := cardPrint{mean: mean}
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				fx, fy := float64(x)+0.5, float64(y)+0.5
+				if !q.contains(fx, fy) {
+					continue
+				}
+				p.area++
+				// Where another card overlaps, either may be on top.
+				if insideAny(outlines, i, fx, fy) {
+					continue
+				}
+				p.pixels = append(p.pixels, int32(y*w.width+x))
+				p.grey = append(p.grey, pix[y*w.width+x])
+			}
+		}
+		w.prints[printKey(*c.Cell, *c.Name, c.Owner)] = p
+	}
+}
+
+// sights says, for each hidden card that shows enough of itself on this
+// clear frame, whether that part still looks as the card did.
+func (w *coverWatch) sights(hidden []tracker.HiddenCard, obs models.FrameObservation, pix []uint8) []tracker.HiddenSight {
+	if len(hidden) == 0 || len(pix) == 0 || w.width <= 0 {
+		return nil
+	}
+	h := len(pix) / w.width
+	var outlines []smallQuad
+	for _, c := range obs.Cards {
+		outlines = append(outlines, w.toSmall(c.Quad, coverMarginMM/gateMM))
+	}
+	now := meanGrey(pix)
+	var out []tracker.HiddenSight
+	for _, hc := range hidden {
+		p, ok := w.prints[printKey(hc.Cell, hc.Card, hc.Owner)]
+		if !ok || p.area == 0 {
+			continue
+		}
+		scale := 1.0
+		if p.mean > 0 {
+			scale = now / p.mean
+		}
+		// The median difference: a shadow or a frayed edge along the card
+		// on top moves some pixels, not most.
+		var hist [256]int
+		n := 0
+		for k, i := range p.pixels {
+			x, y := int(i)%w.width, int(i)/w.width
+			if y >= h || insideAny(outlines, -1, float64(x)+0.5, float64(y)+0.5) {
+				continue
+			}
+			n++
+			d := int(math.Abs(float64(pix[i])-scale*float64(p.grey[k])) + 0.5)
+			hist[min(d, 255)]++
+		}
+		if n < coverMinPixels || float64(n) < coverMinShown*float64(p.area) {
+			continue
+		}
+		diff, count := 0, 0
+		for ; diff < 255; diff++ {
+			if count += hist[diff]; 2*count >= n {
+				break
+			}
+		}
+		switch {
+		case diff > coverGoneDelta:
+			out = append(out, tracker.HiddenSight{HiddenCard: hc, Gone: true})
+		case diff < coverThereDelta:
+			out = append(out, tracker.HiddenSight{HiddenCard: hc})
+		}
+	}
+	return out
+}

@@ -1,0 +1,109 @@
+package pipeline
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/tracker"
+	"gocv.io/x/gocv"
+)
+
+// coverScene draws the realm of TestChangeGate with a site and, centred on
+// cell C2, cards given as their size in millimetres (a landscape card is a
+// tapped one) from the bottom up, under a light of the given strength.
+func coverScene(t *testing.T, light float64, cards ...coverCard) gocv.Mat {
+	t.Helper()
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 110, 100, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	site := mmRect(250, 112.5, 88, 63)
+	gocv.Rectangle(&m, site, color.RGBA{60, 120, 40, 0}, -1)
+	for _, c := range cards {
+		r := mmRect(250, 112.5, c.w, c.h)
+		gocv.Rectangle(&m, r, color.RGBA{235, 225, 200, 0}, -1)
+		// Some print on the face: a name bar and stripes of art.
+		for y := r.Min.Y + 6; y < r.Max.Y-6; y += 14 {
+			gocv.Rectangle(&m, image.Rect(r.Min.X+8, y, r.Max.X-8, y+6), c.ink, -1)
+		}
+	}
+	noise := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandN(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(4, 4, 4, 0))
+	gocv.Add(m, noise, &m)
+	m.MultiplyFloat(float32(light))
+	return m
+}
+
+type coverCard struct {
+	w, h float64
+	ink  color.RGBA
+}
+
+// The realm of TestChangeGate: 500 × 300 mm from (200, 600) to (1080, 120).
+func mmToImage(x, y float64) image.Point {
+	return image.Pt(int(200+x*880/500), int(600-y*480/300))
+}
+
+func mmRect(cx, cy, w, h float64) image.Rectangle {
+	a, b := mmToImage(cx-w/2, cy-h/2), mmToImage(cx+w/2, cy+h/2)
+	return image.Rect(a.X, b.Y, b.X, a.Y)
+}
+
+func quadOf(r image.Rectangle) models.Quad {
+	return models.Quad{{X: float64(r.Min.X), Y: float64(r.Max.Y)}, {X: float64(r.Max.X), Y: float64(r.Max.Y)},
+		{X: float64(r.Max.X), Y: float64(r.Min.Y)}, {X: float64(r.Min.X), Y: float64(r.Min.Y)}}
+}
+
+func unitSeen(name string, owner models.Player, c coverCard) models.CardObservation {
+	return models.CardObservation{Cell: models.CellPtr(models.MustCell("C2")), Name: models.StrPtr(name),
+		Type: models.StrPtr("Minion"), Owner: owner, Quad: quadOf(mmRect(250, 112.5, c.w, c.h)), Confidence: 0.9}
+}
+
+func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
+	cal, err := calibration.FromCorners(models.Quad{{X: 200, Y: 600}, {X: 1080, Y: 600}, {X: 1080, Y: 120}, {X: 200, Y: 120}}, 1280, 720)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newChangeGate(cal)
+	defer g.Close()
+	w := newCoverWatch(cal, g.size.X)
+	under := coverCard{63, 88, color.RGBA{40, 40, 160, 0}}  // upright, south's Goblin
+	tapped := coverCard{88, 63, color.RGBA{160, 40, 40, 0}} // north's Frog, tapped, on top of it
+	upright := coverCard{66, 91, color.RGBA{160, 40, 40, 0}}
+	goblin := tracker.HiddenCard{Cell: models.MustCell("C2"), Card: "Pit Goblin", Owner: models.South}
+
+	first := coverScene(t, 1, under)
+	defer first.Close()
+	g.look(first)
+	w.remember(models.FrameObservation{Cards: []models.CardObservation{unitSeen("Pit Goblin", models.South, under)}}, g.picture())
+
+	tests := []struct {
+		name  string
+		scene []coverCard
+		light float64
+		top   coverCard
+		want  []tracker.HiddenSight
+	}{
+		{"a tapped card on it: its ends still show", []coverCard{under, tapped}, 1, tapped,
+			[]tracker.HiddenSight{{HiddenCard: goblin}}},
+		{"the same under a brighter light", []coverCard{under, tapped}, 1.15, tapped,
+			[]tracker.HiddenSight{{HiddenCard: goblin}}},
+		{"taken from under it: the site shows there", []coverCard{tapped}, 1, tapped,
+			[]tracker.HiddenSight{{HiddenCard: goblin, Gone: true}}},
+		{"covered whole: nothing to tell", []coverCard{under, upright}, 1, upright, nil},
+		{"taken from under a card that covered it whole: nothing to tell", []coverCard{upright}, 1, upright, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := coverScene(t, tc.light, tc.scene...)
+			defer f.Close()
+			g.look(f)
+			obs := models.FrameObservation{Cards: []models.CardObservation{unitSeen("Bog Frog", models.North, tc.top)}}
+			got := w.sights([]tracker.HiddenCard{goblin}, obs, g.picture())
+			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Errorf("sights %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
