@@ -251,3 +251,23 @@ func TestStreamWindowIsTransparent(t *testing.T) {
 		}
 	}
 }
+
+// TestShownOnce: the window says it is shown after its first frame, once.
+func TestShownOnce(t *testing.T) {
+	shown := 0
+	g := NewGame(context.Background(), Config{Overlay: ui.NewOverlay(&recorder{}, ui.Options{}), Width: 320, Height: 180,
+		Input: &script{}, Clock: func() float64 { return 0 }, Shown: func() { shown++ }})
+	onLoop(func() {
+		if shown != 0 {
+			t.Errorf("shown %d times before the first frame", shown)
+		}
+		screen := ebiten.NewImage(320, 180)
+		defer screen.Deallocate()
+		for range 3 {
+			g.Draw(screen)
+		}
+	})
+	if shown != 1 {
+		t.Errorf("shown %d times after three frames, want 1", shown)
+	}
+}
