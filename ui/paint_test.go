@@ -479,3 +479,22 @@ func TestBriefWarning(t *testing.T) {
 		}
 	}
 }
+
+func TestCameraPictureClearsTheWarningList(t *testing.T) {
+	v := testViews()["normal"]
+	if len(v.ShownWarnings()) == 0 {
+		t.Fatal("the normal view has no warning")
+	}
+	for _, size := range []image.Point{{1280, 720}, {1920, 1080}, {854, 480}} {
+		l := LayoutFor(image.Rectangle{Max: size}, v)
+		top := l.Picture.Max.Y - warningListHeight(l.Scale, v) - scaled(l.Scale, 12)
+		if l.Image.Empty() || l.Image.Max.Y > top+1 {
+			t.Errorf("%v: the camera picture %v reaches under the warning list (from y %d)", size, l.Image, top)
+		}
+		calm := v
+		calm.Update.State.Warnings = nil
+		if lc := LayoutFor(image.Rectangle{Max: size}, calm); lc.Image.Min.Y <= l.Image.Min.Y {
+			t.Errorf("%v: without warnings the picture is not centred lower (%v, with warnings %v)", size, lc.Image, l.Image)
+		}
+	}
+}
