@@ -69,7 +69,7 @@ func LayoutFor(b image.Rectangle, v View) Layout {
 	l.Picture = image.Rect(b.Min.X, l.TopBar.Max.Y, l.Sidebar.Min.X, l.BottomBar.Min.Y)
 
 	m := scaled(s, 10)
-	hh := scaled(s, 262)
+	hh := scaled(s, 250)
 	north := image.Rect(l.Sidebar.Min.X+m, b.Min.Y+m, l.Sidebar.Max.X-m, b.Min.Y+m+hh)
 	south := image.Rect(l.Sidebar.Min.X+m, b.Max.Y-m-hh, l.Sidebar.Max.X-m, b.Max.Y-m)
 	l.HUD[models.North] = hudLayout(north, s, false)
