@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tablecam/tablecam/tracker"
 	"github.com/tablecam/tablecam/ui/live"
@@ -18,6 +19,10 @@ import (
 
 // overlayBinary is the overlay window's program, built beside tablecam.
 const overlayBinary = "tablecam-overlay"
+
+// overlayStopDelay is how long a stopped overlay gets to close its journal
+// before it is killed.
+const overlayStopDelay = 10 * time.Second
 
 // runPlay is the main job: the sample game (or --camera N, --video FILE) in
 // the overlay with sound. With a display it runs tablecam-overlay, found
@@ -118,6 +123,10 @@ func startOverlay(ctx context.Context, e env, path string, args []string) (code 
 	defer ready.Close()
 	held := &heldWriter{w: e.stderr}
 	cmd := exec.CommandContext(ctx, path, args...)
+	// Stopped (Ctrl+C, SIGTERM), the overlay is asked to finish as it would
+	// itself, closing the game's journal, rather than killed.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = overlayStopDelay
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, held
 	cmd.ExtraFiles = []*os.File{readyW} // descriptor 3 in the overlay
 	cmd.Env = append(os.Environ(), live.ReadyFDVariable+"=3")

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tablecam/tablecam/tracker"
 )
 
 // twoStills copies two bundled still scenes into a frames folder.
@@ -143,6 +146,53 @@ func TestPlayBinaries(t *testing.T) {
 	bin := buildBinaries(t)
 	t.Run("dead display", func(t *testing.T) { playOnADeadDisplay(t, bin) })
 	t.Run("window", func(t *testing.T) { playShowsTheWindow(t, bin) })
+	t.Run("stopped", func(t *testing.T) { playStopsCleanly(t, bin) })
+}
+
+// playStopsCleanly interrupts tablecam while the overlay plays the demo
+// game: the overlay is asked to stop, not killed, so the game's journal
+// ends cleanly (and the next start does not take it for a crash).
+func playStopsCleanly(t *testing.T, bin string) {
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no display")
+	}
+	video := filepath.Join("..", "..", "samples", "games", "demo", "game.avi")
+	if _, err := os.Stat(video); err != nil {
+		t.Skip("bundled demo game missing:", err)
+	}
+	out := filepath.Join(t.TempDir(), "snaps")
+	journal := filepath.Join(t.TempDir(), "game.jsonl")
+	cmd := exec.Command(filepath.Join(bin, "tablecam"), "--video", video, "--catalog", filepath.Join("..", "..", "samples", "catalog"),
+		"--mute", "--snapshot-every", "1", "--out", out, "--journal", journal)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// Wait for the overlay to show the game (its first snapshot).
+	for shots := []string(nil); len(shots) == 0; shots, _ = filepath.Glob(filepath.Join(out, "*.png")) {
+		select {
+		case err := <-exited:
+			t.Fatalf("tablecam ended before showing the game: %v\n%s\n%s", err, stdout.String(), stderr.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-exited; err != nil {
+		t.Errorf("interrupted tablecam: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	entries, _, err := tracker.ReadJournal(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(entries); n == 0 || entries[n-1].Kind != tracker.EntryEnd {
+		t.Errorf("the journal of an interrupted game does not end cleanly: %+v", entries[max(0, n-1):])
+	}
 }
 
 // playOnADeadDisplay runs tablecam with DISPLAY naming an X server that is
