@@ -92,9 +92,11 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 			return obs, nil
 		}
 	}
-	top := v.warp(frame)
-	defer top.Close()
-	gray := grayOf(top)
+	// Cards are read in grey: warping the grey frame costs a third of
+	// warping its colours.
+	frameGray := grayOf(frame)
+	gray := v.warp(frameGray)
+	frameGray.Close()
 	defer gray.Close()
 	cards, err := a.readCards(gray, v)
 	if err != nil {
@@ -139,12 +141,26 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 	// shortlist by perceptual hash, then feature matching. What still fits
 	// no face is reported unknown.
 	// (Card outlines need the full resolution: at 1 px/mm they break up.)
+	found := make([]placed, 0, len(dets))
+	for _, d := range dets {
+		found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+	}
 	for _, u := range findUnknownCards(gray, v, quads) {
 		if d, ok := a.identifyRegion(gray, u.quad); ok {
 			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
 		}
 		cards = append(cards, u.observation(v))
+		found = append(found, placed(u))
+	}
+	// A site under a unit centred on it shows only its two short ends.
+	for _, s := range a.findCoveredSites(gray, v, found) {
+		if s.named {
+			cards = append(cards, a.observe(s.det, v))
+			continue
+		}
+		cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 	}
 	sortObservations(cards)
 	return cards, nil

@@ -17,13 +17,17 @@ import (
 
 // indexFormat changes whenever the cached index's shape or the way faces are
 // indexed changes, so that old cache files are not read.
-const indexFormat = "tablecam-vision-index-9"
+const indexFormat = "tablecam-vision-index-10"
 
 // catalogIndex is every reference face of a catalog and a nearest-neighbour
 // index over all their descriptors.
 type catalogIndex struct {
 	refs []reference
 	lsh  *lshIndex
+	// siteRef marks the references that are sites (covered-site search).
+	siteRef []bool
+	// meanSiteThumb is the mean of the site thumbnails, pixel by pixel.
+	meanSiteThumb []float64
 }
 
 // cachedIndex is what the disk cache holds.
@@ -201,7 +205,26 @@ func newCatalogIndex(refs []reference) *catalogIndex {
 			owner = append(owner, int32(i))
 		}
 	}
-	return &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner)}
+	site := make([]bool, len(refs))
+	var mean []float64
+	n := 0
+	for i, r := range refs {
+		site[i] = r.Kind == models.KindSite
+		if !site[i] || len(r.Thumb) == 0 || (mean != nil && len(r.Thumb) != len(mean)) {
+			continue
+		}
+		if mean == nil {
+			mean = make([]float64, len(r.Thumb))
+		}
+		for j, p := range r.Thumb {
+			mean[j] += float64(p)
+		}
+		n++
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	return &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner), siteRef: site, meanSiteThumb: mean}
 }
 
 // descriptorOffset gives the first global descriptor id of each reference.

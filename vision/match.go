@@ -29,6 +29,7 @@ type detection struct {
 	matches int
 	quad    models.Quad // top-down pixels, from the face's top-left clockwise
 	used    []int       // frame keypoints explained by this card
+	score   float64     // when not 0, the confidence (a card named without keypoints)
 }
 
 // rotation snaps the card's turn to the nearest quarter.
@@ -39,6 +40,9 @@ func (d detection) rotation() models.Rotation {
 
 // confidence grows with the inlier count and the share of matches explained.
 func (d detection) confidence() float64 {
+	if d.score > 0 {
+		return math.Round(100*d.score) / 100
+	}
 	c := 1 - math.Exp(-float64(d.inliers)/12)
 	share := float64(d.inliers) / float64(max(d.matches, 1))
 	return math.Round(100*c*(0.7+0.3*share)) / 100

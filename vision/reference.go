@@ -18,7 +18,10 @@ type reference struct {
 	W, H int // face size in pixels at the index scale
 	Feat features
 	Hash phash
-	card *models.Card
+	// Thumb is a site's grey face at half the index scale, row by row
+	// (W/2 × H/2): what a covered site's visible ends are compared with.
+	Thumb []byte
+	card  *models.Card
 }
 
 // kindOf gives the shape class a catalog card has on the table.
@@ -102,7 +105,14 @@ func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error
 		feat.Points = append(feat.Points, blurred.Points...)
 		feat.Descs = append(feat.Descs, blurred.Descs...)
 	}
-	return reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Hash: phashOf(face), card: c}, nil
+	r := reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Hash: phashOf(face), card: c}
+	if r.Kind == models.KindSite {
+		thumb := gocv.NewMat()
+		gocv.Resize(face, &thumb, image.Pt(r.W/2, r.H/2), 0, 0, gocv.InterpolationArea)
+		r.Thumb = thumb.ToBytes()
+		thumb.Close()
+	}
+	return r, nil
 }
 
 // isToken reports whether a card is a token: marked so by the catalog, or
