@@ -45,6 +45,13 @@ const (
 	coverGoneDelta  = 35
 	coverThereDelta = 15
 	coverMarginMM   = 3.0
+	// coverMinConfidence is the identification confidence a card needs for
+	// its print to be taken: a doubtful read may have a doubtful outline.
+	coverMinConfidence = 0.6
+	// cardAreaMM2 is a card's area (63 × 88 mm); an outline whose area is
+	// off by more than coverAreaSlack of it is not the card's.
+	cardAreaMM2    = 63 * 88
+	coverAreaSlack = 0.3
 )
 
 func newCoverWatch(cal *calibration.Calibration, smallWidth int) *coverWatch {
@@ -147,7 +154,7 @@ func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
 	}
 	mean := meanGrey(pix)
 	for i, c := range obs.Cards {
-		if !c.Identified() || c.Cell == nil || c.Type == nil {
+		if !c.Identified() || c.Cell == nil || c.Type == nil || c.Confidence < coverMinConfidence {
 			continue
 		}
 		if t := models.CardType(*c.Type); t == models.Site || t == models.Magic {
@@ -170,6 +177,9 @@ func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
 				p.pixels = append(p.pixels, int32(y*w.width+x))
 				p.grey = append(p.grey, pix[y*w.width+x])
 			}
+		}
+		if full := cardAreaMM2 / (gateMM * gateMM); math.Abs(float64(p.area)-full) > coverAreaSlack*full {
+			continue
 		}
 		w.prints[printKey(*c.Cell, *c.Name, c.Owner)] = p
 	}

@@ -77,6 +77,16 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 	defer first.Close()
 	g.look(first)
 	w.remember(models.FrameObservation{Cards: []models.CardObservation{unitSeen("Pit Goblin", models.South, under)}}, g.picture())
+	// As the tapped card comes down on it, vision reads the Goblin once
+	// more, doubtfully, with an outline that takes in some of the site:
+	// that read must not replace its print.
+	doubtful := unitSeen("Pit Goblin", models.South, under)
+	doubtful.Confidence = 0.4
+	doubtful.Quad = quadOf(mmRect(262, 105, 63, 88))
+	covering := coverScene(t, 1, under, tapped)
+	defer covering.Close()
+	g.look(covering)
+	w.remember(models.FrameObservation{Cards: []models.CardObservation{doubtful, unitSeen("Bog Frog", models.North, tapped)}}, g.picture())
 
 	tests := []struct {
 		name  string
