@@ -8,11 +8,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/tablecam/tablecam/models"
+	"golang.org/x/term"
 )
 
 // indexFormat changes whenever the cached index's shape or the way faces are
@@ -166,16 +168,9 @@ func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
 }
 
 func indexFaces(cards []*models.Card, opts Options) ([]reference, error) {
-	var bar *progressbar.ProgressBar
+	var bar interface{ Add(int) error }
 	if opts.Progress != nil && len(cards) > progressThreshold {
-		bar = progressbar.NewOptions(len(cards),
-			progressbar.OptionSetWriter(opts.Progress),
-			progressbar.OptionSetDescription("indexing card faces"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionThrottle(100e6),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opts.Progress) }),
-		)
+		bar = newIndexProgress(opts.Progress, len(cards))
 	}
 	orb := newORB(opts.features())
 	defer orb.Close()
@@ -190,10 +185,42 @@ func indexFaces(cards []*models.Card, opts Options) ([]reference, error) {
 			bar.Add(1)
 		}
 	}
-	if bar != nil {
-		bar.Finish()
+	if f, ok := bar.(interface{ Finish() error }); ok {
+		f.Finish()
 	}
 	return refs, nil
+}
+
+// newIndexProgress shows indexing progress: a bar redrawn in place on a
+// terminal; on a pipe or a log file, where each redraw would be a line of
+// its own, a line at each quarter.
+func newIndexProgress(w io.Writer, n int) interface{ Add(int) error } {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return progressbar.NewOptions(n,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription("indexing card faces"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionThrottle(100e6),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+		)
+	}
+	return &quarterLines{w: w, n: n}
+}
+
+// quarterLines writes "indexing card faces: done/n" at each quarter.
+type quarterLines struct {
+	w             io.Writer
+	n, done, last int
+}
+
+func (q *quarterLines) Add(k int) error {
+	q.done += k
+	if quarter := 4 * q.done / q.n; quarter > q.last {
+		q.last = quarter
+		fmt.Fprintf(q.w, "indexing card faces: %d/%d\n", q.done, q.n)
+	}
+	return nil
 }
 
 func newCatalogIndex(refs []reference) *catalogIndex {

@@ -42,3 +42,18 @@ func TestBenchVisionBadFrames(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 naming %s", code, errOut.String(), dir)
 	}
 }
+
+// TestBenchBarNotTerminal checks that progress written to a pipe or a log is
+// a line per quarter, not a redraw per frame.
+func TestBenchBarNotTerminal(t *testing.T) {
+	var buf bytes.Buffer
+	bar := benchBar(&buf, 200, "reading frames")
+	for i := 0; i < 200; i++ {
+		bar.Add(1)
+	}
+	bar.Finish()
+	want := "reading frames: 50/200\nreading frames: 100/200\nreading frames: 150/200\nreading frames: 200/200 done\n"
+	if buf.String() != want {
+		t.Errorf("progress on a non-terminal:\n%q\nwant\n%q", buf.String(), want)
+	}
+}
