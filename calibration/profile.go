@@ -27,7 +27,7 @@ type rectifier struct {
 }
 
 // maxCanvas bounds the canvas's longer side (px).
-const maxCanvas = 1400
+const maxCanvas = 1100
 
 // newRectifier builds the map for vanishing points v1, v2 of a w×h frame;
 // ok is false when the vanishing line crosses the frame.
@@ -133,34 +133,46 @@ func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
 	prof := func(n int) []float64 { return make([]float64, n) }
 	rowsDark, rowsLight, colsDark, colsLight := prof(h), prof(h), prof(w), prof(w)
 	rowN, colN := prof(h), prof(w)
-	clip := func(v float64) float64 { return math.Max(-ridgeClip, math.Min(ridgeClip, v)) }
+	var inv, slack [2][len(offs)]float64
+	for dir := range noise {
+		for k := range offs {
+			inv[dir][k] = 1 / noise[dir][k] / float64(len(offs))
+			slack[dir][k] = flankSlack * noise[dir][k]
+		}
+	}
+	// Rows are read on every other column and columns on every other row:
+	// a profile sums hundreds of pixels either way.
 	for y := dm; y < h-dm; y++ {
 		for x := dm; x < w-dm; x++ {
+			doRow, doCol := x%2 == 0, y%2 == 0
+			if !doRow && !doCol {
+				continue
+			}
 			i := y*w + x
 			if !valid(i) {
 				continue
 			}
 			c := float64(px[i])
-			if valid(i-dm*w) && valid(i+dm*w) {
+			if doRow && valid(i-dm*w) && valid(i+dm*w) {
 				var sd, sl float64
 				for k, d := range offs {
-					a, b := float64(px[i-d*w]), float64(px[i+d*w])
-					sd += flankContrast(a, b, c, noise[0][k], false)
-					sl += flankContrast(a, b, c, noise[0][k], true)
+					dk, lk := flankPair(float64(px[i-d*w]), float64(px[i+d*w]), c, slack[0][k])
+					sd += dk * inv[0][k]
+					sl += lk * inv[0][k]
 				}
-				rowsDark[y] += clip(sd / float64(len(offs)))
-				rowsLight[y] += clip(sl / float64(len(offs)))
+				rowsDark[y] += clipRidge(sd)
+				rowsLight[y] += clipRidge(sl)
 				rowN[y]++
 			}
-			if valid(i-dm) && valid(i+dm) {
+			if doCol && valid(i-dm) && valid(i+dm) {
 				var sd, sl float64
 				for k, d := range offs {
-					a, b := float64(px[i-d]), float64(px[i+d])
-					sd += flankContrast(a, b, c, noise[1][k], false)
-					sl += flankContrast(a, b, c, noise[1][k], true)
+					dk, lk := flankPair(float64(px[i-d]), float64(px[i+d]), c, slack[1][k])
+					sd += dk * inv[1][k]
+					sl += lk * inv[1][k]
 				}
-				colsDark[x] += clip(sd / float64(len(offs)))
-				colsLight[x] += clip(sl / float64(len(offs)))
+				colsDark[x] += clipRidge(sd)
+				colsLight[x] += clipRidge(sl)
 				colN[x]++
 			}
 		}
@@ -175,10 +187,10 @@ func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
 		}
 	}
 	for _, p := range [][]float64{rowsDark, rowsLight} {
-		finish(p, rowN, 0.15*float64(w))
+		finish(p, rowN, 0.075*float64(w))
 	}
 	for _, p := range [][]float64{colsDark, colsLight} {
-		finish(p, colN, 0.15*float64(h))
+		finish(p, colN, 0.075*float64(h))
 	}
 	return [2][]float64{rowsDark, rowsLight}, [2][]float64{colsDark, colsLight}
 }
@@ -379,4 +391,30 @@ func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []hom
 		}
 	}
 	return out
+}
+
+// flankPair is flankContrast for a dark and a light line at once, before
+// dividing by the noise; slack is flankSlack times the noise.
+func flankPair(a, b, c, slack float64) (dark, light float64) {
+	r := (a+b)*0.5 - c
+	diff := a - b
+	if diff < 0 {
+		diff = -diff
+	}
+	pen := diff*0.5 - slack
+	if pen < 0 {
+		pen = 0
+	}
+	return r - pen, -r - pen
+}
+
+// clipRidge bounds a normalised response to ±ridgeClip.
+func clipRidge(v float64) float64 {
+	if v > ridgeClip {
+		return ridgeClip
+	}
+	if v < -ridgeClip {
+		return -ridgeClip
+	}
+	return v
 }
