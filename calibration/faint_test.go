@@ -49,7 +49,7 @@ func TestDetectFaintStills(t *testing.T) {
 	imgs := sampleStills(t)
 	dir := filepath.Dir(imgs[0])
 	g := models.DefaultRealm()
-	for _, name := range []string{"0032", "0045", "0049", "0064"} {
+	for _, name := range []string{"0013", "0032", "0045", "0049", "0096"} {
 		t.Run(name, func(t *testing.T) {
 			img := filepath.Join(dir, name+".jpg")
 			b, err := os.ReadFile(filepath.Join(dir, name+".json"))
