@@ -319,10 +319,7 @@ func siteOutlineUnder(gray gocv.Mat, v *view, cell models.Cell, found []placed) 
 		return models.Quad{}, false
 	}
 	w, h := edges.Cols(), edges.Rows()
-	hidden := make([]models.Quad, len(found))
-	for i, p := range found {
-		hidden[i] = grow(p.quad, 3)
-	}
+	hidden := newCoverMask(r, found, 3)
 	// Outline samples of a site centred at the origin, 1 mm apart, in
 	// pixels: which short end (0, 1) or long side (-1) each belongs to.
 	type sample struct {
@@ -350,16 +347,8 @@ func siteOutlineUnder(gray gocv.Mat, v *view, cell models.Cell, found []placed) 
 		for _, p := range outline {
 			x := cx + ca*p.x - sa*p.y
 			y := cy + sa*p.x + ca*p.y
-			pt := models.Point{X: x, Y: y}
-			hiddenBy := false
-			for _, q := range hidden {
-				if inside(pt, q) {
-					hiddenBy = true
-					break
-				}
-			}
 			ix, iy := int(math.Round(x))-r.Min.X, int(math.Round(y))-r.Min.Y
-			if hiddenBy || ix < 0 || iy < 0 || ix >= w || iy >= h {
+			if ix < 0 || iy < 0 || ix >= w || iy >= h || hidden.data[iy*w+ix] != 0 {
 				continue
 			}
 			vis++
@@ -442,10 +431,16 @@ const (
 // a site turned 0°) by the parts no card hides.
 func (a *Analyzer) nameSiteByEnds(gray gocv.Mat, q models.Quad, found []placed) (detection, bool) {
 	x := a.index
-	hidden := make([]models.Quad, len(found))
-	for i, p := range found {
-		hidden[i] = grow(p.quad, stripHiddenPad)
+	var bound image.Rectangle
+	for i, p := range q {
+		pr := image.Rect(int(p.X)-8, int(p.Y)-8, int(p.X)+9, int(p.Y)+9)
+		if i == 0 {
+			bound = pr
+		} else {
+			bound = bound.Union(pr)
+		}
 	}
+	hidden := newCoverMask(bound.Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows())), found, stripHiddenPad)
 	type turnView struct {
 		sim  similarity // face pixels (index scale) → top-down pixels
 		quad models.Quad
@@ -497,18 +492,7 @@ func (a *Analyzer) nameSiteByEnds(gray gocv.Mat, q models.Quad, found []placed) 
 		for v := stripBorderPx; v < th-stripBorderPx; v++ {
 			for u := stripBorderPx; u < tw-stripBorderPx; u++ {
 				tx, ty := hm.apply(float64(u)+0.5, float64(v)+0.5)
-				if tx < 0 || ty < 0 || tx >= float64(gray.Cols()) || ty >= float64(gray.Rows()) {
-					continue
-				}
-				p := models.Point{X: tx, Y: ty}
-				hid := false
-				for _, hq := range hidden {
-					if inside(p, hq) {
-						hid = true
-						break
-					}
-				}
-				if !hid {
+				if hidden.visible(tx, ty) {
 					vis[v*tw+u] = true
 					n++
 				}
@@ -591,4 +575,46 @@ func ncc(a, b []float64, mask []bool) float64 {
 		return -1
 	}
 	return sab / math.Sqrt(saa*sbb)
+}
+
+// coverMask marks, over a rectangle of the top-down image, the pixels that
+// cards lying on top hide (with a margin around each).
+type coverMask struct {
+	r    image.Rectangle
+	data []byte // non-zero where hidden, row by row over r
+}
+
+func newCoverMask(r image.Rectangle, found []placed, pad float64) coverMask {
+	m := coverMask{r: r}
+	if r.Empty() {
+		return m
+	}
+	mat := gocv.NewMatWithSize(r.Dy(), r.Dx(), gocv.MatTypeCV8U)
+	defer mat.Close()
+	mat.SetTo(gocv.NewScalar(0, 0, 0, 0))
+	var polys [][]image.Point
+	for _, p := range found {
+		var poly []image.Point
+		for _, q := range grow(p.quad, pad) {
+			poly = append(poly, image.Pt(int(math.Round(q.X))-r.Min.X, int(math.Round(q.Y))-r.Min.Y))
+		}
+		polys = append(polys, poly)
+	}
+	if len(polys) > 0 {
+		pv := gocv.NewPointsVectorFromPoints(polys)
+		gocv.FillPoly(&mat, pv, color.RGBA{255, 255, 255, 0})
+		pv.Close()
+	}
+	m.data = mat.ToBytes()
+	return m
+}
+
+// visible reports whether the top-down pixel at (x, y) lies in the mask's
+// rectangle and no card hides it.
+func (m coverMask) visible(x, y float64) bool {
+	ix, iy := int(math.Floor(x))-m.r.Min.X, int(math.Floor(y))-m.r.Min.Y
+	if ix < 0 || iy < 0 || ix >= m.r.Dx() || iy >= m.r.Dy() {
+		return false
+	}
+	return m.data[iy*m.r.Dx()+ix] == 0
 }
