@@ -141,6 +141,22 @@ func meanGrey(pix []uint8) float64 {
 	return float64(sum) / float64(len(pix))
 }
 
+// onTop gives the outlines, grown by coverMarginMM, of the cards of a frame
+// that may lie on a unit: every card but sites, which lie under units. index
+// gives each card's place among them (-1 for a site).
+func (w *coverWatch) onTop(obs models.FrameObservation) (outlines []smallQuad, index []int) {
+	index = make([]int, len(obs.Cards))
+	for i, c := range obs.Cards {
+		index[i] = -1
+		if c.Type != nil && models.CardType(*c.Type) == models.Site || c.Type == nil && c.Kind == models.KindSite {
+			continue
+		}
+		index[i] = len(outlines)
+		outlines = append(outlines, w.toSmall(c.Quad, coverMarginMM/gateMM))
+	}
+	return outlines, index
+}
+
 // remember takes the prints of the units of a frame vision read clear of
 // hands; pix is the frame's small picture.
 func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
@@ -148,10 +164,7 @@ func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
 		return
 	}
 	h := len(pix) / w.width
-	outlines := make([]smallQuad, len(obs.Cards))
-	for i, c := range obs.Cards {
-		outlines[i] = w.toSmall(c.Quad, coverMarginMM/gateMM)
-	}
+	outlines, index := w.onTop(obs)
 	mean := meanGrey(pix)
 	for i, c := range obs.Cards {
 		if !c.Identified() || c.Cell == nil || c.Type == nil || c.Confidence < coverMinConfidence {
@@ -171,7 +184,7 @@ func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
 				}
 				p.area++
 				// Where another card overlaps, either may be on top.
-				if insideAny(outlines, i, fx, fy) {
+				if insideAny(outlines, index[i], fx, fy) {
 					continue
 				}
 				p.pixels = append(p.pixels, int32(y*w.width+x))
@@ -192,10 +205,7 @@ func (w *coverWatch) sights(hidden []tracker.HiddenCard, obs models.FrameObserva
 		return nil
 	}
 	h := len(pix) / w.width
-	var outlines []smallQuad
-	for _, c := range obs.Cards {
-		outlines = append(outlines, w.toSmall(c.Quad, coverMarginMM/gateMM))
-	}
+	outlines, _ := w.onTop(obs)
 	now := meanGrey(pix)
 	var out []tracker.HiddenSight
 	for _, hc := range hidden {

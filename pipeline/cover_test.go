@@ -109,7 +109,12 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 			f := coverScene(t, tc.light, tc.scene...)
 			defer f.Close()
 			g.look(f)
-			obs := models.FrameObservation{Cards: []models.CardObservation{unitSeen("Bog Frog", models.North, tc.top)}}
+			// Vision also reads the site under the cards, from the parts of it
+			// that show: its outline takes in the ends of the Goblin, but a
+			// site lies under every unit.
+			site := models.CardObservation{Cell: models.CellPtr(models.MustCell("C2")), Name: models.StrPtr("Red Desert"),
+				Type: models.StrPtr("Site"), Kind: models.KindSite, Owner: models.South, Quad: quadOf(mmRect(250, 112.5, 70, 95)), Confidence: 0.5}
+			obs := models.FrameObservation{Cards: []models.CardObservation{site, unitSeen("Bog Frog", models.North, tc.top)}}
 			got := w.sights([]tracker.HiddenCard{goblin}, obs, g.picture())
 			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
 				t.Errorf("sights %+v, want %+v", got, tc.want)
