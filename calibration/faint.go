@@ -41,6 +41,14 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gr
 		if ok1 && ok2 {
 			pairs = append(pairs, vpPair{v1, v2})
 		}
+		// The two longest lines of each direction, when far apart (the
+		// mat's edges), give a second guess that busy art or a grained
+		// table cannot pull.
+		s1, oks1 := spanPoint(clusters, d1, d2, 30*math.Pi/180, 0.3*hgt)
+		s2, oks2 := spanPoint(clusters, d2, d1, 30*math.Pi/180, 0.3*w)
+		if oks1 && oks2 {
+			pairs = append(pairs, vpPair{s1, s2})
+		}
 	}
 	for _, s := range seeds[:min(len(seeds), 2)] {
 		pairs = append(pairs, vpPair{vec3{s.h[0], s.h[3], s.h[6]}, vec3{s.h[1], s.h[4], s.h[7]}})

@@ -151,3 +151,36 @@ func smallestEigenvector(a [3][3]float64) vec3 {
 	}
 	return vec3{v[0][k], v[1][k], v[2][k]}
 }
+
+// spanPoint is where the two longest lines within tol of dir (and nearer
+// to it than to other) that lie at least minGap px apart meet: the mat's
+// opposite edges, typically, the longest straight lines in view. ok is
+// false without two such lines.
+func spanPoint(clusters []*lineCluster, dir, other, tol, minGap float64) (vec3, bool) {
+	var fam []*lineCluster
+	for _, c := range clusters {
+		cdir := math.Atan2(c.line.a, -c.line.b)
+		d := angleDiff(cdir, dir)
+		if d <= tol && d <= angleDiff(cdir, other) {
+			fam = append(fam, c)
+		}
+	}
+	sort.Slice(fam, func(i, j int) bool { return fam[i].coverage > fam[j].coverage })
+	if len(fam) < 2 {
+		return vec3{}, false
+	}
+	a := fam[0]
+	ma := models.Point{X: a.mom.x / a.mom.w, Y: a.mom.y / a.mom.w}
+	for _, b := range fam[1:min(len(fam), 6)] {
+		mb := models.Point{X: b.mom.x / b.mom.w, Y: b.mom.y / b.mom.w}
+		if math.Abs(a.line.dist(mb)) < minGap || math.Abs(b.line.dist(ma)) < minGap {
+			continue
+		}
+		v := cross(vec3{a.line.a, a.line.b, a.line.c}, vec3{b.line.a, b.line.b, b.line.c})
+		if v.norm() == 0 {
+			return vec3{}, false
+		}
+		return v, true
+	}
+	return vec3{}, false
+}
