@@ -15,6 +15,15 @@
 // second look through a perceptual-hash shortlist, and are reported unknown
 // with a low confidence when no face fits: never with a wrong name.
 //
+// A site under a unit centred on it shows only its two short ends, about
+// 12 mm each. Every cell holding a unit and no site is searched for one:
+// the visible keypoints are matched against the site faces only and fitted
+// with the site axis-aligned at scale 1 (a shift is all that is free, so few
+// inliers suffice); failing that, the outline of the two ends is looked for
+// on edges, and the ends are compared with each site face less the mean
+// site face. The site is reported named when one face clearly wins, else
+// as an unknown site in its cell.
+//
 // The catalog is indexed once (site scans stored portrait are turned to
 // landscape; faces are also indexed at half and a third of their resolution,
 // as far cards look) and the index is cached on disk, keyed by the catalog's
