@@ -94,9 +94,10 @@ func TestSampleStills(t *testing.T) {
 	if float64(good) < 0.85*float64(n) {
 		t.Errorf("only %d/%d stills calibrated within 1%% of the realm width (floor 85%% of this subset; target 98%%)", good, n)
 	}
-	// A wrong realm is worse than none: about 2% of the stills get one today.
-	if float64(wrong) > 0.1*float64(n) {
-		t.Errorf("%d/%d stills got a wrong realm (more than 1%% of its width off; at most 10%% allowed)", wrong, n)
+	// A wrong realm is worse than none: none of the 100 stills gets one
+	// today (lattices whose lines are not drawn lines are refused).
+	if wrong > n/20 {
+		t.Errorf("%d/%d stills got a wrong realm (more than 1%% of its width off; at most %d allowed)", wrong, n, n/20)
 	}
 }
 
