@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/bits"
+	"sort"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
@@ -424,6 +425,7 @@ const (
 	stripBorderPx   = 2    // thumbnail pixels along the face's edge left out (placement error)
 	stripHiddenPad  = 3.0  // top-down pixels around a card on top left out
 	stripConfidence = 0.8  // the most a site named by its ends is reported with
+	stripShortlist  = 8    // faces also tried at the shifted placements
 )
 
 // nameSiteByEnds names the site whose outline is q (top-down pixels, the
@@ -515,28 +517,49 @@ func (a *Analyzer) nameSiteByEnds(gray gocv.Mat, q models.Quad, found []placed) 
 			views[t].diff[i] = float64(p) - mean[i]
 		}
 	}
-	refDiff := make([]float64, tw*th)
-	best, bestTurn, bestScore, otherScore := -1, 0, -1.0, -1.0
-	for ri := range x.refs {
-		r := &x.refs[ri]
-		if r.Kind != models.KindSite || len(r.Thumb) != tw*th {
-			continue
-		}
-		for i, p := range r.Thumb {
+	// Every site face at the outline as found (both turns), then the few
+	// best of them at the shifted placements too.
+	type cand struct {
+		ref   int
+		score float64
+		view  int
+	}
+	scoreRef := func(ri int, viewIdx []int, refDiff []float64) cand {
+		for i, p := range x.refs[ri].Thumb {
 			refDiff[i] = float64(p) - mean[i]
 		}
-		score, turn := -1.0, 0
-		for t := range views {
-			if c := ncc(views[t].diff, refDiff, views[t].vis); c > score {
-				score, turn = c, t
+		c := cand{ref: ri, score: -1}
+		for _, vi := range viewIdx {
+			if sc := ncc(views[vi].diff, refDiff, views[vi].vis); sc > c.score {
+				c.score, c.view = sc, vi
 			}
 		}
+		return c
+	}
+	refDiff := make([]float64, tw*th)
+	var cands []cand
+	for ri := range x.refs {
+		if r := &x.refs[ri]; r.Kind == models.KindSite && len(r.Thumb) == tw*th {
+			cands = append(cands, scoreRef(ri, []int{4, 13}, refDiff))
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	all := make([]int, len(views))
+	for i := range all {
+		all[i] = i
+	}
+	best, bestTurn, bestScore, otherScore := -1, 0, -1.0, -1.0
+	if len(cands) > stripShortlist {
+		otherScore = cands[stripShortlist].score
+	}
+	for _, c := range cands[:min(stripShortlist, len(cands))] {
+		c = scoreRef(c.ref, all, refDiff)
 		switch {
-		case score > bestScore:
-			otherScore = bestScore
-			best, bestTurn, bestScore = ri, turn, score
-		case score > otherScore:
-			otherScore = score
+		case c.score > bestScore:
+			otherScore = max(otherScore, bestScore)
+			best, bestTurn, bestScore = c.ref, c.view, c.score
+		case c.score > otherScore:
+			otherScore = c.score
 		}
 	}
 	if best < 0 || bestScore < stripMinNCC || bestScore-otherScore < stripMinLead {
