@@ -172,6 +172,8 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			return homography{}, best.score, err
 		}
 		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+	} else {
+		best.h = polishOnLines(rm, best.h, g)
 	}
 	if scale != 1 {
 		best.h = homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1}.mul(best.h)
