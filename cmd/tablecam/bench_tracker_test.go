@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -68,7 +71,8 @@ func TestBenchTrackerOnDemo(t *testing.T) {
 		t.Skip("no demo game")
 	}
 	var out, errOut bytes.Buffer
-	if code := run(context.Background(), env{args: []string{"bench", "tracker", "--game", game, "--json"}, stdout: &out, stderr: &errOut}); code != 0 {
+	obsPath := filepath.Join(t.TempDir(), "observations.jsonl")
+	if code := run(context.Background(), env{args: []string{"bench", "tracker", "--game", game, "--json", "--observations", obsPath}, stdout: &out, stderr: &errOut}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	var sc benchScore
@@ -77,11 +81,31 @@ func TestBenchTrackerOnDemo(t *testing.T) {
 	}
 	t.Logf("precision %.3f recall %.3f hand-pass %d latency median %.0f ms max %.0f ms; missed %q",
 		sc.Precision, sc.Recall, sc.HandPassEvents, sc.LatencyMedianMS, sc.LatencyMaxMS, sc.Missed)
-	if sc.Precision < 0.95 || sc.Recall < 0.85 || sc.HandPassEvents != 0 {
-		t.Errorf("precision %.3f, recall %.3f, %d events from hand passes; want ≥ 0.95, ≥ 0.85, 0\nmissed %q\nfalse %q",
+	// The issue's targets on the bundled game: every event, none false, none
+	// from a hand pass, each within 300 ms of video.
+	if sc.Precision < 1 || sc.Recall < 1 || sc.HandPassEvents != 0 {
+		t.Errorf("precision %.3f, recall %.3f, %d events from hand passes; want 1, 1, 0\nmissed %q\nfalse %q",
 			sc.Precision, sc.Recall, sc.HandPassEvents, sc.Missed, sc.False)
 	}
-	if sc.LatencyMedianMS > 300 {
-		t.Errorf("median latency %.0f ms of video, want ≤ 300", sc.LatencyMedianMS)
+	if sc.LatencyMaxMS > 300 {
+		t.Errorf("latency up to %.0f ms of video, want ≤ 300: %q", sc.LatencyMaxMS, sc.Slow)
+	}
+	// --observations wrote what vision read, one frame a line, in order.
+	data, err := os.ReadFile(obsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != sc.Frames {
+		t.Fatalf("%d observation lines for %d frames", len(lines), sc.Frames)
+	}
+	for i, line := range lines {
+		var o struct {
+			Frame       int                     `json:"frame"`
+			Observation models.FrameObservation `json:"observation"`
+		}
+		if err := json.Unmarshal([]byte(line), &o); err != nil || o.Frame != i {
+			t.Fatalf("observation line %d: frame %d, %v", i+1, o.Frame, err)
+		}
 	}
 }
