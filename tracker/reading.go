@@ -200,3 +200,36 @@ func shownUnits(sq Square) []Piece {
 	}
 	return shown
 }
+
+// withoutHidden drops from unsure the cards that can be units hidden in the
+// square (the same owner and tapped state, and the same name when one was
+// read), one card for each hidden unit, and reports whether it dropped any.
+func withoutHidden(unsure []seen, sq Square) ([]seen, bool) {
+	var hidden []Piece
+	for _, u := range sq.Units {
+		if u.Hidden {
+			hidden = append(hidden, u)
+		}
+	}
+	if len(hidden) == 0 {
+		return unsure, false
+	}
+	var rest []seen
+	dropped := false
+	for _, s := range unsure {
+		match := -1
+		for i, h := range hidden {
+			if h.Owner == s.Owner && h.Tapped == s.Tapped && (s.Card == "" || sameName(s.Card, h.Card)) {
+				match = i
+				break
+			}
+		}
+		if match < 0 {
+			rest = append(rest, s)
+			continue
+		}
+		hidden = append(hidden[:match:match], hidden[match+1:]...)
+		dropped = true
+	}
+	return rest, dropped
+}

@@ -298,6 +298,14 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 		}
 		becoming, _ := ch.units.becoming(t.cfg.Window, 2, 0.5)
 		units, ok := carry(r.units, r.unsureUnits, becoming, piecesSeen(shownUnits(sq)))
+		if !ok {
+			// A card seen but not identified that can be a card hidden in the
+			// cell is that card showing in part: it stays hidden, and the rest
+			// of the reading stands.
+			if rest, peeking := withoutHidden(r.unsureUnits, sq); peeking {
+				units, ok = carry(r.units, rest, becoming, piecesSeen(shownUnits(sq)))
+			}
+		}
 		if ok {
 			ch.units.add(t.time, dur, units, len(r.unsureUnits) > 0, keep)
 			t.unreadable[c.Index()] = 0

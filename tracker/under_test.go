@@ -175,3 +175,49 @@ func TestSiteUnderUnitIsVoted(t *testing.T) {
 		})
 	}
 }
+
+func TestHiddenCardShowingInPartStaysHidden(t *testing.T) {
+	// C3 holds north's tapped Ember Whelp and Cindertail Fox; south's Gale
+	// Sprite comes down on the Fox (frame 60), hiding it; the Whelp is taken
+	// away (frame 150), after which the Fox shows in part, too little to be
+	// identified.
+	seenCard := func(name, typ string, owner models.Player, tapped bool, conf float64) models.CardObservation {
+		return models.CardObservation{Cell: cellp("C3"), Name: models.StrPtr(name), Type: models.StrPtr(typ), Owner: owner, Tapped: tapped, Confidence: conf}
+	}
+	var obs []models.FrameObservation
+	for f := 0; f < 300; f++ {
+		o := models.FrameObservation{Frame: f, Time: float64(f) / 30, Cards: []models.CardObservation{
+			{Cell: cellp("C1"), Name: models.StrPtr("Sorcerer"), Type: models.StrPtr("Avatar"), Owner: S, Confidence: 0.9},
+			{Cell: cellp("C4"), Name: models.StrPtr("Geomancer"), Type: models.StrPtr("Avatar"), Owner: N, Confidence: 0.9},
+			seenCard("Spring River", "Site", N, false, 0.9)}}
+		switch {
+		case f < 60:
+			o.Cards = append(o.Cards, seenCard("Ember Whelp", "Minion", N, true, 0.9), seenCard("Cindertail Fox", "Minion", N, false, 0.9))
+		case f < 150:
+			o.Cards = append(o.Cards, seenCard("Ember Whelp", "Minion", N, true, 0.9), seenCard("Gale Sprite", "Minion", S, true, 0.9))
+		default:
+			o.Cards = append(o.Cards, seenCard("Gale Sprite", "Minion", S, true, 0.9), seenCard("Cindertail Fox", "Minion", N, false, 0.4))
+		}
+		obs = append(obs, o)
+	}
+	tr := New(Config{})
+	var got []string
+	removedAt := -1
+	for _, ev := range run(tr, obs) {
+		if *ev.Frame >= 150 {
+			got = append(got, brief(ev))
+			if ev.Type == models.CardRemoved {
+				removedAt = *ev.Frame
+			}
+		}
+	}
+	if want := []string{"card_removed north Ember Whelp C3"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("events after the Whelp left: %q, want %q", got, want)
+	}
+	if lag := float64(removedAt-150) / 30; lag > 0.25+1.0/30 {
+		t.Errorf("the Whelp removed %.3f s after it left", lag)
+	}
+	if h := tr.Hidden(); len(h) != 1 || h[0].Card != "Cindertail Fox" {
+		t.Errorf("hidden %+v, want the Cindertail Fox", h)
+	}
+}
