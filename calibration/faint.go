@@ -49,6 +49,12 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gr
 		if oks1 && oks2 {
 			pairs = append(pairs, vpPair{s1, s2})
 		}
+		if ok1 && oks2 {
+			pairs = append(pairs, vpPair{v1, s2})
+		}
+		if oks1 && ok2 {
+			pairs = append(pairs, vpPair{s1, v2})
+		}
 	}
 	for _, s := range seeds[:min(len(seeds), 2)] {
 		pairs = append(pairs, vpPair{vec3{s.h[0], s.h[3], s.h[6]}, vec3{s.h[1], s.h[4], s.h[7]}})
