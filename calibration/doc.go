@@ -2,22 +2,25 @@
 // between camera pixels, realm millimetres and a top-down realm image.
 //
 // A Calibration holds the realm's outer corners A1 (south-west), E1, E4 and A4 in image pixels. Detect
-// finds them from four printed ArUco markers (DICT_4X4_50, ids 0–3 at A1, E1, E4, A4, see MarkerLayout)
-// when all are visible, else from the mat's grid: long straight segments (Hough on a half-size edge
-// image) are grouped by direction, each direction is read as a 1-D projective lattice of 6 or 5 lines
-// (RANSAC over line triples), hypotheses are ranked by how much of the canonical grid lands on drawn
-// lines (pairs of opposite edges, tolerant of lines hidden under cards, penalised when a lattice line one
-// cell outside the realm is also there), and the best are refined by snapping every grid line to its
-// edges; the best two are then polished by moving their four corners while the score grows, and the
-// winner is compared with its aliases (shifted by a cell, twice or half the line spacing) on a more
-// sensitive edge map. When neither edge pass trusts a grid (faint, blurred or broken lines on busy
-// art), the grid is read off line profiles instead: the two vanishing points of the frame's straight
-// lines (mat border, card edges, grid) give an affine top-down view, every row and column of it sums a
-// ridge response (a point darker or lighter than both its flanks, no Canny), the realm's 6 and 5
-// equally spaced lines are read off the profiles' peaks, and the best lattices are polished by
-// climbing their corners on the same response; a lattice no pinhole camera could see (cells of the
-// wrong aspect) is refused. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and
-// ParseCorners take the corners from the user instead.
+// finds them from four printed ArUco markers (DICT_4X4_50, ids 0–3 at A1, E1, E4, A4, see
+// MarkerLayout) when all are visible, else from the mat's grid: long straight segments (Hough on a
+// half-size edge image) are grouped by direction, each direction is read as a 1-D projective lattice
+// of 6 or 5 lines (RANSAC over line triples), hypotheses are ranked by how much of the canonical grid
+// lands on drawn lines (pairs of opposite edges, tolerant of lines hidden under cards, penalised when
+// a lattice line one cell outside the realm is also there), and the best are refined by snapping every
+// grid line to its edges; the best two are then polished by moving their four corners while the score
+// grows, and the winner is compared with its aliases (shifted by a cell, twice or half the line
+// spacing) on a more sensitive edge map. Every lattice is then checked against the drawn lines
+// themselves (a ridge response: a point darker, or lighter, than both its flanks, read straight off
+// the grey frame): a lattice of card edges and art whose lines are not drawn lines is refused, and a
+// right one is polished onto the lines' centres. When no edge lattice is trusted (faint, blurred or
+// broken lines on busy art), the grid is read off line profiles instead: vanishing points of the
+// frame's straight lines (all of them, and the mat's opposite edges) give an affine top-down view,
+// every row and column of it sums the ridge response, the realm's 6 and 5 equally spaced lines are
+// read off the profiles' peaks, and the best lattices are polished by climbing their corners on the
+// same response; a lattice no pinhole camera could see (cells of the wrong aspect) is refused. A
+// doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the corners
+// from the user instead.
 //
 // Rectify warps a frame to the top-down realm image (PxPerMM, north at the top, column A at the left).
 // Save and Load keep a calibration as versioned JSON with a small reference of how the grid lines looked,
