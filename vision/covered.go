@@ -419,8 +419,8 @@ func siteOutlineUnder(gray gocv.Mat, v *view, cell models.Cell, found []placed) 
 // hides). A site is named only when one face correlates well and clearly
 // better than any other.
 const (
-	stripMinNCC     = 0.45 // correlation the best face needs
-	stripMinLead    = 0.15 // by how much it must beat the best other face
+	stripMinNCC     = 0.55 // correlation the best face needs
+	stripMinLead    = 0.2  // by how much it must beat the best other face
 	stripMinPixels  = 250  // visible face pixels (mm²) needed to compare
 	stripBorderPx   = 2    // thumbnail pixels along the face's edge left out (placement error)
 	stripHiddenPad  = 3.0  // top-down pixels around a card on top left out

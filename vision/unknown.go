@@ -43,12 +43,25 @@ func findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) []unknownCard
 		gocv.FillPoly(&blur, pv, color.RGBA{})
 		pv.Close()
 	}
-	edges := gocv.NewMat()
+	edges := cardEdges(blur)
 	defer edges.Close()
+	return outlinesFromEdges(edges, v, known)
+}
+
+// cardEdges marks the edges of a blurred top-down grey image, a few pixels
+// thick (caller closes).
+func cardEdges(blur gocv.Mat) gocv.Mat {
+	edges := gocv.NewMat()
 	gocv.Canny(blur, &edges, 40, 120)
 	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer k.Close()
 	gocv.Dilate(edges, &edges, k)
+	return edges
+}
+
+// outlinesFromEdges finds the card-shaped outlines of an edge map that no
+// known quad covers.
+func outlinesFromEdges(edges gocv.Mat, v *view, known []models.Quad) []unknownCard {
 	contours := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
 	defer contours.Close()
 
