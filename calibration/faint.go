@@ -28,7 +28,6 @@ const maxCameraInconsistency = 0.3
 // ridge score. It returns the best lattice and its ridge score.
 func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gridFit) (gridFit, bool) {
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
-	type vpPair struct{ a, b vec3 }
 	var pairs []vpPair
 	minLen := math.Max(20, 0.035*w)
 	segs := halfResSegments(gray, minLen, cannyThresholds{low: cannyLow, high: cannyHigh})
@@ -59,6 +58,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gr
 	for _, s := range seeds[:min(len(seeds), 2)] {
 		pairs = append(pairs, vpPair{vec3{s.h[0], s.h[3], s.h[6]}, vec3{s.h[1], s.h[4], s.h[7]}})
 	}
+	pairs = distinctPairs(pairs, w, hgt)
 	var fits []gridFit
 	score := func(h homography) float64 { return rm.ridgeScore(h, g) }
 	polar := func(light bool) func(homography) float64 {
@@ -134,4 +134,43 @@ func polishOnLines(rm *ridgeMap, h homography, g models.RealmGeometry) homograph
 		return h
 	}
 	return fine
+}
+
+// vpPair is a vanishing point for each direction of the grid.
+type vpPair struct{ a, b vec3 }
+
+// distinctPairs drops pairs whose lines run within 0.05° of an earlier
+// pair's everywhere in a w×h frame (they would give the same lattices).
+func distinctPairs(pairs []vpPair, w, h float64) []vpPair {
+	probes := []models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}, {X: w / 2, Y: h / 2}}
+	same := func(u, v vec3) bool {
+		for _, p := range probes {
+			if angleDiff(towards(u, p), towards(v, p)) > 0.05*math.Pi/180 {
+				return false
+			}
+		}
+		return true
+	}
+	var out []vpPair
+	for _, p := range pairs {
+		dup := false
+		for _, o := range out {
+			if same(p.a, o.a) && same(p.b, o.b) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// towards is the direction (radians) from p to the vanishing point v.
+func towards(v vec3, p models.Point) float64 {
+	if math.Abs(v[2]) < 1e-12 {
+		return math.Atan2(v[1], v[0])
+	}
+	return math.Atan2(v[1]/v[2]-p.Y, v[0]/v[2]-p.X)
 }

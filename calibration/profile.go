@@ -140,11 +140,11 @@ func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
 			slack[dir][k] = flankSlack * noise[dir][k]
 		}
 	}
-	// Rows are read on every other column and columns on every other row:
+	// Rows are read on every third column and columns on every third row:
 	// a profile sums hundreds of pixels either way.
 	for y := dm; y < h-dm; y++ {
 		for x := dm; x < w-dm; x++ {
-			doRow, doCol := x%2 == 0, y%2 == 0
+			doRow, doCol := x%3 == 0, y%3 == 0
 			if !doRow && !doCol {
 				continue
 			}
@@ -187,10 +187,10 @@ func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
 		}
 	}
 	for _, p := range [][]float64{rowsDark, rowsLight} {
-		finish(p, rowN, 0.075*float64(w))
+		finish(p, rowN, 0.05*float64(w))
 	}
 	for _, p := range [][]float64{colsDark, colsLight} {
-		finish(p, colN, 0.075*float64(h))
+		finish(p, colN, 0.05*float64(h))
 	}
 	return [2][]float64{rowsDark, rowsLight}, [2][]float64{colsDark, colsLight}
 }
