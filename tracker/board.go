@@ -35,6 +35,9 @@ type Square struct {
 type Board struct {
 	squares [models.Columns * models.Rows]Square
 	nextID  int
+	// covers gives, for each unit that went under others, the IDs of the
+	// units that stood in its cell when it did.
+	covers map[int][]int
 }
 
 // NewBoard gives an empty realm.
@@ -50,6 +53,12 @@ func (b *Board) Clone() *Board {
 			sq.Site = &s
 		}
 		sq.Units = append([]Piece(nil), sq.Units...)
+	}
+	if b.covers != nil {
+		c.covers = make(map[int][]int, len(b.covers))
+		for id, ids := range b.covers {
+			c.covers[id] = append([]int(nil), ids...)
+		}
 	}
 	return &c
 }
@@ -245,6 +254,47 @@ func (b *Board) setHidden(id int, hidden bool) {
 	}
 }
 
+// noteCovers records the units standing, in sight, in the cell of the unit
+// with the given ID as the ones it went under.
+func (b *Board) noteCovers(id int) {
+	for i := range b.squares {
+		sq := &b.squares[i]
+		if sq.unitID(id) < 0 {
+			continue
+		}
+		if b.covers == nil {
+			b.covers = map[int][]int{}
+		}
+		for _, u := range sq.Units {
+			if u.ID != id && !u.Hidden {
+				b.covers[id] = append(b.covers[id], u.ID)
+			}
+		}
+		return
+	}
+}
+
+// stillCovered reports whether a unit that went under others once has one of
+// them still in its cell, in sight, other than those in leaving.
+func (b *Board) stillCovered(id int, cell models.Cell, leaving map[int]bool) bool {
+	sq := &b.squares[cell.Index()]
+	for _, c := range b.covers[id] {
+		if i := sq.unitID(c); i >= 0 && !sq.Units[i].Hidden && !leaving[c] {
+			return true
+		}
+	}
+	return false
+}
+
+func (sq *Square) unitID(id int) int {
+	for i, u := range sq.Units {
+		if u.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
 // removeID takes the unit with the given ID off the board.
 func (b *Board) removeID(id int) {
 	for i := range b.squares {
@@ -252,6 +302,7 @@ func (b *Board) removeID(id int) {
 		for j, u := range sq.Units {
 			if u.ID == id {
 				sq.Units = append(sq.Units[:j:j], sq.Units[j+1:]...)
+				delete(b.covers, id)
 				return
 			}
 		}

@@ -59,6 +59,10 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 	}
 	sort.SliceStable(moves, func(a, b int) bool { return moves[a].from.Index() < moves[b].from.Index() })
 	t.holds = t.holds[:0]
+	leaving := map[int]bool{}
+	for _, g := range gone {
+		leaving[g.piece.ID] = true
+	}
 	for i, g := range gone {
 		if usedG[i] {
 			continue
@@ -70,9 +74,11 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			t.holds = append(t.holds, g)
 			continue
 		}
-		if g.piece.Avatar || t.coveredBy(g, come) {
-			// An Avatar does not leave the realm, and a card that vanishes as
-			// another is put in its cell is under it: either is hidden.
+		if g.piece.Avatar || t.coveredBy(g, come) || t.board.stillCovered(g.piece.ID, g.cell, leaving) {
+			// An Avatar does not leave the realm, a card that vanishes as
+			// another is put in its cell is under it, and so is one that went
+			// under another once, showed in part, and vanishes again while
+			// that other still stands there: each is hidden.
 			hidden = append(hidden, g.piece.ID)
 			continue
 		}

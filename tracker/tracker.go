@@ -509,11 +509,15 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 			panic(fmt.Sprintf("tracker: event %+v does not fit its own board: %v", ev, err))
 		}
 	}
+	for _, id := range hidden {
+		t.board.noteCovers(id)
+	}
 	for _, id := range shown {
 		t.board.setHidden(id, false)
 	}
 	for _, m := range moves {
 		t.board.setHidden(m.piece.ID, false)
+		delete(t.board.covers, m.piece.ID)
 	}
 	return evs
 }

@@ -221,3 +221,41 @@ func TestHiddenCardShowingInPartStaysHidden(t *testing.T) {
 		t.Errorf("hidden %+v, want the Cindertail Fox", h)
 	}
 }
+
+func TestCardShownUnderAnotherHidesAgain(t *testing.T) {
+	// The Fox goes under the Gale Sprite (frame 60), shows well enough to be
+	// read for a second (frames 120–150: a hand nudged the Sprite), then
+	// vanishes under the Sprite again: it is hidden again, not removed.
+	seenCard := func(name, typ string, owner models.Player, tapped bool) models.CardObservation {
+		return models.CardObservation{Cell: cellp("C3"), Name: models.StrPtr(name), Type: models.StrPtr(typ), Owner: owner, Tapped: tapped, Confidence: 0.9}
+	}
+	var obs []models.FrameObservation
+	for f := 0; f < 300; f++ {
+		o := models.FrameObservation{Frame: f, Time: float64(f) / 30, Cards: []models.CardObservation{
+			{Cell: cellp("C1"), Name: models.StrPtr("Sorcerer"), Type: models.StrPtr("Avatar"), Owner: S, Confidence: 0.9},
+			{Cell: cellp("C4"), Name: models.StrPtr("Geomancer"), Type: models.StrPtr("Avatar"), Owner: N, Confidence: 0.9},
+			seenCard("Spring River", "Site", N, false)}}
+		switch {
+		case f < 60:
+			o.Cards = append(o.Cards, seenCard("Cindertail Fox", "Minion", N, false))
+		case f >= 120 && f < 150:
+			o.Cards = append(o.Cards, seenCard("Gale Sprite", "Minion", S, true), seenCard("Cindertail Fox", "Minion", N, false))
+		default:
+			o.Cards = append(o.Cards, seenCard("Gale Sprite", "Minion", S, true))
+		}
+		obs = append(obs, o)
+	}
+	tr := New(Config{})
+	var got []string
+	for _, ev := range run(tr, obs) {
+		if *ev.Frame >= 90 {
+			got = append(got, brief(ev))
+		}
+	}
+	if len(got) != 0 {
+		t.Errorf("events once the Fox was under the Sprite: %q, want none", got)
+	}
+	if h := tr.Hidden(); len(h) != 1 || h[0].Card != "Cindertail Fox" {
+		t.Errorf("hidden %+v, want the Cindertail Fox", h)
+	}
+}
