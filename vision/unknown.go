@@ -2,7 +2,6 @@ package vision
 
 import (
 	"image"
-	"image/color"
 	"math"
 
 	"github.com/tablecam/tablecam/models"
@@ -28,21 +27,6 @@ func findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) []unknownCard
 	blur := gocv.NewMat()
 	defer blur.Close()
 	gocv.GaussianBlur(gray, &blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
-	// Identified cards are blanked out: their art holds most of the edges,
-	// and edge tracing costs by the edge.
-	if len(known) > 0 {
-		polys := make([][]image.Point, 0, len(known))
-		for _, q := range known {
-			poly := make([]image.Point, 0, 4)
-			for _, p := range grow(q, 1) {
-				poly = append(poly, image.Pt(int(math.Round(p.X)), int(math.Round(p.Y))))
-			}
-			polys = append(polys, poly)
-		}
-		pv := gocv.NewPointsVectorFromPoints(polys)
-		gocv.FillPoly(&blur, pv, color.RGBA{})
-		pv.Close()
-	}
 	edges := cardEdges(blur)
 	defer edges.Close()
 	return outlinesFromEdges(edges, v, known)
