@@ -9,8 +9,9 @@
 // confidence add no evidence; a card seen but not identified keeps the identity its cell is known
 // to hold. Accepted changes become the events of `tablecam rules` (site_played, unit_summoned,
 // unit_moved, card_tapped, …): a card that leaves one cell and settles in another is a move, two
-// copies are told apart by position, a card covered by another stays on the board hidden until
-// what still shows of it says it left (ObserveWith, HiddenSight), a site under units is accepted
+// copies are told apart by position, a card covered by another stays on the board hidden (even
+// when it shows in part now and then) until what still shows of it says it left (ObserveWith,
+// HiddenSight), a site under units is accepted
 // from names voted across frames (read even with low confidence, forgotten after a few seconds),
 // and the turn is inferred from untaps and from who plays.
 //
