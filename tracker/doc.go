@@ -11,9 +11,9 @@
 // unit_moved, card_tapped, …): a card that leaves one cell and settles in another is a move, two
 // copies are told apart by position, a card covered by another stays on the board hidden (even
 // when it shows in part now and then) until what still shows of it says it left (ObserveWith,
-// HiddenSight), a site under units is accepted
-// from names voted across frames (read even with low confidence, forgotten after a few seconds),
-// and the turn is inferred from untaps and from who plays.
+// HiddenSight), a site under units is accepted from names voted across frames (read even with
+// low confidence, forgotten after a few seconds), and the turn is inferred from untaps and from
+// who plays.
 //
 // A Game records events, manual inputs, undos and corrections in a Journal (JSONL, synced per
 // entry) and rebuilds the rules' state from it; ReadJournal and LoadGame replay a journal after
