@@ -92,11 +92,11 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 			return obs, nil
 		}
 	}
-	// Cards are read in grey: warping the grey frame costs a third of
-	// warping its colours.
-	frameGray := grayOf(frame)
-	gray := v.warp(frameGray)
-	frameGray.Close()
+	// (Warping the grey frame instead of the colour one measured slower
+	// overall, not faster.)
+	top := v.warp(frame)
+	gray := grayOf(top)
+	top.Close()
 	defer gray.Close()
 	cards, err := a.readCards(gray, v)
 	if err != nil {
