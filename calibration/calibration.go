@@ -85,7 +85,11 @@ func (c *Calibration) init() error {
 	if err != nil {
 		return fmt.Errorf("calibration: corners %v: %w", c.Corners, err)
 	}
-	c.cachedFor, c.toImage, c.toRealm = c.Corners, h, h.inverse()
+	inv, err := h.Inverse()
+	if err != nil {
+		return fmt.Errorf("calibration: corners %v: %w", c.Corners, err)
+	}
+	c.cachedFor, c.toImage, c.toRealm = c.Corners, h, inv
 	return nil
 }
 
@@ -101,13 +105,17 @@ func (c *Calibration) transforms() (toImage, toRealm homography) {
 	if c.cachedFor == c.Corners && c.toImage != (homography{}) {
 		return c.toImage, c.toRealm
 	}
+	nan := math.NaN()
+	bad := homography{nan, nan, nan, nan, nan, nan, nan, nan, nan}
 	h, err := fitHomography(realmCorners(c.geometry()), c.Corners[:])
 	if err != nil {
-		nan := math.NaN()
-		bad := homography{nan, nan, nan, nan, nan, nan, nan, nan, nan}
 		return bad, bad
 	}
-	return h, h.inverse()
+	inv, err := h.Inverse()
+	if err != nil {
+		return bad, bad
+	}
+	return h, inv
 }
 
 func (c *Calibration) geometry() models.RealmGeometry {
@@ -121,13 +129,13 @@ func (c *Calibration) geometry() models.RealmGeometry {
 // x towards column E, y towards row 4) to image pixels.
 func (c *Calibration) RealmToImage(p models.Point) models.Point {
 	h, _ := c.transforms()
-	return h.apply(p)
+	return h.Apply(p)
 }
 
 // ImageToRealm maps image pixels to realm millimetres (the inverse of RealmToImage).
 func (c *Calibration) ImageToRealm(p models.Point) models.Point {
 	_, h := c.transforms()
-	return h.apply(p)
+	return h.Apply(p)
 }
 
 // Homography is the 3×3 row-major matrix taking realm millimetres to image pixels.
@@ -158,7 +166,7 @@ func (c *Calibration) rectifiedToImage() homography {
 	hmm := c.geometry().HeightMM()
 	// rectified (u,v) → realm (u/s, H − v/s)
 	r := homography{1 / PxPerMM, 0, 0, 0, -1 / PxPerMM, hmm, 0, 0, 1}
-	return h.mul(r)
+	return r.Then(h)
 }
 
 // Rectify warps frame to the top-down realm image (RectifiedSize, row 4 at

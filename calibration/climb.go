@@ -16,7 +16,7 @@ func climbCorners(score func(homography) float64, h homography, g models.RealmGe
 	src := realmCorners(g)
 	var q [4]models.Point
 	for i, p := range src {
-		q[i] = h.apply(p)
+		q[i] = h.Apply(p)
 	}
 	best := score(h)
 	for _, d := range moves {

@@ -105,10 +105,10 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) models.Quad {
 	w, hh := g.WidthMM(), g.HeightMM()
 	q := models.Quad{
-		h.apply(models.Point{X: 0, Y: 0}),
-		h.apply(models.Point{X: w, Y: 0}),
-		h.apply(models.Point{X: w, Y: hh}),
-		h.apply(models.Point{X: 0, Y: hh}),
+		h.Apply(models.Point{X: 0, Y: 0}),
+		h.Apply(models.Point{X: w, Y: 0}),
+		h.Apply(models.Point{X: w, Y: hh}),
+		h.Apply(models.Point{X: 0, Y: hh}),
 	}
 	var area float64
 	for i := range q {
@@ -176,7 +176,7 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		best.h = polishOnLines(rm, best.h, g)
 	}
 	if scale != 1 {
-		best.h = homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1}.mul(best.h)
+		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 	}
 	return best.h, best.score, nil
 }
@@ -256,10 +256,10 @@ func sortFits(f []gridFit) {
 // folded, or of a shape no camera at a player's side would see.
 func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	q := models.Quad{
-		h.apply(models.Point{X: 0, Y: 0}),
-		h.apply(models.Point{X: g.WidthMM(), Y: 0}),
-		h.apply(models.Point{X: g.WidthMM(), Y: g.HeightMM()}),
-		h.apply(models.Point{X: 0, Y: g.HeightMM()}),
+		h.Apply(models.Point{X: 0, Y: 0}),
+		h.Apply(models.Point{X: g.WidthMM(), Y: 0}),
+		h.Apply(models.Point{X: g.WidthMM(), Y: g.HeightMM()}),
+		h.Apply(models.Point{X: 0, Y: g.HeightMM()}),
 	}
 	for _, p := range q {
 		if math.IsNaN(p.X) || math.IsNaN(p.Y) || p.X < -0.25*w || p.X > 1.25*w || p.Y < -0.25*hgt || p.Y > 1.25*hgt {

@@ -74,8 +74,8 @@ func (c *Calibration) driftSegments() []driftSegment {
 			f := (float64(k) + 0.5) / driftSamples
 			q := models.Point{X: p0.X + f*(p1.X-p0.X), Y: p0.Y + f*(p1.Y-p0.Y)}
 			dx, dy := (p1.X-p0.X)/100, (p1.Y-p0.Y)/100
-			a := h.apply(q)
-			b := h.apply(models.Point{X: q.X + dx, Y: q.Y + dy})
+			a := h.Apply(q)
+			b := h.Apply(models.Point{X: q.X + dx, Y: q.Y + dy})
 			l := math.Hypot(b.X-a.X, b.Y-a.Y)
 			if l == 0 || math.IsNaN(l) {
 				l = 1

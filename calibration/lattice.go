@@ -321,11 +321,11 @@ func lineSupport(m *edgeMap, h homography, gl gridLine, step float64, r int, col
 	for i := 0; i < n; i++ {
 		s := float64(i) * step
 		q := models.Point{X: gl.p0.X + ux*s, Y: gl.p0.Y + uy*s}
-		p := h.apply(q)
+		p := h.Apply(q)
 		if !m.inside(p) {
 			continue
 		}
-		p2 := h.apply(models.Point{X: q.X + ux, Y: q.Y + uy})
+		p2 := h.Apply(models.Point{X: q.X + ux, Y: q.Y + uy})
 		ex, ey := p2.X-p.X, p2.Y-p.Y
 		el := math.Hypot(ex, ey)
 		if el == 0 || math.IsNaN(el) {
@@ -385,7 +385,7 @@ func scoreGridStep(m *edgeMap, h homography, g models.RealmGeometry, step float6
 // starting from their median, so that card edges and art next to the line
 // do not pull it. ok is false when too little of the line is visible.
 func snapLine(m *edgeMap, h homography, gl gridLine, r int) (imgLine, bool) {
-	a, b := h.apply(gl.p0), h.apply(gl.p1)
+	a, b := h.Apply(gl.p0), h.Apply(gl.p1)
 	lx, ly := b.X-a.X, b.Y-a.Y
 	length := math.Hypot(lx, ly)
 	if length < 10 || math.IsNaN(length) {
@@ -400,7 +400,7 @@ func snapLine(m *edgeMap, h homography, gl gridLine, r int) (imgLine, bool) {
 	for i := 0; i < n; i++ {
 		f := float64(i) / float64(n-1)
 		q := models.Point{X: gl.p0.X + f*(gl.p1.X-gl.p0.X), Y: gl.p0.Y + f*(gl.p1.Y-gl.p0.Y)}
-		p := h.apply(q)
+		p := h.Apply(q)
 		if !m.inside(p) {
 			continue
 		}

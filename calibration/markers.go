@@ -88,7 +88,7 @@ func detectMarkers(frame gocv.Mat, g models.RealmGeometry, layout MarkerLayout) 
 	}
 	var q models.Quad
 	for i, p := range realmCorners(g) {
-		q[i] = h.apply(p)
+		q[i] = h.Apply(p)
 	}
 	return q, true, nil
 }

@@ -34,8 +34,8 @@ const maxCanvas = 1100
 func newRectifier(v1, v2 vec3, w, h float64) (rectifier, bool) {
 	o := vec3{w / 2, h / 2, 1}
 	m := homography{v1[0], v2[0], o[0], v1[1], v2[1], o[1], v1[2], v2[2], o[2]}
-	p := m.inverse()
-	if math.IsNaN(p[0]) || math.IsInf(p[0], 0) {
+	p, err := m.Inverse()
+	if err != nil || math.IsNaN(p[0]) || math.IsInf(p[0], 0) {
 		return rectifier{}, false
 	}
 	corners := []models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}
@@ -51,18 +51,18 @@ func newRectifier(v1, v2 vec3, w, h float64) (rectifier, bool) {
 	}
 	// Scale each axis so that the canvas near the frame centre has about
 	// the frame's pixel size.
-	c0 := p.apply(models.Point{X: w / 2, Y: h / 2})
-	cx := p.apply(models.Point{X: w/2 + 1, Y: h / 2})
-	cy := p.apply(models.Point{X: w / 2, Y: h/2 + 1})
+	c0 := p.Apply(models.Point{X: w / 2, Y: h / 2})
+	cx := p.Apply(models.Point{X: w/2 + 1, Y: h / 2})
+	cy := p.Apply(models.Point{X: w / 2, Y: h/2 + 1})
 	kx := 1 / math.Hypot(cx.X-c0.X, cy.X-c0.X)
 	ky := 1 / math.Hypot(cx.Y-c0.Y, cy.Y-c0.Y)
 	if math.IsNaN(kx) || math.IsNaN(ky) || math.IsInf(kx, 0) || math.IsInf(ky, 0) {
 		return rectifier{}, false
 	}
-	p = homography{kx, 0, 0, 0, ky, 0, 0, 0, 1}.mul(p)
+	p = p.Then(homography{kx, 0, 0, 0, ky, 0, 0, 0, 1})
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, c := range corners {
-		q := p.apply(c)
+		q := p.Apply(c)
 		minX, maxX = math.Min(minX, q.X), math.Max(maxX, q.X)
 		minY, maxY = math.Min(minY, q.Y), math.Max(maxY, q.Y)
 	}
@@ -70,7 +70,7 @@ func newRectifier(v1, v2 vec3, w, h float64) (rectifier, bool) {
 	if maxX-minX > 6*math.Max(w, h) || maxY-minY > 6*math.Max(w, h) {
 		return rectifier{}, false
 	}
-	p = homography{s, 0, -minX * s, 0, s, -minY * s, 0, 0, 1}.mul(p)
+	p = p.Then(homography{s, 0, -minX * s, 0, s, -minY * s, 0, 0, 1})
 	return rectifier{toCanvas: p, size: image.Pt(int(math.Ceil((maxX-minX)*s)), int(math.Ceil((maxY-minY)*s)))}, true
 }
 
@@ -362,7 +362,10 @@ func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []hom
 	if rows[0] == nil {
 		return nil
 	}
-	back := r.toCanvas.inverse()
+	back, err := r.toCanvas.Inverse()
+	if err != nil {
+		return nil
+	}
 	minSp := 0.03 * math.Max(float64(r.size.X), float64(r.size.Y))
 	const keep = 4
 	var out []homography
@@ -385,7 +388,7 @@ func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []hom
 					} else {
 						m = homography{0, a.spacing / g.CellHeightMM, a.start, b.spacing / g.CellWidthMM, 0, b.start, 0, 0, 1}
 					}
-					out = append(out, back.mul(m))
+					out = append(out, m.Then(back))
 				}
 			}
 		}

@@ -151,8 +151,8 @@ func (m *ridgeMap) lineEvidence(h homography, gl gridLine, step, clip float64, l
 	for i := 0; i < count; i++ {
 		s := float64(i) * step
 		q := models.Point{X: gl.p0.X + ux*s, Y: gl.p0.Y + uy*s}
-		p := h.apply(q)
-		p2 := h.apply(models.Point{X: q.X + ux, Y: q.Y + uy})
+		p := h.Apply(q)
+		p2 := h.Apply(models.Point{X: q.X + ux, Y: q.Y + uy})
 		ex, ey := p2.X-p.X, p2.Y-p.Y
 		el := math.Hypot(ex, ey)
 		if el == 0 || math.IsNaN(el) {

@@ -161,7 +161,7 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 	}
 	// plane px → realm mm → image.
 	planeToRealm := homography{1 / planeScale, 0, matX0, 0, -1 / planeScale, matY1, 0, 0, 1}
-	hm := toImage.mul(planeToRealm)
+	hm := planeToRealm.Then(toImage)
 	hmat := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
 	defer hmat.Close()
 	for i, v := range hm {

@@ -57,7 +57,7 @@ func bestVariant(ref *edgeMap, h homography, g models.RealmGeometry, w, hgt floa
 				} else {
 					a[4], a[5] = v.scale, v.shift*cell
 				}
-				hv := h.mul(a)
+				hv := a.Then(h)
 				if !plausible(hv, g, w, hgt) {
 					continue
 				}

@@ -10,7 +10,7 @@ import (
 func quadOf(h homography, g models.RealmGeometry) models.Quad {
 	var q models.Quad
 	for i, p := range realmCorners(g) {
-		q[i] = h.apply(p)
+		q[i] = h.Apply(p)
 	}
 	return q
 }
@@ -35,7 +35,7 @@ func TestAliasesAndClimbRecoverTheGrid(t *testing.T) {
 	tolerance := 0.01 * realmWidthPx(truth)
 
 	shift := func(dx, dy, sx, sy float64) homography {
-		return want.mul(homography{sx, 0, dx * g.CellWidthMM, 0, sy, dy * g.CellHeightMM, 0, 0, 1})
+		return homography{sx, 0, dx * g.CellWidthMM, 0, sy, dy * g.CellHeightMM, 0, 0, 1}.Then(want)
 	}
 	aliases := []struct {
 		name string
