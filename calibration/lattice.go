@@ -27,9 +27,7 @@ func newFamily(clusters []*lineCluster, dir, other, tol float64, centre models.P
 	}
 	var items []lt
 	for _, c := range clusters {
-		cdir := math.Atan2(c.line.a, -c.line.b)
-		d := angleDiff(cdir, dir)
-		if d > tol || d > angleDiff(cdir, other) {
+		if !c.runsAlong(dir, other, tol) {
 			continue
 		}
 		den := c.line.a*tx + c.line.b*ty

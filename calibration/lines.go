@@ -57,6 +57,17 @@ type lineCluster struct {
 	coverage float64 // length of the union of its segments along the line
 }
 
+// direction is the direction of the cluster's line (radians, modulo π).
+func (c *lineCluster) direction() float64 { return math.Atan2(c.line.a, -c.line.b) }
+
+// runsAlong tells whether the cluster's line lies within tol of dir and
+// nearer dir than other: whether it belongs to dir's family of lines.
+func (c *lineCluster) runsAlong(dir, other, tol float64) bool {
+	cdir := c.direction()
+	d := angleDiff(cdir, dir)
+	return d <= tol && d <= angleDiff(cdir, other)
+}
+
 // angleDiff is the distance between two directions modulo π.
 func angleDiff(a, b float64) float64 {
 	d := math.Mod(math.Abs(a-b), math.Pi)
@@ -113,8 +124,7 @@ func clusterSegments(segs []segment, angTol, distTol float64) []*lineCluster {
 		dir := s.direction()
 		var target *lineCluster
 		for _, c := range out {
-			cdir := math.Atan2(c.line.a, -c.line.b)
-			if angleDiff(dir, cdir) > angTol {
+			if angleDiff(dir, c.direction()) > angTol {
 				continue
 			}
 			if math.Abs(c.line.dist(s.a)) <= distTol && math.Abs(c.line.dist(s.b)) <= distTol {

@@ -32,9 +32,7 @@ func vanishingPoint(clusters []*lineCluster, dir, other, tol float64, centre mod
 	}
 	var cs []cand
 	for _, c := range clusters {
-		cdir := math.Atan2(c.line.a, -c.line.b)
-		d := angleDiff(cdir, dir)
-		if d > tol || d > angleDiff(cdir, other) {
+		if !c.runsAlong(dir, other, tol) {
 			continue
 		}
 		mid := models.Point{X: (c.mom.x/c.mom.w - centre.X) / scale, Y: (c.mom.y/c.mom.w - centre.Y) / scale}
@@ -159,9 +157,7 @@ func smallestEigenvector(a [3][3]float64) vec3 {
 func spanPoint(clusters []*lineCluster, dir, other, tol, minGap float64) (vec3, bool) {
 	var fam []*lineCluster
 	for _, c := range clusters {
-		cdir := math.Atan2(c.line.a, -c.line.b)
-		d := angleDiff(cdir, dir)
-		if d <= tol && d <= angleDiff(cdir, other) {
+		if c.runsAlong(dir, other, tol) {
 			fam = append(fam, c)
 		}
 	}
