@@ -483,7 +483,7 @@ func (a *Analyzer) nameSiteByEnds(gray gocv.Mat, q models.Quad, found []placed) 
 		}
 		// Thumbnail pixel → top-down pixel.
 		hm := homography{2 * sim.A, -2 * sim.B, sim.Tx, 2 * sim.B, 2 * sim.A, sim.Ty, 0, 0, 1}
-		m := hm.mat()
+		m := homographyMat(hm)
 		warped := gocv.NewMat()
 		gocv.WarpPerspectiveWithParams(gray, &warped, m, image.Pt(tw, th), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
 		m.Close()
@@ -493,7 +493,8 @@ func (a *Analyzer) nameSiteByEnds(gray gocv.Mat, q models.Quad, found []placed) 
 		n := 0
 		for v := stripBorderPx; v < th-stripBorderPx; v++ {
 			for u := stripBorderPx; u < tw-stripBorderPx; u++ {
-				tx, ty := hm.apply(float64(u)+0.5, float64(v)+0.5)
+				t := hm.Apply(models.Point{X: float64(u) + 0.5, Y: float64(v) + 0.5})
+				tx, ty := t.X, t.Y
 				if hidden.visible(tx, ty) {
 					vis[v*tw+u] = true
 					n++

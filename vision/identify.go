@@ -55,11 +55,11 @@ func regionHashes(gray gocv.Mat, quad models.Quad) []phash {
 		return nil
 	}
 	dst := [4]models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}
-	hm, err := homographyFrom4(dst, [4]models.Point(quad))
+	hm, err := models.NewHomography(dst, [4]models.Point(quad))
 	if err != nil {
 		return nil
 	}
-	m := hm.mat()
+	m := homographyMat(hm)
 	defer m.Close()
 	face := gocv.NewMat()
 	defer face.Close()

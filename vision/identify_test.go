@@ -29,11 +29,11 @@ func cropQuad(frame gocv.Mat, q models.Quad) gocv.Mat {
 	}
 	w := math.Hypot(src[1].X-src[0].X, src[1].Y-src[0].Y)
 	h := math.Hypot(src[3].X-src[0].X, src[3].Y-src[0].Y)
-	hm, err := homographyFrom4([4]models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, src)
+	hm, err := models.NewHomography([4]models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, src)
 	if err != nil {
 		return gocv.NewMat()
 	}
-	m := hm.mat()
+	m := homographyMat(hm)
 	defer m.Close()
 	out := gocv.NewMat()
 	gocv.WarpPerspectiveWithParams(frame, &out, m, image.Pt(int(w), int(h)), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderReplicate, color.RGBA{})

@@ -73,7 +73,8 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 			}
 			var poly []image.Point
 			for _, p := range c.Quad {
-				x, y := v.fromImg.apply(p.X, p.Y)
+				r := v.fromImg.Apply(p)
+				x, y := r.X, r.Y
 				poly = append(poly, image.Pt(int((x-float64(area.Min.X))*f), int((y-float64(area.Min.Y))*f)))
 			}
 			polys = append(polys, poly)

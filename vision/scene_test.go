@@ -103,14 +103,14 @@ func renderTestScene(t testing.TB, cat *models.Catalog, cards []placement, corne
 	}
 
 	// The camera: realm corners at the given image positions.
-	mmToImg, err := homographyFrom4(
+	mmToImg, err := models.NewHomography(
 		[4]models.Point{{X: 0, Y: 0}, {X: geo.WidthMM(), Y: 0}, {X: geo.WidthMM(), Y: geo.HeightMM()}, {X: 0, Y: geo.HeightMM()}},
 		[4]models.Point(corners))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pxToMM := homography{1 / s, 0, -margin, 0, -1 / s, geo.HeightMM() + margin, 0, 0, 1}
-	hm := mmToImg.mul(pxToMM).mat()
+	hm := homographyMat(pxToMM.Then(mmToImg))
 	defer hm.Close()
 	frame := gocv.NewMat()
 	gocv.WarpPerspectiveWithParams(mat, &frame, hm, image.Pt(1280, 720), gocv.InterpolationArea, gocv.BorderConstant, color.RGBA{70, 60, 50, 0})

@@ -30,7 +30,7 @@ func newView(corners models.Quad, geo models.RealmGeometry, imgW, imgH int, opts
 		geo = models.DefaultRealm()
 	}
 	w, h := geo.WidthMM(), geo.HeightMM()
-	mmToImage, err := homographyFrom4(
+	mmToImage, err := models.NewHomography(
 		[4]models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}},
 		[4]models.Point(corners))
 	if err != nil {
@@ -41,9 +41,9 @@ func newView(corners models.Quad, geo models.RealmGeometry, imgW, imgH int, opts
 	v := &view{
 		geo: geo, pxPerMM: s, marginMM: m,
 		size:    image.Pt(int(math.Round((w+2*m)*s)), int(math.Round((h+2*m)*s))),
-		toImage: mmToImage.mul(pxToMM), corners: corners, imgSize: image.Pt(imgW, imgH),
+		toImage: pxToMM.Then(mmToImage), corners: corners, imgSize: image.Pt(imgW, imgH),
 	}
-	if v.fromImg, err = v.toImage.inverse(); err != nil {
+	if v.fromImg, err = v.toImage.Inverse(); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -64,7 +64,7 @@ func (v *view) same(o *view) bool {
 
 // warp makes the top-down image of a camera frame (caller closes).
 func (v *view) warp(frame gocv.Mat) gocv.Mat {
-	h := v.toImage.mat()
+	h := homographyMat(v.toImage)
 	defer h.Close()
 	out := gocv.NewMat()
 	gocv.WarpPerspectiveWithParams(frame, &out, h, v.size, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
@@ -87,7 +87,7 @@ func (v *view) cellAt(p models.Point) (models.Cell, bool) {
 func (v *view) toImageQuad(q models.Quad) models.Quad {
 	var out models.Quad
 	for i, p := range q {
-		out[i] = v.toImage.applyPoint(p)
+		out[i] = v.toImage.Apply(p)
 	}
 	return out
 }
@@ -96,7 +96,7 @@ func (v *view) toImageQuad(q models.Quad) models.Quad {
 func (v *view) imageOfMM(x, y float64) models.Point {
 	px := (x + v.marginMM) * v.pxPerMM
 	py := (v.geo.HeightMM() + v.marginMM - y) * v.pxPerMM
-	return v.toImage.applyPoint(models.Point{X: px, Y: py})
+	return v.toImage.Apply(models.Point{X: px, Y: py})
 }
 
 // scaled gives the same view at f times the resolution.
@@ -104,7 +104,7 @@ func (v *view) scaled(f float64) *view {
 	w := *v
 	w.pxPerMM = v.pxPerMM * f
 	w.size = image.Pt(int(math.Round(float64(v.size.X)*f)), int(math.Round(float64(v.size.Y)*f)))
-	w.toImage = v.toImage.mul(homography{1 / f, 0, 0, 0, 1 / f, 0, 0, 0, 1})
-	w.fromImg = homography{f, 0, 0, 0, f, 0, 0, 0, 1}.mul(v.fromImg)
+	w.toImage = homography{1 / f, 0, 0, 0, 1 / f, 0, 0, 0, 1}.Then(v.toImage)
+	w.fromImg = v.fromImg.Then(homography{f, 0, 0, 0, f, 0, 0, 0, 1})
 	return &w
 }
