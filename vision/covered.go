@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"math/bits"
 	"sort"
 
 	"github.com/tablecam/tablecam/models"
@@ -96,19 +95,7 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 	// Only what the cards on top leave visible, away from their edges.
 	mask := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), r.Dy(), r.Dx(), gocv.MatTypeCV8U)
 	defer mask.Close()
-	var polys [][]image.Point
-	for _, p := range found {
-		var poly []image.Point
-		for _, q := range grow(p.quad, coveredEdgePad) {
-			poly = append(poly, image.Pt(int(math.Round(q.X))-r.Min.X, int(math.Round(q.Y))-r.Min.Y))
-		}
-		polys = append(polys, poly)
-	}
-	if len(polys) > 0 {
-		pv := gocv.NewPointsVectorFromPoints(polys)
-		gocv.FillPoly(&mask, pv, color.RGBA{})
-		pv.Close()
-	}
+	fillGrownQuads(&mask, r.Min, found, coveredEdgePad, color.RGBA{})
 	if float64(gocv.CountNonZero(mask)) < coveredMinAreaMM2*v.pxPerMM*v.pxPerMM {
 		return coveredSite{}, false
 	}
@@ -275,18 +262,7 @@ func (x *lshIndex) queryKind(d *descriptor, accept []bool) (n nearest, ok bool) 
 			if id == n.id || !accept[ref] {
 				continue
 			}
-			e := &x.descs[id]
-			dist := bits.OnesCount64(d[0]^e[0]) + bits.OnesCount64(d[1]^e[1]) +
-				bits.OnesCount64(d[2]^e[2]) + bits.OnesCount64(d[3]^e[3])
-			switch {
-			case dist < n.dist:
-				if ref != n.ref && n.ref >= 0 {
-					n.second = min(n.second, n.dist)
-				}
-				n.id, n.ref, n.dist = id, ref, dist
-			case ref != n.ref && dist < n.second:
-				n.second = dist
-			}
+			n.offer(id, ref, hamming(d, &x.descs[id]))
 		}
 	}
 	return n, n.id >= 0
@@ -616,21 +592,28 @@ func newCoverMask(r image.Rectangle, found []placed, pad float64) coverMask {
 	mat := gocv.NewMatWithSize(r.Dy(), r.Dx(), gocv.MatTypeCV8U)
 	defer mat.Close()
 	mat.SetTo(gocv.NewScalar(0, 0, 0, 0))
-	var polys [][]image.Point
+	fillGrownQuads(&mat, r.Min, found, pad, color.RGBA{255, 255, 255, 0})
+	m.data = mat.ToBytes()
+	return m
+}
+
+// fillGrownQuads paints each found card's quad, grown by pad, into img,
+// whose top-left pixel is origin in the top-down image.
+func fillGrownQuads(img *gocv.Mat, origin image.Point, found []placed, pad float64, c color.RGBA) {
+	if len(found) == 0 {
+		return
+	}
+	polys := make([][]image.Point, 0, len(found))
 	for _, p := range found {
 		var poly []image.Point
 		for _, q := range grow(p.quad, pad) {
-			poly = append(poly, image.Pt(int(math.Round(q.X))-r.Min.X, int(math.Round(q.Y))-r.Min.Y))
+			poly = append(poly, image.Pt(int(math.Round(q.X))-origin.X, int(math.Round(q.Y))-origin.Y))
 		}
 		polys = append(polys, poly)
 	}
-	if len(polys) > 0 {
-		pv := gocv.NewPointsVectorFromPoints(polys)
-		gocv.FillPoly(&mat, pv, color.RGBA{255, 255, 255, 0})
-		pv.Close()
-	}
-	m.data = mat.ToBytes()
-	return m
+	pv := gocv.NewPointsVectorFromPoints(polys)
+	defer pv.Close()
+	gocv.FillPoly(img, pv, c)
 }
 
 // visible reports whether the top-down pixel at (x, y) lies in the mask's

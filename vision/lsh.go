@@ -93,6 +93,25 @@ type nearest struct {
 	dist, second int
 }
 
+// offer takes descriptor id of reference ref at distance dist into account.
+func (n *nearest) offer(id, ref int32, dist int) {
+	switch {
+	case dist < n.dist:
+		if ref != n.ref && n.ref >= 0 {
+			n.second = min(n.second, n.dist)
+		}
+		n.id, n.ref, n.dist = id, ref, dist
+	case ref != n.ref && dist < n.second:
+		n.second = dist
+	}
+}
+
+// hamming is the number of bits in which two descriptors differ.
+func hamming(a, b *descriptor) int {
+	return bits.OnesCount64(a[0]^b[0]) + bits.OnesCount64(a[1]^b[1]) +
+		bits.OnesCount64(a[2]^b[2]) + bits.OnesCount64(a[3]^b[3])
+}
+
 // query finds the nearest reference descriptor to d; ok is false when no
 // reference descriptor shares a bucket with it.
 func (x *lshIndex) query(d *descriptor) (n nearest, ok bool) {
@@ -110,19 +129,7 @@ func (x *lshIndex) queryTables(d *descriptor, k int) (n nearest, ok bool) {
 			if id == n.id {
 				continue
 			}
-			e := &x.descs[id]
-			dist := bits.OnesCount64(d[0]^e[0]) + bits.OnesCount64(d[1]^e[1]) +
-				bits.OnesCount64(d[2]^e[2]) + bits.OnesCount64(d[3]^e[3])
-			ref := x.owner[id]
-			switch {
-			case dist < n.dist:
-				if ref != n.ref && n.ref >= 0 {
-					n.second = min(n.second, n.dist)
-				}
-				n.id, n.ref, n.dist = id, ref, dist
-			case ref != n.ref && dist < n.second:
-				n.second = dist
-			}
+			n.offer(id, x.owner[id], hamming(d, &x.descs[id]))
 		}
 	}
 	return n, n.id >= 0
