@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tablecam/tablecam/samples"
 	"io"
 	"math"
 	"os"
@@ -31,7 +32,7 @@ func runBenchTracker(ctx context.Context, e env) int {
 	fs := flag.NewFlagSet("bench tracker", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	gameDir := fs.String("game", "", "recorded game: game.avi (or frames/), events.jsonl and truth.json")
-	catalogPath := fs.String("catalog", "", "card catalog (default: the samples' catalog)")
+	catalogPath := fs.String("catalog", "", "card catalog (default: the catalog beside the games folder, else the bundled sample catalog)")
 	window := fs.Float64("window", 0.25, "stability window in seconds")
 	cornersFlag := fs.String("corners", "", "realm corners instead of automatic calibration")
 	eventsOut := fs.String("events", "", "write the tracker's events to this JSONL file")
@@ -58,11 +59,7 @@ func runBenchTracker(ctx context.Context, e env) int {
 	}
 	catPath := *catalogPath
 	if catPath == "" {
-		if p, err := filepath.Abs(filepath.Join(*gameDir, "..", "..", "catalog")); err == nil {
-			if _, err := os.Stat(filepath.Join(p, "cards.json")); err == nil {
-				catPath = p
-			}
-		}
+		catPath = recordedGameCatalog(*gameDir)
 	}
 	cat, err := openCatalog(catPath, e.stderr)
 	if err != nil {
@@ -464,4 +461,20 @@ func (sc benchScore) print(w io.Writer, game string) {
 	for _, f := range sc.False {
 		fmt.Fprintf(w, "  false:  %s\n", f)
 	}
+}
+
+// recordedGameCatalog is the catalog a recorded game was most likely rendered
+// with (`tablecam synth game` draws the faces of the bundled sample catalog
+// unless told otherwise): the catalog folder beside the game's games folder,
+// else the bundled sample catalog, else "" (openCatalog's own choice).
+func recordedGameCatalog(gameDir string) string {
+	if p, err := filepath.Abs(filepath.Join(gameDir, "..", "..", "catalog")); err == nil {
+		if _, err := os.Stat(filepath.Join(p, "cards.json")); err == nil {
+			return p
+		}
+	}
+	if p, err := samples.Path("catalog"); err == nil {
+		return p
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/samples"
 )
 
 func at(ev models.Event, frame int) models.Event {
@@ -107,5 +108,44 @@ func TestBenchTrackerOnDemo(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &o); err != nil || o.Frame != i {
 			t.Fatalf("observation line %d: frame %d, %v", i+1, o.Frame, err)
 		}
+	}
+}
+
+func TestRecordedGameCatalog(t *testing.T) {
+	root, err := filepath.Abs("../../samples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TABLECAM_SAMPLES", root)
+	bundled, err := samples.Path("catalog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(own, "games", "g1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(own, "catalog"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(own, "catalog", "cards.json"), []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	demo, err := samples.Path("games", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, game, want string
+	}{
+		{"bundled demo", demo, bundled},
+		{"game beside its own catalog", filepath.Join(own, "games", "g1"), filepath.Join(own, "catalog")},
+		{"game rendered anywhere else", t.TempDir(), bundled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := recordedGameCatalog(tc.game); filepath.Clean(got) != filepath.Clean(tc.want) {
+				t.Errorf("recordedGameCatalog(%s) = %q, want %q", tc.game, got, tc.want)
+			}
+		})
 	}
 }
