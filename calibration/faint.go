@@ -54,6 +54,23 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gr
 		if oks1 && ok2 {
 			pairs = append(pairs, vpPair{s1, v2})
 		}
+		// Both vanishing points moved to where the frame's line response
+		// lines up best.
+		sv1, sv2 := vec3{math.Cos(d1), math.Sin(d1), 0}, vec3{math.Cos(d2), math.Sin(d2), 0}
+		if ok1 {
+			sv1 = v1
+		}
+		if ok2 {
+			sv2 = v2
+		}
+		r1, r2 := refineVanishingPoint(rm, d1, sv1), refineVanishingPoint(rm, d2, sv2)
+		pairs = append(pairs, vpPair{r1, r2})
+		// A camera at most ~30° off the vertical sees the grid's two
+		// directions 60–120° apart: when the second strongest direction
+		// is not (card edges, the table), the perpendicular is tried.
+		if dp := d1 + math.Pi/2; angleDiff(d2, dp) > 30*math.Pi/180 {
+			pairs = append(pairs, vpPair{r1, refineVanishingPoint(rm, dp, vec3{math.Cos(dp), math.Sin(dp), 0})})
+		}
 	}
 	for _, s := range seeds[:min(len(seeds), 2)] {
 		pairs = append(pairs, vpPair{vec3{s.h[0], s.h[3], s.h[6]}, vec3{s.h[1], s.h[4], s.h[7]}})
@@ -66,7 +83,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gr
 	}
 	for _, p := range pairs {
 		for _, h := range profileCandidates(gray, p.a, p.b, g) {
-			if !plausible(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency {
+			if !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency {
 				continue
 			}
 			fits = append(fits, gridFit{h: h, score: score(h)})
@@ -84,7 +101,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gr
 			best = gridFit{h: h, score: s}
 		}
 	}
-	if best.score < minRidgeScore || cameraInconsistency(best.h, w, hgt) > maxCameraInconsistency {
+	if best.score < minRidgeScore || !insideFrame(best.h, g, w, hgt) || cameraInconsistency(best.h, w, hgt) > maxCameraInconsistency {
 		return best, false
 	}
 	// Polish on the uncapped score, which keeps rising as the lattice
@@ -173,4 +190,18 @@ func towards(v vec3, p models.Point) float64 {
 		return math.Atan2(v[1], v[0])
 	}
 	return math.Atan2(v[1]/v[2]-p.Y, v[0]/v[2]-p.X)
+}
+
+// insideFrame says whether all four corners of lattice h lie in the w×h
+// frame. The profile search reads a realm only when the camera sees all of
+// it: the ridge score reads only the parts of lines inside the frame, so a
+// lattice shifted a cell off the frame loses its weakest line for free.
+func insideFrame(h homography, g models.RealmGeometry, w, hgt float64) bool {
+	for _, p := range realmCorners(g) {
+		q := h.Apply(p)
+		if !(q.X >= 0 && q.Y >= 0 && q.X <= w-1 && q.Y <= hgt-1) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,151 @@
+package calibration
+
+import (
+	"math"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// A vanishing point estimated from Hough lines can be a degree or two off
+// when card edges or a grained table pull it, and a profile summed along
+// slightly wrong lines smears a faint grid line over several pixels. The
+// pencil search below moves the vanishing point to where the frame's line
+// response lines up best: every strong sample of the response across the
+// family's direction is binned by the line through the vanishing point it
+// lies on, and the point is chosen that concentrates the response into the
+// fewest bins (the largest sum of squared bin totals).
+
+// pencilSamples are points of the frame with a strong line response
+// across one direction, and that response (signed: dark lines positive).
+type pencilSamples struct {
+	centre models.Point
+	a, b   []float64 // offsets from centre (x, y)
+	r      []float64
+	span   float64 // the frame's longer side
+}
+
+// newPencilSamples samples rm's response across the normal of direction
+// theta every few pixels, keeping the strong ones.
+func newPencilSamples(rm *ridgeMap, theta float64) pencilSamples {
+	nx, ny := -math.Sin(theta), math.Cos(theta)
+	c := models.Point{X: float64(rm.w) / 2, Y: float64(rm.h) / 2}
+	ps := pencilSamples{centre: c, span: float64(max(rm.w, rm.h))}
+	const step = 3
+	dm := ridgeOffsets[len(ridgeOffsets)-1] + 1
+	for y := dm; y < float64(rm.h)-dm; y += step {
+		for x := dm; x < float64(rm.w)-dm; x += step {
+			p := models.Point{X: x, Y: y}
+			var s float64
+			for k, d := range ridgeOffsets {
+				s += rm.rawResponse(p, nx, ny, d) / rm.noise[k]
+			}
+			s = clipRidge(s / float64(len(ridgeOffsets)))
+			if math.Abs(s) < 2.5 {
+				continue
+			}
+			ps.a = append(ps.a, x-c.X)
+			ps.b = append(ps.b, y-c.Y)
+			ps.r = append(ps.r, s)
+		}
+	}
+	return ps
+}
+
+// alignment is how well the samples line up on lines through the point
+// at direction alpha from the frame's centre and inverse distance kappa
+// (0: at infinity; negative: on the other side): the sum over 2-px bins of
+// the squared total response, for dark and light lines apart.
+func (ps pencilSamples) alignment(alpha, kappa float64, bins []float64) float64 {
+	ex, ey := math.Cos(alpha), math.Sin(alpha)
+	n := len(bins) / 2
+	for i := range bins {
+		bins[i] = 0
+	}
+	half := float64(n) / 4
+	for i, r := range ps.r {
+		a := ps.a[i]*ex + ps.b[i]*ey
+		b := -ps.a[i]*ey + ps.b[i]*ex
+		den := 1 - kappa*a
+		if den < 0.2 {
+			continue
+		}
+		s := b / den / 2
+		if s < -half || s >= half {
+			continue
+		}
+		k := int(s + half)
+		if r < 0 {
+			k += n / 2
+		}
+		bins[k] += r
+	}
+	var e float64
+	for _, v := range bins {
+		e += v * v
+	}
+	return e
+}
+
+// vpFromAngle is the homogeneous vanishing point for alpha and kappa.
+func (ps pencilSamples) vpFromAngle(alpha, kappa float64) vec3 {
+	ex, ey := math.Cos(alpha), math.Sin(alpha)
+	return vec3{ps.centre.X*kappa + ex, ps.centre.Y*kappa + ey, kappa}
+}
+
+// refineVanishingPoint moves vanishing point v of a family of lines running
+// near direction theta to the point where rm's line response lines up best
+// (see alignment): a scan within 3° of v's direction (or of theta, when v is
+// further off) at every distance from 0.83 frame sides to infinity, then
+// coordinate ascent to 0.05°. It returns v when the frame has too few
+// line samples to tell.
+func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3) vec3 {
+	ps := newPencilSamples(rm, theta)
+	if len(ps.r) < 100 {
+		return v
+	}
+	kmax := 1.2 / ps.span
+	alpha, kappa := theta, 0.0
+	if math.Abs(v[2]) > 1e-12 {
+		dx, dy := v[0]/v[2]-ps.centre.X, v[1]/v[2]-ps.centre.Y
+		alpha, kappa = math.Atan2(dy, dx), 1/math.Hypot(dx, dy)
+	} else {
+		alpha = math.Atan2(v[1], v[0])
+	}
+	if math.Cos(alpha-theta) < 0 {
+		alpha, kappa = alpha+math.Pi, -kappa
+	}
+	if angleDiff(alpha, theta) > 4*math.Pi/180 {
+		// Pulled far off: start from the direction itself.
+		alpha, kappa = theta, 0
+	}
+	kappa = math.Max(-kmax, math.Min(kmax, kappa))
+	bins := make([]float64, 4*int(ps.span))
+	best := ps.alignment(alpha, kappa, bins)
+	const deg = math.Pi / 180
+	// A scan first (the alignment has false maxima at card edges and the
+	// table's grain), then coordinate ascent.
+	a0 := alpha
+	for da := -3.0; da <= 3; da += 0.25 {
+		for dk := -1.0; dk <= 1; dk += 0.05 {
+			a, k := a0+da*deg, dk*kmax
+			if e := ps.alignment(a, k, bins); e > best {
+				best, alpha, kappa = e, a, k
+			}
+		}
+	}
+	for _, st := range [][2]float64{{0.1 * deg, 0.02 * kmax}, {0.05 * deg, 0.01 * kmax}} {
+		for iter := 0; iter < 8; iter++ {
+			improved := false
+			for _, mv := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				a, k := alpha+mv[0]*st[0], math.Max(-kmax, math.Min(kmax, kappa+mv[1]*st[1]))
+				if e := ps.alignment(a, k, bins); e > best {
+					best, alpha, kappa, improved = e, a, k, true
+				}
+			}
+			if !improved {
+				break
+			}
+		}
+	}
+	return ps.vpFromAngle(alpha, kappa)
+}
