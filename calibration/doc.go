@@ -15,10 +15,13 @@
 // the grey frame): a lattice of card edges and art whose lines are not drawn lines is refused, and a
 // right one is polished onto the lines' centres. When no edge lattice is trusted (faint, blurred or
 // broken lines on busy art), the grid is read off line profiles instead: vanishing points of the
-// frame's straight lines (all of them, and the mat's opposite edges) give an affine top-down view,
+// frame's straight lines (all of them, and the mat's opposite edges, and each moved to where the
+// frame's line response lines up best, since card edges and a grained table pull a Hough estimate a
+// degree or two off) give an affine top-down view,
 // every row and column of it sums the ridge response, the realm's 6 and 5 equally spaced lines are
 // read off the profiles' peaks, and the best lattices are polished by climbing their corners on the
-// same response; a lattice no pinhole camera could see (cells of the wrong aspect) is refused. A
+// same response; a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner
+// outside the frame, is refused. A
 // doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the corners
 // from the user instead.
 //
