@@ -125,15 +125,15 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3) vec3 {
 	// A scan first (the alignment has false maxima at card edges and the
 	// table's grain), then coordinate ascent.
 	a0 := alpha
-	for da := -3.0; da <= 3; da += 0.25 {
-		for dk := -1.0; dk <= 1; dk += 0.05 {
+	for da := -3.0; da <= 3; da += 0.5 {
+		for dk := -1.0; dk <= 1; dk += 0.1 {
 			a, k := a0+da*deg, dk*kmax
 			if e := ps.alignment(a, k, bins); e > best {
 				best, alpha, kappa = e, a, k
 			}
 		}
 	}
-	for _, st := range [][2]float64{{0.1 * deg, 0.02 * kmax}, {0.05 * deg, 0.01 * kmax}} {
+	for _, st := range [][2]float64{{0.25 * deg, 0.05 * kmax}, {0.1 * deg, 0.02 * kmax}, {0.05 * deg, 0.01 * kmax}} {
 		for iter := 0; iter < 8; iter++ {
 			improved := false
 			for _, mv := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
