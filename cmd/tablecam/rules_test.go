@@ -195,18 +195,25 @@ func TestRulesText(t *testing.T) {
 	}
 }
 
-// TestRulesRulebookGame replays the game of the rulebook's examples with the
-// real card list, when it is present.
-func TestRulesRulebookGame(t *testing.T) {
+// replayOnSharedList runs `tablecam rules --json` on a game with the real
+// card list and gives the states, or skips the test when the list is absent.
+func replayOnSharedList(t *testing.T, game string) []models.GameState {
+	t.Helper()
 	const shared = "../../../shared/data/sorcery-cards.json"
 	if _, err := models.LoadCatalog(shared); err != nil {
 		t.Skipf("no shared card list: %v", err)
 	}
-	code, out, errOut := runCmd(t, "", "rules", "--json", "--catalog", shared, "../../samples/games/rulebook-game.jsonl")
+	code, out, errOut := runCmd(t, "", "rules", "--json", "--catalog", shared, game)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	states := decodeStates(t, out)
+	return decodeStates(t, out)
+}
+
+// TestRulesRulebookGame replays the game of the rulebook's examples with the
+// real card list, when it is present.
+func TestRulesRulebookGame(t *testing.T) {
+	states := replayOnSharedList(t, "../../samples/games/rulebook-game.jsonl")
 	var warned []string
 	for _, st := range states {
 		for _, w := range st.Warnings {
@@ -247,15 +254,7 @@ func TestRulesWarningsOnly(t *testing.T) {
 // summoning sickness on a move, Charge, Airborne diagonals, Movement +1, an
 // Automaton, an X cost and a minion that provides threshold.
 func TestRulesKeywordsGame(t *testing.T) {
-	const shared = "../../../shared/data/sorcery-cards.json"
-	if _, err := models.LoadCatalog(shared); err != nil {
-		t.Skipf("no shared card list: %v", err)
-	}
-	code, out, errOut := runCmd(t, "", "rules", "--json", "--catalog", shared, "../../samples/games/keywords-game.jsonl")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	states := decodeStates(t, out)
+	states := replayOnSharedList(t, "../../samples/games/keywords-game.jsonl")
 	var warned []string
 	for _, st := range states {
 		for _, w := range st.Warnings {
