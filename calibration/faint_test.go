@@ -25,21 +25,28 @@ func TestDetectFaint(t *testing.T) {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			frame, truth := s.render(t)
 			defer frame.Close()
-			gray := grayFor(frame)
-			defer gray.Close()
-			rm, err := newRidgeMap(gray)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, ok := detectFaint(gray, rm, g, nil)
-			if !ok {
-				t.Fatalf("not found (best ridge score %.2f)", f.score)
-			}
-			q := orientCorners(f.h, g, false)
-			if e := cornerError(q, truth) / realmWidthPx(truth); e > 0.01 {
-				t.Errorf("corner error %.2f%% of the realm width (found %v, want %v, ridge score %.2f)", 100*e, fmtQuad(q), fmtQuad(truth), f.score)
-			}
+			checkFaintFound(t, frame, g, truth)
 		})
+	}
+}
+
+// checkFaintFound runs the profile search on frame and wants the realm
+// within 1% of its width from truth.
+func checkFaintFound(t *testing.T, frame gocv.Mat, g models.RealmGeometry, truth models.Quad) {
+	t.Helper()
+	gray := grayFor(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := detectFaint(gray, rm, g, nil)
+	if !ok {
+		t.Fatalf("not found (best ridge score %.2f)", f.score)
+	}
+	q := orientCorners(f.h, g, false)
+	if e := cornerError(q, truth) / realmWidthPx(truth); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm width (found %v, want %v, ridge score %.2f)", 100*e, fmtQuad(q), fmtQuad(truth), f.score)
 	}
 }
 
@@ -62,20 +69,7 @@ func TestDetectFaintStills(t *testing.T) {
 			}
 			frame := gocv.IMRead(img, gocv.IMReadColor)
 			defer frame.Close()
-			gray := grayFor(frame)
-			defer gray.Close()
-			rm, err := newRidgeMap(gray)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, ok := detectFaint(gray, rm, g, nil)
-			if !ok {
-				t.Fatalf("not found (best ridge score %.2f)", f.score)
-			}
-			q := orientCorners(f.h, g, false)
-			if e := cornerError(q, truth.Corners) / realmWidthPx(truth.Corners); e > 0.01 {
-				t.Errorf("corner error %.2f%% of the realm width (ridge score %.2f)", 100*e, f.score)
-			}
+			checkFaintFound(t, frame, g, truth.Corners)
 		})
 	}
 }
