@@ -94,19 +94,7 @@ func TestAnalyzeStills(t *testing.T) {
 		if err != nil {
 			t.Skipf("no sample stills: %v", err)
 		}
-		frame := gocv.IMRead(filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), gocv.IMReadColor)
-		if frame.Empty() {
-			t.Fatalf("cannot read still %04d", i)
-		}
-		cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs, err := a.Analyze(frame, cal)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		obs := analyzeStill(t, a, filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), truth.Corners)
 		s := scoreStill(obs, truth)
 		for _, n := range s.notes {
 			t.Logf("still %04d: %s", i, n)
@@ -160,16 +148,7 @@ func TestOcclusionStills(t *testing.T) {
 		} else {
 			without++
 		}
-		frame := gocv.IMRead(p[:len(p)-len(".json")]+".jpg", gocv.IMReadColor)
-		cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs, err := a.Analyze(frame, cal)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		obs := analyzeStill(t, a, p[:len(p)-len(".json")]+".jpg", truth.Corners)
 		n++
 		if obs.Occluded == truth.Occluded {
 			right++
@@ -186,4 +165,23 @@ func TestOcclusionStills(t *testing.T) {
 	if float64(right) < 0.8*float64(n) {
 		t.Errorf("occlusion right on %d of %d stills, want ≥ 80%%", right, n)
 	}
+}
+
+// analyzeStill reads the still image at path with its truth corners.
+func analyzeStill(t *testing.T, a *Analyzer, path string, corners models.Quad) models.FrameObservation {
+	t.Helper()
+	frame := gocv.IMRead(path, gocv.IMReadColor)
+	defer frame.Close()
+	if frame.Empty() {
+		t.Fatalf("cannot read still %s", path)
+	}
+	cal, err := calibration.FromCorners(corners, frame.Cols(), frame.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, err := a.Analyze(frame, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obs
 }
