@@ -50,6 +50,11 @@ const minEdgeRidgeScore = 0.2
 // extra edges give wrong lattices more support.
 const minFaintGridScore = 0.40
 
+// crossCheckMargin is how much higher (in ridge score, noise units) the
+// profile search's lattice must score to replace a doubtful lattice found
+// on edges.
+const crossCheckMargin = 0.05
+
 // climbed is how many of the best refined lattices climbCorners polishes.
 const climbed = 2
 
@@ -174,6 +179,17 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
+		// A lattice whose lines are only faintly drawn lines may be
+		// card edges that happen to line up, or the grid read at half its
+		// spacing: the profile search gets a say, and the one whose lines
+		// are more clearly drawn lines wins, unless it is the same lattice
+		// moved by whole cells (the edge pass judged those aliases on edges,
+		// where an arm over the border or a grained table fools it less).
+		if rs := rm.ridgeScore(best.h, g); rs < minRidgeScore {
+			if f, ok := detectFaint(gray, rm, g, []gridFit{best}); ok && f.score > rs+crossCheckMargin && !shiftedAlias(best.h, f.h, g) {
+				best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+			}
+		}
 	}
 	if scale != 1 {
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})

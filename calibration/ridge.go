@@ -206,10 +206,15 @@ func (m *ridgeMap) polarEvidence(h homography, g models.RealmGeometry, clip, lin
 		hit += math.Min(lineCap, e) * l
 		total += l
 	}
+	// A line outside counts for the part of it the frame shows: a few
+	// samples at the frame's edge (a card, the mat's corner) are not a
+	// line.
 	maxOut := 0.0
 	for _, gl := range outerLines(g) {
 		if e, n := m.lineEvidence(h, gl, step, clip, light); n > 0 {
-			maxOut = math.Max(maxOut, math.Min(lineCap, e))
+			l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
+			seen := math.Min(1, float64(n)/(l/step+1))
+			maxOut = math.Max(maxOut, seen*math.Min(lineCap, e))
 		}
 	}
 	// Lines half a cell inside the grid cross the cells' middles, where a

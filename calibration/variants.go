@@ -1,6 +1,8 @@
 package calibration
 
 import (
+	"math"
+
 	"github.com/tablecam/tablecam/models"
 )
 
@@ -74,4 +76,39 @@ func bestVariant(ref *edgeMap, h homography, g models.RealmGeometry, w, hgt floa
 		}
 	}
 	return h
+}
+
+// shiftedAlias says whether lattice b is lattice a moved by whole cells
+// (one or more, along either axis or both): its corners, read in a's realm
+// millimetres, are a's corners shifted by a whole number of cells, to a
+// tenth of a cell.
+func shiftedAlias(a, b homography, g models.RealmGeometry) bool {
+	inv, err := a.Inverse()
+	if err != nil {
+		return false
+	}
+	var pts []models.Point
+	minX, minY := math.Inf(1), math.Inf(1)
+	for _, p := range realmCorners(g) {
+		q := inv.Apply(b.Apply(p))
+		pts = append(pts, q)
+		minX, minY = math.Min(minX, q.X), math.Min(minY, q.Y)
+	}
+	dx, dy := math.Round(minX/g.CellWidthMM), math.Round(minY/g.CellHeightMM)
+	if dx == 0 && dy == 0 {
+		return false
+	}
+	for _, p := range pts {
+		near := false
+		for _, c := range realmCorners(g) {
+			if math.Abs(p.X-c.X-dx*g.CellWidthMM) < 0.1*g.CellWidthMM && math.Abs(p.Y-c.Y-dy*g.CellHeightMM) < 0.1*g.CellHeightMM {
+				near = true
+				break
+			}
+		}
+		if !near {
+			return false
+		}
+	}
+	return true
 }

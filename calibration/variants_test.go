@@ -96,3 +96,34 @@ func TestAxisVariants(t *testing.T) {
 		}
 	}
 }
+
+func TestShiftedAlias(t *testing.T) {
+	g := models.DefaultRealm()
+	base, err := fitHomography(realmCorners(g), []models.Point{{X: 200, Y: 650}, {X: 1100, Y: 600}, {X: 1000, Y: 120}, {X: 260, Y: 150}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	realm := func(a homography) homography { return a.Then(base) }
+	cw, ch := g.CellWidthMM, g.CellHeightMM
+	w, h := g.WidthMM(), g.HeightMM()
+	tests := []struct {
+		name string
+		b    homography
+		want bool
+	}{
+		{"itself", base, false},
+		{"one column east", realm(homography{1, 0, cw, 0, 1, 0, 0, 0, 1}), true},
+		{"one row south", realm(homography{1, 0, 0, 0, 1, -ch, 0, 0, 1}), true},
+		{"one column west and two rows north", realm(homography{1, 0, -cw, 0, 1, 2 * ch, 0, 0, 1}), true},
+		{"itself turned half round", realm(homography{-1, 0, w, 0, -1, h, 0, 0, 1}), false},
+		{"turned half round and a column east", realm(homography{-1, 0, w + cw, 0, -1, h, 0, 0, 1}), true},
+		{"half the column spacing", realm(homography{0.5, 0, 0, 0, 1, 0, 0, 0, 1}), false},
+		{"a third of a cell east", realm(homography{1, 0, cw / 3, 0, 1, 0, 0, 0, 1}), false},
+		{"a cell and a third east", realm(homography{1, 0, 4 * cw / 3, 0, 1, 0, 0, 0, 1}), false},
+	}
+	for _, tc := range tests {
+		if got := shiftedAlias(base, tc.b, g); got != tc.want {
+			t.Errorf("%s: shiftedAlias = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
