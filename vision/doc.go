@@ -8,7 +8,10 @@
 // face at once (a locality-sensitive hash over all faces' descriptors, with a
 // ratio test against the best match on any other face), and per face a
 // similarity (turn, scale near 1, shift) is fitted with RANSAC, one card at a
-// time, removing each accepted card's inliers. One fit gives the card's
+// time, removing each accepted card's inliers. A card in plain view has far
+// more keypoints than its fit needs, so a first pass looks up half the
+// keypoints in a few hash tables, and only the keypoints the cards it finds
+// do not explain are looked up in all of them. One fit gives the card's
 // outline, its turn (so its owner and whether it is tapped; a site's
 // landscape shape says nothing about tapped) and its name, and it holds when
 // a unit covers half a site. Card-shaped outlines no fit explains get a

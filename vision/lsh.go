@@ -112,14 +112,10 @@ func hamming(a, b *descriptor) int {
 		bits.OnesCount64(a[2]^b[2]) + bits.OnesCount64(a[3]^b[3])
 }
 
-// query finds the nearest reference descriptor to d; ok is false when no
-// reference descriptor shares a bucket with it.
-func (x *lshIndex) query(d *descriptor) (n nearest, ok bool) {
-	return x.queryTables(d, len(x.tables))
-}
-
-// queryTables is query looking in the first k tables only: faster, and
-// enough when many keypoints vote for the same card.
+// queryTables finds the nearest reference descriptor to d among those
+// sharing a bucket with it in the first k tables; ok is false when there is
+// none. Fewer tables are faster, and enough when many keypoints vote for the
+// same card.
 func (x *lshIndex) queryTables(d *descriptor, k int) (n nearest, ok bool) {
 	n = nearest{id: -1, ref: -1, dist: 257, second: 256}
 	for ti := range x.tables[:min(k, len(x.tables))] {

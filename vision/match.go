@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -56,18 +57,159 @@ type keyMatch struct {
 // matchFrame finds every catalog card in the top-down features: keypoints
 // are matched to all faces at once, and per face, similarities are fitted
 // with RANSAC one instance at a time; an accepted card's inliers leave the
-// pool. skip, when not nil, marks frame keypoints already explained.
+// pool.
+//
+// Most keypoints lie on cards, and a card in plain view has hundreds of
+// them, far more than its fit needs. So matching runs in two passes: half
+// the keypoints are looked up in the first quickTables hash tables only,
+// which finds the cards in plain view; then the keypoints those cards do not
+// explain (see unexplained: the visible part of a card under another, a
+// blurred card, the mat) are looked up in all the tables, and fitted again.
 func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	taken := make([]bool, len(f.Points))
+	sample := make([]int, 0, len(f.Points)/quickStride+1)
+	for i := 0; i < len(f.Points); i += quickStride {
+		sample = append(sample, i)
+	}
+	out := x.fitCards(f, x.matchKeypoints(f, sample, quickTables), taken, rng)
+	rest := unexplained(f, out)
+	return append(out, x.fitCards(f, x.matchKeypoints(f, rest, len(x.lsh.tables)), taken, rng)...)
+}
+
+// The first matching pass looks up every quickStride-th keypoint in the
+// first quickTables hash tables. Keypoints it skips on a card it finds lie
+// near that card's inliers, so the second pass does not look them up either.
+const (
+	quickTables = 3
+	quickStride = 2
+)
+
+// explainCell is the side, in top-down pixels, of the grid cells in which
+// keypoints are checked against the inliers of the cards found.
+const explainCell = 12
+
+// explainDeep is how many cells away an inlier of a card explains a
+// keypoint inside that card's outline: the card's text box and frame, which
+// every card shares, yield keypoints that match no face (and, looked up
+// again, would only add chance matches). Farther from its inliers, a card
+// lying on top of it would show.
+const explainDeep = 3
+
+// A keypoint inside a found card within edgeBand pixels of its outline is
+// left out of the second pass: its patch straddles the card's edge, matches
+// no face, and looked up again would only add chance matches. Outside the
+// outline, only outsideBand pixels (the fit's error) are left out: a card
+// under it may show right beside its edge.
+const (
+	edgeBand    = 8
+	outsideBand = 3
+)
+
+// unexplained lists the keypoints the cards found do not explain: those on
+// a card's outline (see edgeBand), or inside it within explainDeep cells of
+// one of its inliers, are explained. Outside its outline a card explains
+// nothing: what shows there is another card, or the mat.
+func unexplained(f features, dets []detection) []int {
+	type area struct {
+		box       image.Rectangle // the card's outline grown by edgeBand, pixels
+		x0, y0, w int             // its cells: first column and row, columns
+		deep      []bool          // cells within explainDeep of an inlier
+	}
+	areas := make([]area, len(dets))
+	for k, d := range dets {
+		minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, p := range d.quad {
+			minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
+			minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+		}
+		a := area{box: image.Rect(int(minX)-edgeBand, int(minY)-edgeBand, int(maxX)+edgeBand+1, int(maxY)+edgeBand+1)}
+		a.x0, a.y0 = floorDiv(a.box.Min.X, explainCell), floorDiv(a.box.Min.Y, explainCell)
+		a.w = floorDiv(a.box.Max.X, explainCell) - a.x0 + 1
+		h := floorDiv(a.box.Max.Y, explainCell) - a.y0 + 1
+		a.deep = make([]bool, a.w*h)
+		for _, i := range d.used {
+			cx, cy := int(f.Points[i].X)/explainCell-a.x0, int(f.Points[i].Y)/explainCell-a.y0
+			for y := max(cy-explainDeep, 0); y <= min(cy+explainDeep, h-1); y++ {
+				for x := max(cx-explainDeep, 0); x <= min(cx+explainDeep, a.w-1); x++ {
+					a.deep[y*a.w+x] = true
+				}
+			}
+		}
+		areas[k] = a
+	}
+	var out []int
+	for i, p := range f.Points {
+		explained := false
+		for k := range areas {
+			a := &areas[k]
+			if !image.Pt(int(p.X), int(p.Y)).In(a.box) {
+				continue
+			}
+			d := insideDistance(models.Point{X: float64(p.X), Y: float64(p.Y)}, dets[k].quad)
+			cx, cy := int(p.X)/explainCell-a.x0, int(p.Y)/explainCell-a.y0
+			if (d >= -outsideBand && d <= edgeBand) || (d > 0 && a.deep[cy*a.w+cx]) {
+				explained = true
+				break
+			}
+		}
+		if !explained {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// floorDiv is a/b rounded down (b > 0).
+func floorDiv(a, b int) int {
+	if a < 0 {
+		return -((-a + b - 1) / b)
+	}
+	return a / b
+}
+
+// insideDistance is the distance from p to the outline of the convex quad
+// q: positive inside, negative outside (the distance to the nearest side's
+// line, which is exact inside and near the sides).
+func insideDistance(p models.Point, q models.Quad) float64 {
+	// Orient by the quad's winding so that inside is positive.
+	sign := 1.0
+	if (q[1].X-q[0].X)*(q[2].Y-q[0].Y)-(q[1].Y-q[0].Y)*(q[2].X-q[0].X) < 0 {
+		sign = -1
+	}
+	d := math.Inf(1)
+	for i := range q {
+		a, c := q[i], q[(i+1)%4]
+		l := math.Hypot(c.X-a.X, c.Y-a.Y)
+		if l < 1e-9 {
+			continue
+		}
+		d = math.Min(d, sign*((c.X-a.X)*(p.Y-a.Y)-(c.Y-a.Y)*(p.X-a.X))/l)
+	}
+	return d
+}
+
+// matchKeypoints matches the listed frame keypoints against all faces,
+// looking in the first k hash tables, and groups the matches that pass the
+// distance and ratio tests by face.
+func (x *catalogIndex) matchKeypoints(f features, which []int, k int) map[int][]keyMatch {
 	offsets := x.descriptorOffsets()
 	byRef := map[int][]keyMatch{}
-	for i := range f.Descs {
-		n, ok := x.lsh.query(&f.Descs[i])
+	for _, i := range which {
+		n, ok := x.lsh.queryTables(&f.Descs[i], k)
 		if !ok || n.dist > maxHamming || float64(n.dist) >= ratio*float64(n.second) {
 			continue
 		}
 		r := int(n.ref)
 		byRef[r] = append(byRef[r], keyMatch{frame: i, refPoint: int(n.id) - offsets[r]})
 	}
+	return byRef
+}
+
+// fitCards fits the cards the matches show, face by face (the face with
+// most matches first), up to maxInstances copies of each; keypoints taken
+// by an accepted card are marked in taken and not used again.
+func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, taken []bool, rng *rand.Rand) []detection {
 	refs := make([]int, 0, len(byRef))
 	for r, ms := range byRef {
 		if len(ms) >= minMatches {
@@ -80,8 +222,6 @@ func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 		}
 		return refs[i] < refs[j]
 	})
-	rng := rand.New(rand.NewPCG(seed, 7))
-	taken := make([]bool, len(f.Points))
 	params := ransacParams{threshold: inlierThreshold, minScale: 0.75, maxScale: 1.33, iterations: ransacRounds}
 	var out []detection
 	for _, r := range refs {

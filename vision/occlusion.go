@@ -63,19 +63,17 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	defer kernel.Close()
 	gocv.MorphologyEx(skin, &skin, gocv.MorphOpen, kernel)
 
-	// Skin-toned art on a card that was read is not a hand: a hand over a
-	// card hides it.
+	// Skin-toned art on a card is not a hand: a hand over a card hides its
+	// outline. Every card found counts, named or not (an unknown card with
+	// skin-toned art crossing the realm's edge would otherwise pass for an
+	// arm).
 	if len(cards) > 0 {
 		var polys [][]image.Point
 		for _, c := range cards {
-			if !c.Identified() {
-				continue
-			}
 			var poly []image.Point
 			for _, p := range c.Quad {
 				r := v.fromImg.Apply(p)
-				x, y := r.X, r.Y
-				poly = append(poly, image.Pt(int((x-float64(area.Min.X))*f), int((y-float64(area.Min.Y))*f)))
+				poly = append(poly, image.Pt(int((r.X-float64(area.Min.X))*f), int((r.Y-float64(area.Min.Y))*f)))
 			}
 			polys = append(polys, poly)
 		}

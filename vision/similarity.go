@@ -95,20 +95,31 @@ func ransacSimilarity(pairs []pointPair, p ransacParams, rng *rand.Rand) (simila
 	}
 	var best similarity
 	bestN := 0
-	for it := 0; it < p.iterations; it++ {
-		i, j := rng.IntN(n), rng.IntN(n)
-		if i == j {
-			continue
-		}
+	try := func(i, j int) {
 		s, ok := similarityFrom2(pairs[i], pairs[j])
 		if !ok {
-			continue
+			return
 		}
 		if sc := s.scale(); sc < p.minScale || sc > p.maxScale {
-			continue
+			return
 		}
 		if c := count(s, nil); c > bestN {
 			best, bestN = s, c
+		}
+	}
+	if n*(n-1)/2 <= p.iterations {
+		// Few pairs (a card barely seen): try every pair of them, so that
+		// whether the card is found does not depend on the draw.
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				try(i, j)
+			}
+		}
+	} else {
+		for it := 0; it < p.iterations; it++ {
+			if i, j := rng.IntN(n), rng.IntN(n); i != j {
+				try(i, j)
+			}
 		}
 	}
 	if bestN < 3 {
