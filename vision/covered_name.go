@@ -1,0 +1,471 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"sort"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// Naming a covered site by what of it shows. At a placement of the site,
+// the visible part of the top-down image is compared with every site face,
+// turned 0° and 180°, shifted by up to a few millimetres (the placement
+// comes from the outline, which the face's own border lines can mislead by
+// that much). The comparison is a partial correlation: the correlation of
+// the image with the face once what every site face shares (the mean site
+// face: frame, title bar, text box) is taken out of both. It ignores the
+// light's gain and offset, and it says nothing for the layout all sites
+// share, only for what tells them apart.
+
+// siteFaces are the catalog's site faces as one frame's covered-site
+// search compares them: grey thumbnails, row by row, at the index's
+// thumbnail scale (level 0) and at half that (level 1), upright and turned
+// 180° (each level read from the turned face, so that both line up with
+// the window's pixels).
+type siteFaces struct {
+	refs     []int             // index of each face's reference
+	w, h     [2]int            // face size at each level
+	px       [2][2][][]float32 // [level][turn][face] pixels
+	mean     [2][2][]float32   // [level][turn] the mean site face
+	pxPerMM0 float64           // level 0's scale
+}
+
+// newSiteFaces gathers the index's site faces; ok is false when it has none.
+func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
+	var f siteFaces
+	for ri := range x.refs {
+		r := &x.refs[ri]
+		if r.Kind != models.KindSite || len(r.Thumb) == 0 {
+			continue
+		}
+		if f.refs == nil {
+			f.w[0], f.h[0] = r.W/2, r.H/2
+			f.w[1], f.h[1] = f.w[0]/2, f.h[0]/2
+			f.pxPerMM0 = float64(f.w[0]) / models.CardLongMM
+		}
+		if len(r.Thumb) != f.w[0]*f.h[0] {
+			continue
+		}
+		f.refs = append(f.refs, ri)
+		p0 := make([]float32, len(r.Thumb))
+		for i, p := range r.Thumb {
+			p0[i] = float32(p)
+		}
+		for turn, p := range [2][]float32{p0, reversed(p0)} {
+			f.px[0][turn] = append(f.px[0][turn], p)
+			f.px[1][turn] = append(f.px[1][turn], halve(p, f.w[0], f.h[0]))
+		}
+	}
+	if len(f.refs) == 0 || len(x.meanSiteThumb) != f.w[0]*f.h[0] || f.w[1] < 4 || f.h[1] < 4 {
+		return siteFaces{}, false
+	}
+	m0 := make([]float32, len(x.meanSiteThumb))
+	for i, m := range x.meanSiteThumb {
+		m0[i] = float32(m)
+	}
+	for turn, m := range [2][]float32{m0, reversed(m0)} {
+		f.mean[0][turn] = m
+		f.mean[1][turn] = halve(m, f.w[0], f.h[0])
+	}
+	return f, true
+}
+
+// reversed is an image turned 180°.
+func reversed(p []float32) []float32 {
+	out := make([]float32, len(p))
+	for i, v := range p {
+		out[len(p)-1-i] = v
+	}
+	return out
+}
+
+// halve averages an image's 2×2 blocks (an odd last row or column is dropped).
+func halve(p []float32, w, h int) []float32 {
+	hw, hh := w/2, h/2
+	out := make([]float32, hw*hh)
+	for y := 0; y < hh; y++ {
+		for x := 0; x < hw; x++ {
+			i := 2*y*w + 2*x
+			out[y*hw+x] = (p[i] + p[i+1] + p[i+w] + p[i+w+1]) / 4
+		}
+	}
+	return out
+}
+
+// siteWindow is the top-down image around one placement of a site, read in
+// the face's coordinates (turned 0°) at both levels, with a margin of
+// radius pixels each way for shifts, and which of its pixels no card hides.
+type siteWindow struct {
+	place  sitePlacement
+	radius [2]int
+	w, h   [2]int // window size at each level
+	px     [2][]float32
+	vis    [2][]bool
+}
+
+// siteWindowBorderMM is the band along the face's edge left out of every
+// comparison (the placement may be a little off, and corners are round).
+const siteWindowBorderMM = 2.0
+
+// readSiteWindow samples the window of a placement. radius0 is the shift
+// radius at level 0 (even, so that level 1 has half of it); the cards
+// found, grown by pad top-down pixels, hide what lies under them.
+func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlacement, radius0 int, found []placed, pad float64) siteWindow {
+	tw, th := faces.w[0], faces.h[0]
+	w := siteWindow{place: p, radius: [2]int{radius0, radius0 / 2}}
+	w.w[0], w.h[0] = tw+2*radius0, th+2*radius0
+	// Window pixel (u, v) at level 0 → top-down pixel.
+	k := pxPerMM / faces.pxPerMM0 // top-down pixels per window pixel
+	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
+	ox, oy := -float64(w.w[0])/2, -float64(w.h[0])/2 // window centre at the placement's
+	// Read at twice level 0's scale, then averaged down (no aliasing).
+	k2 := k / 2
+	hm2 := homography{k2 * ca, -k2 * sa, 0, k2 * sa, k2 * ca, 0, 0, 0, 1}
+	hm2[2] = p.cx + k*(ca*ox-sa*oy)
+	hm2[5] = p.cy + k*(sa*ox+ca*oy)
+	m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+	for i, c := range hm2[:6] {
+		m.SetDoubleAt(i/3, i%3, c)
+	}
+	warped := gocv.NewMat()
+	gocv.WarpAffineWithParams(gray, &warped, m, image.Pt(2*w.w[0], 2*w.h[0]), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
+	m.Close()
+	raw := warped.ToBytes()
+	warped.Close()
+	fine := make([]float32, len(raw))
+	for i, b := range raw {
+		fine[i] = float32(b)
+	}
+	w.px[0] = halve(fine, 2*w.w[0], 2*w.h[0])
+	// Which window pixels the cards on top hide: their quads, grown by
+	// pad, painted in window coordinates.
+	toWin := func(x, y float64) (float64, float64) {
+		dx, dy := (x-hm2[2])/k, (y-hm2[5])/k
+		return ca*dx + sa*dy, -sa*dx + ca*dy
+	}
+	cover := gocv.NewMatWithSize(w.h[0], w.w[0], gocv.MatTypeCV8U)
+	cover.SetTo(gocv.NewScalar(0, 0, 0, 0))
+	var onTop []placed
+	for _, c := range found {
+		g := grow(c.quad, pad)
+		var q models.Quad
+		for i, pt := range g {
+			x, y := toWin(pt.X, pt.Y)
+			q[i] = models.Point{X: x, Y: y}
+		}
+		onTop = append(onTop, placed{quad: q})
+	}
+	fillGrownQuads(&cover, image.Point{}, onTop, 0, color.RGBA{255, 255, 255, 0})
+	hid := cover.ToBytes()
+	cover.Close()
+	inside := image.Rect(0, 0, gray.Cols(), gray.Rows())
+	w.vis[0] = make([]bool, w.w[0]*w.h[0])
+	for v := 0; v < w.h[0]; v++ {
+		for u := 0; u < w.w[0]; u++ {
+			i := v*w.w[0] + u
+			w.vis[0][i] = hid[i] == 0
+		}
+	}
+	// Pixels off the top-down image show nothing.
+	for _, c := range [4][2]float64{{0, 0}, {float64(w.w[0]), 0}, {0, float64(w.h[0])}, {float64(w.w[0]), float64(w.h[0])}} {
+		if x, y := hm2[2]+k*(ca*c[0]-sa*c[1]), hm2[5]+k*(sa*c[0]+ca*c[1]); !(image.Pt(int(x), int(y)).In(inside)) {
+			for v := 0; v < w.h[0]; v++ {
+				for u := 0; u < w.w[0]; u++ {
+					x, y := hm2[2]+k*(ca*(float64(u)+0.5)-sa*(float64(v)+0.5)), hm2[5]+k*(sa*(float64(u)+0.5)+ca*(float64(v)+0.5))
+					if !(image.Pt(int(math.Floor(x)), int(math.Floor(y))).In(inside)) {
+						w.vis[0][v*w.w[0]+u] = false
+					}
+				}
+			}
+			break
+		}
+	}
+	w.w[1], w.h[1] = w.w[0]/2, w.h[0]/2
+	w.px[1] = halve(w.px[0], w.w[0], w.h[0])
+	w.vis[1] = make([]bool, w.w[1]*w.h[1])
+	for y := 0; y < w.h[1]; y++ {
+		for x := 0; x < w.w[1]; x++ {
+			i := 2*y*w.w[0] + 2*x
+			w.vis[1][y*w.w[1]+x] = w.vis[0][i] && w.vis[0][i+1] && w.vis[0][i+w.w[0]] && w.vis[0][i+w.w[0]+1]
+		}
+	}
+	return w
+}
+
+// pixelPairs lists, for a face shifted by (dx, dy) in the window at a
+// level, the visible window pixels over the face and the face pixels under
+// them.
+type pixelPairs struct {
+	win, face []int32
+}
+
+func (w *siteWindow) pairs(faces *siteFaces, level, dx, dy int, buf *pixelPairs) pixelPairs {
+	tw, th := faces.w[level], faces.h[level]
+	b := int(math.Round(siteWindowBorderMM * faces.pxPerMM0 / float64(int(1)<<level)))
+	r := w.radius[level]
+	pp := pixelPairs{win: buf.win[:0], face: buf.face[:0]}
+	defer func() { *buf = pp }()
+	for v := b; v < th-b; v++ {
+		wy := v + r + dy
+		if wy < 0 || wy >= w.h[level] {
+			continue
+		}
+		for u := b; u < tw-b; u++ {
+			wx := u + r + dx
+			if wx < 0 || wx >= w.w[level] {
+				continue
+			}
+			wi := wy*w.w[level] + wx
+			if w.vis[level][wi] {
+				pp.win = append(pp.win, int32(wi))
+				pp.face = append(pp.face, int32(v*tw+u))
+			}
+		}
+	}
+	return pp
+}
+
+// faceScore is how well one face, turned and shifted, explains a window.
+type faceScore struct {
+	face, turn, dx, dy, level int
+	score                     float64 // partial correlation, −1…1
+	n                         int     // visible pixels compared
+}
+
+// windowStats are the sums over a window's pixels (o) and the mean face's
+// (m) that every face compared at one turn and shift shares.
+type windowStats struct {
+	n                       float64
+	so, soo, sm, smm, som   float64
+	varO, varM, covOM, rOM2 float64
+	ok                      bool
+}
+
+func (w *siteWindow) stats(faces *siteFaces, level, turn int, pp pixelPairs) windowStats {
+	mean := faces.mean[level][turn]
+	var s windowStats
+	o := w.px[level]
+	for k, wi := range pp.win {
+		fi := pp.face[k]
+		ov, mv := float64(o[wi]), float64(mean[fi])
+		s.so += ov
+		s.soo += ov * ov
+		s.sm += mv
+		s.smm += mv * mv
+		s.som += ov * mv
+	}
+	s.n = float64(len(pp.win))
+	if s.n < 2 {
+		return s
+	}
+	s.varO = s.soo - s.so*s.so/s.n
+	s.varM = s.smm - s.sm*s.sm/s.n
+	s.covOM = s.som - s.so*s.sm/s.n
+	if s.varO <= 1e-6 || s.varM <= 1e-6 {
+		return s
+	}
+	s.rOM2 = s.covOM * s.covOM / (s.varO * s.varM)
+	s.ok = s.rOM2 < 0.999
+	return s
+}
+
+// partial scores one face against a window's pixel pairs.
+func (w *siteWindow) partial(faces *siteFaces, level, turn, face int, pp pixelPairs, s windowStats) float64 {
+	if !s.ok {
+		return -1
+	}
+	t := faces.px[level][turn][face]
+	mean := faces.mean[level][turn]
+	o := w.px[level]
+	var st, stt, sot, stm float64
+	for k, wi := range pp.win {
+		fi := pp.face[k]
+		tv := float64(t[fi])
+		st += tv
+		stt += tv * tv
+		sot += float64(o[wi]) * tv
+		stm += tv * float64(mean[fi])
+	}
+	varT := stt - st*st/s.n
+	if varT <= 1e-6 {
+		return -1
+	}
+	covOT := sot - s.so*st/s.n
+	covTM := stm - st*s.sm/s.n
+	rOT := covOT / math.Sqrt(s.varO*varT)
+	rOM := s.covOM / math.Sqrt(s.varO*s.varM)
+	rTM := covTM / math.Sqrt(varT*s.varM)
+	d := (1 - rOM*rOM) * (1 - rTM*rTM)
+	if d <= 1e-9 {
+		return -1
+	}
+	return (rOT - rOM*rTM) / math.Sqrt(d)
+}
+
+// Naming thresholds. A correlation's noise shrinks as the square root of
+// the pixels compared: the lead the best face needs over any other is
+// stated for 1,000 visible mm² and scaled by that law.
+const (
+	nameShiftMM       = 4    // how far from the outline's placement the face is looked for, each way
+	nameMinVisibleMM2 = 250  // visible face area needed to compare
+	nameLeadAt1000    = 0.24 // lead over the best other face at 1,000 visible mm²
+	nameMinLead       = 0.15 // the least lead, however much shows (what shows may be a card no one found)
+	nameMinScore      = 0.5  // the least partial correlation a named face has
+	nameScreen        = 6    // faces and turns (of all, at each placement as found) tried at every shift
+	nameRefine        = 3    // faces compared again at the finer level
+	nameConfidence    = 0.8  // the most a site named this way is reported with
+)
+
+// nameSiteAt names the site lying at one of the placements, or ok is false
+// when no face clearly explains what shows. The detection's quad and turn
+// come from the winning face's placement.
+func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places []sitePlacement, found []placed) (detection, bool) {
+	if len(places) == 0 {
+		return detection{}, false
+	}
+	radius0 := 2 * int(math.Round(nameShiftMM*faces.pxPerMM0/2))
+	windows := make([]siteWindow, len(places))
+	for i, p := range places {
+		windows[i] = readSiteWindow(gray, v.pxPerMM, faces, p, radius0, found, stripHiddenPad)
+	}
+	// Level 1: every face, both turns, at each placement as found; then the
+	// few best of them at every shift.
+	minN1 := int(nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0 / 4)
+	type best struct {
+		faceScore
+		place int
+	}
+	coarse := make([]best, len(faces.refs))
+	for i := range coarse {
+		coarse[i].score = -2
+	}
+	offer := func(b best) {
+		if b.score > coarse[b.face].score {
+			coarse[b.face] = b
+		}
+	}
+	var buf pixelPairs
+	for pi := range windows {
+		w := &windows[pi]
+		pp := w.pairs(faces, 1, 0, 0, &buf)
+		if len(pp.win) < minN1 {
+			continue
+		}
+		var screened []best
+		for turn := 0; turn < 2; turn++ {
+			st := w.stats(faces, 1, turn, pp)
+			if !st.ok {
+				continue
+			}
+			for fi := range faces.refs {
+				b := best{faceScore{face: fi, turn: turn, level: 1, score: w.partial(faces, 1, turn, fi, pp, st), n: len(pp.win)}, pi}
+				offer(b)
+				screened = append(screened, b)
+			}
+		}
+		sort.Slice(screened, func(i, j int) bool { return screened[i].score > screened[j].score })
+		screened = screened[:min(nameScreen, len(screened))]
+		r := w.radius[1]
+		for dy := -r; dy <= r; dy++ {
+			for dx := -r; dx <= r; dx++ {
+				if dx == 0 && dy == 0 {
+					continue
+				}
+				pp := w.pairs(faces, 1, dx, dy, &buf)
+				if len(pp.win) < minN1 {
+					continue
+				}
+				for turn := 0; turn < 2; turn++ {
+					var st windowStats
+					for _, c := range screened {
+						if c.turn != turn {
+							continue
+						}
+						if !st.ok {
+							if st = w.stats(faces, 1, turn, pp); !st.ok {
+								break
+							}
+						}
+						offer(best{faceScore{face: c.face, turn: turn, dx: dx, dy: dy, level: 1, score: w.partial(faces, 1, turn, c.face, pp, st), n: len(pp.win)}, pi})
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(coarse, func(i, j int) bool { return coarse[i].score > coarse[j].score })
+	// Level 0: the best few, around where level 1 put them.
+	minN0 := int(nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0)
+	var fine []best
+	for _, c := range coarse[:min(nameRefine, len(coarse))] {
+		if c.score <= -2 {
+			continue
+		}
+		w := &windows[c.place]
+		b := best{faceScore{face: c.face, score: -2}, c.place}
+		for dy := 2*c.dy - 1; dy <= 2*c.dy+1; dy++ {
+			for dx := 2*c.dx - 1; dx <= 2*c.dx+1; dx++ {
+				if abs(dx) > w.radius[0] || abs(dy) > w.radius[0] {
+					continue
+				}
+				pp := w.pairs(faces, 0, dx, dy, &buf)
+				if len(pp.win) < minN0 {
+					continue
+				}
+				st := w.stats(faces, 0, c.turn, pp)
+				if sc := w.partial(faces, 0, c.turn, c.face, pp, st); sc > b.score {
+					b.faceScore = faceScore{face: c.face, turn: c.turn, dx: dx, dy: dy, level: 0, score: sc, n: len(pp.win)}
+				}
+			}
+		}
+		fine = append(fine, b)
+	}
+	if len(fine) == 0 {
+		return detection{}, false
+	}
+	sort.Slice(fine, func(i, j int) bool { return fine[i].score > fine[j].score })
+	top := fine[0]
+	other := -1.0
+	if len(fine) > 1 {
+		other = fine[1].score
+	}
+	if len(coarse) > len(fine) {
+		// A face left at level 1 scored below the refined ones there; its
+		// level-1 score stands in for it.
+		other = max(other, min(coarse[len(fine)].score, top.score))
+	}
+	visibleMM2 := float64(top.n) / (faces.pxPerMM0 * faces.pxPerMM0)
+	need := max(nameLeadAt1000*math.Sqrt(1000/visibleMM2), nameMinLead)
+	if top.score < nameMinScore || top.score-other < need {
+		return detection{}, false
+	}
+	// The face's placement: the window's centre moved by the shift, turned.
+	p := places[top.place]
+	k := v.pxPerMM / faces.pxPerMM0
+	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
+	cx := p.cx + k*(ca*float64(top.dx)-sa*float64(top.dy))
+	cy := p.cy + k*(sa*float64(top.dx)+ca*float64(top.dy))
+	if top.turn == 1 {
+		ca, sa = -ca, -sa
+	}
+	ref := &a.index.refs[faces.refs[top.face]]
+	w, h := float64(ref.W), float64(ref.H)
+	sim := similarity{A: ca, B: sa}
+	sim.Tx = cx - (ca*w/2 - sa*h/2)
+	sim.Ty = cy - (sa*w/2 + ca*h/2)
+	d := detection{ref: faces.refs[top.face], sim: sim, score: math.Min(top.score, nameConfidence)}
+	for i, c := range [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}} {
+		x, y := sim.apply(c[0], c[1])
+		d.quad[i] = models.Point{X: x, Y: y}
+	}
+	return d, true
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

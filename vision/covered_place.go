@@ -1,0 +1,393 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// Where a site lies under the cards on top of a cell. Once rectified, a
+// site lies at scale 1, nearly axis-aligned, with its centre near its
+// cell's: its placement has three free parameters (x, y and a small turn).
+// Its outline is two short ends and two long sides, each a straight edge
+// between the card and whatever lies beside it. Every placement is scored
+// by how much of its visible outline lies on edges running its way, read at
+// 1 px/mm from running sums along the image's rows and columns, so that
+// every placement costs a few dozen additions: all of them can be tried.
+const (
+	placeMaxTurnDeg  = 6.0 // how far from axis-aligned a site may lie
+	placeTurnStepDeg = 1.5
+	placeMinOffMM    = 6.0  // the least a site's centre may lie off its cell's, each way
+	placeExtraOffMM  = 4.0  // allowed beyond what the cell leaves free around a site
+	placeSegmentMM   = 10.0 // an outline side is read in pieces this long (a turned side drifts across columns)
+	placeHiddenPadMM = 2.0  // around a card on top, pixels whose gradient is its own edge
+	placeKeep        = 3    // placements passed on to naming
+	placeApartMM     = 4.0  // placements kept must lie this far apart
+	placeEdgeBase    = 2    // pixels (mm) to either side of an edge whose grey levels are compared
+	placeEdgeShare   = 0.3  // of the region's contrast, the step of a full-strength edge
+	placeEdgeMinStep = 8    // grey levels: the least step of a full-strength edge
+)
+
+// contrast is the spread of a grey image's levels: between the 5th and the
+// 95th percentile.
+func contrast(img gocv.Mat) float64 {
+	data, err := img.DataPtrUint8()
+	if err != nil || len(data) == 0 {
+		return 0
+	}
+	var hist [256]int
+	for _, p := range data {
+		hist[p]++
+	}
+	lo, hi := -1, -1
+	n := 0
+	for v, c := range hist {
+		n += c
+		if lo < 0 && n >= len(data)*5/100 {
+			lo = v
+		}
+		if hi < 0 && n >= len(data)*95/100 {
+			hi = v
+		}
+	}
+	return float64(hi - lo)
+}
+
+// sitePlacement is one place a covered site may lie: its centre in
+// top-down pixels, its turn off axis-aligned, and how its visible outline
+// lies on edges.
+type sitePlacement struct {
+	cx, cy, angleDeg float64
+	// score is Σ (edge strength − ½) over the visible outline, per mm:
+	// positive where the outline mostly runs along edges.
+	score float64
+	// visibleMM is the visible outline's length, and onEdge its mean edge
+	// strength (0…1).
+	visibleMM, onEdge float64
+	// endMM and endOnEdge are the same for each short end alone, and
+	// stubMM, stubOnEdge for the first piece of each long side from each
+	// end ([end][side]): the corners.
+	endMM, endOnEdge   [2]float64
+	stubMM, stubOnEdge [2][2]float64
+}
+
+// quad gives the site's outline in top-down pixels (an upright landscape
+// face's corners from its top-left, clockwise, turned by angleDeg).
+func (p sitePlacement) quad(pxPerMM float64) models.Quad {
+	hw, hh := models.CardLongMM/2*pxPerMM, models.CardShortMM/2*pxPerMM
+	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
+	var q models.Quad
+	for i, c := range [4][2]float64{{-hw, -hh}, {hw, -hh}, {hw, hh}, {-hw, hh}} {
+		q[i] = models.Point{X: p.cx + ca*c[0] - sa*c[1], Y: p.cy + sa*c[0] + ca*c[1]}
+	}
+	return q
+}
+
+// edgeSums holds, over a region read at 1 px/mm, running sums down each
+// column of the strength of edges running up and down, and along each row
+// of edges running across, each with the count of visible pixels.
+type edgeSums struct {
+	w, h int
+	// colE[x*(h+1)+y] is the sum of column x's first y pixels; colN the
+	// visible ones among them; rowE, rowN the same along rows.
+	colE, colN, rowE, rowN []float32
+}
+
+// newEdgeSums reads the edges of a grey image (1 px/mm) where hidden (same
+// size, non-zero where a card on top lies) is zero.
+func newEdgeSums(small gocv.Mat, hidden []byte) edgeSums {
+	w, h := small.Cols(), small.Rows()
+	// A card's edge is a step: the grey level differs placeEdgeBaseMM to
+	// either side of it, after smoothing along it. The printed lines of a
+	// mat's grid, thinner than that, cancel out.
+	gx, gy := gocv.NewMat(), gocv.NewMat()
+	defer gx.Close()
+	defer gy.Close()
+	step := gocv.NewMatWithSize(1, 2*placeEdgeBase+1, gocv.MatTypeCV32F)
+	defer step.Close()
+	step.SetFloatAt(0, 0, -1)
+	step.SetFloatAt(0, 2*placeEdgeBase, 1)
+	along := gocv.NewMatWithSize(1, 3, gocv.MatTypeCV32F)
+	defer along.Close()
+	for i, v := range []float32{0.25, 0.5, 0.25} {
+		along.SetFloatAt(0, i, v)
+	}
+	gocv.SepFilter2D(small, &gx, gocv.MatTypeCV32F, step, along, image.Pt(-1, -1), 0, gocv.BorderReplicate)
+	gocv.SepFilter2D(small, &gy, gocv.MatTypeCV32F, along, step, image.Pt(-1, -1), 0, gocv.BorderReplicate)
+	dx, _ := gx.DataPtrFloat32()
+	dy, _ := gy.DataPtrFloat32()
+	// An edge's strength saturates at a share of the region's contrast
+	// (its grey levels' spread, cards on top included), so that a dim or
+	// low-contrast frame reads like a bright one, while the mat's own
+	// faint texture stays weak.
+	full := float32(placeEdgeShare * contrast(small))
+	full = max(full, placeEdgeMinStep)
+	s := edgeSums{w: w, h: h,
+		colE: make([]float32, w*(h+1)), colN: make([]float32, w*(h+1)),
+		rowE: make([]float32, h*(w+1)), rowN: make([]float32, h*(w+1))}
+	for x := 0; x < w; x++ {
+		base := x * (h + 1)
+		for y := 0; y < h; y++ {
+			i := y*w + x
+			var e, n float32
+			if hidden[i] == 0 {
+				ax, ay := float32(math.Abs(float64(dx[i]))), float32(math.Abs(float64(dy[i])))
+				e, n = min(max(ax-ay, 0)/full, 1), 1
+			}
+			s.colE[base+y+1] = s.colE[base+y] + e
+			s.colN[base+y+1] = s.colN[base+y] + n
+		}
+	}
+	for y := 0; y < h; y++ {
+		base := y * (w + 1)
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			var e, n float32
+			if hidden[i] == 0 {
+				ax, ay := float32(math.Abs(float64(dx[i]))), float32(math.Abs(float64(dy[i])))
+				e, n = min(max(ay-ax, 0)/full, 1), 1
+			}
+			s.rowE[base+x+1] = s.rowE[base+x] + e
+			s.rowN[base+x+1] = s.rowN[base+x] + n
+		}
+	}
+	return s
+}
+
+// column sums column x's pixels y0 ≤ y < y1 (clipped to the region).
+func (s *edgeSums) column(x, y0, y1 int) (e, n float32) {
+	if x < 0 || x >= s.w {
+		return 0, 0
+	}
+	y0, y1 = max(y0, 0), min(y1, s.h)
+	if y1 <= y0 {
+		return 0, 0
+	}
+	b := x * (s.h + 1)
+	return s.colE[b+y1] - s.colE[b+y0], s.colN[b+y1] - s.colN[b+y0]
+}
+
+// row sums row y's pixels x0 ≤ x < x1 (clipped to the region).
+func (s *edgeSums) row(y, x0, x1 int) (e, n float32) {
+	if y < 0 || y >= s.h {
+		return 0, 0
+	}
+	x0, x1 = max(x0, 0), min(x1, s.w)
+	if x1 <= x0 {
+		return 0, 0
+	}
+	b := y * (s.w + 1)
+	return s.rowE[b+x1] - s.rowE[b+x0], s.rowN[b+x1] - s.rowN[b+x0]
+}
+
+// outlineSegment is a piece of a site's outline, in millimetres from its
+// centre: from (x0, y0) to (x1, y1), on short end 0 or 1, or a long side
+// (-1). A long side's first piece from an end is a stub of that end's
+// corners (stub 0 or 1, on side 0 or 1), else stub is -1.
+type outlineSegment struct {
+	x0, y0, x1, y1 float64
+	end            int
+	stub, side     int
+}
+
+// siteOutlineSegments cuts an upright site's outline into pieces.
+func siteOutlineSegments() []outlineSegment {
+	hw, hh := models.CardLongMM/2, models.CardShortMM/2
+	var out []outlineSegment
+	cut := func(x0, y0, x1, y1 float64, end, side int) {
+		n := int(math.Ceil(math.Hypot(x1-x0, y1-y0) / placeSegmentMM))
+		for i := 0; i < n; i++ {
+			a, b := float64(i)/float64(n), float64(i+1)/float64(n)
+			g := outlineSegment{x0 + a*(x1-x0), y0 + a*(y1-y0), x0 + b*(x1-x0), y0 + b*(y1-y0), end, -1, side}
+			if end < 0 && i == 0 {
+				g.stub = 0
+			} else if end < 0 && i == n-1 {
+				g.stub = 1
+			}
+			out = append(out, g)
+		}
+	}
+	cut(-hw, -hh, -hw, hh, 0, -1)
+	cut(hw, -hh, hw, hh, 1, -1)
+	cut(-hw, -hh, hw, -hh, -1, 0)
+	cut(-hw, hh, hw, hh, -1, 1)
+	return out
+}
+
+// turnedSegment is an outline piece of a site turned by some angle, read
+// along one column (x, from y0 to y1) or one row (y, from x0 to x1), in
+// pixels from the site's centre.
+type turnedSegment struct {
+	at, from, to float64
+	outlineSegment
+}
+
+// turnOutline turns a site's outline pieces by angleDeg.
+func turnOutline(segs []outlineSegment, angleDeg float64) []turnedSegment {
+	ca, sa := math.Cos(angleDeg*math.Pi/180), math.Sin(angleDeg*math.Pi/180)
+	out := make([]turnedSegment, len(segs))
+	for i, g := range segs {
+		x0, y0 := ca*g.x0-sa*g.y0, sa*g.x0+ca*g.y0
+		x1, y1 := ca*g.x1-sa*g.y1, sa*g.x1+ca*g.y1
+		t := turnedSegment{outlineSegment: g}
+		if g.end >= 0 { // runs up and down
+			t.at, t.from, t.to = (x0+x1)/2, min(y0, y1), max(y0, y1)
+		} else {
+			t.at, t.from, t.to = (y0+y1)/2, min(x0, x1), max(x0, x1)
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// score reads a placement: centre (cx, cy) in region pixels at 1 px/mm,
+// with the outline turned by angleDeg.
+func (s *edgeSums) score(segs []turnedSegment, cx, cy, angleDeg float64) sitePlacement {
+	p := sitePlacement{cx: cx, cy: cy, angleDeg: angleDeg}
+	var sumE, sumN float32
+	var endE [2]float32
+	var stubE [2][2]float32
+	for i := range segs {
+		g := &segs[i]
+		var e, n float32
+		if g.end >= 0 {
+			e, n = s.column(int(math.Floor(cx+g.at)), int(math.Round(cy+g.from)), int(math.Round(cy+g.to)))
+			p.endMM[g.end] += float64(n)
+			endE[g.end] += e
+		} else {
+			e, n = s.row(int(math.Floor(cy+g.at)), int(math.Round(cx+g.from)), int(math.Round(cx+g.to)))
+			if g.stub >= 0 {
+				p.stubMM[g.stub][g.side] += float64(n)
+				stubE[g.stub][g.side] += e
+			}
+		}
+		sumE += e
+		sumN += n
+	}
+	p.visibleMM = float64(sumN)
+	p.score = float64(sumE - sumN/2)
+	if sumN > 0 {
+		p.onEdge = float64(sumE / sumN)
+	}
+	for e := range endE {
+		if p.endMM[e] > 0 {
+			p.endOnEdge[e] = float64(endE[e]) / p.endMM[e]
+		}
+		for side := range stubE[e] {
+			if p.stubMM[e][side] > 0 {
+				p.stubOnEdge[e][side] = float64(stubE[e][side]) / p.stubMM[e][side]
+			}
+		}
+	}
+	return p
+}
+
+// sitePlacements gives the few placements of a site under the cards on top
+// of a cell whose outlines best lie on edges, best first, in top-down
+// pixels.
+func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed) []sitePlacement {
+	s := v.pxPerMM
+	g := v.geo
+	offX := max((g.CellWidthMM-models.CardLongMM)/2, placeMinOffMM) + placeExtraOffMM
+	offY := max((g.CellHeightMM-models.CardShortMM)/2, placeMinOffMM) + placeExtraOffMM
+	growMM := max(offX+models.CardLongMM/2-g.CellWidthMM/2, offY+models.CardShortMM/2-g.CellHeightMM/2) + 6
+	r := v.cellRect(cell, growMM).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
+	if r.Dx() < 32 || r.Dy() < 32 {
+		return nil
+	}
+	// The region at 1 px/mm.
+	w, h := int(math.Round(float64(r.Dx())/s)), int(math.Round(float64(r.Dy())/s))
+	roi := gray.Region(r)
+	small := gocv.NewMat()
+	gocv.Resize(roi, &small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	roi.Close()
+	defer small.Close()
+	hiddenMat := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+	hiddenMat.SetTo(gocv.NewScalar(0, 0, 0, 0))
+	scaled := make([]placed, len(found))
+	for i, p := range found {
+		scaled[i] = p
+		for k, c := range p.quad {
+			scaled[i].quad[k] = models.Point{X: (c.X - float64(r.Min.X)) / s, Y: (c.Y - float64(r.Min.Y)) / s}
+		}
+	}
+	fillGrownQuads(&hiddenMat, image.Point{}, scaled, placeHiddenPadMM, color.RGBA{255, 255, 255, 0})
+	hidden := hiddenMat.ToBytes()
+	hiddenMat.Close()
+	sums := newEdgeSums(small, hidden)
+	segs := siteOutlineSegments()
+
+	cell0 := v.cellRect(cell, 0)
+	ccx := (float64(cell0.Min.X+cell0.Max.X)/2 - float64(r.Min.X)) / s
+	ccy := (float64(cell0.Min.Y+cell0.Max.Y)/2 - float64(r.Min.Y)) / s
+	// Coarse: every 2 mm and 3°; then 1 mm and 1.5° around the best.
+	turned := map[float64][]turnedSegment{}
+	outline := func(a float64) []turnedSegment {
+		a = math.Round(a*10) / 10
+		t, ok := turned[a]
+		if !ok {
+			t = turnOutline(segs, a)
+			turned[a] = t
+		}
+		return t
+	}
+	var coarse []sitePlacement
+	for a := -placeMaxTurnDeg; a <= placeMaxTurnDeg+1e-9; a += 2 * placeTurnStepDeg {
+		t := outline(a)
+		for dy := -2 * math.Round(offY/2); dy <= offY+1e-9; dy += 2 {
+			for dx := -2 * math.Round(offX/2); dx <= offX+1e-9; dx += 2 {
+				coarse = append(coarse, sums.score(t, ccx+dx, ccy+dy, a))
+			}
+		}
+	}
+	var fine []sitePlacement
+	for _, c := range bestApart(coarse, 2*placeKeep, placeApartMM/2) {
+		for da := -placeTurnStepDeg; da <= placeTurnStepDeg+1e-9; da += placeTurnStepDeg {
+			t := outline(c.angleDeg + da)
+			for dy := -1.0; dy <= 1; dy++ {
+				for dx := -1.0; dx <= 1; dx++ {
+					fine = append(fine, sums.score(t, c.cx+dx, c.cy+dy, c.angleDeg+da))
+				}
+			}
+		}
+	}
+	kept := bestApart(fine, placeKeep, placeApartMM)
+	// Back to top-down pixels.
+	for i := range kept {
+		kept[i].cx = float64(r.Min.X) + kept[i].cx*s
+		kept[i].cy = float64(r.Min.Y) + kept[i].cy*s
+	}
+	return kept
+}
+
+// bestApart keeps the best-scoring placements (score above 0), at most n,
+// each at least apart (mm, at 1 px/mm) from every better one kept.
+func bestApart(all []sitePlacement, n int, apart float64) []sitePlacement {
+	var kept []sitePlacement
+	for len(kept) < n {
+		best := -1
+		for i, p := range all {
+			if p.score <= 0 || (best >= 0 && p.score <= all[best].score) {
+				continue
+			}
+			near := false
+			for _, k := range kept {
+				if math.Hypot(p.cx-k.cx, p.cy-k.cy) < apart {
+					near = true
+					break
+				}
+			}
+			if !near {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		kept = append(kept, all[best])
+	}
+	return kept
+}
