@@ -63,13 +63,13 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, seeds []gr
 		if ok2 {
 			sv2 = v2
 		}
-		r1, r2 := refineVanishingPoint(rm, d1, sv1), refineVanishingPoint(rm, d2, sv2)
+		r1, r2 := refineVanishingPoint(rm, d1, sv1, wideScanDeg), refineVanishingPoint(rm, d2, sv2, wideScanDeg)
 		pairs = append(pairs, vpPair{r1, r2})
 		// A camera at most ~30° off the vertical sees the grid's two
 		// directions 60–120° apart: when the second strongest direction
 		// is not (card edges, the table), the perpendicular is tried.
 		if dp := d1 + math.Pi/2; angleDiff(d2, dp) > 30*math.Pi/180 {
-			pairs = append(pairs, vpPair{r1, refineVanishingPoint(rm, dp, vec3{math.Cos(dp), math.Sin(dp), 0})})
+			pairs = append(pairs, vpPair{r1, refineVanishingPoint(rm, dp, vec3{math.Cos(dp), math.Sin(dp), 0}, wideScanDeg)})
 		}
 	}
 	for _, s := range seeds[:min(len(seeds), 2)] {

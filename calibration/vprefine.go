@@ -7,7 +7,8 @@ import (
 )
 
 // A vanishing point estimated from Hough lines can be a degree or two off
-// when card edges or a grained table pull it, and a profile summed along
+// (the grid's receding direction 8° or more) when card edges or a grained
+// table pull it, and a profile summed along
 // slightly wrong lines smears a faint grid line over several pixels. The
 // pencil search below moves the vanishing point to where the frame's line
 // response lines up best: every strong sample of the response across the
@@ -32,8 +33,14 @@ func newPencilSamples(rm *ridgeMap, theta float64) pencilSamples {
 	ps := pencilSamples{centre: c, span: float64(max(rm.w, rm.h))}
 	const step = 3
 	dm := ridgeOffsets[len(ridgeOffsets)-1] + 1
-	for y := dm; y < float64(rm.h)-dm; y += step {
-		for x := dm; x < float64(rm.w)-dm; x += step {
+	for y0 := dm; y0 < float64(rm.h)-dm-step; y0 += step {
+		for x0 := dm; x0 < float64(rm.w)-dm-step; x0 += step {
+			// Each sample sits at a scrambled place in its step×step
+			// square: on a regular lattice of samples, lines along the
+			// frame's axes would gather whole rows of samples into
+			// single bins and win the alignment whatever the frame shows.
+			jx, jy := sampleJitter(int(x0), int(y0))
+			x, y := x0+step*jx, y0+step*jy
 			p := models.Point{X: x, Y: y}
 			var s float64
 			for k, d := range ridgeOffsets {
@@ -86,19 +93,44 @@ func (ps pencilSamples) alignment(alpha, kappa float64, bins []float64) float64 
 	return e
 }
 
+// scanSamples is about how many samples refineVanishingPoint's scans read.
+const scanSamples = 2500
+
+// thinned keeps every k-th sample, k chosen to keep about n of them.
+func (ps pencilSamples) thinned(n int) pencilSamples {
+	k := len(ps.r) / n
+	if k <= 1 {
+		return ps
+	}
+	out := pencilSamples{centre: ps.centre, span: ps.span}
+	for i := 0; i < len(ps.r); i += k {
+		out.a = append(out.a, ps.a[i])
+		out.b = append(out.b, ps.b[i])
+		out.r = append(out.r, ps.r[i])
+	}
+	return out
+}
+
 // vpFromAngle is the homogeneous vanishing point for alpha and kappa.
 func (ps pencilSamples) vpFromAngle(alpha, kappa float64) vec3 {
 	ex, ey := math.Cos(alpha), math.Sin(alpha)
 	return vec3{ps.centre.X*kappa + ex, ps.centre.Y*kappa + ey, kappa}
 }
 
+// wideScanDeg is how far (degrees) either side of a Hough direction the
+// profile search looks for its vanishing point: card edges and the
+// table's grain can pull the direction of the grid's receding lines (which
+// converge most and are broken by the most cards) 8° or more off.
+const wideScanDeg = 12.0
+
 // refineVanishingPoint moves vanishing point v of a family of lines running
 // near direction theta to the point where rm's line response lines up best
-// (see alignment): a scan within 3° of v's direction (or of theta, when v is
-// further off) at every distance from 0.83 frame sides to infinity, then
-// coordinate ascent to 0.05°. It returns v when the frame has too few
-// line samples to tell.
-func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3) vec3 {
+// (see alignment): a scan in 0.25° steps within 3° of v's direction (or of
+// theta, when v is further off than 4°) at every distance from 0.83 frame
+// sides to infinity, then coordinate ascent to 0.05°; with wide > 0 also
+// from the best of a coarse scan within wide degrees. It returns v when the
+// frame has too few line samples to tell.
+func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec3 {
 	ps := newPencilSamples(rm, theta)
 	if len(ps.r) < 100 {
 		return v
@@ -120,32 +152,66 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3) vec3 {
 	}
 	kappa = math.Max(-kmax, math.Min(kmax, kappa))
 	bins := make([]float64, 4*int(ps.span))
-	best := ps.alignment(alpha, kappa, bins)
 	const deg = math.Pi / 180
-	// A scan first (the alignment has false maxima at card edges and the
-	// table's grain), then coordinate ascent.
-	a0 := alpha
-	for da := -3.0; da <= 3; da += 0.5 {
-		for dk := -1.0; dk <= 1; dk += 0.1 {
-			a, k := a0+da*deg, dk*kmax
-			if e := ps.alignment(a, k, bins); e > best {
-				best, alpha, kappa = e, a, k
-			}
-		}
-	}
-	for _, st := range [][2]float64{{0.25 * deg, 0.05 * kmax}, {0.1 * deg, 0.02 * kmax}, {0.05 * deg, 0.01 * kmax}} {
-		for iter := 0; iter < 8; iter++ {
-			improved := false
-			for _, mv := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-				a, k := alpha+mv[0]*st[0], math.Max(-kmax, math.Min(kmax, kappa+mv[1]*st[1]))
-				if e := ps.alignment(a, k, bins); e > best {
-					best, alpha, kappa, improved = e, a, k, true
+	// polish scans within 3° of a start (the alignment has false maxima
+	// at card edges and the table's grain), in steps that move a line at
+	// the frame's edge by a few pixels, then climbs to 0.05°.
+	// The scans read a thinned set of samples, the climb all of them.
+	thin := ps.thinned(scanSamples)
+	polish := func(alpha, kappa float64) (float64, float64, float64) {
+		a0, best := alpha, thin.alignment(alpha, kappa, bins)
+		for d := -3.0; d <= 3+1e-9; d += 0.25 {
+			for k := -1.0; k <= 1+1e-9; k += 0.05 {
+				if e := thin.alignment(a0+d*deg, k*kmax, bins); e > best {
+					best, alpha, kappa = e, a0+d*deg, k*kmax
 				}
 			}
-			if !improved {
-				break
+		}
+		best = ps.alignment(alpha, kappa, bins)
+		for _, st := range [][2]float64{{0.1 * deg, 0.02 * kmax}, {0.05 * deg, 0.01 * kmax}} {
+			for iter := 0; iter < 8; iter++ {
+				improved := false
+				for _, mv := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					a, k := alpha+mv[0]*st[0], math.Max(-kmax, math.Min(kmax, kappa+mv[1]*st[1]))
+					if e := ps.alignment(a, k, bins); e > best {
+						best, alpha, kappa, improved = e, a, k, true
+					}
+				}
+				if !improved {
+					break
+				}
 			}
+		}
+		return alpha, kappa, best
+	}
+	alpha, kappa, best := polish(alpha, kappa)
+	if wide > 0 {
+		// A Hough direction can be pulled several degrees off by card
+		// edges: the best of a coarse scan within wide degrees is
+		// polished too, and wins if it then lines up better.
+		wa, wk, we := alpha, kappa, math.Inf(-1)
+		for d := -wide; d <= wide+1e-9; d++ {
+			for k := -1.0; k <= 1+1e-9; k += 0.1 {
+				if e := thin.alignment(alpha+d*deg, k*kmax, bins); e > we {
+					we, wa, wk = e, alpha+d*deg, k*kmax
+				}
+			}
+		}
+		if pa, pk, pe := polish(wa, wk); pe > best {
+			alpha, kappa = pa, pk
 		}
 	}
 	return ps.vpFromAngle(alpha, kappa)
+}
+
+// sampleJitter is a fixed pseudo-random offset in [0, 1)² for the sample
+// square at (x, y): a hash, so that one frame always gives the same samples.
+func sampleJitter(x, y int) (float64, float64) {
+	h := uint32(x)*0x9E3779B1 ^ uint32(y)*0x85EBCA77
+	h ^= h >> 15
+	h *= 0x2C1B3C6D
+	h ^= h >> 12
+	h *= 0x297A2D39
+	h ^= h >> 15
+	return float64(h&0xFFFF) / 65536, float64(h>>16) / 65536
 }

@@ -1,10 +1,13 @@
 package calibration
 
 import (
+	"encoding/json"
 	"image"
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -14,7 +17,9 @@ import (
 
 // TestRefineVanishingPoint draws faint dark lines through a known vanishing
 // point on a noisy frame and checks that the pencil search moves a guess a
-// few degrees off back onto it.
+// few degrees off back onto it (with the wide scan, one 9° off), and that a
+// guess along the frame's axis is not held there by the layout of the
+// samples.
 func TestRefineVanishingPoint(t *testing.T) {
 	const w, h = 1280, 720
 	centre := models.Point{X: w / 2, Y: h / 2}
@@ -23,9 +28,13 @@ func TestRefineVanishingPoint(t *testing.T) {
 		vp     models.Point // where the lines meet
 		theta  float64      // the lines' rough direction (degrees)
 		startD float64      // the guess's error at the centre (degrees)
+		wide   float64      // refineVanishingPoint's wide
 	}{
-		{"rows far away", models.Point{X: centre.X + 6000*math.Cos(4*math.Pi/180), Y: centre.Y + 6000*math.Sin(4*math.Pi/180)}, 4, 2},
-		{"columns converging", models.Point{X: centre.X + 300, Y: centre.Y - 2500}, 97, -2.5},
+		{"rows far away", models.Point{X: centre.X + 6000*math.Cos(4*math.Pi/180), Y: centre.Y + 6000*math.Sin(4*math.Pi/180)}, 4, 2, 0},
+		{"columns converging", models.Point{X: centre.X + 300, Y: centre.Y - 2500}, 97, -2.5, 0},
+		{"columns converging, guess 9° off", models.Point{X: centre.X + 300, Y: centre.Y - 2500}, 97, -9, wideScanDeg},
+		{"rows 1.2° off the frame's axis, guess on it", models.Point{X: centre.X + 8000*math.Cos(1.2*math.Pi/180), Y: centre.Y + 8000*math.Sin(1.2*math.Pi/180)}, 1.2, -1.2, 0},
+		{"columns 1° off the frame's axis, guess on it", models.Point{X: centre.X - 120, Y: centre.Y - 7000}, 91, -1, wideScanDeg},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,7 +66,8 @@ func TestRefineVanishingPoint(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := th + tc.startD*math.Pi/180
-			got := refineVanishingPoint(rm, th, vec3{math.Cos(start), math.Sin(start), 0})
+			// The Hough direction is as far off as the guess.
+			got := refineVanishingPoint(rm, start, vec3{math.Cos(start), math.Sin(start), 0}, tc.wide)
 			want := vec3{tc.vp.X, tc.vp.Y, 1}
 			// Compare the directions towards the vanishing point from the
 			// centre and from two far corners of the frame.
@@ -67,5 +77,51 @@ func TestRefineVanishingPoint(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRefineVanishingPointOffAxis starts the pencil search exactly along
+// the frame's axes on stills whose grid runs 2–3.5° off them: a regular
+// lattice of samples would gather whole rows of them into single bins and
+// hold the search on the axis (it did, 2–20° off at the frame's corners).
+func TestRefineVanishingPointOffAxis(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	for _, name := range []string{"0017", "0030", "0035"} {
+		img := filepath.Join(dir, name+".jpg")
+		b, err := os.ReadFile(filepath.Join(dir, name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var truth stillTruth
+		if err := json.Unmarshal(b, &truth); err != nil {
+			t.Fatalf("%s: %v", img, err)
+		}
+		h, err := fitHomography(realmCorners(g), truth.Corners[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := gocv.IMRead(img, gocv.IMReadColor)
+		if frame.Empty() {
+			t.Fatalf("cannot read %s", img)
+		}
+		gray := grayFor(frame)
+		rm, err := newRidgeMap(gray)
+		frame.Close()
+		gray.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		centre := models.Point{X: float64(rm.w) / 2, Y: float64(rm.h) / 2}
+		corners := []models.Point{{X: 0, Y: 0}, {X: float64(rm.w), Y: float64(rm.h)}}
+		for _, want := range []vec3{{h[0], h[3], h[6]}, {h[1], h[4], h[7]}} {
+			axis := math.Round(towards(want, centre)/(math.Pi/2)) * math.Pi / 2
+			got := refineVanishingPoint(rm, axis, vec3{math.Cos(axis), math.Sin(axis), 0}, 0)
+			for _, p := range corners {
+				if d := angleDiff(towards(got, p), towards(want, p)); d > 0.5*math.Pi/180 {
+					t.Errorf("%s: from (%.0f, %.0f) the vanishing point found from %.0f° is %.2f° off", img, p.X, p.Y, axis*180/math.Pi, d*180/math.Pi)
+				}
+			}
+		}
 	}
 }
