@@ -54,10 +54,11 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 		for i, p := range r.Thumb {
 			p0[i] = float32(p)
 		}
-		for turn, p := range [2][]float32{p0, reversed(p0)} {
-			f.px[0][turn] = append(f.px[0][turn], p)
-			f.px[1][turn] = append(f.px[1][turn], halve(p, f.w[0], f.h[0]))
-		}
+		// Level 0 turned is made when a face gets that far (faceAt).
+		f.px[0][0] = append(f.px[0][0], p0)
+		f.px[0][1] = append(f.px[0][1], nil)
+		f.px[1][0] = append(f.px[1][0], halve(p0, f.w[0], f.h[0]))
+		f.px[1][1] = append(f.px[1][1], halve(reversed(p0), f.w[0], f.h[0]))
 	}
 	if len(f.refs) == 0 || len(x.meanSiteThumb) != f.w[0]*f.h[0] || f.w[1] < 4 || f.h[1] < 4 {
 		return siteFaces{}, false
@@ -71,6 +72,16 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 		f.mean[1][turn] = halve(m, f.w[0], f.h[0])
 	}
 	return f, true
+}
+
+// faceAt gives a face's pixels at a level and turn.
+func (f *siteFaces) faceAt(level, turn, face int) []float32 {
+	p := f.px[level][turn][face]
+	if p == nil {
+		p = reversed(f.px[level][0][face])
+		f.px[level][turn][face] = p
+	}
+	return p
 }
 
 // reversed is an image turned 180°.
@@ -104,6 +115,7 @@ type siteWindow struct {
 	w, h   [2]int // window size at each level
 	px     [2][]float32
 	vis    [2][]bool
+	runs   [2][]visibleRun
 }
 
 // siteWindowBorderMM is the band along the face's edge left out of every
@@ -121,25 +133,24 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 	k := pxPerMM / faces.pxPerMM0 // top-down pixels per window pixel
 	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
 	ox, oy := -float64(w.w[0])/2, -float64(w.h[0])/2 // window centre at the placement's
-	// Read at twice level 0's scale, then averaged down (no aliasing).
-	k2 := k / 2
-	hm2 := homography{k2 * ca, -k2 * sa, 0, k2 * sa, k2 * ca, 0, 0, 0, 1}
+	// Window pixel (u, v) → top-down pixel: hm2 takes the pixel's corner,
+	// the warp samples its centre.
+	hm2 := homography{k * ca, -k * sa, 0, k * sa, k * ca, 0, 0, 0, 1}
 	hm2[2] = p.cx + k*(ca*ox-sa*oy)
 	hm2[5] = p.cy + k*(sa*ox+ca*oy)
 	m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
-	for i, c := range hm2[:6] {
+	for i, c := range [6]float64{hm2[0], hm2[1], hm2[2] + k*(ca-sa)/2, hm2[3], hm2[4], hm2[5] + k*(sa+ca)/2} {
 		m.SetDoubleAt(i/3, i%3, c)
 	}
 	warped := gocv.NewMat()
-	gocv.WarpAffineWithParams(gray, &warped, m, image.Pt(2*w.w[0], 2*w.h[0]), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
+	gocv.WarpAffineWithParams(gray, &warped, m, image.Pt(w.w[0], w.h[0]), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
 	m.Close()
 	raw := warped.ToBytes()
 	warped.Close()
-	fine := make([]float32, len(raw))
+	w.px[0] = make([]float32, len(raw))
 	for i, b := range raw {
-		fine[i] = float32(b)
+		w.px[0][i] = float32(b)
 	}
-	w.px[0] = halve(fine, 2*w.w[0], 2*w.h[0])
 	// Which window pixels the cards on top hide: their quads, grown by
 	// pad, painted in window coordinates.
 	toWin := func(x, y float64) (float64, float64) {
@@ -192,40 +203,68 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 			w.vis[1][y*w.w[1]+x] = w.vis[0][i] && w.vis[0][i+1] && w.vis[0][i+w.w[0]] && w.vis[0][i+w.w[0]+1]
 		}
 	}
+	for level := range w.runs {
+		w.runs[level] = visibleRuns(w.vis[level], w.w[level])
+	}
 	return w
 }
 
 // pixelPairs lists, for a face shifted by (dx, dy) in the window at a
 // level, the visible window pixels over the face and the face pixels under
-// them.
+// them, as runs along rows: n pixels from window pixel win and face pixel
+// face on.
 type pixelPairs struct {
-	win, face []int32
+	runs []pixelRun
+	n    int
 }
+
+type pixelRun struct{ win, face, n int32 }
 
 func (w *siteWindow) pairs(faces *siteFaces, level, dx, dy int, buf *pixelPairs) pixelPairs {
 	tw, th := faces.w[level], faces.h[level]
 	b := int(math.Round(siteWindowBorderMM * faces.pxPerMM0 / float64(int(1)<<level)))
 	r := w.radius[level]
-	pp := pixelPairs{win: buf.win[:0], face: buf.face[:0]}
+	ww := w.w[level]
+	pp := pixelPairs{runs: buf.runs[:0]}
 	defer func() { *buf = pp }()
-	for v := b; v < th-b; v++ {
-		wy := v + r + dy
-		if wy < 0 || wy >= w.h[level] {
+	// Window columns over the face, less its border.
+	lo, hi := max(b+r+dx, 0), min(tw-b+r+dx, ww)
+	for _, run := range w.runs[level] {
+		v := int(run.y) - r - dy
+		if v < b || v >= th-b {
 			continue
 		}
-		for u := b; u < tw-b; u++ {
-			wx := u + r + dx
-			if wx < 0 || wx >= w.w[level] {
-				continue
-			}
-			wi := wy*w.w[level] + wx
-			if w.vis[level][wi] {
-				pp.win = append(pp.win, int32(wi))
-				pp.face = append(pp.face, int32(v*tw+u))
-			}
+		x0, x1 := max(int(run.x0), lo), min(int(run.x1), hi)
+		if x1 <= x0 {
+			continue
 		}
+		pp.runs = append(pp.runs, pixelRun{win: int32(int(run.y)*ww + x0), face: int32(v*tw + x0 - r - dx), n: int32(x1 - x0)})
+		pp.n += x1 - x0
 	}
 	return pp
+}
+
+// visibleRun is a row's stretch of visible window pixels, x0 ≤ x < x1.
+type visibleRun struct{ y, x0, x1 int32 }
+
+// visibleRuns lists the runs of visible pixels of a w-wide mask.
+func visibleRuns(vis []bool, w int) []visibleRun {
+	var out []visibleRun
+	for y := 0; y*w < len(vis); y++ {
+		row := vis[y*w : (y+1)*w]
+		for x := 0; x < w; {
+			if !row[x] {
+				x++
+				continue
+			}
+			x0 := x
+			for x < w && row[x] {
+				x++
+			}
+			out = append(out, visibleRun{int32(y), int32(x0), int32(x)})
+		}
+	}
+	return out
 }
 
 // faceScore is how well one face, turned and shifted, explains a window.
@@ -247,17 +286,25 @@ type windowStats struct {
 func (w *siteWindow) stats(faces *siteFaces, level, turn int, pp pixelPairs) windowStats {
 	mean := faces.mean[level][turn]
 	var s windowStats
-	o := w.px[level]
-	for k, wi := range pp.win {
-		fi := pp.face[k]
-		ov, mv := float64(o[wi]), float64(mean[fi])
-		s.so += ov
-		s.soo += ov * ov
-		s.sm += mv
-		s.smm += mv * mv
-		s.som += ov * mv
+	for _, run := range pp.runs {
+		o := w.px[level][run.win : run.win+run.n]
+		m := mean[run.face : run.face+run.n]
+		var so, soo, sm, smm, som float32
+		for i, ov := range o {
+			mv := m[i]
+			so += ov
+			soo += ov * ov
+			sm += mv
+			smm += mv * mv
+			som += ov * mv
+		}
+		s.so += float64(so)
+		s.soo += float64(soo)
+		s.sm += float64(sm)
+		s.smm += float64(smm)
+		s.som += float64(som)
 	}
-	s.n = float64(len(pp.win))
+	s.n = float64(pp.n)
 	if s.n < 2 {
 		return s
 	}
@@ -277,17 +324,24 @@ func (w *siteWindow) partial(faces *siteFaces, level, turn, face int, pp pixelPa
 	if !s.ok {
 		return -1
 	}
-	t := faces.px[level][turn][face]
+	face0 := faces.faceAt(level, turn, face)
 	mean := faces.mean[level][turn]
-	o := w.px[level]
 	var st, stt, sot, stm float64
-	for k, wi := range pp.win {
-		fi := pp.face[k]
-		tv := float64(t[fi])
-		st += tv
-		stt += tv * tv
-		sot += float64(o[wi]) * tv
-		stm += tv * float64(mean[fi])
+	for _, run := range pp.runs {
+		o := w.px[level][run.win : run.win+run.n]
+		t := face0[run.face : run.face+run.n]
+		m := mean[run.face : run.face+run.n]
+		var a, aa, ao, am float32
+		for i, tv := range t {
+			a += tv
+			aa += tv * tv
+			ao += o[i] * tv
+			am += tv * m[i]
+		}
+		st += float64(a)
+		stt += float64(aa)
+		sot += float64(ao)
+		stm += float64(am)
 	}
 	varT := stt - st*st/s.n
 	if varT <= 1e-6 {
@@ -351,7 +405,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	for pi := range windows {
 		w := &windows[pi]
 		pp := w.pairs(faces, 1, 0, 0, &buf)
-		if len(pp.win) < minN1 {
+		if pp.n < minN1 {
 			continue
 		}
 		var screened []best
@@ -361,7 +415,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 				continue
 			}
 			for fi := range faces.refs {
-				b := best{faceScore{face: fi, turn: turn, level: 1, score: w.partial(faces, 1, turn, fi, pp, st), n: len(pp.win)}, pi}
+				b := best{faceScore{face: fi, turn: turn, level: 1, score: w.partial(faces, 1, turn, fi, pp, st), n: pp.n}, pi}
 				offer(b)
 				screened = append(screened, b)
 			}
@@ -375,7 +429,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 					continue
 				}
 				pp := w.pairs(faces, 1, dx, dy, &buf)
-				if len(pp.win) < minN1 {
+				if pp.n < minN1 {
 					continue
 				}
 				for turn := 0; turn < 2; turn++ {
@@ -389,7 +443,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 								break
 							}
 						}
-						offer(best{faceScore{face: c.face, turn: turn, dx: dx, dy: dy, level: 1, score: w.partial(faces, 1, turn, c.face, pp, st), n: len(pp.win)}, pi})
+						offer(best{faceScore{face: c.face, turn: turn, dx: dx, dy: dy, level: 1, score: w.partial(faces, 1, turn, c.face, pp, st), n: pp.n}, pi})
 					}
 				}
 			}
@@ -411,12 +465,12 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 					continue
 				}
 				pp := w.pairs(faces, 0, dx, dy, &buf)
-				if len(pp.win) < minN0 {
+				if pp.n < minN0 {
 					continue
 				}
 				st := w.stats(faces, 0, c.turn, pp)
 				if sc := w.partial(faces, 0, c.turn, c.face, pp, st); sc > b.score {
-					b.faceScore = faceScore{face: c.face, turn: c.turn, dx: dx, dy: dy, level: 0, score: sc, n: len(pp.win)}
+					b.faceScore = faceScore{face: c.face, turn: c.turn, dx: dx, dy: dy, level: 0, score: sc, n: pp.n}
 				}
 			}
 		}

@@ -91,8 +91,8 @@ func (p sitePlacement) quad(pxPerMM float64) models.Quad {
 // of edges running across, each with the count of visible pixels.
 type edgeSums struct {
 	w, h int
-	// colE[x*(h+1)+y] is the sum of column x's first y pixels; colN the
-	// visible ones among them; rowE, rowN the same along rows.
+	// colE[y*w+x] is the sum of column x's first y pixels; colN the
+	// visible ones among them; rowE[y*(w+1)+x], rowN the same along rows.
 	colE, colN, rowE, rowN []float32
 }
 
@@ -128,30 +128,26 @@ func newEdgeSums(small gocv.Mat, hidden []byte) edgeSums {
 	s := edgeSums{w: w, h: h,
 		colE: make([]float32, w*(h+1)), colN: make([]float32, w*(h+1)),
 		rowE: make([]float32, h*(w+1)), rowN: make([]float32, h*(w+1))}
-	for x := 0; x < w; x++ {
-		base := x * (h + 1)
-		for y := 0; y < h; y++ {
-			i := y*w + x
-			var e, n float32
-			if hidden[i] == 0 {
-				ax, ay := float32(math.Abs(float64(dx[i]))), float32(math.Abs(float64(dy[i])))
-				e, n = min(max(ax-ay, 0)/full, 1), 1
-			}
-			s.colE[base+y+1] = s.colE[base+y] + e
-			s.colN[base+y+1] = s.colN[base+y] + n
-		}
-	}
+	inv := 1 / full
 	for y := 0; y < h; y++ {
-		base := y * (w + 1)
+		row, col, prevCol := y*(w+1), (y+1)*w, y*w
 		for x := 0; x < w; x++ {
 			i := y*w + x
-			var e, n float32
+			var ev, eh, n float32
 			if hidden[i] == 0 {
-				ax, ay := float32(math.Abs(float64(dx[i]))), float32(math.Abs(float64(dy[i])))
-				e, n = min(max(ay-ax, 0)/full, 1), 1
+				ax, ay := dx[i], dy[i]
+				if ax < 0 {
+					ax = -ax
+				}
+				if ay < 0 {
+					ay = -ay
+				}
+				ev, eh, n = min(max(ax-ay, 0)*inv, 1), min(max(ay-ax, 0)*inv, 1), 1
 			}
-			s.rowE[base+x+1] = s.rowE[base+x] + e
-			s.rowN[base+x+1] = s.rowN[base+x] + n
+			s.colE[col+x] = s.colE[prevCol+x] + ev
+			s.colN[col+x] = s.colN[prevCol+x] + n
+			s.rowE[row+x+1] = s.rowE[row+x] + eh
+			s.rowN[row+x+1] = s.rowN[row+x] + n
 		}
 	}
 	return s
@@ -166,8 +162,7 @@ func (s *edgeSums) column(x, y0, y1 int) (e, n float32) {
 	if y1 <= y0 {
 		return 0, 0
 	}
-	b := x * (s.h + 1)
-	return s.colE[b+y1] - s.colE[b+y0], s.colN[b+y1] - s.colN[b+y0]
+	return s.colE[y1*s.w+x] - s.colE[y0*s.w+x], s.colN[y1*s.w+x] - s.colN[y0*s.w+x]
 }
 
 // row sums row y's pixels x0 ≤ x < x1 (clipped to the region).
