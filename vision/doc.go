@@ -11,7 +11,9 @@
 // time, removing each accepted card's inliers. A card in plain view has far
 // more keypoints than its fit needs, so a first pass looks up half the
 // keypoints in a few hash tables, and only the keypoints the cards it finds
-// do not explain are looked up in all of them. One fit gives the card's
+// do not explain are looked up in all of them. Each card fitted is then
+// verified against every keypoint in its outline (mapped back onto the face,
+// features all faces share left out), which gives its confidence. One fit gives the card's
 // outline, its turn (so its owner and whether it is tapped; a site's
 // landscape shape says nothing about tapped) and its name, and it holds when
 // a unit covers half a site. Card-shaped outlines no fit explains get a

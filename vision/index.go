@@ -19,7 +19,7 @@ import (
 
 // indexFormat changes whenever the cached index's shape or the way faces are
 // indexed changes, so that old cache files are not read.
-const indexFormat = "tablecam-vision-index-10"
+const indexFormat = "tablecam-vision-index-11"
 
 // catalogIndex is every reference face of a catalog and a nearest-neighbour
 // index over all their descriptors.
@@ -30,6 +30,8 @@ type catalogIndex struct {
 	siteRef []bool
 	// meanSiteThumb is the mean of the site thumbnails, pixel by pixel.
 	meanSiteThumb []float64
+	// faceGrids holds each face's keypoints by position (verify).
+	faceGrids []*pointGrid
 }
 
 // cachedIndex is what the disk cache holds.
@@ -88,7 +90,7 @@ func readCache(path string, cards []*models.Card) ([]reference, error) {
 	}
 	for i := range c.Refs {
 		r := &c.Refs[i]
-		if r.Slug != cards[i].Slug || len(r.Feat.Points) != len(r.Feat.Descs) {
+		if r.Slug != cards[i].Slug || len(r.Feat.Points) != len(r.Feat.Descs) || len(r.Generic) != len(r.Feat.Points) {
 			return nil, fmt.Errorf("%w %s: face %d is not %q", errCorruptCache, path, i, cards[i].Slug)
 		}
 		r.card = cards[i]
@@ -159,6 +161,7 @@ func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
 	if err != nil {
 		return nil, err
 	}
+	markGeneric(refs)
 	if path != "" {
 		if err := writeCache(path, refs); err != nil && opts.Progress != nil {
 			fmt.Fprintf(opts.Progress, "vision: cannot cache the index: %v\n", err)
@@ -251,8 +254,18 @@ func newCatalogIndex(refs []reference) *catalogIndex {
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
-	return &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner), siteRef: site, meanSiteThumb: mean}
+	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner), siteRef: site, meanSiteThumb: mean}
+	for _, r := range refs {
+		x.faceGrids = append(x.faceGrids, faceGrid(&r))
+	}
+	return x
 }
+
+// faceGrid holds a face's keypoints by position.
+func faceGrid(r *reference) *pointGrid { return newPointGrid(r.Feat.Points, faceGridCell) }
+
+// faceGridCell is the cell side (pixels) of the face keypoint grids.
+const faceGridCell = 8
 
 // descriptorOffset gives the first global descriptor id of each reference.
 func (x *catalogIndex) descriptorOffsets() []int {

@@ -72,10 +72,14 @@ func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 	for i := 0; i < len(f.Points); i += quickStride {
 		sample = append(sample, i)
 	}
-	out := x.fitCards(f, x.matchKeypoints(f, sample, quickTables), taken, rng)
+	grid := newPointGrid(f.Points, frameGridCell)
+	out := x.fitCards(f, x.matchKeypoints(f, sample, quickTables), grid, taken, rng)
 	rest := unexplained(f, out)
-	return append(out, x.fitCards(f, x.matchKeypoints(f, rest, len(x.lsh.tables)), taken, rng)...)
+	return append(out, x.fitCards(f, x.matchKeypoints(f, rest, len(x.lsh.tables)), grid, taken, rng)...)
 }
+
+// frameGridCell is the cell side (pixels) of the grid of frame keypoints.
+const frameGridCell = 16
 
 // The first matching pass looks up every quickStride-th keypoint in the
 // first quickTables hash tables. Keypoints it skips on a card it finds lie
@@ -207,9 +211,11 @@ func (x *catalogIndex) matchKeypoints(f features, which []int, k int) map[int][]
 }
 
 // fitCards fits the cards the matches show, face by face (the face with
-// most matches first), up to maxInstances copies of each; keypoints taken
-// by an accepted card are marked in taken and not used again.
-func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, taken []bool, rng *rand.Rand) []detection {
+// most matches first), up to maxInstances copies of each, and verifies each
+// card accepted against all the keypoints in its outline (grid holds them by
+// position). Keypoints taken by an accepted card are marked in taken and
+// not used again.
+func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, grid *pointGrid, taken []bool, rng *rand.Rand) []detection {
 	refs := make([]int, 0, len(byRef))
 	for r, ms := range byRef {
 		if len(ms) >= minMatches {
@@ -256,6 +262,7 @@ func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, taken []bo
 				px, py := sim.apply(c[0], c[1])
 				d.quad[k] = models.Point{X: px, Y: py}
 			}
+			x.verify(&d, f, grid, taken)
 			out = append(out, d)
 		}
 	}

@@ -1,11 +1,13 @@
 package vision
 
 import (
+	"image"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
 )
 
 // TestUnexplained checks which keypoints the second matching pass looks up
@@ -107,5 +109,73 @@ func TestRansacFewPairs(t *testing.T) {
 		if math.Abs(sim.angle()-0.3*180/math.Pi) > 0.1 || math.Abs(sim.scale()-1) > 0.001 {
 			t.Errorf("seed %d: fitted turn %.2f° scale %.3f, want %.2f° and 1", seed, sim.angle(), sim.scale(), 0.3*180/math.Pi)
 		}
+	}
+}
+
+// TestVerify places a catalog face on a blank top-down image at a known
+// spot and checks the evidence verify finds there: most checked keypoints
+// agree with the right face, few with another face of the same kind fitted
+// at the same spot (the frame and text box every card shares do not count).
+func TestVerify(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	x := a.index
+	right := -1
+	wrong := -1
+	for i, r := range x.refs {
+		if r.Kind != models.KindStandard {
+			continue
+		}
+		if right < 0 {
+			right = i
+		} else if wrong < 0 {
+			wrong = i
+		}
+	}
+	if wrong < 0 {
+		t.Skip("catalog has fewer than two standard cards")
+	}
+	face, err := uprightFace(x.refs[right].card, a.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer face.Close()
+	canvas := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 90, 90, 0), 400, 300, gocv.MatTypeCV8U)
+	defer canvas.Close()
+	const ox, oy = 70, 90
+	roi := canvas.Region(image.Rect(ox, oy, ox+face.Cols(), oy+face.Rows()))
+	face.CopyTo(&roi)
+	roi.Close()
+	f, err := a.det.detect(canvas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := newPointGrid(f.Points, frameGridCell)
+	evidence := func(ref int) (agree, checked int) {
+		r := &x.refs[ref]
+		d := detection{ref: ref, sim: similarity{A: 1, Tx: ox, Ty: oy}}
+		w, h := float64(r.W), float64(r.H)
+		d.quad = models.Quad{{X: ox, Y: oy}, {X: ox + w, Y: oy}, {X: ox + w, Y: oy + h}, {X: ox, Y: oy + h}}
+		taken := make([]bool, len(f.Points))
+		x.verify(&d, f, grid, taken)
+		n := 0
+		for _, tk := range taken {
+			if tk {
+				n++
+			}
+		}
+		if n != d.inliers {
+			t.Errorf("%s: %d keypoints taken for %d inliers", r.Slug, n, d.inliers)
+		}
+		return d.inliers, d.matches
+	}
+	agree, checked := evidence(right)
+	t.Logf("right face %s: %d of %d checked keypoints agree", x.refs[right].Slug, agree, checked)
+	if agree < 40 || float64(agree) < 0.35*float64(checked) {
+		t.Errorf("right face: %d of %d checked keypoints agree, want ≥ 40 and ≥ 35%%", agree, checked)
+	}
+	wa, wc := evidence(wrong)
+	t.Logf("wrong face %s: %d of %d checked keypoints agree", x.refs[wrong].Slug, wa, wc)
+	if float64(wa) > 0.15*float64(max(wc, 1)) || wa >= minInliers {
+		t.Errorf("wrong face: %d of %d checked keypoints agree, want fewer than %d and ≤ 15%%", wa, wc, minInliers)
 	}
 }

@@ -17,7 +17,9 @@ type reference struct {
 	Kind models.CardKind
 	W, H int // face size in pixels at the index scale
 	Feat features
-	Hash phash
+	// Generic marks the keypoints that other faces have too (markGeneric).
+	Generic []bool
+	Hash    phash
 	// Thumb is a site's grey face at half the index scale, row by row
 	// (W/2 × H/2): what a covered site's visible ends are compared with.
 	Thumb []byte
