@@ -55,6 +55,32 @@ const minFaintGridScore = 0.40
 // on edges.
 const crossCheckMargin = 0.05
 
+// crossCheckBelow is the ridge score under which a lattice found on edges
+// is cross-checked by the profile search. It is a matter of cost, not of
+// belief: the check runs on about one frame in nine (one in twenty-five
+// below 1.0, which missed lattices with half the true column spacing or a
+// line or two off at 1.05–1.12).
+const crossCheckBelow = 1.2
+
+// crossCheck lets the profile search have a say on a lattice found on
+// edges whose lines are not clearly drawn lines (card edges that happen to
+// line up, the grid read at half its spacing along one direction while the
+// other direction's long lines carry the score): the lattice whose lines
+// are more clearly drawn lines wins, unless the profile search's is the
+// same lattice moved by whole cells (the edge pass judged those aliases on
+// edges, which an arm over the border or a grained table fools less).
+func crossCheck(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, edge gridFit) gridFit {
+	rs := rm.ridgeScore(edge.h, g)
+	if rs >= crossCheckBelow {
+		return edge
+	}
+	f, ok := detectFaint(gray, rm, g, []gridFit{edge})
+	if !ok || f.score <= rs+crossCheckMargin || shiftedAlias(edge.h, f.h, g) {
+		return edge
+	}
+	return gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+}
+
 // climbed is how many of the best refined lattices climbCorners polishes.
 const climbed = 2
 
@@ -179,17 +205,7 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
-		// A lattice whose lines are only faintly drawn lines may be
-		// card edges that happen to line up, or the grid read at half its
-		// spacing: the profile search gets a say, and the one whose lines
-		// are more clearly drawn lines wins, unless it is the same lattice
-		// moved by whole cells (the edge pass judged those aliases on edges,
-		// where an arm over the border or a grained table fools it less).
-		if rs := rm.ridgeScore(best.h, g); rs < minRidgeScore {
-			if f, ok := detectFaint(gray, rm, g, []gridFit{best}); ok && f.score > rs+crossCheckMargin && !shiftedAlias(best.h, f.h, g) {
-				best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
-			}
-		}
+		best = crossCheck(gray, rm, g, best)
 	}
 	if scale != 1 {
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})

@@ -1,10 +1,17 @@
 package calibration
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
 )
 
 // variedScenes are synthetic views across the range the product must handle.
@@ -68,4 +75,73 @@ func TestDetectSynthetic(t *testing.T) {
 	if found < len(scenes)*70/100 || within2 < len(scenes)*85/100 {
 		t.Errorf("found within 1%%: %d/%d (want ≥ 70%%), within 2%%: %d/%d (want ≥ 85%%)", found, len(scenes), within2, len(scenes))
 	}
+}
+
+// TestCrossCheck hands the profile search's cross-check wrong lattices on
+// a bundled still, as the edge pass might find them: one with half the
+// true column spacing (its rows are right, and their long lines carry its
+// ridge score) must give way to the true grid; one shifted by a whole
+// column is left to the edge pass's judgement of aliases.
+func TestCrossCheck(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	img := filepath.Join(dir, "0001.jpg")
+	b, err := os.ReadFile(filepath.Join(dir, "0001.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var truth stillTruth
+	if err := json.Unmarshal(b, &truth); err != nil {
+		t.Fatalf("%s: %v", img, err)
+	}
+	want, err := fitHomography(realmCorners(g), truth.Corners[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := gocv.IMRead(img, gocv.IMReadColor)
+	defer frame.Close()
+	if frame.Empty() {
+		t.Fatalf("cannot read %s", img)
+	}
+	gray := grayFor(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tolerance := 0.01 * realmWidthPx(truth.Corners)
+	tests := []struct {
+		name    string
+		edge    homography
+		replace bool
+	}{
+		{"half the column spacing", homography{0.5, 0, 0, 0, 1, 0, 0, 0, 1}.Then(want), true},
+		{"half the column spacing, two columns east", homography{0.5, 0, 2 * g.CellWidthMM, 0, 1, 0, 0, 0, 1}.Then(want), true},
+		{"one column east", homography{1, 0, g.CellWidthMM, 0, 1, 0, 0, 0, 1}.Then(want), false},
+	}
+	for _, tc := range tests {
+		if rs := rm.ridgeScore(tc.edge, g); rs >= crossCheckBelow {
+			t.Fatalf("%s: ridge score %.3f, not below %.1f: the check would not run", tc.name, rs, crossCheckBelow)
+		}
+		got := crossCheck(gray, rm, g, gridFit{h: tc.edge, score: 0.5})
+		if tc.replace {
+			if e := cornerError(orientLike(quadOf(got.h, g), truth.Corners), truth.Corners); e > tolerance {
+				t.Errorf("%s: the cross-checked lattice is %.1f px off the true grid", tc.name, e)
+			}
+		} else if got.h != tc.edge {
+			t.Errorf("%s: replaced by %v", tc.name, fmtQuad(quadOf(got.h, g)))
+		}
+	}
+}
+
+// orientLike reorders q's corners (the realm's symmetries: turned half
+// round, mirrored along either axis) to match ref's best.
+func orientLike(q, ref models.Quad) models.Quad {
+	best := q
+	for _, o := range []models.Quad{{q[2], q[3], q[0], q[1]}, {q[1], q[0], q[3], q[2]}, {q[3], q[2], q[1], q[0]}} {
+		if cornerError(o, ref) < cornerError(best, ref) {
+			best = o
+		}
+	}
+	return best
 }

@@ -13,9 +13,10 @@
 // spacing) on a more sensitive edge map. Every lattice is then checked against the drawn lines
 // themselves (a ridge response: a point darker, or lighter, than both its flanks, read straight off
 // the grey frame): a lattice of card edges and art whose lines are not drawn lines is refused, and a
-// right one is polished onto the lines' centres; when its lines are only faintly drawn lines, the profile
-// search below also runs and replaces it if it finds a lattice of clearer lines that is not the same
-// one moved by whole cells (a lattice line outside the realm counts only for the part the frame shows).
+// right one is polished onto the lines' centres; when its lines are not clearly drawn lines (ridge
+// score below 1.2), the profile search below also runs and replaces it if it finds a lattice of clearer
+// lines that is not the same one moved by whole cells (a lattice line outside the realm counts only for
+// the part the frame shows).
 // When no edge lattice is trusted (faint, blurred or
 // broken lines on busy art), the grid is read off line profiles instead: vanishing points of the
 // frame's straight lines (all of them, and the mat's opposite edges, and each moved to where the
