@@ -24,7 +24,7 @@ const (
 	placeExtraOffMM  = 4.0  // allowed beyond what the cell leaves free around a site
 	placeSegmentMM   = 10.0 // an outline side is read in pieces this long (a turned side drifts across columns)
 	placeHiddenPadMM = 2.0  // around a card on top, pixels whose gradient is its own edge
-	placeKeep        = 3    // placements passed on to naming
+	placeKeep        = 2    // placements passed on to naming
 	placeApartMM     = 4.0  // placements kept must lie this far apart
 	placeEdgeBase    = 2    // pixels (mm) to either side of an edge whose grey levels are compared
 	placeEdgeShare   = 0.3  // of the region's contrast, the step of a full-strength edge
@@ -318,7 +318,8 @@ func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed) []
 	cell0 := v.cellRect(cell, 0)
 	ccx := (float64(cell0.Min.X+cell0.Max.X)/2 - float64(r.Min.X)) / s
 	ccy := (float64(cell0.Min.Y+cell0.Max.Y)/2 - float64(r.Min.Y)) / s
-	// Coarse: every 2 mm and 3°; then 1 mm and 1.5° around the best.
+	// Coarse: every 2 mm, and turns 3 steps apart; then every 1 mm and
+	// turn step around the best.
 	turned := map[float64][]turnedSegment{}
 	outline := func(a float64) []turnedSegment {
 		a = math.Round(a*10) / 10
@@ -330,7 +331,8 @@ func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed) []
 		return t
 	}
 	var coarse []sitePlacement
-	for a := -placeMaxTurnDeg; a <= placeMaxTurnDeg+1e-9; a += 2 * placeTurnStepDeg {
+	coarseTurn := 3 * placeTurnStepDeg
+	for a := -coarseTurn * math.Floor(placeMaxTurnDeg/coarseTurn); a <= placeMaxTurnDeg+1e-9; a += coarseTurn {
 		t := outline(a)
 		for dy := -2 * math.Round(offY/2); dy <= offY+1e-9; dy += 2 {
 			for dx := -2 * math.Round(offX/2); dx <= offX+1e-9; dx += 2 {
