@@ -21,6 +21,25 @@ type Analyzer struct {
 	// regionORB reads single card regions (identifyRegion).
 	regionORB gocv.ORB
 	stable    *stableFrame
+	images    frameImages
+}
+
+// frameImages are the top-down images of the frame being read, kept from
+// frame to frame so that their buffers (megabytes each) are not allocated,
+// and paged in, anew for every frame.
+type frameImages struct {
+	small, smallGray gocv.Mat // colour and grey at half the resolution
+	top, gray        gocv.Mat // colour and grey at full resolution
+}
+
+func newFrameImages() frameImages {
+	return frameImages{small: gocv.NewMat(), smallGray: gocv.NewMat(), top: gocv.NewMat(), gray: gocv.NewMat()}
+}
+
+func (f *frameImages) close() {
+	for _, m := range []*gocv.Mat{&f.small, &f.smallGray, &f.top, &f.gray} {
+		m.Close()
+	}
 }
 
 // ErrNoCalibration is returned by Analyze when it has no realm corners to read the frame by.
@@ -39,7 +58,7 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures()), regionORB: newORB(500)}, nil
+	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures()), regionORB: newORB(500), images: newFrameImages()}, nil
 }
 
 // Close frees the analyzer's OpenCV objects.
@@ -50,6 +69,7 @@ func (a *Analyzer) Close() error {
 	}
 	a.det.close()
 	a.regionORB.Close()
+	a.images.close()
 	return nil
 }
 
@@ -75,10 +95,9 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	// A half-resolution top-down image is enough to see a hand and to tell
 	// whether anything moved; only a frame that changed is read in full.
 	coarse := v.scaled(0.5)
-	small := coarse.warp(frame)
-	defer small.Close()
-	smallGray := grayOf(small)
-	defer smallGray.Close()
+	small, smallGray := a.images.small, a.images.smallGray
+	coarse.warpInto(frame, &small)
+	grayInto(small, &smallGray)
 	corners := v.corners
 	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
 
@@ -94,10 +113,9 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	}
 	// (Warping the grey frame instead of the colour one measured slower
 	// overall, not faster.)
-	top := v.warp(frame)
-	gray := grayOf(top)
-	top.Close()
-	defer gray.Close()
+	top, gray := a.images.top, a.images.gray
+	v.warpInto(frame, &top)
+	grayInto(top, &gray)
 	cards, err := a.readCards(gray, v)
 	if err != nil {
 		return obs, err
@@ -113,15 +131,14 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	return obs, nil
 }
 
-// grayOf converts a BGR image to grey (a copy when it already is).
-func grayOf(img gocv.Mat) gocv.Mat {
-	gray := gocv.NewMat()
+// grayInto converts a BGR image to grey in dst (a copy when it is grey
+// already).
+func grayInto(img gocv.Mat, dst *gocv.Mat) {
 	if img.Channels() == 1 {
-		img.CopyTo(&gray)
-	} else {
-		gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
+		img.CopyTo(dst)
+		return
 	}
-	return gray
+	gocv.CvtColor(img, dst, gocv.ColorBGRToGray)
 }
 
 // readCards finds and identifies the cards of a top-down grey image.

@@ -62,13 +62,12 @@ func (v *view) same(o *view) bool {
 	return true
 }
 
-// warp makes the top-down image of a camera frame (caller closes).
-func (v *view) warp(frame gocv.Mat) gocv.Mat {
+// warpInto makes the top-down image of a camera frame in dst, whose buffer
+// is reused when it has the size and type already.
+func (v *view) warpInto(frame gocv.Mat, dst *gocv.Mat) {
 	h := homographyMat(v.toImage)
 	defer h.Close()
-	out := gocv.NewMat()
-	gocv.WarpPerspectiveWithParams(frame, &out, h, v.size, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
-	return out
+	gocv.WarpPerspectiveWithParams(frame, dst, h, v.size, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
 }
 
 // mm gives the realm position (millimetres from the A1 corner, y north) of a
