@@ -131,6 +131,13 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	return obs, nil
 }
 
+// grayOf converts a BGR image to grey (caller closes).
+func grayOf(img gocv.Mat) gocv.Mat {
+	gray := gocv.NewMat()
+	grayInto(img, &gray)
+	return gray
+}
+
 // grayInto converts a BGR image to grey in dst (a copy when it is grey
 // already).
 func grayInto(img gocv.Mat, dst *gocv.Mat) {

@@ -62,6 +62,13 @@ func (v *view) same(o *view) bool {
 	return true
 }
 
+// warp makes the top-down image of a camera frame (caller closes).
+func (v *view) warp(frame gocv.Mat) gocv.Mat {
+	out := gocv.NewMat()
+	v.warpInto(frame, &out)
+	return out
+}
+
 // warpInto makes the top-down image of a camera frame in dst, whose buffer
 // is reused when it has the size and type already.
 func (v *view) warpInto(frame gocv.Mat, dst *gocv.Mat) {
