@@ -69,12 +69,12 @@ const crossCheckBelow = 1.2
 // are more clearly drawn lines wins, unless the profile search's is the
 // same lattice moved by whole cells (the edge pass judged those aliases on
 // edges, which an arm over the border or a grained table fools less).
-func crossCheck(gray gocv.Mat, rm *ridgeMap, g models.RealmGeometry, edge gridFit) gridFit {
+func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit) gridFit {
 	rs := rm.ridgeScore(edge.h, g)
 	if rs >= crossCheckBelow {
 		return edge
 	}
-	f, ok := detectFaint(gray, rm, g, []gridFit{edge})
+	f, ok := detectFaint(gray, rm, faint, g, []gridFit{edge})
 	if !ok || f.score <= rs+crossCheckMargin || shiftedAlias(edge.h, f.h, g) {
 		return edge
 	}
@@ -198,14 +198,14 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	if err != nil {
 		// Grid lines too faint, blurred or broken for the edges: read them
 		// off line profiles instead (see detectFaint).
-		f, ok := detectFaint(gray, rm, g, seeds)
+		f, ok := detectFaint(gray, rm, faint, g, seeds)
 		if !ok {
 			return homography{}, best.score, err
 		}
 		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
-		best = crossCheck(gray, rm, g, best)
+		best = crossCheck(gray, rm, faint, g, best)
 	}
 	if scale != 1 {
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})

@@ -26,7 +26,9 @@
 // every row and column of it sums the ridge response, the realm's 6 and 5 equally spaced lines are
 // read off the profiles' peaks, and the best lattices are polished by climbing their corners on the
 // same response; a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner
-// outside the frame, is refused. A
+// outside the frame, is refused, and one whose lines are only fairly clear (a grid half under cards,
+// gold lines light on dark art and dark on light) is believed only when the edges, read independently,
+// find none of its aliases (a cell off, twice or half the spacing) better. A
 // doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the corners
 // from the user instead.
 //

@@ -40,7 +40,7 @@ func checkFaintFound(t *testing.T, frame gocv.Mat, g models.RealmGeometry, truth
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, ok := detectFaint(gray, rm, g, nil)
+	f, ok := detectFaint(gray, rm, nil, g, nil)
 	if !ok {
 		t.Fatalf("not found (best ridge score %.2f)", f.score)
 	}
@@ -97,6 +97,63 @@ func TestCameraInconsistency(t *testing.T) {
 		}
 		if e := cameraInconsistency(hs, 1280, 720); e <= maxCameraInconsistency {
 			t.Errorf("scene %d: swapped lattice inconsistency %.3f ≤ %.2f", i, e, maxCameraInconsistency)
+		}
+	}
+}
+
+// TestConfirmedOnEdges reads stills whose realm the profile search scores
+// below minRidgeScore (cards over the lines, gold lines light on dark art
+// and dark on light): it finds them only with the edges' confirmation, and
+// the edges refuse the realm moved by a cell.
+func TestConfirmedOnEdges(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	for _, name := range []string{"0008", "0074"} {
+		img := filepath.Join(dir, name+".jpg")
+		b, err := os.ReadFile(filepath.Join(dir, name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var truth stillTruth
+		if err := json.Unmarshal(b, &truth); err != nil {
+			t.Fatalf("%s: %v", img, err)
+		}
+		frame := gocv.IMRead(img, gocv.IMReadColor)
+		gray := grayFor(frame)
+		frame.Close()
+		rm, err := newRidgeMap(gray)
+		if err != nil {
+			t.Fatal(err)
+		}
+		em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, hgt := float64(gray.Cols()), float64(gray.Rows())
+		if f, ok := detectFaint(gray, rm, nil, g, nil); ok {
+			t.Errorf("%s: found without confirmation (ridge score %.3f): the still no longer tests it", img, f.score)
+		}
+		f, ok := detectFaint(gray, rm, em, g, nil)
+		gray.Close()
+		if !ok {
+			t.Errorf("%s: not found with the edges' confirmation (ridge score %.3f)", img, f.score)
+			continue
+		}
+		if e := cornerError(orientLike(quadOf(f.h, g), truth.Corners), truth.Corners); e > 0.01*realmWidthPx(truth.Corners) {
+			t.Errorf("%s: found %.1f px off the true realm", img, e)
+		}
+		want, err := fitHomography(realmCorners(g), truth.Corners[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !confirmedOnEdges(em, want, g, w, hgt) {
+			t.Errorf("%s: the edges do not confirm the true realm", img)
+		}
+		for _, s := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			shifted := homography{1, 0, s[0] * g.CellWidthMM, 0, 1, s[1] * g.CellHeightMM, 0, 0, 1}.Then(want)
+			if plausible(shifted, g, w, hgt) && confirmedOnEdges(em, shifted, g, w, hgt) {
+				t.Errorf("%s: the edges confirm the realm moved by %v cells", img, s)
+			}
 		}
 	}
 }
