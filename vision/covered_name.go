@@ -27,8 +27,9 @@ import (
 // the window's pixels).
 type siteFaces struct {
 	refs     []int             // index of each face's reference
+	thumbs   [][]byte          // each face's thumbnail (level 0, upright)
 	w, h     [2]int            // face size at each level
-	px       [2][2][][]float32 // [level][turn][face] pixels
+	px       [2][2][][]float32 // [level][turn][face] pixels; level 0 made when needed (faceAt)
 	mean     [2][2][]float32   // [level][turn] the mean site face
 	pxPerMM0 float64           // level 0's scale
 }
@@ -50,15 +51,11 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 			continue
 		}
 		f.refs = append(f.refs, ri)
-		p0 := make([]float32, len(r.Thumb))
-		for i, p := range r.Thumb {
-			p0[i] = float32(p)
-		}
-		// Level 0 turned is made when a face gets that far (faceAt).
-		f.px[0][0] = append(f.px[0][0], p0)
+		f.thumbs = append(f.thumbs, r.Thumb)
+		f.px[0][0] = append(f.px[0][0], nil)
 		f.px[0][1] = append(f.px[0][1], nil)
-		f.px[1][0] = append(f.px[1][0], halve(p0, f.w[0], f.h[0]))
-		f.px[1][1] = append(f.px[1][1], halve(reversed(p0), f.w[0], f.h[0]))
+		f.px[1][0] = append(f.px[1][0], halveBytes(r.Thumb, f.w[0], f.h[0], false))
+		f.px[1][1] = append(f.px[1][1], halveBytes(r.Thumb, f.w[0], f.h[0], true))
 	}
 	if len(f.refs) == 0 || len(x.meanSiteThumb) != f.w[0]*f.h[0] || f.w[1] < 4 || f.h[1] < 4 {
 		return siteFaces{}, false
@@ -78,10 +75,37 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 func (f *siteFaces) faceAt(level, turn, face int) []float32 {
 	p := f.px[level][turn][face]
 	if p == nil {
-		p = reversed(f.px[level][0][face])
+		t := f.thumbs[face]
+		p = make([]float32, len(t))
+		for i, v := range t {
+			if turn == 1 {
+				i = len(t) - 1 - i
+			}
+			p[i] = float32(v)
+		}
 		f.px[level][turn][face] = p
 	}
 	return p
+}
+
+// halveBytes averages a grey image's 2×2 blocks, read turned 180° when
+// turned is set (an odd last row or column is dropped).
+func halveBytes(p []byte, w, h int, turned bool) []float32 {
+	hw, hh := w/2, h/2
+	out := make([]float32, hw*hh)
+	at := func(i int) float32 {
+		if turned {
+			i = len(p) - 1 - i
+		}
+		return float32(p[i])
+	}
+	for y := 0; y < hh; y++ {
+		for x := 0; x < hw; x++ {
+			i := 2*y*w + 2*x
+			out[y*hw+x] = (at(i) + at(i+1) + at(i+w) + at(i+w+1)) / 4
+		}
+	}
+	return out
 }
 
 // reversed is an image turned 180°.
