@@ -58,6 +58,7 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
+	keepFreedMemory()
 	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures()), regionORB: newORB(500), images: newFrameImages()}, nil
 }
 
