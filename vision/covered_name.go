@@ -395,6 +395,7 @@ const (
 	nameScreen        = 6    // faces and turns (of all, at each placement as found) tried at every shift
 	nameRefine        = 3    // faces compared again at the finer level
 	nameConfidence    = 0.8  // the most a site named this way is reported with
+	nameTurnHope      = 0.1  // a leading face this far below nameMinScore is tried turned a step, too
 )
 
 // nameSiteAt names the site lying at one of the placements, or ok is false
@@ -476,13 +477,24 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	sort.Slice(coarse, func(i, j int) bool { return coarse[i].score > coarse[j].score })
 	// Level 0: the best few, around where level 1 put them.
 	minN0 := int(nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0)
-	var fine []best
-	for _, c := range coarse[:min(nameRefine, len(coarse))] {
-		if c.score <= -2 {
-			continue
+	turnedWindow := map[[2]int]int{}
+	// refine compares a face around its level-1 shift in the window of its
+	// placement turned by step turn steps, keeping the better of that and b.
+	refine := func(c best, step int, b best) best {
+		wi := c.place
+		if step != 0 {
+			key := [2]int{c.place, step}
+			i, ok := turnedWindow[key]
+			if !ok {
+				p := windows[c.place].place
+				p.angleDeg += float64(step) * placeTurnStepDeg
+				windows = append(windows, readSiteWindow(gray, v.pxPerMM, faces, p, radius0, found, stripHiddenPad))
+				i = len(windows) - 1
+				turnedWindow[key] = i
+			}
+			wi = i
 		}
-		w := &windows[c.place]
-		b := best{faceScore{face: c.face, score: -2}, c.place}
+		w := &windows[wi]
 		for dy := 2*c.dy - 1; dy <= 2*c.dy+1; dy++ {
 			for dx := 2*c.dx - 1; dx <= 2*c.dx+1; dx++ {
 				if abs(dx) > w.radius[0] || abs(dy) > w.radius[0] {
@@ -494,33 +506,66 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 				}
 				st := w.stats(faces, 0, c.turn, pp)
 				if sc := w.partial(faces, 0, c.turn, c.face, pp, st); sc > b.score {
-					b.faceScore = faceScore{face: c.face, turn: c.turn, dx: dx, dy: dy, level: 0, score: sc, n: pp.n}
+					b = best{faceScore{face: c.face, turn: c.turn, dx: dx, dy: dy, level: 0, score: sc, n: pp.n}, wi}
 				}
 			}
 		}
-		fine = append(fine, b)
+		return b
+	}
+	var fine, from []best // refined faces, and where level 1 left each
+	for _, c := range coarse[:min(nameRefine, len(coarse))] {
+		if c.score > -2 {
+			fine = append(fine, refine(c, 0, best{faceScore{face: c.face, score: -2}, c.place}))
+			from = append(from, c)
+		}
 	}
 	if len(fine) == 0 {
 		return detection{}, false
 	}
-	sort.Slice(fine, func(i, j int) bool { return fine[i].score > fine[j].score })
-	top := fine[0]
-	other := -1.0
-	if len(fine) > 1 {
-		other = fine[1].score
+	// decide gives the leading face, and whether it leads clearly enough
+	// to be named.
+	decide := func() (best, bool) {
+		order := make([]int, len(fine))
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(i, j int) bool { return fine[order[i]].score > fine[order[j]].score })
+		top := fine[order[0]]
+		other := -1.0
+		if len(fine) > 1 {
+			other = fine[order[1]].score
+		}
+		if len(coarse) > len(fine) {
+			// A face left at level 1 scored below the refined ones there;
+			// its level-1 score stands in for it.
+			other = max(other, min(coarse[len(fine)].score, top.score))
+		}
+		visibleMM2 := float64(top.n) / (faces.pxPerMM0 * faces.pxPerMM0)
+		need := max(nameLeadAt1000*math.Sqrt(1000/visibleMM2), nameMinLead)
+		return top, top.score >= nameMinScore && top.score-other >= need
 	}
-	if len(coarse) > len(fine) {
-		// A face left at level 1 scored below the refined ones there; its
-		// level-1 score stands in for it.
-		other = max(other, min(coarse[len(fine)].score, top.score))
+	top, ok := decide()
+	if !ok && top.score >= nameMinScore-nameTurnHope {
+		// The outline's turn may be a step off, which costs a face much
+		// of its correlation: the two leading faces are tried turned a
+		// step either way, alike, and the decision taken again.
+		order := make([]int, len(fine))
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(i, j int) bool { return fine[order[i]].score > fine[order[j]].score })
+		for _, i := range order[:min(2, len(order))] {
+			for _, step := range []int{-1, 1} {
+				fine[i] = refine(from[i], step, fine[i])
+			}
+		}
+		top, ok = decide()
 	}
-	visibleMM2 := float64(top.n) / (faces.pxPerMM0 * faces.pxPerMM0)
-	need := max(nameLeadAt1000*math.Sqrt(1000/visibleMM2), nameMinLead)
-	if top.score < nameMinScore || top.score-other < need {
+	if !ok {
 		return detection{}, false
 	}
 	// The face's placement: the window's centre moved by the shift, turned.
-	p := places[top.place]
+	p := windows[top.place].place
 	k := v.pxPerMM / faces.pxPerMM0
 	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
 	cx := p.cx + k*(ca*float64(top.dx)-sa*float64(top.dy))
