@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablecam/tablecam/synth"
 	"github.com/tablecam/tablecam/tracker"
 )
 
@@ -76,6 +77,12 @@ func finalState(t *testing.T, journal string) string {
 // TestWatchResumesAfterKill starts `tablecam watch` (this test binary, run
 // as the command) on real frames with real vision, kills it with SIGKILL in
 // the middle, resumes it, and compares the game with an uninterrupted one.
+// The two stills were taken from different camera positions, and each is
+// held for less time than drift detection waits before it recalibrates;
+// so every run is given the same corners, the first still's, as a user
+// resuming with --corners or --calibration would (a resumed run that found
+// the realm by itself would find it on the other still and read the rest
+// of the game through different corners).
 func TestWatchResumesAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the pipeline three times")
@@ -84,10 +91,19 @@ func TestWatchResumesAfterKill(t *testing.T) {
 		return
 	}
 	frames := stillsGame(t)
+	truth, err := synth.LoadSceneTruth("../../samples/stills/0008.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corners []string
+	for _, p := range truth.Corners {
+		corners = append(corners, fmt.Sprintf("%g,%g", p.X, p.Y))
+	}
+	realm := []string{"--corners", strings.Join(corners, " ")}
 	dir := t.TempDir()
 	journal := filepath.Join(dir, "killed.jsonl")
 	cache := filepath.Join(dir, "cache")
-	args := []string{"watch", "--headless", "--realtime", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal}
+	args := append([]string{"watch", "--headless", "--realtime", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal}, realm...)
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestWatchChild$")
 	blob, _ := json.Marshal(args)
 	cmd.Env = append(os.Environ(), "TABLECAM_WATCH_ARGS="+string(blob), "XDG_CACHE_HOME="+cache, "XDG_DATA_HOME="+dir)
@@ -128,14 +144,14 @@ func TestWatchResumesAfterKill(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q: want the way to resume", code, stderr.String())
 	}
 	stderr.Reset()
-	code = run(context.Background(), env{args: []string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal, "--resume"},
+	code = run(context.Background(), env{args: append([]string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal, "--resume"}, realm...),
 		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
 	if code != 0 || !strings.Contains(stderr.String(), "resumed") {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
 	clean := filepath.Join(dir, "clean.jsonl")
 	stderr.Reset()
-	if code := run(context.Background(), env{args: []string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", clean},
+	if code := run(context.Background(), env{args: append([]string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", clean}, realm...),
 		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}); code != 0 {
 		t.Fatalf("clean run: exit %d: %s", code, stderr.String())
 	}
