@@ -13,21 +13,27 @@
 // keypoints in a few hash tables, and only the keypoints the cards it finds
 // do not explain are looked up in all of them. Each card fitted is then
 // verified against every keypoint in its outline (mapped back onto the face,
-// features all faces share left out), which gives its confidence. One fit gives the card's
-// outline, its turn (so its owner and whether it is tapped; a site's
+// features all faces share left out), which gives its confidence. One fit
+// gives the card's outline, its turn (so its owner and whether it is tapped; a site's
 // landscape shape says nothing about tapped) and its name, and it holds when
 // a unit covers half a site. Card-shaped outlines no fit explains get a
 // second look through a perceptual-hash shortlist, and are reported unknown
 // with a low confidence when no face fits: never with a wrong name.
 //
+// Before keypoints are looked for, the top-down image is equalised tile by
+// tile (contrast-limited, one tile per cell width), so that a card in a
+// lamp's shadow, a darkened lens corner or a dim room still yields corners.
+//
 // A site under a unit centred on it shows only its two short ends, about
 // 12 mm each. Every cell holding a unit and no site is searched for one:
-// the visible keypoints are matched against the site faces only and fitted
-// with the site axis-aligned at scale 1 (a shift is all that is free, so few
-// inliers suffice); failing that, the outline of the two ends is looked for
-// on edges, and the ends are compared with each site face less the mean
-// site face. The site is reported named when one face clearly wins, else
-// as an unknown site in its cell.
+// every placement of a nearly axis-aligned site is scored by how much of
+// its visible outline lies on card edges (a wide step, which a mat's thin
+// grid lines are not), read from running sums; at the best two, each site
+// face, both turns, shifted a few millimetres, is compared with what shows
+// by partial correlation with the mean site face taken out. A site is named
+// when one face leads every other by a margin that shrinks with the square
+// root of the visible area; else it is reported as an unknown site when its
+// outline clearly shows (an end and both its corners on edges).
 //
 // The catalog is indexed once (site scans stored portrait are turned to
 // landscape; faces are also indexed at half and a third of their resolution,
