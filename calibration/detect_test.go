@@ -1,15 +1,11 @@
 package calibration
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"gocv.io/x/gocv"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -85,23 +81,11 @@ func TestDetectSynthetic(t *testing.T) {
 func TestCrossCheck(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
-	img := filepath.Join(dir, "0001.jpg")
-	b, err := os.ReadFile(filepath.Join(dir, "0001.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var truth stillTruth
-	if err := json.Unmarshal(b, &truth); err != nil {
-		t.Fatalf("%s: %v", img, err)
-	}
+	truth, frame := readStill(t, dir, "0001")
+	defer frame.Close()
 	want, err := fitHomography(realmCorners(g), truth.Corners[:])
 	if err != nil {
 		t.Fatal(err)
-	}
-	frame := gocv.IMRead(img, gocv.IMReadColor)
-	defer frame.Close()
-	if frame.Empty() {
-		t.Fatalf("cannot read %s", img)
 	}
 	gray := grayFor(frame)
 	defer gray.Close()

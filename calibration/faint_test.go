@@ -1,9 +1,7 @@
 package calibration
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -58,16 +56,7 @@ func TestDetectFaintStills(t *testing.T) {
 	g := models.DefaultRealm()
 	for _, name := range []string{"0013", "0032", "0045", "0049", "0096"} {
 		t.Run(name, func(t *testing.T) {
-			img := filepath.Join(dir, name+".jpg")
-			b, err := os.ReadFile(filepath.Join(dir, name+".json"))
-			if err != nil {
-				t.Skip(err)
-			}
-			var truth stillTruth
-			if err := json.Unmarshal(b, &truth); err != nil {
-				t.Fatal(err)
-			}
-			frame := gocv.IMRead(img, gocv.IMReadColor)
+			truth, frame := readStill(t, dir, name)
 			defer frame.Close()
 			checkFaintFound(t, frame, g, truth.Corners)
 		})
@@ -109,16 +98,7 @@ func TestConfirmedOnEdges(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0008", "0074"} {
-		img := filepath.Join(dir, name+".jpg")
-		b, err := os.ReadFile(filepath.Join(dir, name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var truth stillTruth
-		if err := json.Unmarshal(b, &truth); err != nil {
-			t.Fatalf("%s: %v", img, err)
-		}
-		frame := gocv.IMRead(img, gocv.IMReadColor)
+		truth, frame := readStill(t, dir, name)
 		gray := grayFor(frame)
 		frame.Close()
 		rm, err := newRidgeMap(gray)
@@ -131,28 +111,28 @@ func TestConfirmedOnEdges(t *testing.T) {
 		}
 		w, hgt := float64(gray.Cols()), float64(gray.Rows())
 		if f, ok := detectFaint(gray, rm, nil, g, nil); ok {
-			t.Errorf("%s: found without confirmation (ridge score %.3f): the still no longer tests it", img, f.score)
+			t.Errorf("%s: found without confirmation (ridge score %.3f): the still no longer tests it", name, f.score)
 		}
 		f, ok := detectFaint(gray, rm, em, g, nil)
 		gray.Close()
 		if !ok {
-			t.Errorf("%s: not found with the edges' confirmation (ridge score %.3f)", img, f.score)
+			t.Errorf("%s: not found with the edges' confirmation (ridge score %.3f)", name, f.score)
 			continue
 		}
 		if e := cornerError(orientLike(quadOf(f.h, g), truth.Corners), truth.Corners); e > 0.01*realmWidthPx(truth.Corners) {
-			t.Errorf("%s: found %.1f px off the true realm", img, e)
+			t.Errorf("%s: found %.1f px off the true realm", name, e)
 		}
 		want, err := fitHomography(realmCorners(g), truth.Corners[:])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !confirmedOnEdges(em, want, g, w, hgt) {
-			t.Errorf("%s: the edges do not confirm the true realm", img)
+			t.Errorf("%s: the edges do not confirm the true realm", name)
 		}
 		for _, s := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 			shifted := homography{1, 0, s[0] * g.CellWidthMM, 0, 1, s[1] * g.CellHeightMM, 0, 0, 1}.Then(want)
 			if plausible(shifted, g, w, hgt) && confirmedOnEdges(em, shifted, g, w, hgt) {
-				t.Errorf("%s: the edges confirm the realm moved by %v cells", img, s)
+				t.Errorf("%s: the edges confirm the realm moved by %v cells", name, s)
 			}
 		}
 	}

@@ -1,12 +1,8 @@
 package calibration
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"gocv.io/x/gocv"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -21,19 +17,7 @@ func TestRidgeScoreTrueGridBeatsShifts(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0099", "0001"} {
-		img := filepath.Join(dir, name+".jpg")
-		b, err := os.ReadFile(filepath.Join(dir, name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var truth stillTruth
-		if err := json.Unmarshal(b, &truth); err != nil {
-			t.Fatalf("%s: %v", img, err)
-		}
-		frame := gocv.IMRead(img, gocv.IMReadColor)
-		if frame.Empty() {
-			t.Fatalf("cannot read %s", img)
-		}
+		truth, frame := readStill(t, dir, name)
 		gray := grayFor(frame)
 		rm, err := newRidgeMap(gray)
 		frame.Close()
@@ -54,7 +38,7 @@ func TestRidgeScoreTrueGridBeatsShifts(t *testing.T) {
 			}
 			climbed, got := climbCorners(func(h homography) float64 { return rm.ridgeScore(h, g) }, shifted, g, w, hgt, []float64{3, 1.5})
 			if shiftedAlias(want, climbed, g) && got >= own {
-				t.Errorf("%s: the grid shifted by %v cells scores %.3f, the true grid %.3f", img, s, got, own)
+				t.Errorf("%s: the grid shifted by %v cells scores %.3f, the true grid %.3f", name, s, got, own)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -42,9 +43,12 @@ type stillResult struct {
 	score    float64
 }
 
-func calibrateStill(tb testing.TB, img string) stillResult {
+// readStill reads the bundled still name (such as "0008") in dir and its
+// truth, or fails the test naming the file; the caller closes the frame.
+func readStill(tb testing.TB, dir, name string) (stillTruth, gocv.Mat) {
 	tb.Helper()
-	b, err := os.ReadFile(img[:len(img)-len(".jpg")] + ".json")
+	img := filepath.Join(dir, name+".jpg")
+	b, err := os.ReadFile(filepath.Join(dir, name+".json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -53,10 +57,17 @@ func calibrateStill(tb testing.TB, img string) stillResult {
 		tb.Fatalf("%s: %v", img, err)
 	}
 	frame := gocv.IMRead(img, gocv.IMReadColor)
-	defer frame.Close()
 	if frame.Empty() {
+		frame.Close()
 		tb.Fatalf("cannot read %s", img)
 	}
+	return truth, frame
+}
+
+func calibrateStill(tb testing.TB, img string) stillResult {
+	tb.Helper()
+	truth, frame := readStill(tb, filepath.Dir(img), strings.TrimSuffix(filepath.Base(img), ".jpg"))
+	defer frame.Close()
 	c, err := Detect(frame, Options{NorthAtBottom: truth.NorthAtBottom})
 	if err != nil {
 		return stillResult{}

@@ -1,12 +1,10 @@
 package calibration
 
 import (
-	"encoding/json"
 	"image"
 	"image/color"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -88,22 +86,11 @@ func TestRefineVanishingPointOffAxis(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0017", "0030", "0035"} {
-		img := filepath.Join(dir, name+".jpg")
-		b, err := os.ReadFile(filepath.Join(dir, name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var truth stillTruth
-		if err := json.Unmarshal(b, &truth); err != nil {
-			t.Fatalf("%s: %v", img, err)
-		}
+		truth, frame := readStill(t, dir, name)
 		h, err := fitHomography(realmCorners(g), truth.Corners[:])
 		if err != nil {
+			frame.Close()
 			t.Fatal(err)
-		}
-		frame := gocv.IMRead(img, gocv.IMReadColor)
-		if frame.Empty() {
-			t.Fatalf("cannot read %s", img)
 		}
 		gray := grayFor(frame)
 		rm, err := newRidgeMap(gray)
@@ -119,7 +106,7 @@ func TestRefineVanishingPointOffAxis(t *testing.T) {
 			got := refineVanishingPoint(rm, axis, vec3{math.Cos(axis), math.Sin(axis), 0}, 0)
 			for _, p := range corners {
 				if d := angleDiff(towards(got, p), towards(want, p)); d > 0.5*math.Pi/180 {
-					t.Errorf("%s: from (%.0f, %.0f) the vanishing point found from %.0f° is %.2f° off", img, p.X, p.Y, axis*180/math.Pi, d*180/math.Pi)
+					t.Errorf("%s: from (%.0f, %.0f) the vanishing point found from %.0f° is %.2f° off", name, p.X, p.Y, axis*180/math.Pi, d*180/math.Pi)
 				}
 			}
 		}
