@@ -43,7 +43,16 @@ func renderTestScene(t testing.TB, cat *models.Catalog, cards []placement, corne
 	// A busy mat: smooth colour noise, blobs, the grid.
 	small := gocv.NewMatWithSize(h/90, w/90, gocv.MatTypeCV8UC3)
 	defer small.Close()
-	gocv.RandU(&small, gocv.NewScalar(40, 40, 40, 0), gocv.NewScalar(200, 180, 160, 0))
+	// The noise comes from rng, not OpenCV's generator: that one is kept per
+	// OS thread, and a goroutine may run on any, so the scene would change
+	// from run to run.
+	noise, err := small.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range noise {
+		noise[i] = uint8(40 + rng.IntN([3]int{160, 140, 120}[i%3]))
+	}
 	mat := gocv.NewMat()
 	gocv.Resize(small, &mat, image.Pt(w, h), 0, 0, gocv.InterpolationCubic)
 	for i := 0; i < 60; i++ {
