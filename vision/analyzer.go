@@ -59,7 +59,7 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 		return nil, err
 	}
 	keepFreedMemory()
-	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures()), regionORB: newORB(500), images: newFrameImages()}, nil
+	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), images: newFrameImages()}, nil
 }
 
 // Close frees the analyzer's OpenCV objects.

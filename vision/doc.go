@@ -20,6 +20,10 @@
 // second look through a perceptual-hash shortlist, and are reported unknown
 // with a low confidence when no face fits: never with a wrong name.
 //
+// Before keypoints are looked for, the top-down image is equalised tile by
+// tile (contrast-limited, one tile per cell width), so that a card in a
+// lamp's shadow, a darkened lens corner or a dim room still yields corners.
+//
 // A site under a unit centred on it shows only its two short ends, about
 // 12 mm each. Every cell holding a unit and no site is searched for one:
 // every placement of a nearly axis-aligned site is scored by how much of

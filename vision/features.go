@@ -66,21 +66,28 @@ func detect(orb *gocv.ORB, gray gocv.Mat, mask gocv.Mat) (features, error) {
 }
 
 // frameDetector finds the ORB features of frames, keeping one detector.
+// Frames are equalised first (see contrastEqualizer): lighting varies
+// across a real table, the reference faces' does not.
 type frameDetector struct {
-	orb  gocv.ORB
-	mask gocv.Mat
+	orb       gocv.ORB
+	mask      gocv.Mat
+	equalizer *contrastEqualizer
+	equalized gocv.Mat
 }
 
-func newFrameDetector(n int) *frameDetector {
-	return &frameDetector{orb: newFrameORB(n), mask: gocv.NewMat()}
+func newFrameDetector(n int, pxPerMM float64) *frameDetector {
+	return &frameDetector{orb: newFrameORB(n), mask: gocv.NewMat(), equalizer: newContrastEqualizer(pxPerMM), equalized: gocv.NewMat()}
 }
 
 func (d *frameDetector) close() {
 	d.orb.Close()
 	d.mask.Close()
+	d.equalizer.close()
+	d.equalized.Close()
 }
 
-// detect finds the features of a grey image.
+// detect finds the features of a top-down grey image.
 func (d *frameDetector) detect(gray gocv.Mat) (features, error) {
-	return detect(&d.orb, gray, d.mask)
+	d.equalizer.equalize(gray, &d.equalized)
+	return detect(&d.orb, d.equalized, d.mask)
 }

@@ -1,0 +1,78 @@
+package vision
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
+)
+
+// darkenCorners dims a BGR frame the way a dim room, a cheap lens and a
+// lamp over the middle of the table do: 60% brightness at the centre,
+// falling to a tenth of that at the corners.
+func darkenCorners(frame gocv.Mat) {
+	data, err := frame.DataPtrUint8()
+	if err != nil {
+		panic(err)
+	}
+	w, h := frame.Cols(), frame.Rows()
+	cx, cy := float64(w)/2, float64(h)/2
+	rmax := math.Hypot(cx, cy)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			r := math.Hypot(float64(x)-cx, float64(y)-cy) / rmax
+			f := 0.6 * (1 - 0.85*r*r)
+			for c := 0; c < 3; c++ {
+				i := (y*w+x)*3 + c
+				data[i] = uint8(float64(data[i]) * f)
+			}
+		}
+	}
+}
+
+// TestAnalyzeUnevenLight reads stills whose corners are in shadow: the
+// fully visible cards there must still be named, and none wrongly.
+func TestAnalyzeUnevenLight(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	dir := filepath.Join("..", "samples", "stills")
+	var full, named, wrong int
+	for _, i := range []int{2, 11, 24, 28} {
+		truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
+		if err != nil {
+			t.Skipf("no sample stills: %v", err)
+		}
+		frame := gocv.IMRead(filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), gocv.IMReadColor)
+		if frame.Empty() {
+			t.Fatalf("cannot read still %04d", i)
+		}
+		darkenCorners(frame)
+		cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, err := a.Analyze(frame, cal)
+		frame.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := scoreStill(obs, truth)
+		for _, n := range s.notes {
+			t.Logf("still %04d: %s", i, n)
+		}
+		full += s.full
+		named += s.fullNamed
+		wrong += s.wrongNames
+	}
+	t.Logf("darkened corners: %d of %d fully visible cards named, %d wrong names", named, full, wrong)
+	if float64(named) < 0.97*float64(full) {
+		t.Errorf("fully visible cards named in uneven light: %d of %d, want ≥ 97%%", named, full)
+	}
+	if wrong > 0 {
+		t.Errorf("%d cards got a wrong name in uneven light", wrong)
+	}
+}
