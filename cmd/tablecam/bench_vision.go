@@ -25,7 +25,6 @@ import (
 	"github.com/tablecam/tablecam/synth"
 	"github.com/tablecam/tablecam/vision"
 	"gocv.io/x/gocv"
-	"golang.org/x/term"
 )
 
 // Targets of issue 4, section 6.
@@ -214,18 +213,12 @@ type progress interface {
 }
 
 func benchBar(w io.Writer, n int, desc string) progress {
-	if !writerIsTerminal(w) {
+	if !isTerminal(w) {
 		return &quarterLines{w: w, n: n, desc: desc}
 	}
 	return progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(), progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
-}
-
-// writerIsTerminal reports whether w is an interactive terminal.
-func writerIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // quarterLines is progress for logs: "desc: 25/100" at each quarter.

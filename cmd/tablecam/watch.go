@@ -253,10 +253,10 @@ func describeJournal(path string) string {
 	return s
 }
 
-// isTerminal reports whether r is an interactive terminal (not a pipe, a
-// file or /dev/null).
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
+// isTerminal reports whether stream (an input or an output) is an
+// interactive terminal, not a pipe, a file or /dev/null.
+func isTerminal(stream any) bool {
+	f, ok := stream.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
