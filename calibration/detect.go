@@ -432,11 +432,7 @@ func rankByOwnLines(em *edgeMap, f family, hyps []hyp1, other family, otherHyps 
 	if len(frames) > 3 {
 		frames = frames[:3]
 	}
-	type scored struct {
-		h hyp1
-		s float64
-	}
-	var out []scored
+	var out []scoredItem[hyp1]
 	for _, h := range hyps {
 		best := math.Inf(-1)
 		for _, o := range frames {
@@ -453,18 +449,29 @@ func rankByOwnLines(em *edgeMap, f family, hyps []hyp1, other family, otherHyps 
 			best = math.Max(best, familyScore(em, hm, g, isX))
 		}
 		if !math.IsInf(best, -1) {
-			out = append(out, scored{h, best})
+			out = append(out, scoredItem[hyp1]{h, best})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].s > out[j].s })
-	if len(out) > rankedKeep {
-		out = out[:rankedKeep]
+	return keepBest(out, rankedKeep)
+}
+
+// scoredItem is an item with its score, for keepBest.
+type scoredItem[T any] struct {
+	item  T
+	score float64
+}
+
+// keepBest gives the items of the keep highest scores, best first.
+func keepBest[T any](all []scoredItem[T], keep int) []T {
+	sort.Slice(all, func(i, j int) bool { return all[i].score > all[j].score })
+	if len(all) > keep {
+		all = all[:keep]
 	}
-	res := make([]hyp1, len(out))
-	for i, o := range out {
-		res[i] = o.h
+	out := make([]T, len(all))
+	for i, s := range all {
+		out[i] = s.item
 	}
-	return res
+	return out
 }
 
 // familyScore is scoreGrid restricted to the lines of one direction.

@@ -280,8 +280,7 @@ func combScore(z []float64, n int, start, spacing float64) float64 {
 // profilePeaks are the local maxima of z above minZ, strongest first, at
 // sub-pixel positions.
 func profilePeaks(z []float64, minZ float64, keep int) []float64 {
-	type pk struct{ t, v float64 }
-	var ps []pk
+	var ps []scoredItem[float64]
 	for i := 1; i < len(z)-1; i++ {
 		if z[i] < minZ || z[i] < z[i-1] || z[i] < z[i+1] {
 			continue
@@ -291,17 +290,9 @@ func profilePeaks(z []float64, minZ float64, keep int) []float64 {
 		if den < 0 {
 			t += 0.5 * (z[i-1] - z[i+1]) / den
 		}
-		ps = append(ps, pk{t, z[i]})
+		ps = append(ps, scoredItem[float64]{t, z[i]})
 	}
-	sort.Slice(ps, func(a, b int) bool { return ps[a].v > ps[b].v })
-	if len(ps) > keep {
-		ps = ps[:keep]
-	}
-	out := make([]float64, len(ps))
-	for i, p := range ps {
-		out[i] = p.t
-	}
-	return out
+	return keepBest(ps, keep)
 }
 
 // bestCombs finds the best distinct combs of n lines with spacing at
