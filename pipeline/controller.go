@@ -92,7 +92,7 @@ func (s *Session) Recalibrate(corners models.Quad) error {
 	if err != nil {
 		return fmt.Errorf("pipeline: %w", err)
 	}
-	s.cal = cal
+	s.setCalibration(cal)
 	s.queue(nil, nil, "recalibrated")
 	return nil
 }

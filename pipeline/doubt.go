@@ -64,7 +64,7 @@ func (s *Session) doubtRealm(mat *gocv.Mat, fr Frame, cal *calibration.Calibrati
 	s.triedCals = append(s.triedCals, cal)
 	s.logf("frame %d: both Avatars not seen on the realm yet; realm found elsewhere in this frame (corners %s), trying it", fr.Index, quadString(found.Corners))
 	s.mu.Lock()
-	s.cal = found
+	s.setCalibration(found)
 	s.mu.Unlock()
 	s.doubtCal, s.avatarsSeen = found, 0
 	return found

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sync"
 	"time"
 
@@ -32,10 +33,13 @@ type Session struct {
 	game    *tracker.Game
 	tracker *tracker.Tracker
 	cal     *calibration.Calibration
-	paused  bool
-	pending []models.Update // from controller calls, sent with the next frame
-	frame   Frame
-	last    models.FrameObservation
+	// calFromJournal marks a calibration read back on resume, not yet
+	// checked against a frame's size.
+	calFromJournal bool
+	paused         bool
+	pending        []models.Update // from controller calls, sent with the next frame
+	frame          Frame
+	last           models.FrameObservation
 
 	// Used by the frame loop only: the change gate, the calibration it was
 	// made for, the observation of its reference frame, and counts.
@@ -150,6 +154,7 @@ func (s *Session) openGame() error {
 		} else {
 			s.tracker = tracker.New(s.cfg.Tracker)
 		}
+		s.resumeCalibration()
 		if last, ok := s.game.LastFrame(); ok && !s.src.Live() {
 			if err := s.src.Skip(last + 1); err != nil {
 				return fmt.Errorf("pipeline: resume at frame %d: %w", last+1, err)
@@ -171,6 +176,41 @@ func (s *Session) openGame() error {
 	s.game = tracker.NewGame(s.cfg.NewRules, j, s.cfg.Catalog)
 	s.tracker = tracker.New(s.cfg.Tracker)
 	return s.game.Start(s.src.String(), s.cfg.Catalog.Path)
+}
+
+// CalibrationPath is the file beside the journal that holds the realm
+// calibration in force: a resumed game reads the table through the corners
+// it had before the restart, even when the camera moved and came back in
+// the meantime, and needs no search for the realm.
+func CalibrationPath(journal string) string { return journal + ".calibration.json" }
+
+// setCalibration makes cal the calibration in force and keeps a copy beside
+// the journal (the caller holds s.mu). A copy that cannot be written costs
+// only the resume's head start, so it is logged, not fatal.
+func (s *Session) setCalibration(cal *calibration.Calibration) {
+	s.cal = cal
+	if err := cal.Save(CalibrationPath(s.JournalPath())); err != nil {
+		s.logf("pipeline: keeping the calibration beside the journal: %v", err)
+	}
+}
+
+// resumeCalibration takes back the calibration saved beside a resumed
+// journal, unless the user gave one (a file or corners) for this run.
+func (s *Session) resumeCalibration() {
+	if s.cfg.Calibration != nil || s.cfg.Corners != nil {
+		return
+	}
+	path := CalibrationPath(s.JournalPath())
+	cal, err := calibration.Load(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return
+	case err != nil:
+		s.logf("pipeline: the calibration saved with the journal is unusable, finding the realm again: %v", err)
+		return
+	}
+	s.cal, s.calFromJournal = cal, true
+	s.logf("pipeline: resumed with the calibration of %s", path)
 }
 
 // JournalPath is the file the game is recorded in.
@@ -278,6 +318,11 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	s.mu.Lock()
 	s.frame = fr
 	cal := s.cal
+	if cal != nil && s.calFromJournal && (cal.ImageWidth != mat.Cols() || cal.ImageHeight != mat.Rows()) {
+		s.logf("frame %d: the frames are %dx%d, not %dx%d as before the restart: finding the realm again", fr.Index, mat.Cols(), mat.Rows(), cal.ImageWidth, cal.ImageHeight)
+		cal, s.cal = nil, nil
+	}
+	s.calFromJournal = false
 	if cal == nil {
 		var err error
 		switch {
@@ -299,7 +344,7 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 			s.send(ctx, s.withImage(u, mat))
 			return
 		}
-		s.cal = cal
+		s.setCalibration(cal)
 	}
 	pending := s.tracker.Pending()
 	s.mu.Unlock()
@@ -434,7 +479,7 @@ func (s *Session) checkDrift(mat *gocv.Mat, fr Frame, cal *calibration.Calibrati
 	}
 	s.logf("frame %d: the camera or the mat moved (drift %.2f): realm found again", fr.Index, score)
 	s.mu.Lock()
-	s.cal = found
+	s.setCalibration(found)
 	s.mu.Unlock()
 	return found
 }

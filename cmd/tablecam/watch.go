@@ -35,7 +35,7 @@ func runWatch(ctx context.Context, e env) int {
 	headless := fs.Bool("headless", false, "print events and warnings as JSON lines instead of pointing to the overlay")
 	eventsPath := fs.String("events", "", "also write the events to this JSONL file (readable by `tablecam rules`)")
 	journalPath := fs.String("journal", "", "game journal file (default: a new one in the user's data folder)")
-	resume := fs.Bool("resume", false, "continue the game in --journal, or the last unfinished one")
+	resume := fs.Bool("resume", false, "continue the game in --journal, or the last unfinished one, through the realm calibration it had (kept beside the journal)")
 	window := fs.Float64("window", 0.25, "stability window: seconds a change must hold before it counts")
 	realtime := fs.Bool("realtime", false, "play a video or frames at their frame rate instead of as fast as possible")
 	southAvatar := fs.String("south-avatar", "", "south's Avatar, when the camera cannot read it")

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablecam/tablecam/synth"
 	"github.com/tablecam/tablecam/tracker"
 )
 
@@ -77,12 +76,10 @@ func finalState(t *testing.T, journal string) string {
 // TestWatchResumesAfterKill starts `tablecam watch` (this test binary, run
 // as the command) on real frames with real vision, kills it with SIGKILL in
 // the middle, resumes it, and compares the game with an uninterrupted one.
-// The two stills were taken from different camera positions, and each is
-// held for less time than drift detection waits before it recalibrates;
-// so every run is given the same corners, the first still's, as a user
-// resuming with --corners or --calibration would (a resumed run that found
-// the realm by itself would find it on the other still and read the rest
-// of the game through different corners).
+// The two stills were taken from different camera positions, each held for
+// less time than drift detection waits: the resumed run must read on
+// through the corners saved beside the journal, not find the realm again
+// on the other still.
 func TestWatchResumesAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the pipeline three times")
@@ -91,19 +88,10 @@ func TestWatchResumesAfterKill(t *testing.T) {
 		return
 	}
 	frames := stillsGame(t)
-	truth, err := synth.LoadSceneTruth("../../samples/stills/0008.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var corners []string
-	for _, p := range truth.Corners {
-		corners = append(corners, fmt.Sprintf("%g,%g", p.X, p.Y))
-	}
-	realm := []string{"--corners", strings.Join(corners, " ")}
 	dir := t.TempDir()
 	journal := filepath.Join(dir, "killed.jsonl")
 	cache := filepath.Join(dir, "cache")
-	args := append([]string{"watch", "--headless", "--realtime", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal}, realm...)
+	args := []string{"watch", "--headless", "--realtime", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal}
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestWatchChild$")
 	blob, _ := json.Marshal(args)
 	cmd.Env = append(os.Environ(), "TABLECAM_WATCH_ARGS="+string(blob), "XDG_CACHE_HOME="+cache, "XDG_DATA_HOME="+dir)
@@ -144,14 +132,14 @@ func TestWatchResumesAfterKill(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q: want the way to resume", code, stderr.String())
 	}
 	stderr.Reset()
-	code = run(context.Background(), env{args: append([]string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal, "--resume"}, realm...),
+	code = run(context.Background(), env{args: []string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", journal, "--resume"},
 		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
 	if code != 0 || !strings.Contains(stderr.String(), "resumed") {
 		t.Fatalf("resume: exit %d: %s", code, stderr.String())
 	}
 	clean := filepath.Join(dir, "clean.jsonl")
 	stderr.Reset()
-	if code := run(context.Background(), env{args: append([]string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", clean}, realm...),
+	if code := run(context.Background(), env{args: []string{"watch", "--headless", "--frames", frames, "--catalog", "../../samples/catalog", "--journal", clean},
 		stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}); code != 0 {
 		t.Fatalf("clean run: exit %d: %s", code, stderr.String())
 	}
