@@ -17,14 +17,7 @@ func TestRidgeScoreTrueGridBeatsShifts(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0099", "0001"} {
-		truth, frame := readStill(t, dir, name)
-		gray := grayFor(frame)
-		rm, err := newRidgeMap(gray)
-		frame.Close()
-		gray.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		truth, rm := stillRidgeMap(t, dir, name)
 		want, err := fitHomography(realmCorners(g), truth.Corners[:])
 		if err != nil {
 			t.Fatal(err)

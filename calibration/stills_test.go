@@ -64,6 +64,21 @@ func readStill(tb testing.TB, dir, name string) (stillTruth, gocv.Mat) {
 	return truth, frame
 }
 
+// stillRidgeMap reads the bundled still name in dir and gives its truth and
+// the ridge map of its grey image.
+func stillRidgeMap(tb testing.TB, dir, name string) (stillTruth, *ridgeMap) {
+	tb.Helper()
+	truth, frame := readStill(tb, dir, name)
+	gray := grayFor(frame)
+	rm, err := newRidgeMap(gray)
+	frame.Close()
+	gray.Close()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return truth, rm
+}
+
 func calibrateStill(tb testing.TB, img string) stillResult {
 	tb.Helper()
 	truth, frame := readStill(tb, filepath.Dir(img), strings.TrimSuffix(filepath.Base(img), ".jpg"))

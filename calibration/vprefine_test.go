@@ -86,16 +86,8 @@ func TestRefineVanishingPointOffAxis(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0017", "0030", "0035"} {
-		truth, frame := readStill(t, dir, name)
+		truth, rm := stillRidgeMap(t, dir, name)
 		h, err := fitHomography(realmCorners(g), truth.Corners[:])
-		if err != nil {
-			frame.Close()
-			t.Fatal(err)
-		}
-		gray := grayFor(frame)
-		rm, err := newRidgeMap(gray)
-		frame.Close()
-		gray.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
