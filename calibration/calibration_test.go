@@ -3,6 +3,7 @@ package calibration
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -199,7 +200,7 @@ func TestMarkers(t *testing.T) {
 func TestDetectNothing(t *testing.T) {
 	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(80, 90, 100, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer blank.Close()
-	addNoise(&blank, 4)
+	addNoise(t, &blank, rand.New(rand.NewPCG(5, 7)), 4)
 	if c, err := Detect(blank, Options{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Detect(blank) = %+v, %v; want ErrNotFound", c, err)
 	}

@@ -185,7 +185,7 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 		gocv.GaussianBlur(frame, &frame, image.Pt(0, 0), 1.4, 1.4, gocv.BorderReflect)
 	}
 	if s.noise > 0 {
-		addNoise(&frame, s.noise)
+		addNoise(t, &frame, rng, s.noise)
 	}
 	if s.jpegQuality > 0 {
 		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, frame, []int{gocv.IMWriteJpegQuality, s.jpegQuality})
@@ -203,15 +203,22 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 	return frame, truth
 }
 
-func addNoise(frame *gocv.Mat, sigma float64) {
-	n := gocv.NewMatWithSize(frame.Rows(), frame.Cols(), gocv.MatTypeCV16SC3)
-	defer n.Close()
-	gocv.RandN(&n, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(sigma, sigma, sigma, 0))
-	f := gocv.NewMat()
-	defer f.Close()
-	frame.ConvertTo(&f, gocv.MatTypeCV16SC3)
-	gocv.Add(f, n, &f)
-	f.ConvertTo(frame, gocv.MatTypeCV8UC3)
+// addNoise adds Gaussian sensor noise of the given sigma to every channel of
+// an 8-bit frame. The noise comes from rng, not OpenCV's generator: that one is
+// kept per OS thread, and a goroutine may run on any, so the frame would change
+// from run to run.
+func addNoise(t testing.TB, frame *gocv.Mat, rng *rand.Rand, sigma float64) {
+	t.Helper()
+	if frame.Type() != gocv.MatTypeCV8UC3 || !frame.IsContinuous() {
+		t.Fatalf("addNoise: want a continuous 8-bit BGR frame, got type %v", frame.Type())
+	}
+	px, err := frame.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range px {
+		px[i] = uint8(min(255, max(0, math.Round(float64(v)+rng.NormFloat64()*sigma))))
+	}
 }
 
 // drawCard draws a w×h mm card centred at (cx, cy) mm, turned by deg, with a
