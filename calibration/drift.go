@@ -182,8 +182,10 @@ const DriftThreshold = 0.5
 // it is still in place, covered (by a card or a hand: no match anywhere
 // nearby) or moved (its profile matches a few pixels away). A move is
 // reported when, in either direction of lines, moved edges are at least a
-// third of the visible ones and outnumber those in place, or when fewer than
-// a quarter of all edges are still in place. A hand or a placed card only
+// third of the visible ones and outnumber those in place, when they are a
+// third of the edges matched anywhere (in place or moved: a turned mat moves
+// each line by an amount that changes along it, so many of its edges match
+// nowhere), or when fewer than a quarter of all edges are still in place. A hand or a placed card only
 // covers some edges, so it does not count as a move; the caller should still
 // require a report to persist for a few frames before recalibrating.
 //
@@ -233,6 +235,13 @@ func (n driftTally) decide() (bool, float64) {
 	if mf := float64(moved) / float64(total); mf >= 0.25 && moved >= 6 {
 		drifted = true
 		score = math.Max(score, DriftThreshold+mf/2)
+	}
+	// A turn or a tilt shifts each line by an amount that changes along it,
+	// so many edges match neither in place nor at one shift and look covered;
+	// of the edges still matched somewhere, a third found moved is a move.
+	if matched := inPlace + moved; moved >= 6 && 3*moved >= matched {
+		drifted = true
+		score = math.Max(score, DriftThreshold+float64(moved)/float64(matched)/2)
 	}
 	for f := 0; f < 2; f++ {
 		if n.visible[f] == 0 {

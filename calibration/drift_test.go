@@ -29,12 +29,15 @@ func TestDrifted(t *testing.T) {
 		{"camera moved 8 px sideways", func(s scene) scene { s.shiftX += 8; return s }, 0, true},
 		{"camera moved 6 px down", func(s scene) scene { s.shiftY += 6; return s }, 0, true},
 		{"mat turned 1.5°", func(s scene) scene { s.rotDeg += 1.5; return s }, 0, true},
+		{"mat turned 2°", func(s scene) scene { s.rotDeg += 2; return s }, 0, true},
 		{"camera tilted further", func(s scene) scene { s.tiltDeg += 5; return s }, 0, true},
 		{"camera zoomed", func(s scene) scene { s.widthFrac += 0.03; return s }, 0, true},
 	}
-	for _, tt := range tests {
+	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			frame, _ := tt.change(base).render(t)
+			s := tt.change(base)
+			s.noiseSeed = uint64(i + 1) // every new frame has noise of its own
+			frame, _ := s.render(t)
 			defer frame.Close()
 			if tt.dim > 0 {
 				frame.ConvertToWithParams(&frame, gocv.MatTypeCV8UC3, float32(tt.dim), 0)
