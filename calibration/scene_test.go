@@ -30,6 +30,7 @@ type scene struct {
 	hand        bool
 	glare       bool
 	noise       float64 // sensor noise sigma
+	noiseSeed   uint64  // varies the sensor noise alone (a new frame of the same table)
 	blur        bool
 	markers     bool // print ArUco markers at the corners
 	northAtBot  bool // the camera looks from the north side
@@ -185,7 +186,7 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 		gocv.GaussianBlur(frame, &frame, image.Pt(0, 0), 1.4, 1.4, gocv.BorderReflect)
 	}
 	if s.noise > 0 {
-		addNoise(t, &frame, rng, s.noise)
+		addNoise(t, &frame, rand.New(rand.NewPCG(s.seed, 1000+s.noiseSeed)), s.noise)
 	}
 	if s.jpegQuality > 0 {
 		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, frame, []int{gocv.IMWriteJpegQuality, s.jpegQuality})
