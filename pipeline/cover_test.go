@@ -3,6 +3,7 @@ package pipeline
 import (
 	"image"
 	"image/color"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
@@ -13,8 +14,9 @@ import (
 
 // coverScene draws the realm of TestChangeGate with a site and, centred on
 // cell C2, cards given as their size in millimetres (a landscape card is a
-// tapped one) from the bottom up, under a light of the given strength.
-func coverScene(t *testing.T, light float64, cards ...coverCard) gocv.Mat {
+// tapped one) from the bottom up, under a light of the given strength, with
+// sensor noise drawn from rng.
+func coverScene(t *testing.T, rng *rand.Rand, light float64, cards ...coverCard) gocv.Mat {
 	t.Helper()
 	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 110, 100, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	site := mmRect(250, 112.5, 88, 63)
@@ -27,10 +29,7 @@ func coverScene(t *testing.T, light float64, cards ...coverCard) gocv.Mat {
 			gocv.Rectangle(&m, image.Rect(r.Min.X+8, y, r.Max.X-8, y+6), c.ink, -1)
 		}
 	}
-	noise := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
-	defer noise.Close()
-	gocv.RandN(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(4, 4, 4, 0))
-	gocv.Add(m, noise, &m)
+	addSensorNoise(t, &m, rng)
 	m.MultiplyFloat(float32(light))
 	return m
 }
@@ -61,6 +60,7 @@ func unitSeen(name string, owner models.Player, c coverCard) models.CardObservat
 }
 
 func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2)) // the frames' sensor noise
 	cal, err := calibration.FromCorners(models.Quad{{X: 200, Y: 600}, {X: 1080, Y: 600}, {X: 1080, Y: 120}, {X: 200, Y: 120}}, 1280, 720)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 	upright := coverCard{66, 91, color.RGBA{160, 40, 40, 0}}
 	goblin := tracker.HiddenCard{Cell: models.MustCell("C2"), Card: "Pit Goblin", Owner: models.South}
 
-	first := coverScene(t, 1, under)
+	first := coverScene(t, rng, 1, under)
 	defer first.Close()
 	g.look(first)
 	w.remember(models.FrameObservation{Cards: []models.CardObservation{unitSeen("Pit Goblin", models.South, under)}}, g.picture())
@@ -83,7 +83,7 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 	doubtful := unitSeen("Pit Goblin", models.South, under)
 	doubtful.Confidence = 0.4
 	doubtful.Quad = quadOf(mmRect(262, 105, 63, 88))
-	covering := coverScene(t, 1, under, tapped)
+	covering := coverScene(t, rng, 1, under, tapped)
 	defer covering.Close()
 	g.look(covering)
 	w.remember(models.FrameObservation{Cards: []models.CardObservation{doubtful, unitSeen("Bog Frog", models.North, tapped)}}, g.picture())
@@ -106,7 +106,7 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := coverScene(t, tc.light, tc.scene...)
+			f := coverScene(t, rng, tc.light, tc.scene...)
 			defer f.Close()
 			g.look(f)
 			// Vision also reads the site under the cards, from the parts of it

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,9 +16,28 @@ import (
 	"gocv.io/x/gocv"
 )
 
+// addSensorNoise adds to every channel of an 8-bit colour image a camera's
+// read noise (normal, σ 4 grey levels; what falls below 0 is clipped, as
+// OpenCV's RandN into 8-bit pixels does). The noise comes from rng, not
+// OpenCV's generator: that one is kept per OS thread, and a goroutine may
+// run on any, so a test's frames would change from run to run.
+func addSensorNoise(t *testing.T, m *gocv.Mat, rng *rand.Rand) {
+	t.Helper()
+	noise := gocv.NewMatWithSize(m.Rows(), m.Cols(), m.Type())
+	defer noise.Close()
+	px, err := noise.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range px {
+		px[i] = uint8(math.Round(max(4*rng.NormFloat64(), 0)))
+	}
+	gocv.Add(*m, noise, m)
+}
+
 // tableFrame draws a textured mat with the realm at the given corners, plus
-// sensor noise.
-func tableFrame(card image.Rectangle, hand bool) gocv.Mat {
+// sensor noise drawn from rng.
+func tableFrame(t *testing.T, rng *rand.Rand, card image.Rectangle, hand bool) gocv.Mat {
 	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 110, 100, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	for x := 200; x <= 1080; x += 176 {
 		gocv.Line(&m, image.Pt(x, 120), image.Pt(x, 600), color.RGBA{230, 230, 230, 0}, 3)
@@ -34,14 +54,12 @@ func tableFrame(card image.Rectangle, hand bool) gocv.Mat {
 		gocv.Rectangle(&m, image.Rect(620, 420, 760, 720), color.RGBA{150, 170, 220, 0}, -1)
 		gocv.Circle(&m, image.Pt(690, 420), 80, color.RGBA{150, 170, 220, 0}, -1)
 	}
-	noise := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
-	defer noise.Close()
-	gocv.RandN(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(4, 4, 4, 0))
-	gocv.Add(m, noise, &m)
+	addSensorNoise(t, &m, rng)
 	return m
 }
 
 func TestChangeGate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2)) // the frames' sensor noise
 	cal, err := calibration.FromCorners(models.Quad{{X: 200, Y: 600}, {X: 1080, Y: 600}, {X: 1080, Y: 120}, {X: 200, Y: 120}}, 1280, 720)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +67,7 @@ func TestChangeGate(t *testing.T) {
 	g := newChangeGate(cal)
 	defer g.Close()
 	site := image.Rect(560, 380, 720, 490)
-	ref := tableFrame(site, false)
+	ref := tableFrame(t, rng, site, false)
 	defer ref.Close()
 	if g.still(ref) {
 		t.Fatal("still before any reference")
@@ -68,7 +86,7 @@ func TestChangeGate(t *testing.T) {
 		{"card nudged 10 px", site.Add(image.Pt(10, 0)), false, changed},
 	}
 	for _, tc := range tests {
-		f := tableFrame(tc.card, tc.hand)
+		f := tableFrame(t, rng, tc.card, tc.hand)
 		if got := g.judge(f); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
@@ -78,7 +96,7 @@ func TestChangeGate(t *testing.T) {
 	for i := 0; i < gateMaxSkip; i++ {
 		g.skipped++
 	}
-	f := tableFrame(site, false)
+	f := tableFrame(t, rng, site, false)
 	defer f.Close()
 	if g.still(f) {
 		t.Errorf("still after %d skipped frames", gateMaxSkip)
