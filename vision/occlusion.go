@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"image/color"
+	"math"
 
 	"github.com/tablecam/tablecam/models"
 
@@ -44,6 +45,25 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	small := gocv.NewMat()
 	defer small.Close()
 	gocv.Resize(roi, &small, image.Pt(int(float64(area.Dx())*f), int(float64(area.Dy())*f)), 0, 0, gocv.InterpolationArea)
+	// Every card found, named or not, in the small image's pixels.
+	var polys [][]image.Point
+	for _, c := range cards {
+		var poly []image.Point
+		for _, p := range c.Quad {
+			r := v.fromImg.Apply(p)
+			poly = append(poly, image.Pt(int((r.X-float64(area.Min.X))*f), int((r.Y-float64(area.Min.Y))*f)))
+		}
+		polys = append(polys, poly)
+	}
+	var onCards gocv.Mat
+	if len(polys) > 0 {
+		onCards = gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
+		defer onCards.Close()
+		pv := gocv.NewPointsVectorFromPoints(polys)
+		gocv.FillPoly(&onCards, pv, color.RGBA{255, 255, 255, 255})
+		pv.Close()
+	}
+	balanceWhite(small, onCards)
 	ycc := gocv.NewMat()
 	defer ycc.Close()
 	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
@@ -67,21 +87,10 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// outline. Every card found counts, named or not (an unknown card with
 	// skin-toned art crossing the realm's edge would otherwise pass for an
 	// arm).
-	if len(cards) > 0 {
-		var polys [][]image.Point
-		for _, c := range cards {
-			var poly []image.Point
-			for _, p := range c.Quad {
-				r := v.fromImg.Apply(p)
-				poly = append(poly, image.Pt(int((r.X-float64(area.Min.X))*f), int((r.Y-float64(area.Min.Y))*f)))
-			}
-			polys = append(polys, poly)
-		}
-		if len(polys) > 0 {
-			pv := gocv.NewPointsVectorFromPoints(polys)
-			gocv.FillPoly(&skin, pv, color.RGBA{})
-			pv.Close()
-		}
+	if len(polys) > 0 {
+		pv := gocv.NewPointsVectorFromPoints(polys)
+		gocv.FillPoly(&skin, pv, color.RGBA{})
+		pv.Close()
 	}
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
@@ -89,19 +98,77 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	defer centroids.Close()
 	n := gocv.ConnectedComponentsWithStats(skin, &labels, &stats, &centroids)
 	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
-	minArea := int32(handShare * realmPx)
+	minArea := int(handShare * realmPx)
 	w, h := int32(skin.Cols()), int32(skin.Rows())
+	// Each blob's area off the grid lines, counted when needed, and the
+	// share of the image off them (a hand over lines loses that part).
+	var area2 []int
+	var offShare float64
 	for i := 1; i < n; i++ {
-		if stats.GetIntAt(i, int(gocv.CC_STAT_AREA)) < minArea {
+		if int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < minArea {
 			continue
 		}
 		x0, y0 := stats.GetIntAt(i, int(gocv.CC_STAT_LEFT)), stats.GetIntAt(i, int(gocv.CC_STAT_TOP))
 		x1, y1 := x0+stats.GetIntAt(i, int(gocv.CC_STAT_WIDTH)), y0+stats.GetIntAt(i, int(gocv.CC_STAT_HEIGHT))
-		if x0 <= 1 || y0 <= 1 || x1 >= w-1 || y1 >= h-1 {
+		if x0 > 1 && y0 > 1 && x1 < w-1 && y1 < h-1 {
+			continue
+		}
+		if area2 == nil {
+			area2, offShare = areaOffGrid(labels, n, v, area.Min, f)
+		}
+		if float64(area2[i]) >= offShare*float64(minArea) {
 			return true
 		}
 	}
 	return false
+}
+
+// gridLineMM is how far from a printed grid line, in millimetres, a pixel
+// counts as the line. Under a warm light a white or gold grid turns
+// skin-toned, and the realm's lines join into one frame that reaches the
+// edge like an arm; only what lies off the lines counts toward a hand.
+const gridLineMM = 2.0
+
+// areaOffGrid counts each labelled blob's pixels that lie off the realm's
+// grid lines, in a label image whose pixel (0, 0) is the top-down pixel
+// origin and whose scale is f times the view's; share is the part of the
+// whole image off the lines.
+func areaOffGrid(labels gocv.Mat, n int, v *view, origin image.Point, f float64) (areas []int, share float64) {
+	s := v.pxPerMM * f
+	ox, oy := float64(origin.X)*f, float64(origin.Y)*f
+	cols, rows := labels.Cols(), labels.Rows()
+	lineCols := make([]bool, cols)
+	for i := 0; i <= models.Columns; i++ {
+		c := (v.marginMM+float64(i)*v.geo.CellWidthMM)*s - ox
+		for x := int(math.Floor(c - gridLineMM*s)); x <= int(math.Ceil(c+gridLineMM*s)); x++ {
+			if x >= 0 && x < cols {
+				lineCols[x] = true
+			}
+		}
+	}
+	lineRows := make([]bool, rows)
+	for j := 0; j <= models.Rows; j++ {
+		r := (v.marginMM+float64(j)*v.geo.CellHeightMM)*s - oy
+		for y := int(math.Floor(r - gridLineMM*s)); y <= int(math.Ceil(r+gridLineMM*s)); y++ {
+			if y >= 0 && y < rows {
+				lineRows[y] = true
+			}
+		}
+	}
+	areas = make([]int, n)
+	off := 0
+	for y := 0; y < rows; y++ {
+		if lineRows[y] {
+			continue
+		}
+		for x := 0; x < cols; x++ {
+			if !lineCols[x] {
+				areas[labels.GetIntAt(y, x)]++
+				off++
+			}
+		}
+	}
+	return areas, float64(off) / float64(max(rows*cols, 1))
 }
 
 // matChroma is how far (in Cr and Cb) a pixel may be from the mat's colour
@@ -142,4 +209,75 @@ func dominantChroma(ycc gocv.Mat) (cr, cb float64, ok bool) {
 	// A mat of many colours has no colour of its own; then the most common
 	// one may be the hand's.
 	return float64(bi*4 + 2), float64(bj*4 + 2), best > len(data)/3*matShare/100
+}
+
+// A lamp's colour shifts every pixel's chroma: under a warm bulb a pale mat
+// or a card's cream frame turns skin-toned in YCrCb. Cards have light parts
+// (frames, text boxes) that are near white in daylight, so the image is
+// balanced by the "white patch" rule read on the cards found: the mean
+// colour of the brightest whitePatchShare of their pixels is brought back
+// to within paperTint of neutral (card stock, parchment-coloured text boxes
+// and sleeves are off-white by about that much in daylight, and are left
+// alone). Cards, not the whole image, because the brightest thing in a
+// frame may be a pale arm, which must keep its colour. The gains are
+// bounded by maxWhiteGain, so cards whose light parts really are coloured
+// change the picture little. Without cards the image is left as it is.
+const (
+	whitePatchShare = 0.05
+	paperTint       = 1.12
+	maxWhiteGain    = 1.4
+)
+
+// balanceWhite scales the channels of a BGR image in place by the white
+// patch rule, read where mask is non-zero.
+func balanceWhite(img, mask gocv.Mat) {
+	if mask.Empty() {
+		return
+	}
+	data, err := img.DataPtrUint8()
+	if err != nil || img.Channels() != 3 || len(data) < 3 {
+		return
+	}
+	in, err := mask.DataPtrUint8()
+	if err != nil || len(in)*3 != len(data) {
+		return
+	}
+	brightness := func(i int) int { return (int(data[i]) + 2*int(data[i+1]) + int(data[i+2])) / 4 }
+	var hist [256]int
+	total := 0
+	for p, m := range in {
+		if m != 0 {
+			hist[brightness(3*p)]++
+			total++
+		}
+	}
+	want := int(whitePatchShare * float64(total))
+	cut, n := 255, 0
+	for ; cut > 0 && n+hist[cut] < want; cut-- {
+		n += hist[cut]
+	}
+	var sum [3]float64
+	for p, m := range in {
+		if i := 3 * p; m != 0 && brightness(i) >= cut {
+			sum[0] += float64(data[i])
+			sum[1] += float64(data[i+1])
+			sum[2] += float64(data[i+2])
+		}
+	}
+	if sum[0] == 0 || sum[1] == 0 || sum[2] == 0 {
+		return
+	}
+	grey := (sum[0] + sum[1] + sum[2]) / 3
+	var lut [3][256]uint8
+	for c := range lut {
+		share := sum[c] / grey
+		g := min(max(share, 1/paperTint), paperTint) / share
+		g = min(max(g, 1/maxWhiteGain), maxWhiteGain)
+		for v := range lut[c] {
+			lut[c][v] = uint8(min(255, math.Round(float64(v)*g)))
+		}
+	}
+	for i := 0; i+2 < len(data); i += 3 {
+		data[i], data[i+1], data[i+2] = lut[0][data[i]], lut[1][data[i+1]], lut[2][data[i+2]]
+	}
 }
