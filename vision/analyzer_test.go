@@ -192,15 +192,25 @@ func drawArm(frame *gocv.Mat) {
 func TestAnalyzeOcclusion(t *testing.T) {
 	cat := devCatalog(t)
 	a := newTestAnalyzer(t, cat)
-	cards := []placement{{slug: "ember_whelp", x: 250, y: 112.5}, {slug: "emberfall_ridge", x: 150, y: 37.5}}
-	sc := renderTestScene(t, cat, cards, tiltedCorners, 3)
-	defer sc.frame.Close()
-	if obs := analyzeScene(t, a, sc); obs.Occluded {
-		t.Errorf("a clear frame was flagged occluded")
+	tables := []struct {
+		name  string
+		cards []placement
+	}{
+		{"two cards", []placement{{slug: "ember_whelp", x: 250, y: 112.5}, {slug: "emberfall_ridge", x: 150, y: 37.5}}},
+		{"an empty realm", nil}, // the game's first frames
 	}
-	drawArm(&sc.frame)
-	if obs := analyzeScene(t, a, sc); !obs.Occluded {
-		t.Errorf("a frame with an arm over the realm was not flagged occluded")
+	for _, tc := range tables {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := renderTestScene(t, cat, tc.cards, tiltedCorners, 3)
+			defer sc.frame.Close()
+			if obs := analyzeScene(t, a, sc); obs.Occluded || len(obs.Cards) != len(tc.cards) {
+				t.Errorf("a clear frame: occluded %v, %d cards, want not occluded, %d cards", obs.Occluded, len(obs.Cards), len(tc.cards))
+			}
+			drawArm(&sc.frame)
+			if obs := analyzeScene(t, a, sc); !obs.Occluded {
+				t.Errorf("a frame with an arm over the realm was not flagged occluded")
+			}
+		})
 	}
 }
 

@@ -55,15 +55,14 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		}
 		polys = append(polys, poly)
 	}
-	var onCards gocv.Mat
 	if len(polys) > 0 {
-		onCards = gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
+		onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
 		defer onCards.Close()
 		pv := gocv.NewPointsVectorFromPoints(polys)
 		gocv.FillPoly(&onCards, pv, color.RGBA{255, 255, 255, 255})
 		pv.Close()
+		balanceWhite(small, onCards)
 	}
-	balanceWhite(small, onCards)
 	ycc := gocv.NewMat()
 	defer ycc.Close()
 	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
@@ -221,7 +220,8 @@ func dominantChroma(ycc gocv.Mat) (cr, cb float64, ok bool) {
 // alone). Cards, not the whole image, because the brightest thing in a
 // frame may be a pale arm, which must keep its colour. The gains are
 // bounded by maxWhiteGain, so cards whose light parts really are coloured
-// change the picture little. Without cards the image is left as it is.
+// change the picture little. Without cards the image is left as it is
+// (handCovers does not call it).
 const (
 	whitePatchShare = 0.05
 	paperTint       = 1.12
@@ -231,9 +231,6 @@ const (
 // balanceWhite scales the channels of a BGR image in place by the white
 // patch rule, read where mask is non-zero.
 func balanceWhite(img, mask gocv.Mat) {
-	if mask.Empty() {
-		return
-	}
 	data, err := img.DataPtrUint8()
 	if err != nil || img.Channels() != 3 || len(data) < 3 {
 		return
