@@ -24,17 +24,18 @@ type features struct {
 // corners, a small patch so that the border of a card face still yields
 // keypoints, and a pyramid that covers the scale changes of a tilted camera.
 func newORB(n int) gocv.ORB {
-	const patch = 19
-	return gocv.NewORBWithParams(n, 1.2, orbLevels, patch, 0, 2, gocv.ORBScoreTypeHarris, patch, fastThreshold)
+	return gocv.NewORBWithParams(n, orbScaleFactor, orbLevels, orbPatch, 0, 2, gocv.ORBScoreTypeHarris, orbPatch, fastThreshold)
 }
 
-// newFrameORB is newORB for whole frames, which keep (nearly) every FAST
-// corner: ranking the corners by Harris score, which costs a third of the
-// detection, would change little.
-func newFrameORB(n int) gocv.ORB {
-	const patch = 19
-	return gocv.NewORBWithParams(n, 1.2, orbLevels, patch, 0, 2, gocv.ORBScoreTypeFAST, patch, fastThreshold)
-}
+// Whole frames keep (nearly) every FAST corner, so they rank corners by
+// their FAST score: ranking them by Harris score, which costs a third of
+// the detection, would change little. See frameORB.
+
+// orbPatch is the patch size (and edge threshold) of the ORB detectors.
+const orbPatch = 19
+
+// orbScaleFactor is the ORB pyramid's scale step.
+const orbScaleFactor = 1.2
 
 // fastThreshold is low so that blurred cards far from the camera still get corners.
 const fastThreshold = 7
@@ -69,8 +70,8 @@ func detect(orb *gocv.ORB, gray gocv.Mat, mask gocv.Mat) (features, error) {
 // Frames are equalised first (see contrastEqualizer): lighting varies
 // across a real table, the reference faces' does not.
 type frameDetector struct {
-	orb       gocv.ORB
-	mask      gocv.Mat
+	orb       *frameORB
+	mask      gocv.Mat // empty: identifyRegion's detections look everywhere
 	equalizer *contrastEqualizer
 	equalized gocv.Mat
 }
@@ -80,7 +81,7 @@ func newFrameDetector(n int, pxPerMM float64) *frameDetector {
 }
 
 func (d *frameDetector) close() {
-	d.orb.Close()
+	d.orb.close()
 	d.mask.Close()
 	d.equalizer.close()
 	d.equalized.Close()
@@ -89,5 +90,5 @@ func (d *frameDetector) close() {
 // detect finds the features of a top-down grey image.
 func (d *frameDetector) detect(gray gocv.Mat) (features, error) {
 	d.equalizer.equalize(gray, &d.equalized)
-	return detect(&d.orb, d.equalized, d.mask)
+	return d.orb.detect(d.equalized)
 }

@@ -1,0 +1,108 @@
+package vision
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
+)
+
+// equalizedStill is a bundled still's equalised top-down grey image, as
+// keypoints are looked for in it (caller closes).
+func equalizedStill(t *testing.T, name string) gocv.Mat {
+	t.Helper()
+	dir := filepath.Join("..", "samples", "stills")
+	truth, err := synth.LoadSceneTruth(filepath.Join(dir, name+".json"))
+	if err != nil {
+		t.Skipf("no sample stills: %v", err)
+	}
+	frame := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
+	defer frame.Close()
+	if frame.Empty() {
+		t.Skip("no sample still image")
+	}
+	cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := newView(cal.Corners, truth.Geometry, frame.Cols(), frame.Rows(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := v.warp(frame)
+	defer top.Close()
+	gray := grayOf(top)
+	defer gray.Close()
+	eq := newContrastEqualizer(v.pxPerMM)
+	defer eq.close()
+	out := gocv.NewMat()
+	eq.equalize(gray, &out)
+	return out
+}
+
+// sortedFeatures lists features as "x,y:descriptor", sorted.
+func sortedFeatures(f features) []string {
+	out := make([]string, len(f.Points))
+	for i, p := range f.Points {
+		out[i] = fmt.Sprintf("%.2f,%.2f:%x", p.X, p.Y, f.Descs[i])
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestFrameORBIsORB checks that the frame detector keeps exactly the
+// keypoints and descriptors OpenCV's ORB with FAST scores keeps, frame after
+// frame, whatever threshold the last frame left it with: busy frames, a
+// frame so dark that FAST at ORB's own threshold yields fewer corners than
+// ORB keeps, and busy frames again after it.
+func TestFrameORBIsORB(t *testing.T) {
+	a, b := equalizedStill(t, "0003"), equalizedStill(t, "0010")
+	defer a.Close()
+	defer b.Close()
+	dark := gocv.NewMat()
+	defer dark.Close()
+	a.ConvertToWithParams(&dark, gocv.MatTypeCV8U, 0.15, 0) // a dim room, unequalised
+	const n = 10000
+	ref := gocv.NewORBWithParams(n, orbScaleFactor, orbLevels, orbPatch, 0, 2, gocv.ORBScoreTypeFAST, orbPatch, fastThreshold)
+	defer ref.Close()
+	fast, scalar := newFrameORB(n), newFrameORBSIMD(n, false)
+	defer fast.close()
+	defer scalar.close()
+	empty := gocv.NewMat()
+	defer empty.Close()
+	for i, tc := range []struct {
+		name string
+		img  gocv.Mat
+	}{{"busy", a}, {"another busy", b}, {"the same again", b}, {"dark", dark}, {"busy after dark", a}, {"dark after busy", dark}} {
+		want, err := detect(&ref, tc.img, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want.Points) < 100 {
+			t.Fatalf("frame %d (%s): ORB found only %d keypoints: not a test", i, tc.name, len(want.Points))
+		}
+		ws := sortedFeatures(want)
+		for _, d := range []struct {
+			name string
+			orb  *frameORB
+		}{{"frameORB", fast}, {"frameORB without SIMD", scalar}} {
+			got, err := d.orb.detect(tc.img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gs := sortedFeatures(got)
+			if len(ws) != len(gs) {
+				t.Fatalf("frame %d (%s): %s finds %d keypoints, ORB %d", i, tc.name, d.name, len(gs), len(ws))
+			}
+			for k := range ws {
+				if ws[k] != gs[k] {
+					t.Fatalf("frame %d (%s): %s finds keypoint %s, ORB %s", i, tc.name, d.name, gs[k], ws[k])
+				}
+			}
+		}
+	}
+}
