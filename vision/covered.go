@@ -17,8 +17,9 @@ import (
 // 0° or 180°, by its owner) in its cell, at scale 1. So each cell that holds
 // a unit and no site is searched for one under it: first where its outline
 // would lie (sitePlacements), then which site face explains what shows
-// (nameSiteAt). A site whose outline shows clearly but that no face
-// explains is reported as an unknown site.
+// (nameSiteAt), named only where what shows looks like a site or its
+// outline clearly shows. A site whose outline shows clearly but that no
+// face explains is reported as an unknown site.
 const (
 	coveredMinAreaMM2 = 400 // visible area beside the cards on top below which a cell is not searched
 	// An unnamed site is reported only when its outline clearly shows: this
@@ -31,6 +32,13 @@ const (
 	coveredStubMinMM     = 4
 	coveredStubOnEdge    = 0.4
 	stripHiddenPad       = 3.0 // top-down pixels around a card on top left out of naming
+	// A face leading the others names a site only where a site is seen to
+	// lie at all: what shows correlates this much with the layout every
+	// site shares (the mean site face: frame, title bar, text box), or the
+	// outline clearly shows. The mat's texture beside a lone unit can set
+	// one face ahead by chance (a face with large plain areas most often),
+	// but it has neither a site's layout nor its outline.
+	coveredMinLayout = 0.5
 )
 
 // placed is a card found in the top-down image, named or not.
@@ -115,8 +123,8 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 		return coveredSite{}, false
 	}
 	if len(faces.refs) > 0 {
-		if d, ok := a.nameSiteAt(gray, v, faces, places, found); ok {
-			return coveredSite{det: d, named: true, quad: d.quad}, true
+		if n, ok := a.nameSiteAt(gray, v, faces, places, found); ok && (n.layout >= coveredMinLayout || outlineShows(n.place) || outlineShows(places[0])) {
+			return coveredSite{det: n.det, named: true, quad: n.det.quad}, true
 		}
 	}
 	if p := places[0]; outlineShows(p) {

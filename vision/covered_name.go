@@ -343,6 +343,14 @@ func (w *siteWindow) stats(faces *siteFaces, level, turn int, pp pixelPairs) win
 	return s
 }
 
+// layout is the correlation of the window's pixels with the mean site face.
+func (s windowStats) layout() float64 {
+	if s.varO <= 1e-6 || s.varM <= 1e-6 {
+		return 0
+	}
+	return s.covOM / math.Sqrt(s.varO*s.varM)
+}
+
 // partial scores one face against a window's pixel pairs.
 func (w *siteWindow) partial(faces *siteFaces, level, turn, face int, pp pixelPairs, s windowStats) float64 {
 	if !s.ok {
@@ -398,12 +406,23 @@ const (
 	nameTurnHope      = 0.1  // a leading face this far below nameMinScore is tried turned a step, too
 )
 
+// siteName is a covered site named by what of it shows.
+type siteName struct {
+	det detection
+	// place is the outline placement at which the face was found.
+	place sitePlacement
+	// layout is the correlation of what shows with the mean site face (at
+	// the face's turn and shift): how much it looks like a site at all.
+	layout float64
+}
+
 // nameSiteAt names the site lying at one of the placements, or ok is false
-// when no face clearly explains what shows. The detection's quad and turn
-// come from the winning face's placement.
-func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places []sitePlacement, found []placed) (detection, bool) {
+// when no face clearly explains what shows (the leading face's placement
+// and layout are given then too). The detection's quad and turn come from
+// the winning face's placement.
+func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places []sitePlacement, found []placed) (siteName, bool) {
 	if len(places) == 0 {
-		return detection{}, false
+		return siteName{}, false
 	}
 	radius0 := 2 * int(math.Round(nameShiftMM*faces.pxPerMM0/2))
 	windows := make([]siteWindow, len(places))
@@ -520,7 +539,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		}
 	}
 	if len(fine) == 0 {
-		return detection{}, false
+		return siteName{}, false
 	}
 	// decide gives the leading face, and whether it leads clearly enough
 	// to be named.
@@ -561,11 +580,13 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		}
 		top, ok = decide()
 	}
+	win := &windows[top.place]
+	layout := win.stats(faces, top.level, top.turn, win.pairs(faces, top.level, top.dx, top.dy, &buf)).layout()
 	if !ok {
-		return detection{}, false
+		return siteName{place: win.place, layout: layout}, false
 	}
 	// The face's placement: the window's centre moved by the shift, turned.
-	p := windows[top.place].place
+	p := win.place
 	k := v.pxPerMM / faces.pxPerMM0
 	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
 	cx := p.cx + k*(ca*float64(top.dx)-sa*float64(top.dy))
@@ -583,7 +604,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		x, y := sim.apply(c[0], c[1])
 		d.quad[i] = models.Point{X: x, Y: y}
 	}
-	return d, true
+	return siteName{det: d, place: p, layout: layout}, true
 }
 
 func abs(x int) int {

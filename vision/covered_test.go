@@ -2,6 +2,8 @@ package vision
 
 import (
 	"math"
+	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -163,11 +165,12 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 			if !ok {
 				t.Fatal("no site faces")
 			}
-			d, ok := a.nameSiteAt(gray, v, &faces, places, found)
+			n, ok := a.nameSiteAt(gray, v, &faces, places, found)
 			gray.Close()
 			if !ok {
 				continue
 			}
+			d := n.det
 			if got := a.index.refs[d.ref].Slug; got != site || d.rotation() != rot {
 				t.Errorf("%s, turn %d: named %s turned %d, want %s turned %d", tc.name, rot, got, d.rotation(), site, rot)
 				continue
@@ -181,6 +184,68 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 		}
 		if named < tc.wantNamedAtLeast {
 			t.Errorf("%s: named in %d of 2 turns, want at least %d", tc.name, named, tc.wantNamedAtLeast)
+		}
+	}
+}
+
+// loneUnitScene lays out four units, tokens or avatars, each alone in a
+// cell of its own (no site anywhere): off the cell's centre by up to 15 mm
+// across and 8 mm down, upright or tapped, turned a few degrees more, seen
+// by a camera a little off tiltedCorners. The same seed gives the same
+// scene.
+func loneUnitScene(t *testing.T, cat *models.Catalog, units []string, seed uint64) (testScene, []placement) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 5))
+	var place []placement
+	for _, ci := range rng.Perm(models.Columns * models.Rows)[:4] {
+		col, row := ci%models.Columns, ci/models.Columns
+		x := 100*float64(col) + 50 + (rng.Float64()*2-1)*15
+		y := 75*float64(row) + 37.5 + (rng.Float64()*2-1)*8
+		rot := models.Rotation(90 * rng.IntN(4))
+		if rng.Float64() < 0.6 {
+			rot = models.Rotation(180 * rng.IntN(2))
+		}
+		place = append(place, placement{slug: units[rng.IntN(len(units))], x: x, y: y, rot: rot, jitter: (rng.Float64()*2 - 1) * 5})
+	}
+	corners := tiltedCorners
+	for i := range corners {
+		corners[i].X += (rng.Float64()*2 - 1) * 30
+		corners[i].Y += (rng.Float64()*2 - 1) * 20
+	}
+	return renderTestScene(t, cat, place, corners, seed*7+3), place
+}
+
+// TestAnalyzeNoSiteNamedUnderLoneUnit reads tables of units each alone in its
+// cell: no site may be named under any of them. Beside a lone unit the
+// search for a covered site sees only the mat, whose texture can set one
+// site face ahead of the others by chance. The scenes include ones in
+// which the search once named a site (seeds 1037, 1070, 1098, 1194), and a
+// few others.
+func TestAnalyzeNoSiteNamedUnderLoneUnit(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	var units []string
+	for _, c := range cat.Cards() {
+		if c.Type != models.Site && c.Image != "" {
+			units = append(units, c.Slug)
+		}
+	}
+	sort.Strings(units)
+	seeds := []uint64{1037, 1070, 1098, 1194, 1000, 1001, 1002, 1003}
+	for _, seed := range seeds {
+		sc, place := loneUnitScene(t, cat, units, seed)
+		obs := analyzeScene(t, a, sc)
+		sc.frame.Close()
+		for _, p := range place {
+			cell, ok := models.DefaultRealm().CellAtMM(p.x, p.y)
+			if !ok {
+				continue
+			}
+			for _, s := range sitesAt(obs, cell) {
+				if s.Identified() {
+					t.Errorf("seed %d: a site named %s (confidence %.2f) under the lone %s in %s", seed, s.NameOr(""), s.Confidence, p.slug, cell)
+				}
+			}
 		}
 	}
 }

@@ -32,8 +32,10 @@
 // face, both turns, shifted a few millimetres, is compared with what shows
 // by partial correlation with the mean site face taken out. A site is named
 // when one face leads every other by a margin that shrinks with the square
-// root of the visible area; else it is reported as an unknown site when its
-// outline clearly shows (an end and both its corners on edges).
+// root of the visible area, and a site is seen to lie there at all: what
+// shows correlates with the mean site face (the layout all sites share), or
+// the outline clearly shows (an end and both its corners on edges). Else it
+// is reported as an unknown site when its outline clearly shows.
 //
 // The catalog is indexed once (site scans stored portrait are turned to
 // landscape; faces are also indexed at half and a third of their resolution,
