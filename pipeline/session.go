@@ -53,6 +53,7 @@ type Session struct {
 	handClear   int
 	nextDetect  int                        // frame before which the realm is not searched again
 	drifts      int                        // drift checks in a row that saw a move
+	driftTold   bool                       // the user was told of the move being held
 	doubtCal    *calibration.Calibration   // the realm doubtRealm last judged
 	doubtFrom   int                        // the frame from which it was judged
 	avatarsSeen int                        // whose Avatars vision read on doubtCal: 1 south, 2 north
@@ -351,6 +352,11 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	if moved := s.checkDrift(mat, fr, cal); moved != nil {
 		cal = moved
 	}
+	// While a move is suspected and not yet confirmed, the frame is read
+	// through corners that may be wrong: every card would seem to jump.
+	// The tracker is held as for a hand until the move is sure (the realm is
+	// found again) or the next check clears it.
+	moving := s.drifts > 0
 	if other := s.doubtRealm(mat, fr, cal); other != nil {
 		cal = other
 	}
@@ -379,6 +385,10 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	full := verdict == changed || verdict == still && pending ||
 		verdict == hand && (s.handStreak > gateHandFrames || s.handClear > 0)
 	switch {
+	case moving:
+		obs = models.FrameObservation{Occluded: true, Mat: s.refObs.Mat, Cards: []models.CardObservation{}}
+		full = false
+		s.skipped++
 	case full:
 		var err error
 		if obs, err = s.analyzer.Analyze(*mat, cal); err != nil {
@@ -418,6 +428,9 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	u.Observation = obs
 	u.State = s.game.State()
 	u.Status = s.tracker.Status()
+	if moving {
+		u.Status = "the camera or the mat may have moved: checking…"
+	}
 	s.mu.Unlock()
 	switch {
 	case full && !obs.Occluded && verdict == hand && s.handClear < gateHandFrames:
@@ -443,11 +456,15 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 var errNotYet = errors.New("not yet")
 
 // driftEvery is how often, in frames, the pipeline checks that the camera
-// and the mat have not moved; driftPersist is how many checks in a row must
-// agree before it acts.
+// and the mat have not moved (a check costs about half a millisecond);
+// driftPersist is how many checks in a row must agree before it acts. The
+// first check that sees a move holds the tracker (see moving in frame), so
+// checks come often enough that a knocked camera is held before the
+// tracker's stability window (a quarter second) could take the jumped
+// cards for moves: within 5 frames, a sixth of a second at 30 fps.
 const (
-	driftEvery   = 15
-	driftPersist = 3
+	driftEvery   = 5
+	driftPersist = 4
 )
 
 // checkDrift looks, now and then, whether the camera or the mat moved. A
@@ -460,24 +477,33 @@ func (s *Session) checkDrift(mat *gocv.Mat, fr Frame, cal *calibration.Calibrati
 	}
 	moved, score := cal.Drifted(*mat)
 	if !moved {
-		s.drifts = 0
+		s.drifts, s.driftTold = 0, false
 		return nil
 	}
 	s.drifts++
 	if s.drifts < driftPersist {
 		return nil
 	}
-	s.drifts = 0
+	// The move is sure. Until the realm is found again (or the camera goes
+	// back), the tracker stays held: the next check tries again.
+	s.drifts = driftPersist - 1
 	if s.cfg.Calibration != nil || s.cfg.Corners != nil || cal.Method == calibration.MethodManual {
-		s.logf("frame %d: the camera or the mat seems to have moved (drift %.2f); recalibrate with new corners", fr.Index, score)
+		if !s.driftTold {
+			s.logf("frame %d: the camera or the mat seems to have moved (drift %.2f); the game is held until you recalibrate with new corners", fr.Index, score)
+			s.driftTold = true
+		}
 		return nil
 	}
 	found, err := calibration.Detect(*mat, s.cfg.Detect)
 	if err != nil {
-		s.logf("frame %d: the camera or the mat moved (drift %.2f) and the realm is not found again yet: %v", fr.Index, score, err)
+		if !s.driftTold {
+			s.logf("frame %d: the camera or the mat moved (drift %.2f) and the realm is not found again yet: %v", fr.Index, score, err)
+			s.driftTold = true
+		}
 		return nil
 	}
 	s.logf("frame %d: the camera or the mat moved (drift %.2f): realm found again", fr.Index, score)
+	s.drifts, s.driftTold = 0, false
 	s.mu.Lock()
 	s.setCalibration(found)
 	s.mu.Unlock()
