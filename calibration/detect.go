@@ -206,6 +206,10 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
 		best = crossCheck(gray, rm, faint, g, best)
+		if hs, _ := preferShiftOnLines(rm, faint, best.h, g, false); hs != best.h {
+			hs = polishOnLines(rm, hs, g)
+			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+		}
 	}
 	if scale != 1 {
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})

@@ -16,7 +16,9 @@
 // right one is polished onto the lines' centres; when its lines are not clearly drawn lines (ridge
 // score below 1.2), the profile search below also runs and replaces it if it finds a lattice of clearer
 // lines that is not the same one moved by whole cells (a lattice line outside the realm counts only for
-// the part the frame shows).
+// the part the frame shows). Last, the lattice is moved by one cell, along either axis, when the move
+// shows more clearly as drawn lines once its corners are polished and also covers more of the
+// sensitive edge map's grid (a row of card borders or the mat's edge taken for the border).
 // When no edge lattice is trusted (faint, blurred or
 // broken lines on busy art), the grid is read off line profiles instead: vanishing points of the
 // frame's straight lines (all of them, and the mat's opposite edges, and each moved to where the
@@ -24,8 +26,10 @@
 // table pull a Hough estimate a degree or two off, the receding direction's 8° or more) give an affine
 // top-down view,
 // every row and column of it sums the ridge response, the realm's 6 and 5 equally spaced lines are
-// read off the profiles' peaks, and the best lattices are polished by climbing their corners on the
-// same response; a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner
+// read off the profiles' peaks (each direction's best few also re-read the other direction's profile
+// across their own span only, where the realm's lines run: over the whole view, the table, the mat's
+// margin and cards beyond the realm drown lines half under cards), and the best lattices are polished
+// by climbing their corners on the same response, then moved by a cell when that shows clearer lines; a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner
 // outside the frame, is refused, and one whose lines are only fairly clear (a grid half under cards,
 // gold lines light on dark art and dark on light) is believed only when the edges, read independently,
 // find none of its aliases (a cell off, twice or half the spacing) better. A

@@ -123,6 +123,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 			best = gridFit{h: h, score: s}
 		}
 	}
+	best.h, best.score = preferShiftOnLines(rm, nil, best.h, g, true)
 	accepted := best.score >= minRidgeScore ||
 		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt)
 	if !accepted || !insideFrame(best.h, g, w, hgt) || cameraInconsistency(best.h, w, hgt) > maxCameraInconsistency {
@@ -136,6 +137,57 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 		best.h = fine
 	}
 	return best, true
+}
+
+// preferShiftOnLines replaces lattice h by its neighbour one cell over
+// (along either axis) when that one, polished by climbing its corners,
+// shows more clearly as drawn lines (its ridge score is higher by
+// crossCheckMargin). With the vanishing points a little off, or Canny
+// edges of a card row as strong as the border's, a lattice that gives up
+// a line half under cards for the mat's edge or a row of card borders can
+// come out on top; moved to the true grid, it gains its line back and
+// sheds the other. When confirm is not nil, a neighbour is only tried when
+// it also covers more of that edge map's grid than h (independent
+// evidence; and it keeps the cost down when h is right). inside requires
+// the neighbour's corners in the frame (see insideFrame). It returns the
+// lattice and its ridge score.
+func preferShiftOnLines(rm *ridgeMap, confirm *edgeMap, h homography, g models.RealmGeometry, inside bool) (homography, float64) {
+	w, hgt := float64(rm.w), float64(rm.h)
+	cur := rm.ridgeScore(h, g)
+	light := rm.lightGrid(h, g)
+	climb := func(x homography) float64 { return rm.polarEvidence(x, g, ridgeClip, ridgeLineCap, light, 8) }
+	for round := 0; round < 2; round++ {
+		var onEdges float64
+		if confirm != nil {
+			onEdges = scoreGrid(confirm, h, g)
+		}
+		// Only the neighbour whose lines show best before polishing is
+		// polished: it carries h's precision, a cell over.
+		var next homography
+		nextRaw := math.Inf(-1)
+		for _, s := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			hs := homography{1, 0, s[0] * g.CellWidthMM, 0, 1, s[1] * g.CellHeightMM, 0, 0, 1}.Then(h)
+			if !plausible(hs, g, w, hgt) || inside && !insideFrame(hs, g, w, hgt) {
+				continue
+			}
+			if confirm != nil && scoreGrid(confirm, hs, g) <= onEdges+variantMargin {
+				continue
+			}
+			if raw := climb(hs); raw > nextRaw {
+				next, nextRaw = hs, raw
+			}
+		}
+		if math.IsInf(nextRaw, -1) {
+			break
+		}
+		hc, _ := climbCorners(climb, next, g, w, hgt, []float64{3, 1.5})
+		sc := rm.ridgeScore(hc, g)
+		if sc <= cur+crossCheckMargin || cameraInconsistency(hc, w, hgt) > maxCameraInconsistency {
+			break
+		}
+		h, cur = hc, sc
+	}
+	return h, cur
 }
 
 // cameraInconsistency says how far lattice h is from the image of a

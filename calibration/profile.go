@@ -74,10 +74,74 @@ func newRectifier(v1, v2 vec3, w, h float64) (rectifier, bool) {
 	return rectifier{toCanvas: p, size: image.Pt(int(math.Ceil((maxX-minX)*s)), int(math.Ceil((maxY-minY)*s)))}, true
 }
 
-// lineProfiles warps gray to the canvas and returns the mean normalised
-// line response of every canvas row (lines along x) and column, for dark
-// lines (index 0) and light lines (1).
-func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
+// lineSums holds the canvas's normalised line responses, summed so that
+// the mean response of any canvas row over any span of columns (and of any
+// column over any span of rows) is two look-ups: a grid line runs only
+// across the realm, and the table, the mat's margin and cards beyond its
+// ends would drown it in a profile of the whole canvas.
+type lineSums struct {
+	w, h int
+	// rowCum[pol][y*(nxs+1)+k] sums row y's response (lines along x) over
+	// its first k sampled columns (x = 0, 3, 6, …); rowN counts them.
+	rowCum [2][]float32
+	rowN   []int32
+	// colCum[pol][x*(nys+1)+k] likewise sums column x over its first k
+	// sampled rows; colN counts them.
+	colCum [2][]float32
+	colN   []int32
+}
+
+// profileStride is how often rows and columns are sampled across: a
+// profile sums hundreds of pixels either way.
+const profileStride = 3
+
+func (s *lineSums) nxs() int { return (s.w + profileStride - 1) / profileStride }
+func (s *lineSums) nys() int { return (s.h + profileStride - 1) / profileStride }
+
+// rows gives the mean response of every canvas row over columns x0…x1
+// (clamped to the canvas), for dark (pol 0) or light (1) lines; 0 where
+// too few pixels count.
+func (s *lineSums) rows(pol int, x0, x1 float64) []float64 {
+	n := s.nxs()
+	a, b := spanSamples(x0, x1, n)
+	out := make([]float64, s.h)
+	minN := int32(max(1, int(0.05*float64(b-a)*profileStride)))
+	for y := range out {
+		i := y * (n + 1)
+		if c := s.rowN[i+b] - s.rowN[i+a]; c >= minN {
+			out[y] = float64(s.rowCum[pol][i+b]-s.rowCum[pol][i+a]) / float64(c)
+		}
+	}
+	return out
+}
+
+// cols is rows for every canvas column over rows y0…y1.
+func (s *lineSums) cols(pol int, y0, y1 float64) []float64 {
+	n := s.nys()
+	a, b := spanSamples(y0, y1, n)
+	out := make([]float64, s.w)
+	minN := int32(max(1, int(0.05*float64(b-a)*profileStride)))
+	for x := range out {
+		i := x * (n + 1)
+		if c := s.colN[i+b] - s.colN[i+a]; c >= minN {
+			out[x] = float64(s.colCum[pol][i+b]-s.colCum[pol][i+a]) / float64(c)
+		}
+	}
+	return out
+}
+
+// spanSamples gives the sample indexes [a, b) of the samples (every
+// profileStride px) between canvas positions t0 and t1, of n in all.
+func spanSamples(t0, t1 float64, n int) (int, int) {
+	a := int(math.Ceil(t0 / profileStride))
+	b := int(math.Floor(t1/profileStride)) + 1
+	return min(max(a, 0), n), min(max(b, 0), n)
+}
+
+// lineProfiles warps gray to the canvas and sums the normalised line
+// response of its pixels along rows (lines along x) and columns, for dark
+// lines (pol 0) and light lines (1).
+func (r rectifier) lineProfiles(gray gocv.Mat) *lineSums {
 	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
 	defer hm.Close()
 	for i, v := range r.toCanvas {
@@ -94,7 +158,7 @@ func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
 	px, err1 := canvas.DataPtrUint8()
 	mk, err2 := mask.DataPtrUint8()
 	if err1 != nil || err2 != nil {
-		return rows, cols
+		return nil
 	}
 	w, h := r.size.X, r.size.Y
 	offs := [...]int{1, 2, 3, 5}
@@ -130,9 +194,6 @@ func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
 			}
 		}
 	}
-	prof := func(n int) []float64 { return make([]float64, n) }
-	rowsDark, rowsLight, colsDark, colsLight := prof(h), prof(h), prof(w), prof(w)
-	rowN, colN := prof(h), prof(w)
 	var inv, slack [2][len(offs)]float64
 	for dir := range noise {
 		for k := range offs {
@@ -140,59 +201,62 @@ func (r rectifier) lineProfiles(gray gocv.Mat) (rows, cols [2][]float64) {
 			slack[dir][k] = flankSlack * noise[dir][k]
 		}
 	}
-	// Rows are read on every third column and columns on every third row:
-	// a profile sums hundreds of pixels either way.
-	for y := dm; y < h-dm; y++ {
-		for x := dm; x < w-dm; x++ {
-			doRow, doCol := x%3 == 0, y%3 == 0
-			if !doRow && !doCol {
-				continue
-			}
+	s := &lineSums{w: w, h: h}
+	nxs, nys := s.nxs(), s.nys()
+	for pol := range s.rowCum {
+		s.rowCum[pol] = make([]float32, h*(nxs+1))
+		s.colCum[pol] = make([]float32, w*(nys+1))
+	}
+	s.rowN = make([]int32, h*(nxs+1))
+	s.colN = make([]int32, w*(nys+1))
+	// Rows are read on every third column and columns on every third row,
+	// each into running sums along it.
+	for y := 0; y < h; y++ {
+		cum := s.rowCum
+		base := y * (nxs + 1)
+		for xi := 0; xi < nxs; xi++ {
+			j := base + xi + 1
+			cum[0][j], cum[1][j], s.rowN[j] = cum[0][j-1], cum[1][j-1], s.rowN[j-1]
+			x := xi * profileStride
 			i := y*w + x
-			if !valid(i) {
+			if y < dm || y >= h-dm || x < dm || x >= w-dm || !valid(i) || !valid(i-dm*w) || !valid(i+dm*w) {
 				continue
 			}
 			c := float64(px[i])
-			if doRow && valid(i-dm*w) && valid(i+dm*w) {
-				var sd, sl float64
-				for k, d := range offs {
-					dk, lk := flankPair(float64(px[i-d*w]), float64(px[i+d*w]), c, slack[0][k])
-					sd += dk * inv[0][k]
-					sl += lk * inv[0][k]
-				}
-				rowsDark[y] += clipRidge(sd)
-				rowsLight[y] += clipRidge(sl)
-				rowN[y]++
+			var sd, sl float64
+			for k, d := range offs {
+				dk, lk := flankPair(float64(px[i-d*w]), float64(px[i+d*w]), c, slack[0][k])
+				sd += dk * inv[0][k]
+				sl += lk * inv[0][k]
 			}
-			if doCol && valid(i-dm) && valid(i+dm) {
-				var sd, sl float64
-				for k, d := range offs {
-					dk, lk := flankPair(float64(px[i-d]), float64(px[i+d]), c, slack[1][k])
-					sd += dk * inv[1][k]
-					sl += lk * inv[1][k]
-				}
-				colsDark[x] += clipRidge(sd)
-				colsLight[x] += clipRidge(sl)
-				colN[x]++
-			}
+			cum[0][j] += float32(clipRidge(sd))
+			cum[1][j] += float32(clipRidge(sl))
+			s.rowN[j]++
 		}
 	}
-	finish := func(p, n []float64, minN float64) {
-		for i := range p {
-			if n[i] >= minN {
-				p[i] /= n[i]
-			} else {
-				p[i] = 0
+	for yi := 0; yi < nys; yi++ {
+		cum := s.colCum
+		y := yi * profileStride
+		for x := 0; x < w; x++ {
+			j := x*(nys+1) + yi + 1
+			cum[0][j], cum[1][j], s.colN[j] = cum[0][j-1], cum[1][j-1], s.colN[j-1]
+			i := y*w + x
+			if y < dm || y >= h-dm || x < dm || x >= w-dm || !valid(i) || !valid(i-dm) || !valid(i+dm) {
+				continue
 			}
+			c := float64(px[i])
+			var sd, sl float64
+			for k, d := range offs {
+				dk, lk := flankPair(float64(px[i-d]), float64(px[i+d]), c, slack[1][k])
+				sd += dk * inv[1][k]
+				sl += lk * inv[1][k]
+			}
+			cum[0][j] += float32(clipRidge(sd))
+			cum[1][j] += float32(clipRidge(sl))
+			s.colN[j]++
 		}
 	}
-	for _, p := range [][]float64{rowsDark, rowsLight} {
-		finish(p, rowN, 0.05*float64(w))
-	}
-	for _, p := range [][]float64{colsDark, colsLight} {
-		finish(p, colN, 0.05*float64(h))
-	}
-	return [2][]float64{rowsDark, rowsLight}, [2][]float64{colsDark, colsLight}
+	return s
 }
 
 // standardize turns a profile into z-scores (median and MAD).
@@ -227,6 +291,15 @@ func standardize(p []float64) []float64 {
 // comb is n equally spaced lines at start + k·spacing on a profile.
 type comb struct {
 	start, spacing, score float64
+}
+
+// end is where the last of n lines of the comb lies.
+func (c comb) end(n int) float64 { return c.start + float64(n-1)*c.spacing }
+
+// same says whether two combs put their lines at the same places, to a
+// twentieth of their spacing.
+func (c comb) same(o comb) bool {
+	return math.Abs(c.start-o.start) < 0.05*o.spacing && math.Abs(c.spacing-o.spacing) < 0.01*o.spacing
 }
 
 // zCap bounds one line's z-score in a comb's score, so that a single
@@ -342,26 +415,30 @@ func bestCombs(z []float64, n int, minSpacing float64, keep int) []comb {
 
 // profileCandidates reads realm lattices off the profiles of the canvas
 // for vanishing points v1, v2: both ways of assigning the realm's columns
-// and rows to the two directions, both line colours.
+// and rows to the two directions, both line colours. The best combs of
+// each direction over the whole canvas are paired; and each of the best
+// few is paired with the best combs of the other direction read only
+// across its own span (where the realm's lines of the other direction run).
 func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []homography {
 	w, h := float64(gray.Cols()), float64(gray.Rows())
 	r, ok := newRectifier(v1, v2, w, h)
 	if !ok {
 		return nil
 	}
-	rows, cols := r.lineProfiles(gray)
-	if rows[0] == nil {
+	sums := r.lineProfiles(gray)
+	if sums == nil {
 		return nil
 	}
 	back, err := r.toCanvas.Inverse()
 	if err != nil {
 		return nil
 	}
-	minSp := 0.03 * math.Max(float64(r.size.X), float64(r.size.Y))
-	const keep = 4
+	cw, ch := float64(r.size.X), float64(r.size.Y)
+	minSp := 0.03 * math.Max(cw, ch)
+	const keep, keepSpan = 4, 3
 	var out []homography
-	for pol := range rows {
-		zr, zc := standardize(rows[pol]), standardize(cols[pol])
+	for pol := range sums.rowCum {
+		zr, zc := standardize(sums.rows(pol, 0, cw)), standardize(sums.cols(pol, 0, ch))
 		// Realm columns (Columns+1 lines of constant x) along the canvas's
 		// x axis, rows along y; then the other way round.
 		for _, colsAlongX := range []bool{true, false} {
@@ -369,17 +446,40 @@ func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []hom
 			if !colsAlongX {
 				nx, ny = ny, nx
 			}
+			type pair struct{ a, b comb }
+			var seen []pair
+			add := func(a, b comb) {
+				for _, p := range seen {
+					if p.a.same(a) && p.b.same(b) {
+						return
+					}
+				}
+				seen = append(seen, pair{a, b})
+				var m homography
+				if colsAlongX {
+					m = homography{a.spacing / g.CellWidthMM, 0, a.start, 0, b.spacing / g.CellHeightMM, b.start, 0, 0, 1}
+				} else {
+					m = homography{0, a.spacing / g.CellHeightMM, a.start, b.spacing / g.CellWidthMM, 0, b.start, 0, 0, 1}
+				}
+				out = append(out, m.Then(back))
+			}
 			cx := bestCombs(zc, nx, minSp, keep)
 			cy := bestCombs(zr, ny, minSp, keep)
 			for _, a := range cx {
 				for _, b := range cy {
-					var m homography
-					if colsAlongX {
-						m = homography{a.spacing / g.CellWidthMM, 0, a.start, 0, b.spacing / g.CellHeightMM, b.start, 0, 0, 1}
-					} else {
-						m = homography{0, a.spacing / g.CellHeightMM, a.start, b.spacing / g.CellWidthMM, 0, b.start, 0, 0, 1}
-					}
-					out = append(out, m.Then(back))
+					add(a, b)
+				}
+			}
+			for _, a := range cx[:min(len(cx), keepSpan)] {
+				zs := standardize(sums.rows(pol, a.start, a.end(nx)))
+				for _, b := range bestCombs(zs, ny, minSp, keepSpan) {
+					add(a, b)
+				}
+			}
+			for _, b := range cy[:min(len(cy), keepSpan)] {
+				zs := standardize(sums.cols(pol, b.start, b.end(ny)))
+				for _, a := range bestCombs(zs, nx, minSp, keepSpan) {
+					add(a, b)
 				}
 			}
 		}
