@@ -97,13 +97,13 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	// whether anything moved; only a frame that changed is read in full.
 	coarse := v.scaled(0.5)
 	small, smallGray := a.images.small, a.images.smallGray
-	coarse.warpInto(frame, &small)
-	grayInto(small, &smallGray)
 	corners := v.corners
 	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
 
 	reuse := !a.opts.NoReuse && a.stable != nil && a.stable.view.same(coarse)
 	if reuse {
+		coarse.warpInto(frame, &small)
+		grayInto(small, &smallGray)
 		obs.Occluded = handCovers(small, coarse, a.stable.cards)
 		// While a hand is over the realm the tracker ignores the frame: keep
 		// reporting the last stable cards rather than reading half-hidden ones.
@@ -117,6 +117,14 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	top, gray := a.images.top, a.images.gray
 	v.warpInto(frame, &top)
 	grayInto(top, &gray)
+	if !reuse {
+		// A frame read in full anyway (a new view, or no reuse) needs no
+		// second warp: its half-resolution image is the full one shrunk,
+		// which later frames' own half-resolution warps match as well
+		// (TestHalfImageFromFullMatchesWarp).
+		shrinkInto(top, coarse, &small)
+		grayInto(small, &smallGray)
+	}
 	cards, err := a.readCards(gray, v)
 	if err != nil {
 		return obs, err
@@ -130,6 +138,12 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 		a.stable = newStableFrame(smallGray, coarse, cards)
 	}
 	return obs, nil
+}
+
+// shrinkInto resizes a top-down image to the size of a coarser view of it,
+// each pixel the mean of those it covers.
+func shrinkInto(top gocv.Mat, coarse *view, dst *gocv.Mat) {
+	gocv.Resize(top, dst, coarse.size, 0, 0, gocv.InterpolationArea)
 }
 
 // grayOf converts a BGR image to grey (caller closes).

@@ -1,0 +1,88 @@
+package vision
+
+import (
+	"image"
+	"path/filepath"
+	"testing"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
+)
+
+// stillFrame loads a bundled still and its truth calibration (caller closes the frame).
+func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration) {
+	t.Helper()
+	dir := filepath.Join("..", "samples", "stills")
+	truth, err := synth.LoadSceneTruth(filepath.Join(dir, name+".json"))
+	if err != nil {
+		t.Skipf("no sample stills: %v", err)
+	}
+	frame := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
+	if frame.Empty() {
+		t.Skip("no sample still image")
+	}
+	cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal.Geometry = truth.Geometry
+	return frame, cal
+}
+
+// TestHalfImageFromFullMatchesWarp checks that a frame read in full without
+// a half-resolution warp of its own (its half image is the full one shrunk)
+// leaves a stable frame that the next frames' half-resolution warps match:
+// the same frame again is steady, not read anew, and a frame in which a
+// card moved is read anew.
+func TestHalfImageFromFullMatchesWarp(t *testing.T) {
+	a, err := NewAnalyzer(devCatalog(t), Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for _, name := range []string{"0003", "0010", "0042", "0077"} {
+		frame, cal := stillFrame(t, name)
+		defer frame.Close()
+		// A new view: read in full, the half image shrunk from the full one.
+		first, err := a.Analyze(frame, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stable := a.stable
+		if first.Occluded || stable == nil {
+			continue // an occluded still leaves no stable frame to compare with
+		}
+		v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), a.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct := gocv.NewMat()
+		defer direct.Close()
+		top := v.scaled(0.5).warp(frame)
+		grayInto(top, &direct)
+		top.Close()
+		if tiles := stable.changedTiles(direct); len(tiles) > 0 {
+			t.Errorf("still %s: the half-resolution warp differs from the shrunk full image in %d tiles, e.g. %v", name, len(tiles), tiles[0])
+		}
+		if _, err := a.Analyze(frame, cal); err != nil {
+			t.Fatal(err)
+		}
+		if a.stable != stable {
+			t.Errorf("still %s: the same frame again was read anew, not found steady", name)
+		}
+		// A card's worth of pixels changed must still be seen.
+		moved := frame.Clone()
+		defer moved.Close()
+		c := first.Cards[0].Quad.Center()
+		r := moved.Region(image.Rect(int(c.X)-20, int(c.Y)-20, int(c.X)+20, int(c.Y)+20))
+		r.SetTo(gocv.NewScalar(255, 255, 255, 0))
+		r.Close()
+		if _, err := a.Analyze(moved, cal); err != nil {
+			t.Fatal(err)
+		}
+		if a.stable == stable {
+			t.Errorf("still %s: a frame with a card's centre painted over was found steady", name)
+		}
+	}
+}
