@@ -26,24 +26,7 @@ func TestKnockedCameraMakesNoMoves(t *testing.T) {
 	defer still.Close()
 	for _, knockAt := range []int{60, 62} { // on a drift check's frame, and between two
 		t.Run(fmt.Sprintf("knocked at frame %d", knockAt), func(t *testing.T) {
-			shift := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
-			defer shift.Close()
-			for i, v := range []float64{1, 0, -60, 0, 1, -30} {
-				shift.SetDoubleAt(i/3, i%3, v)
-			}
-			moved := gocv.NewMat()
-			defer moved.Close()
-			gocv.WarpAffine(still, &moved, shift, image.Pt(still.Cols(), still.Rows()))
-			dir := t.TempDir()
-			for i := 0; i < 120; i++ {
-				img := still
-				if i >= knockAt {
-					img = moved
-				}
-				if !gocv.IMWrite(filepath.Join(dir, fmt.Sprintf("%03d.jpg", i)), img) {
-					t.Fatal("cannot write a frame")
-				}
-			}
+			dir := knockedCameraFrames(t, still, -60, -30, knockAt, 120)
 			log := &syncBuffer{}
 			cfg := Config{Frames: dir, Camera: -1, Catalog: sampleCatalog(t), Vision: vision.Options{CacheDir: t.TempDir()},
 				Journal: filepath.Join(t.TempDir(), "j.jsonl"), Log: log}
@@ -76,4 +59,30 @@ func TestKnockedCameraMakesNoMoves(t *testing.T) {
 			}
 		})
 	}
+}
+
+// knockedCameraFrames writes a folder of frames numbered from 000: the
+// still, and from frame knockAt on the still shifted by (dx, dy) pixels, as
+// a knocked camera sees it.
+func knockedCameraFrames(t *testing.T, still gocv.Mat, dx, dy float64, knockAt, frames int) string {
+	t.Helper()
+	shift := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+	defer shift.Close()
+	for i, v := range []float64{1, 0, dx, 0, 1, dy} {
+		shift.SetDoubleAt(i/3, i%3, v)
+	}
+	moved := gocv.NewMat()
+	defer moved.Close()
+	gocv.WarpAffine(still, &moved, shift, image.Pt(still.Cols(), still.Rows()))
+	dir := t.TempDir()
+	for i := 0; i < frames; i++ {
+		img := still
+		if i >= knockAt {
+			img = moved
+		}
+		if !gocv.IMWrite(filepath.Join(dir, fmt.Sprintf("%03d.jpg", i)), img) {
+			t.Fatal("cannot write a frame")
+		}
+	}
+	return dir
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -117,24 +116,7 @@ func TestCameraMovedIsRecalibrated(t *testing.T) {
 	}
 	defer still.Close()
 	// The camera is knocked 60 px to the left and 30 px up after one second.
-	shift := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
-	defer shift.Close()
-	for i, v := range []float64{1, 0, -60, 0, 1, -30} {
-		shift.SetDoubleAt(i/3, i%3, v)
-	}
-	moved := gocv.NewMat()
-	defer moved.Close()
-	gocv.WarpAffine(still, &moved, shift, image.Pt(still.Cols(), still.Rows()))
-	dir := t.TempDir()
-	for i := 0; i < 90; i++ {
-		img := still
-		if i >= 30 {
-			img = moved
-		}
-		if !gocv.IMWrite(filepath.Join(dir, fmt.Sprintf("%03d.jpg", i)), img) {
-			t.Fatal("cannot write a frame")
-		}
-	}
+	dir := knockedCameraFrames(t, still, -60, -30, 30, 90)
 	log := &syncBuffer{}
 	cfg := Config{Frames: dir, Camera: -1, Catalog: sampleCatalog(t), Analyzer: emptyAnalyzer{},
 		Journal: filepath.Join(t.TempDir(), "j.jsonl"), Log: log}

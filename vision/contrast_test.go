@@ -1,13 +1,9 @@
 package vision
 
 import (
-	"fmt"
 	"math"
-	"path/filepath"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
-	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
 
@@ -39,27 +35,9 @@ func darkenCorners(frame gocv.Mat) {
 func TestAnalyzeUnevenLight(t *testing.T) {
 	cat := devCatalog(t)
 	a := newTestAnalyzer(t, cat)
-	dir := filepath.Join("..", "samples", "stills")
 	var full, named, wrong int
 	for _, i := range []int{2, 11, 24, 28} {
-		truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
-		if err != nil {
-			t.Skipf("no sample stills: %v", err)
-		}
-		frame := gocv.IMRead(filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), gocv.IMReadColor)
-		if frame.Empty() {
-			t.Fatalf("cannot read still %04d", i)
-		}
-		darkenCorners(frame)
-		cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs, err := a.Analyze(frame, cal)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		obs, truth := analyzeAlteredStill(t, a, i, darkenCorners)
 		s := scoreStill(obs, truth)
 		for _, n := range s.notes {
 			t.Logf("still %04d: %s", i, n)

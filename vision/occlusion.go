@@ -128,6 +128,21 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 // edge like an arm; only what lies off the lines counts toward a hand.
 const gridLineMM = 2.0
 
+// gridLineBand marks, along one axis of size pixels, those within
+// gridLineMM of the realm's lines running across it: lines+1 lines a cell
+// apart from margin millimetres on, at s pixels a millimetre, less the
+// image's offset.
+func gridLineBand(size, lines int, cellMM, marginMM, s, offset float64) []bool {
+	band := make([]bool, size)
+	for i := 0; i <= lines; i++ {
+		c := (marginMM+float64(i)*cellMM)*s - offset
+		for x := max(0, int(math.Floor(c-gridLineMM*s))); x <= min(size-1, int(math.Ceil(c+gridLineMM*s))); x++ {
+			band[x] = true
+		}
+	}
+	return band
+}
+
 // areaOffGrid counts each labelled blob's pixels that lie off the realm's
 // grid lines, in a label image whose pixel (0, 0) is the top-down pixel
 // origin and whose scale is f times the view's; share is the part of the
@@ -136,24 +151,8 @@ func areaOffGrid(labels gocv.Mat, n int, v *view, origin image.Point, f float64)
 	s := v.pxPerMM * f
 	ox, oy := float64(origin.X)*f, float64(origin.Y)*f
 	cols, rows := labels.Cols(), labels.Rows()
-	lineCols := make([]bool, cols)
-	for i := 0; i <= models.Columns; i++ {
-		c := (v.marginMM+float64(i)*v.geo.CellWidthMM)*s - ox
-		for x := int(math.Floor(c - gridLineMM*s)); x <= int(math.Ceil(c+gridLineMM*s)); x++ {
-			if x >= 0 && x < cols {
-				lineCols[x] = true
-			}
-		}
-	}
-	lineRows := make([]bool, rows)
-	for j := 0; j <= models.Rows; j++ {
-		r := (v.marginMM+float64(j)*v.geo.CellHeightMM)*s - oy
-		for y := int(math.Floor(r - gridLineMM*s)); y <= int(math.Ceil(r+gridLineMM*s)); y++ {
-			if y >= 0 && y < rows {
-				lineRows[y] = true
-			}
-		}
-	}
+	lineCols := gridLineBand(cols, models.Columns, v.geo.CellWidthMM, v.marginMM, s, ox)
+	lineRows := gridLineBand(rows, models.Rows, v.geo.CellHeightMM, v.marginMM, s, oy)
 	areas = make([]int, n)
 	off := 0
 	for y := 0; y < rows; y++ {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
@@ -18,7 +19,6 @@ func TestOcclusionUnderTintedLight(t *testing.T) {
 	const stills = 20
 	cat := devCatalog(t)
 	a := newTestAnalyzer(t, cat)
-	dir := filepath.Join("..", "samples", "stills")
 	lights := []struct {
 		name    string
 		r, g, b float64 // channel gains
@@ -30,25 +30,7 @@ func TestOcclusionUnderTintedLight(t *testing.T) {
 		t.Run(light.name, func(t *testing.T) {
 			var falseAlarms, hands, hits int
 			for i := 0; i < stills; i++ {
-				base := filepath.Join(dir, fmt.Sprintf("%04d", i))
-				truth, err := synth.LoadSceneTruth(base + ".json")
-				if err != nil {
-					t.Skipf("no sample stills: %v", err)
-				}
-				frame := gocv.IMRead(base+".jpg", gocv.IMReadColor)
-				if frame.Empty() {
-					t.Fatalf("cannot read %s.jpg", base)
-				}
-				tint(t, frame, light.b, light.g, light.r)
-				cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
-				if err != nil {
-					t.Fatal(err)
-				}
-				obs, err := a.Analyze(frame, cal)
-				frame.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
+				obs, truth := analyzeAlteredStill(t, a, i, func(frame gocv.Mat) { tint(t, frame, light.b, light.g, light.r) })
 				switch {
 				case truth.Occluded:
 					hands++
@@ -57,7 +39,7 @@ func TestOcclusionUnderTintedLight(t *testing.T) {
 					}
 				case obs.Occluded:
 					falseAlarms++
-					t.Logf("%s.jpg: a hand seen where there is none", base)
+					t.Logf("still %04d: a hand seen where there is none", i)
 				}
 			}
 			if falseAlarms > 0 {
@@ -81,4 +63,30 @@ func tint(t *testing.T, img gocv.Mat, b, g, r float64) {
 	for i := range data {
 		data[i] = uint8(min(255, float64(data[i])*gains[i%3]))
 	}
+}
+
+// analyzeAlteredStill reads bundled still i, changed in place by alter
+// first, with its truth corners; it skips the test when the stills are absent.
+func analyzeAlteredStill(t *testing.T, a *Analyzer, i int, alter func(gocv.Mat)) (models.FrameObservation, *synth.SceneTruth) {
+	t.Helper()
+	base := filepath.Join("..", "samples", "stills", fmt.Sprintf("%04d", i))
+	truth, err := synth.LoadSceneTruth(base + ".json")
+	if err != nil {
+		t.Skipf("no sample stills: %v", err)
+	}
+	frame := gocv.IMRead(base+".jpg", gocv.IMReadColor)
+	if frame.Empty() {
+		t.Fatalf("cannot read %s.jpg", base)
+	}
+	defer frame.Close()
+	alter(frame)
+	cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, err := a.Analyze(frame, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obs, truth
 }
