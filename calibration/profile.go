@@ -368,10 +368,16 @@ func profilePeaks(z []float64, minZ float64, keep int) []float64 {
 	return keepBest(ps, keep)
 }
 
+// minPeakZ is the lowest z-score of a profile peak that anchors combs. A
+// grid line half under cards, on busy art, or read over the whole view
+// rather than across the realm alone, can peak below 2; the combs are only
+// candidates, which the ridge score and the edges then judge.
+const minPeakZ = 1.5
+
 // bestCombs finds the best distinct combs of n lines with spacing at
 // least minSpacing, anchored on pairs of the profile's peaks.
 func bestCombs(z []float64, n int, minSpacing float64, keep int) []comb {
-	peaks := profilePeaks(z, 2, 24)
+	peaks := profilePeaks(z, minPeakZ, 24)
 	var all []comb
 	for i := range peaks {
 		for j := range peaks {
