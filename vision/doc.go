@@ -23,6 +23,10 @@
 // Before keypoints are looked for, the top-down image is equalised tile by
 // tile (contrast-limited, one tile per cell width), so that a card in a
 // lamp's shadow, a darkened lens corner or a dim room still yields corners.
+// A frame's keypoints and descriptors are exactly those OpenCV's ORB (FAST
+// scores) gives, computed by a detector of the package's own (orb.cpp) that
+// runs FAST at a higher threshold when the last frame shows that it finds
+// the same top corners, and computes descriptors eight samples at a time.
 //
 // A site under a unit centred on it shows only its two short ends, about
 // 12 mm each. Every cell holding a unit and no site is searched for one:
