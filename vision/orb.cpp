@@ -23,6 +23,7 @@
 #include <immintrin.h>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <vector>
 #include "orb.h"
 
@@ -143,19 +144,27 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
             break;
         t = o->threshold;
     }
-    cv::KeyPointsFilter::retainBest(kps, want);
+    // cv::KeyPointsFilter::retainBest's choice (every corner scoring at
+    // least the want-th best score), left in FAST's order: row by row.
     float boundary = o->threshold;
-    if ((int)kps.size() >= want && want > 0) {
-        boundary = kps[0].response;
-        for (const auto &k : kps)
-            boundary = std::min(boundary, k.response);
+    if (want == 0) {
+        kps.clear();
+    } else if ((int)kps.size() >= want) {
+        std::vector<float> scores(kps.size());
+        for (size_t i = 0; i < kps.size(); i++)
+            scores[i] = kps[i].response;
+        std::nth_element(scores.begin(), scores.begin() + want - 1, scores.end(), std::greater<float>());
+        boundary = scores[want - 1];
+        kps.erase(std::remove_if(kps.begin(), kps.end(), [boundary](const cv::KeyPoint &k) { return k.response < boundary; }), kps.end());
     }
     o->last[l] = (int)boundary;
-    std::sort(kps.begin(), kps.end(), [](const cv::KeyPoint &a, const cv::KeyPoint &b) {
+    auto rowByRow = [](const cv::KeyPoint &a, const cv::KeyPoint &b) {
         if (a.pt.y != b.pt.y)
             return a.pt.y < b.pt.y;
         return a.pt.x < b.pt.x;
-    });
+    };
+    if (!std::is_sorted(kps.begin(), kps.end(), rowByRow))
+        std::sort(kps.begin(), kps.end(), rowByRow);
     float s = (float)std::pow((double)o->scale, (double)l);
     for (auto &k : kps) {
         k.octave = l;
