@@ -85,8 +85,8 @@ type lineSums struct {
 	// its first k sampled columns (x = 0, 3, 6, …); rowN counts them.
 	rowCum [2][]float32
 	rowN   []int32
-	// colCum[pol][x*(nys+1)+k] likewise sums column x over its first k
-	// sampled rows; colN counts them.
+	// colCum[pol][k*w+x] likewise sums column x over its first k sampled
+	// rows (y = 0, 3, 6, …); colN counts them.
 	colCum [2][]float32
 	colN   []int32
 }
@@ -121,10 +121,10 @@ func (s *lineSums) cols(pol int, y0, y1 float64) []float64 {
 	a, b := spanSamples(y0, y1, n)
 	out := make([]float64, s.w)
 	minN := int32(max(1, int(0.05*float64(b-a)*profileStride)))
+	ia, ib := a*s.w, b*s.w
 	for x := range out {
-		i := x * (n + 1)
-		if c := s.colN[i+b] - s.colN[i+a]; c >= minN {
-			out[x] = float64(s.colCum[pol][i+b]-s.colCum[pol][i+a]) / float64(c)
+		if c := s.colN[ib+x] - s.colN[ia+x]; c >= minN {
+			out[x] = float64(s.colCum[pol][ib+x]-s.colCum[pol][ia+x]) / float64(c)
 		}
 	}
 	return out
@@ -238,8 +238,8 @@ func (r rectifier) lineProfiles(gray gocv.Mat) *lineSums {
 		cum := s.colCum
 		y := yi * profileStride
 		for x := 0; x < w; x++ {
-			j := x*(nys+1) + yi + 1
-			cum[0][j], cum[1][j], s.colN[j] = cum[0][j-1], cum[1][j-1], s.colN[j-1]
+			j := (yi+1)*w + x
+			cum[0][j], cum[1][j], s.colN[j] = cum[0][j-w], cum[1][j-w], s.colN[j-w]
 			i := y*w + x
 			if y < dm || y >= h-dm || x < dm || x >= w-dm || !valid(i) || !valid(i-dm) || !valid(i+dm) {
 				continue
@@ -375,9 +375,10 @@ func profilePeaks(z []float64, minZ float64, keep int) []float64 {
 const minPeakZ = 1.5
 
 // bestCombs finds the best distinct combs of n lines with spacing at
-// least minSpacing, anchored on pairs of the profile's peaks.
-func bestCombs(z []float64, n int, minSpacing float64, keep int) []comb {
-	peaks := profilePeaks(z, minPeakZ, 24)
+// least minSpacing, anchored on pairs of the profile's strongest maxPeaks
+// peaks.
+func bestCombs(z []float64, n int, minSpacing float64, maxPeaks, keep int) []comb {
+	peaks := profilePeaks(z, minPeakZ, maxPeaks)
 	var all []comb
 	for i := range peaks {
 		for j := range peaks {
@@ -441,7 +442,9 @@ func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []hom
 	}
 	cw, ch := float64(r.size.X), float64(r.size.Y)
 	minSp := 0.03 * math.Max(cw, ch)
-	const keep, keepSpan = 4, 3
+	// A profile across the realm's span holds little but its lines: its
+	// strongest few peaks are enough.
+	const keep, keepSpan, wholePeaks, spanPeaks = 4, 3, 24, 12
 	var out []homography
 	for pol := range sums.rowCum {
 		zr, zc := standardize(sums.rows(pol, 0, cw)), standardize(sums.cols(pol, 0, ch))
@@ -469,8 +472,8 @@ func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []hom
 				}
 				out = append(out, m.Then(back))
 			}
-			cx := bestCombs(zc, nx, minSp, keep)
-			cy := bestCombs(zr, ny, minSp, keep)
+			cx := bestCombs(zc, nx, minSp, wholePeaks, keep)
+			cy := bestCombs(zr, ny, minSp, wholePeaks, keep)
 			for _, a := range cx {
 				for _, b := range cy {
 					add(a, b)
@@ -478,13 +481,13 @@ func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []hom
 			}
 			for _, a := range cx[:min(len(cx), keepSpan)] {
 				zs := standardize(sums.rows(pol, a.start, a.end(nx)))
-				for _, b := range bestCombs(zs, ny, minSp, keepSpan) {
+				for _, b := range bestCombs(zs, ny, minSp, spanPeaks, keepSpan) {
 					add(a, b)
 				}
 			}
 			for _, b := range cy[:min(len(cy), keepSpan)] {
 				zs := standardize(sums.cols(pol, b.start, b.end(ny)))
-				for _, a := range bestCombs(zs, nx, minSp, keepSpan) {
+				for _, a := range bestCombs(zs, nx, minSp, spanPeaks, keepSpan) {
 					add(a, b)
 				}
 			}
