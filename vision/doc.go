@@ -43,8 +43,9 @@
 //
 // The catalog is indexed once (site scans stored portrait are turned to
 // landscape; faces are also indexed at half and a third of their resolution,
-// as far cards look) and the index is cached on disk, keyed by the catalog's
-// content. A hand or arm reaching over the realm (a large skin-coloured blob,
+// as far cards look, and blurred, as a camera out of focus sees them: the
+// strongest corners only) and the index is cached on disk, keyed by the
+// catalog's content. A hand or arm reaching over the realm (a large skin-coloured blob,
 // not the mat's own colour nor a card's art, crossing the realm's edge) marks
 // the frame occluded. An Analyzer keeps the last stable frame: a frame in
 // which no part of the realm changed costs a warp and a difference.

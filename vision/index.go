@@ -19,7 +19,7 @@ import (
 
 // indexFormat changes whenever the cached index's shape or the way faces are
 // indexed changes, so that old cache files are not read.
-const indexFormat = "tablecam-vision-index-11"
+const indexFormat = "tablecam-vision-index-13"
 
 // catalogIndex is every reference face of a catalog and a nearest-neighbour
 // index over all their descriptors.
@@ -229,10 +229,12 @@ func (q *quarterLines) Add(k int) error {
 func newCatalogIndex(refs []reference) *catalogIndex {
 	var descs []descriptor
 	var owner []int32
+	var late []bool
 	for i, r := range refs {
 		descs = append(descs, r.Feat.Descs...)
-		for range r.Feat.Descs {
+		for j := range r.Feat.Descs {
 			owner = append(owner, int32(i))
+			late = append(late, j >= len(r.Feat.Descs)-r.Late)
 		}
 	}
 	site := make([]bool, len(refs))
@@ -254,7 +256,7 @@ func newCatalogIndex(refs []reference) *catalogIndex {
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
-	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner), siteRef: site, meanSiteThumb: mean}
+	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner, late), siteRef: site, meanSiteThumb: mean}
 	for _, r := range refs {
 		x.faceGrids = append(x.faceGrids, faceGrid(&r))
 	}

@@ -31,12 +31,23 @@ const lshBucketCap = 96
 // lshTables is the number of hash tables.
 const lshTables = 10
 
-func newLSHIndex(descs []descriptor, owner []int32) *lshIndex {
-	keyBits := int(math.Round(math.Log2(float64(len(descs)+1)/2))) + 2
+// newLSHIndex indexes the descriptors; owner gives each one's reference.
+// Descriptors marked late (a blurred copy of a face, whose corners look
+// alike) take a bucket's room only after all others: the key length and
+// the crowded buckets are decided by the others alone, and a late
+// descriptor joins a bucket only while it stays within lshBucketCap.
+func newLSHIndex(descs []descriptor, owner []int32, late []bool) *lshIndex {
+	var early []descriptor
+	for i := range descs {
+		if late == nil || !late[i] {
+			early = append(early, descs[i])
+		}
+	}
+	keyBits := int(math.Round(math.Log2(float64(len(early)+1)/2))) + 2
 	keyBits = min(max(keyBits, 6), 18)
 	rng := rand.New(rand.NewPCG(4, 2)) // fixed: the same index for the same references
 	idx := &lshIndex{descs: descs, owner: owner}
-	pool := balancedBits(descs, 128)
+	pool := balancedBits(early, 128)
 	for t := 0; t < lshTables; t++ {
 		tab := lshTable{bits: make([]uint8, keyBits), offsets: make([]int32, (1<<keyBits)+1)}
 		perm := rng.Perm(len(pool))
@@ -48,17 +59,30 @@ func newLSHIndex(descs []descriptor, owner []int32) *lshIndex {
 		for i := range descs {
 			k := tab.key(&descs[i])
 			keys[i] = k
-			count[k]++
+			if late == nil || !late[i] {
+				count[k]++
+			}
 		}
 		// A crowded bucket holds what every face shares (frame, text box):
 		// useless for telling faces apart and slow to scan. Leave it empty.
 		for k, c := range count {
 			if c > lshBucketCap {
-				count[k] = 0
+				count[k] = -1
+			}
+		}
+		keep := make([]bool, len(descs))
+		for i, k := range keys {
+			switch {
+			case count[k] < 0:
+			case late == nil || !late[i]:
+				keep[i] = true
+			case count[k] < lshBucketCap:
+				keep[i] = true
+				count[k]++
 			}
 		}
 		for k, c := range count {
-			tab.offsets[k+1] = c
+			tab.offsets[k+1] = max(c, 0)
 		}
 		for b := 1; b < len(tab.offsets); b++ {
 			tab.offsets[b] += tab.offsets[b-1]
@@ -66,7 +90,7 @@ func newLSHIndex(descs []descriptor, owner []int32) *lshIndex {
 		fill := append([]int32(nil), tab.offsets[:len(tab.offsets)-1]...)
 		tab.ids = make([]int32, tab.offsets[len(tab.offsets)-1])
 		for i, k := range keys {
-			if count[k] == 0 {
+			if !keep[i] {
 				continue
 			}
 			tab.ids[fill[k]] = int32(i)

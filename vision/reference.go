@@ -17,6 +17,9 @@ type reference struct {
 	Kind models.CardKind
 	W, H int // face size in pixels at the index scale
 	Feat features
+	// Late is how many of the last keypoints are the blurred copy's: they
+	// go into the hash tables only where there is room (see newLSHIndex).
+	Late int
 	// Generic marks the keypoints that other faces have too (markGeneric).
 	Generic []bool
 	Hash    phash
@@ -25,6 +28,14 @@ type reference struct {
 	Thumb []byte
 	card  *models.Card
 }
+
+// The blurred copy of each reference face: Gaussian, of this standard
+// deviation (a 1280×720 webcam whose focus is a little off blurs a card by
+// about a millimetre or more), and the number of its corners indexed.
+const (
+	blurredFaceSigmaMM  = 1.5
+	blurredFaceFeatures = 150
+)
 
 // kindOf gives the shape class a catalog card has on the table.
 func kindOf(c *models.Card) models.CardKind {
@@ -107,7 +118,22 @@ func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error
 		feat.Points = append(feat.Points, blurred.Points...)
 		feat.Descs = append(feat.Descs, blurred.Descs...)
 	}
-	r := reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Hash: phashOf(face), card: c}
+	// A webcam out of focus, or a hand's motion, blurs a card more than a
+	// far card's lower resolution does: index the face as it looks then,
+	// too, but only its strongest corners, and only where the hash tables
+	// have room: a blurred face's corners look alike, and would crowd out
+	// the sharp ones (see reference.Late).
+	blurOrb := newORB(blurredFaceFeatures)
+	defer blurOrb.Close()
+	sigma := blurredFaceSigmaMM * opts.pxPerMM()
+	gocv.GaussianBlur(face, &soft, image.Pt(0, 0), sigma, sigma, gocv.BorderReplicate)
+	blurred, err := detect(&blurOrb, soft, empty)
+	if err != nil {
+		return reference{}, fmt.Errorf("vision: reference face of %q: %w", c.Name, err)
+	}
+	feat.Points = append(feat.Points, blurred.Points...)
+	feat.Descs = append(feat.Descs, blurred.Descs...)
+	r := reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Late: len(blurred.Descs), Hash: phashOf(face), card: c}
 	if r.Kind == models.KindSite {
 		thumb := gocv.NewMat()
 		gocv.Resize(face, &thumb, image.Pt(r.W/2, r.H/2), 0, 0, gocv.InterpolationArea)
