@@ -29,11 +29,12 @@
 // read off the profiles' peaks (each direction's best few also re-read the other direction's profile
 // across their own span only, where the realm's lines run: over the whole view, the table, the mat's
 // margin and cards beyond the realm drown lines half under cards), and the best lattices are polished
-// by climbing their corners on the same response, then moved by a cell when that shows clearer lines; a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner
-// outside the frame, is refused, and one whose lines are only fairly clear (a grid half under cards,
-// gold lines light on dark art and dark on light) is believed only when the edges, read independently,
-// find none of its aliases (a cell off, twice or half the spacing) better. A
-// doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the corners
+// by climbing their corners on the same response, then moved by a cell when that shows clearer lines;
+// a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner outside the
+// frame, is refused, and one whose lines are only fairly clear (a grid half under cards, gold lines
+// light on dark art and dark on light) is believed only when the edges, read independently, cover at
+// least a tenth of its grid and find none of its aliases (a cell off, twice or half the spacing)
+// better. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the corners
 // from the user instead.
 //
 // Rectify warps a frame to the top-down realm image (PxPerMM, north at the top, column A at the left).

@@ -136,3 +136,26 @@ func TestConfirmedOnEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmedOnEdgesNeedsEdges checks that an edge map with nothing on
+// it (a dark, featureless frame) confirms no lattice: with no edges, no
+// alias scores better than the lattice, which is no confirmation.
+func TestConfirmedOnEdgesNeedsEdges(t *testing.T) {
+	g := models.DefaultRealm()
+	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(12, 0, 0, 0), 720, 1280, gocv.MatTypeCV8U)
+	defer blank.Close()
+	em, err := newEdgeMap(blank, faintCannyLow, faintCannyHigh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range variedScenes(3, 5) {
+		q := realmQuadFor(s, 1280, 720)
+		h, err := fitHomography(realmCorners(g), q[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if confirmedOnEdges(em, h, g, 1280, 720) {
+			t.Errorf("scene %d: a lattice is confirmed by an edge map without edges", i)
+		}
+	}
+}
