@@ -97,17 +97,7 @@ func TestConfirmedOnEdges(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0008", "0074"} {
-		truth, frame := readStill(t, dir, name)
-		gray := grayFor(frame)
-		frame.Close()
-		rm, err := newRidgeMap(gray)
-		if err != nil {
-			t.Fatal(err)
-		}
-		em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
-		if err != nil {
-			t.Fatal(err)
-		}
+		truth, gray, rm, em := stillLineMaps(t, dir, name)
 		w, hgt := float64(gray.Cols()), float64(gray.Rows())
 		if f, ok := detectFaint(gray, rm, nil, g, nil); ok {
 			t.Errorf("%s: found without confirmation (ridge score %.3f): the still no longer tests it", name, f.score)

@@ -17,18 +17,8 @@ func TestPreferShiftOnLines(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0001", "0037", "0099"} {
-		truth, frame := readStill(t, dir, name)
-		gray := grayFor(frame)
-		frame.Close()
-		rm, err := newRidgeMap(gray)
-		if err != nil {
-			t.Fatal(err)
-		}
-		em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
+		truth, gray, rm, em := stillLineMaps(t, dir, name)
 		gray.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
 		want, err := fitHomography(realmCorners(g), truth.Corners[:])
 		if err != nil {
 			t.Fatal(err)

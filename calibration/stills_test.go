@@ -79,6 +79,25 @@ func stillRidgeMap(tb testing.TB, dir, name string) (stillTruth, *ridgeMap) {
 	return truth, rm
 }
 
+// stillLineMaps reads the bundled still name in dir and gives its truth,
+// its grey image (the caller closes it), and its ridge map and edge map
+// (the faint path's Canny thresholds).
+func stillLineMaps(tb testing.TB, dir, name string) (stillTruth, gocv.Mat, *ridgeMap, *edgeMap) {
+	tb.Helper()
+	truth, frame := readStill(tb, dir, name)
+	gray := grayFor(frame)
+	frame.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return truth, gray, rm, em
+}
+
 func calibrateStill(tb testing.TB, img string) stillResult {
 	tb.Helper()
 	truth, frame := readStill(tb, filepath.Dir(img), strings.TrimSuffix(filepath.Base(img), ".jpg"))

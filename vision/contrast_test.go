@@ -34,19 +34,7 @@ func darkenCorners(frame gocv.Mat) {
 // TestAnalyzeUnevenLight reads stills whose corners are in shadow: the
 // fully visible cards there must still be named, and none wrongly.
 func TestAnalyzeUnevenLight(t *testing.T) {
-	cat := devCatalog(t)
-	a := newTestAnalyzer(t, cat)
-	var full, named, wrong int
-	for _, i := range []int{2, 11, 24, 28} {
-		obs, truth := analyzeAlteredStill(t, a, i, darkenCorners)
-		s := scoreStill(obs, truth)
-		for _, n := range s.notes {
-			t.Logf("still %04d: %s", i, n)
-		}
-		full += s.full
-		named += s.fullNamed
-		wrong += s.wrongNames
-	}
+	full, named, wrong := readAlteredStills(t, []int{2, 11, 24, 28}, darkenCorners)
 	t.Logf("darkened corners: %d of %d fully visible cards named, %d wrong names", named, full, wrong)
 	if float64(named) < 0.97*float64(full) {
 		t.Errorf("fully visible cards named in uneven light: %d of %d, want ≥ 97%%", named, full)
@@ -62,12 +50,25 @@ func TestAnalyzeUnevenLight(t *testing.T) {
 // dim cards): with faces indexed sharp only, 16 of their 38 fully visible
 // cards were named; with the blurred copies, 35.
 func TestAnalyzeBlurredStills(t *testing.T) {
+	full, named, wrong := readAlteredStills(t, []int{2, 12, 20, 24, 28}, func(frame gocv.Mat) {
+		gocv.GaussianBlur(frame, &frame, image.Pt(0, 0), 1.6, 1.6, gocv.BorderReplicate)
+	})
+	t.Logf("blurred: %d of %d fully visible cards named, %d wrong names", named, full, wrong)
+	if float64(named) < 0.85*float64(full) {
+		t.Errorf("fully visible cards named in blurred frames: %d of %d, want ≥ 85%%", named, full)
+	}
+	if wrong > 0 {
+		t.Errorf("%d cards got a wrong name in blurred frames", wrong)
+	}
+}
+
+// readAlteredStills reads the bundled stills, each changed by alter first,
+// and counts their fully visible cards, those named, and wrong names.
+func readAlteredStills(t *testing.T, stills []int, alter func(gocv.Mat)) (full, named, wrong int) {
+	t.Helper()
 	a := newTestAnalyzer(t, devCatalog(t))
-	var full, named, wrong int
-	for _, i := range []int{2, 12, 20, 24, 28} {
-		obs, truth := analyzeAlteredStill(t, a, i, func(frame gocv.Mat) {
-			gocv.GaussianBlur(frame, &frame, image.Pt(0, 0), 1.6, 1.6, gocv.BorderReplicate)
-		})
+	for _, i := range stills {
+		obs, truth := analyzeAlteredStill(t, a, i, alter)
 		s := scoreStill(obs, truth)
 		for _, n := range s.notes {
 			t.Logf("still %04d: %s", i, n)
@@ -76,11 +77,5 @@ func TestAnalyzeBlurredStills(t *testing.T) {
 		named += s.fullNamed
 		wrong += s.wrongNames
 	}
-	t.Logf("blurred: %d of %d fully visible cards named, %d wrong names", named, full, wrong)
-	if float64(named) < 0.85*float64(full) {
-		t.Errorf("fully visible cards named in blurred frames: %d of %d, want ≥ 85%%", named, full)
-	}
-	if wrong > 0 {
-		t.Errorf("%d cards got a wrong name in blurred frames", wrong)
-	}
+	return full, named, wrong
 }
