@@ -55,12 +55,13 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		}
 		polys = append(polys, poly)
 	}
+	var cardOutlines gocv.PointsVector
 	if len(polys) > 0 {
+		cardOutlines = gocv.NewPointsVectorFromPoints(polys)
+		defer cardOutlines.Close()
 		onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
 		defer onCards.Close()
-		pv := gocv.NewPointsVectorFromPoints(polys)
-		gocv.FillPoly(&onCards, pv, color.RGBA{255, 255, 255, 255})
-		pv.Close()
+		gocv.FillPoly(&onCards, cardOutlines, color.RGBA{255, 255, 255, 255})
 		balanceWhite(small, onCards)
 	}
 	ycc := gocv.NewMat()
@@ -87,9 +88,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// skin-toned art crossing the realm's edge would otherwise pass for an
 	// arm).
 	if len(polys) > 0 {
-		pv := gocv.NewPointsVectorFromPoints(polys)
-		gocv.FillPoly(&skin, pv, color.RGBA{})
-		pv.Close()
+		gocv.FillPoly(&skin, cardOutlines, color.RGBA{})
 	}
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
@@ -101,7 +100,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	w, h := int32(skin.Cols()), int32(skin.Rows())
 	// Each blob's area off the grid lines, counted when needed, and the
 	// share of the image off them (a hand over lines loses that part).
-	var area2 []int
+	var offGrid []int
 	var offShare float64
 	for i := 1; i < n; i++ {
 		if int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < minArea {
@@ -112,10 +111,10 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		if x0 > 1 && y0 > 1 && x1 < w-1 && y1 < h-1 {
 			continue
 		}
-		if area2 == nil {
-			area2, offShare = areaOffGrid(labels, n, v, area.Min, f)
+		if offGrid == nil {
+			offGrid, offShare = areaOffGrid(labels, n, v, area.Min, f)
 		}
-		if float64(area2[i]) >= offShare*float64(minArea) {
+		if float64(offGrid[i]) >= offShare*float64(minArea) {
 			return true
 		}
 	}

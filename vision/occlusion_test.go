@@ -2,10 +2,8 @@ package vision
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
@@ -69,21 +67,9 @@ func tint(t *testing.T, img gocv.Mat, b, g, r float64) {
 // first, with its truth corners; it skips the test when the stills are absent.
 func analyzeAlteredStill(t *testing.T, a *Analyzer, i int, alter func(gocv.Mat)) (models.FrameObservation, *synth.SceneTruth) {
 	t.Helper()
-	base := filepath.Join("..", "samples", "stills", fmt.Sprintf("%04d", i))
-	truth, err := synth.LoadSceneTruth(base + ".json")
-	if err != nil {
-		t.Skipf("no sample stills: %v", err)
-	}
-	frame := gocv.IMRead(base+".jpg", gocv.IMReadColor)
-	if frame.Empty() {
-		t.Fatalf("cannot read %s.jpg", base)
-	}
+	frame, cal, truth := stillFrame(t, fmt.Sprintf("%04d", i))
 	defer frame.Close()
 	alter(frame)
-	cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
-	if err != nil {
-		t.Fatal(err)
-	}
 	obs, err := a.Analyze(frame, cal)
 	if err != nil {
 		t.Fatal(err)

@@ -2,12 +2,9 @@ package vision
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
-	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
 
@@ -15,21 +12,9 @@ import (
 // keypoints are looked for in it (caller closes).
 func equalizedStill(t *testing.T, name string) gocv.Mat {
 	t.Helper()
-	dir := filepath.Join("..", "samples", "stills")
-	truth, err := synth.LoadSceneTruth(filepath.Join(dir, name+".json"))
-	if err != nil {
-		t.Skipf("no sample stills: %v", err)
-	}
-	frame := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
+	frame, cal, _ := stillFrame(t, name)
 	defer frame.Close()
-	if frame.Empty() {
-		t.Skip("no sample still image")
-	}
-	cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := newView(cal.Corners, truth.Geometry, frame.Cols(), frame.Rows(), Options{})
+	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// stillFrame loads a bundled still and its truth calibration (caller closes the frame).
-func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration) {
+// stillFrame loads a bundled still, its truth and its truth calibration
+// (caller closes the frame); it skips the test when the stills are absent.
+func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration, *synth.SceneTruth) {
 	t.Helper()
 	dir := filepath.Join("..", "samples", "stills")
 	truth, err := synth.LoadSceneTruth(filepath.Join(dir, name+".json"))
@@ -20,14 +21,14 @@ func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration) 
 	}
 	frame := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
 	if frame.Empty() {
-		t.Skip("no sample still image")
+		t.Fatalf("cannot read still %s.jpg beside its truth", name)
 	}
 	cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
 	if err != nil {
 		t.Fatal(err)
 	}
 	cal.Geometry = truth.Geometry
-	return frame, cal
+	return frame, cal, truth
 }
 
 // TestHalfImageFromFullMatchesWarp checks that a frame read in full without
@@ -42,7 +43,7 @@ func TestHalfImageFromFullMatchesWarp(t *testing.T) {
 	}
 	defer a.Close()
 	for _, name := range []string{"0003", "0010", "0042", "0077"} {
-		frame, cal := stillFrame(t, name)
+		frame, cal, _ := stillFrame(t, name)
 		defer frame.Close()
 		// A new view: read in full, the half image shrunk from the full one.
 		first, err := a.Analyze(frame, cal)
