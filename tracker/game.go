@@ -121,16 +121,28 @@ func (g *Game) LastFrame() (int, bool) {
 
 // append writes an entry to the journal (when there is one) and keeps it.
 func (g *Game) append(e Entry) (Entry, error) {
+	es, err := g.appendBatch([]Entry{e})
+	if err != nil {
+		return e, err
+	}
+	return es[0], nil
+}
+
+// appendBatch writes entries that stand or fall together to the journal
+// (when there is one) and keeps them.
+func (g *Game) appendBatch(es []Entry) ([]Entry, error) {
 	if g.journal != nil {
 		var err error
-		if e, err = g.journal.Append(e); err != nil {
-			return e, err
+		if es, err = g.journal.AppendBatch(es); err != nil {
+			return nil, err
 		}
 	} else {
-		e.Seq = len(g.entries) + 1
+		for i := range es {
+			es[i].Seq = len(g.entries) + i + 1
+		}
 	}
-	g.entries = append(g.entries, e)
-	return e, nil
+	g.entries = append(g.entries, es...)
+	return es, nil
 }
 
 // Start writes the journal's opening entry: where the game is watched from,
@@ -193,16 +205,17 @@ func (g *Game) record(evs []models.Event, src Source, hidden []HiddenCard) ([]mo
 		ws   []models.Warning
 		errs []error
 	)
+	batch := make([]Entry, len(evs))
 	for i, ev := range evs {
 		ev := ev
-		entry := Entry{Kind: EntryEvent, Source: src, Batch: g.batch, Event: &ev}
-		if i == len(evs)-1 {
-			entry.Hidden = hidden
-		}
-		e, err := g.append(entry)
-		if err != nil {
-			return out, ws, err
-		}
+		batch[i] = Entry{Kind: EntryEvent, Source: src, Batch: g.batch, BatchSize: len(evs), Event: &ev}
+	}
+	batch[len(batch)-1].Hidden = hidden
+	batch, err := g.appendBatch(batch)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range batch {
 		applied, w, err := g.apply(e)
 		if err != nil {
 			errs = append(errs, err)

@@ -234,6 +234,67 @@ func TestTruncatedLastLine(t *testing.T) {
 	}
 }
 
+// A crash that leaves only part of a frame's batch on disk (the batch is
+// written at once, but a crash can cut a write short) must not leave half
+// of what the frame showed in force: the part is cut off, as a torn line
+// is, and the resumed game stands where the last whole batch left it, so
+// that it reads those frames again.
+func TestPartialLastBatchIsCutOff(t *testing.T) {
+	cat := sampleCatalog(t)
+	path := filepath.Join(t.TempDir(), "game.jsonl")
+	j, err := CreateJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGame(newRules(cat), j, cat)
+	batches := opening()
+	record(t, g, batches[:len(batches)-1])
+	want := stateJSON(t, g)
+	record(t, g, batches[len(batches)-1:])
+	j.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last batch has three events: keep its first line only.
+	lines := strings.SplitAfter(string(data), "\n")
+	kept := strings.Join(lines[:len(lines)-3], "")
+	if err := os.WriteFile(path, []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	entries, torn, err := ReadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if torn == nil || torn.Batch == 0 || torn.Written != 1 || torn.Size != 3 || !strings.Contains(torn.Error(), "1 of its 3 events") {
+		t.Fatalf("torn %v: want the last batch reported as 1 of 3 events", torn)
+	}
+	if got := stateJSON(t, LoadGame(newRules(cat), entries, nil, cat)); got != want {
+		t.Errorf("replay keeps part of a cut batch:\n got %s\nwant %s", got, want)
+	}
+
+	j2, entries, torn, err := ResumeJournal(path)
+	if err != nil || torn == nil {
+		t.Fatalf("resume: %v, torn %v", err, torn)
+	}
+	g2 := LoadGame(newRules(cat), entries, j2, cat)
+	if got := stateJSON(t, g2); got != want {
+		t.Fatalf("resumed state keeps part of a cut batch")
+	}
+	record(t, g2, batches[len(batches)-1:])
+	j2.Close()
+	entries, torn, err = ReadJournal(path)
+	if err != nil || torn != nil {
+		t.Fatalf("journal after resume: %v %v", err, torn)
+	}
+	whole := NewGame(newRules(cat), nil, cat)
+	record(t, whole, batches)
+	if got, want := stateJSON(t, LoadGame(newRules(cat), entries, nil, cat)), stateJSON(t, whole); got != want {
+		t.Errorf("the batch written again after the resume: state differs from the uninterrupted game")
+	}
+}
+
 func TestBadJournalLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(path, []byte("{\"seq\":1,\"kind\":\"start\"}\nnot json\n{\"seq\":2,\"kind\":\"end\"}\n"), 0o644)

@@ -52,7 +52,13 @@ type Entry struct {
 	Source Source    `json:"source,omitempty"`
 	// Batch groups the events that one frame (or one command) produced, so
 	// that an undo takes them back together.
-	Batch      int                `json:"batch,omitempty"`
+	Batch int `json:"batch,omitempty"`
+	// BatchSize (events) is the number of events in the batch. The batch is
+	// written at once, but a crash can still cut it short on disk; a last
+	// batch found with fewer events than this is cut off on reading, so that
+	// a resumed game reads its frames again rather than keeping half of
+	// what they showed. 0 (journals before it) means unknown.
+	BatchSize  int                `json:"batch_size,omitempty"`
 	Event      *models.Event      `json:"event,omitempty"`
 	Correction *models.Correction `json:"correction,omitempty"`
 	// Target is the entry a correction acts on, resolved when it was made:
@@ -70,9 +76,9 @@ type Entry struct {
 	Catalog string `json:"catalog,omitempty"`
 }
 
-// Journal is an append-only JSONL file of entries. Each entry is written
-// and synced to disk before Append returns, so a crash loses nothing that
-// was reported as recorded.
+// Journal is an append-only JSONL file of entries. Each entry (each batch,
+// with AppendBatch) is written and synced to disk before Append returns, so
+// a crash loses nothing that was reported as recorded.
 type Journal struct {
 	path string
 	f    *os.File
@@ -109,21 +115,33 @@ func CreateJournal(path string) (*Journal, error) {
 	return &Journal{path: path, f: f}, nil
 }
 
-// TornLine reports a last line that a crash cut short. It is skipped.
+// TornLine reports the end of a journal that a crash cut short: a last
+// line cut short, or a last batch of events only partly written (Batch is
+// then its number, Written and Size its events on disk and in all). The
+// entries from Offset on are skipped.
 type TornLine struct {
 	Path   string
 	Line   int
 	Offset int64
 	Text   string
+
+	Batch, Written, Size int
 }
 
 func (t *TornLine) Error() string {
+	if t.Batch > 0 {
+		return fmt.Sprintf("%s:%d: the last batch of events (batch %d) was cut short at byte %d: %d of its %d events written, skipped", t.Path, t.Line, t.Batch, t.Offset, t.Written, t.Size)
+	}
 	text := t.Text
 	if len(text) > 60 {
 		text = text[:60] + "…"
 	}
 	return fmt.Sprintf("%s:%d: last line cut short at byte %d (%q), skipped", t.Path, t.Line, t.Offset, text)
 }
+
+// cut reports whether the file must be truncated at Offset to drop what
+// is torn (rather than given the newline a whole last entry lacks).
+func (t *TornLine) cut() bool { return t.Text != "" || t.Batch > 0 }
 
 // ErrBadJournal is wrapped by ReadJournal when a line other than the last
 // cannot be read.
@@ -141,13 +159,34 @@ func ReadJournal(path string) (entries []Entry, torn *TornLine, err error) {
 }
 
 func parseJournal(path string, data []byte) ([]Entry, *TornLine, error) {
-	var entries []Entry
+	entries, starts, torn, err := parseLines(path, data)
+	if err != nil {
+		return entries, nil, err
+	}
+	if cut := partialBatch(path, entries, starts); cut != nil {
+		return entries[:len(entries)-cut.Written], cut, nil
+	}
+	return entries, torn, nil
+}
+
+// entryStart is where an entry's line starts in the file.
+type entryStart struct {
+	line   int
+	offset int64
+}
+
+// parseLines reads the entries of a journal's lines, with where each starts.
+func parseLines(path string, data []byte) ([]Entry, []entryStart, *TornLine, error) {
+	var (
+		entries []Entry
+		starts  []entryStart
+	)
 	r := bufio.NewReader(bytes.NewReader(data))
 	var offset int64
 	for line := 1; ; line++ {
 		text, err := r.ReadBytes('\n')
 		if err == io.EOF && len(text) == 0 {
-			return entries, nil, nil
+			return entries, starts, nil, nil
 		}
 		complete := err == nil
 		trimmed := bytes.TrimSpace(text)
@@ -155,24 +194,45 @@ func parseJournal(path string, data []byte) ([]Entry, *TornLine, error) {
 			var e Entry
 			if jerr := json.Unmarshal(trimmed, &e); jerr != nil || e.Kind == "" {
 				if !complete {
-					return entries, &TornLine{Path: path, Line: line, Offset: offset, Text: string(text)}, nil
+					return entries, starts, &TornLine{Path: path, Line: line, Offset: offset, Text: string(text)}, nil
 				}
 				if jerr == nil {
 					jerr = errors.New("no kind")
 				}
-				return entries, nil, fmt.Errorf("%s:%d (byte %d): %w: %v", path, line, offset, ErrBadJournal, jerr)
+				return entries, starts, nil, fmt.Errorf("%s:%d (byte %d): %w: %v", path, line, offset, ErrBadJournal, jerr)
 			}
+			entries, starts = append(entries, e), append(starts, entryStart{line, offset})
 			if !complete {
 				// A whole entry without its newline: the crash came just before it.
-				return append(entries, e), &TornLine{Path: path, Line: line, Offset: offset + int64(len(text)), Text: ""}, nil
+				return entries, starts, &TornLine{Path: path, Line: line, Offset: offset + int64(len(text)), Text: ""}, nil
 			}
-			entries = append(entries, e)
 		}
 		offset += int64(len(text))
 		if !complete {
-			return entries, nil, nil
+			return entries, starts, nil, nil
 		}
 	}
+}
+
+// partialBatch finds a last batch of events that has fewer entries on disk
+// than its size says; nil when the journal ends on a whole batch.
+func partialBatch(path string, entries []Entry, starts []entryStart) *TornLine {
+	n := len(entries)
+	if n == 0 {
+		return nil
+	}
+	last := entries[n-1]
+	if last.Kind != EntryEvent || last.Batch == 0 || last.BatchSize == 0 {
+		return nil
+	}
+	first := n - 1
+	for first > 0 && entries[first-1].Kind == EntryEvent && entries[first-1].Batch == last.Batch {
+		first--
+	}
+	if written := n - first; written < last.BatchSize {
+		return &TornLine{Path: path, Line: starts[first].line, Offset: starts[first].offset, Batch: last.Batch, Written: written, Size: last.BatchSize}
+	}
+	return nil
 }
 
 // ResumeJournal opens an existing journal to add to it, and gives its
@@ -188,7 +248,7 @@ func ResumeJournal(path string) (j *Journal, entries []Entry, torn *TornLine, er
 		return nil, nil, nil, fmt.Errorf("journal: %w", err)
 	}
 	if torn != nil {
-		if torn.Text != "" {
+		if torn.cut() {
 			err = f.Truncate(torn.Offset)
 		} else {
 			_, err = f.WriteAt([]byte("\n"), torn.Offset)
@@ -218,22 +278,42 @@ func (j *Journal) Path() string { return j.path }
 // Append numbers the entry, stamps it with the time, writes it as one line
 // and syncs the file.
 func (j *Journal) Append(e Entry) (Entry, error) {
-	j.seq++
-	e.Seq = j.seq
-	if e.At.IsZero() {
-		e.At = time.Now().UTC()
-	}
-	line, err := json.Marshal(e)
+	es, err := j.AppendBatch([]Entry{e})
 	if err != nil {
-		return e, fmt.Errorf("journal %s: %w", j.path, err)
+		return e, err
 	}
-	if _, err := j.f.Write(append(line, '\n')); err != nil {
-		return e, fmt.Errorf("journal %s: %w", j.path, err)
+	return es[0], nil
+}
+
+// AppendBatch is Append for entries that stand or fall together (one
+// frame's events): they are written in one write and synced once, so that a
+// crash leaves all or, rarely, a part that the next read cuts off (see
+// Entry.BatchSize), never a half batch in force.
+func (j *Journal) AppendBatch(es []Entry) ([]Entry, error) {
+	out := make([]Entry, len(es))
+	var buf bytes.Buffer
+	now := time.Now().UTC()
+	for i, e := range es {
+		e.Seq = j.seq + i + 1
+		if e.At.IsZero() {
+			e.At = now
+		}
+		line, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("journal %s: %w", j.path, err)
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+		out[i] = e
+	}
+	if _, err := j.f.Write(buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	if err := j.f.Sync(); err != nil {
-		return e, fmt.Errorf("journal %s: %w", j.path, err)
+		return nil, fmt.Errorf("journal %s: %w", j.path, err)
 	}
-	return e, nil
+	j.seq += len(es)
+	return out, nil
 }
 
 // Close closes the file. It does not write EntryEnd: call Append for that on
