@@ -81,7 +81,7 @@ func runAnalyze(ctx context.Context, e env) int {
 			return 2
 		}
 	}
-	cat, err := openCatalog(f.catalog, e.stderr)
+	cat, err := openFaceCatalog(f.catalog, e.stderr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
 		return 2

@@ -61,7 +61,7 @@ func runBenchTracker(ctx context.Context, e env) int {
 	if catPath == "" {
 		catPath = recordedGameCatalog(*gameDir)
 	}
-	cat, err := openCatalog(catPath, e.stderr)
+	cat, err := openFaceCatalog(catPath, e.stderr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam bench tracker: %v\n", err)
 		return 2

@@ -65,6 +65,17 @@ func defaultCatalogCandidates() []catalogCandidate {
 // list, the user cache and the bundled sample catalog. When the user named
 // none it says which it chose, in one line on stderr.
 func openCatalog(flagValue string, stderr io.Writer) (*models.Catalog, error) {
+	return openCatalogFor(flagValue, stderr, false)
+}
+
+// openFaceCatalog is openCatalog for the commands that read cards in camera
+// frames: they need reference faces, so a default catalog without any (the
+// card lists are names and rules only) is passed over for the next one.
+func openFaceCatalog(flagValue string, stderr io.Writer) (*models.Catalog, error) {
+	return openCatalogFor(flagValue, stderr, true)
+}
+
+func openCatalogFor(flagValue string, stderr io.Writer, needFaces bool) (*models.Catalog, error) {
 	if flagValue != "" {
 		return models.LoadCatalog(flagValue)
 	}
@@ -76,7 +87,7 @@ func openCatalog(flagValue string, stderr io.Writer) (*models.Catalog, error) {
 		fmt.Fprintf(stderr, "tablecam: using the catalog %s from $%s (%d cards)\n", env, catalogEnv, cat.Len())
 		return cat, nil
 	}
-	var tried []string
+	var tried, faceless []string
 	for _, c := range defaultCatalogCandidates() {
 		if _, err := os.Stat(c.path); err != nil {
 			tried = append(tried, c.path)
@@ -86,10 +97,27 @@ func openCatalog(flagValue string, stderr io.Writer) (*models.Catalog, error) {
 		if err != nil {
 			return nil, err
 		}
+		if needFaces && !hasFaces(cat) {
+			faceless = append(faceless, c.path)
+			continue
+		}
 		fmt.Fprintf(stderr, "tablecam: using the %s %s (%d cards; choose another with --catalog)\n", c.what, c.path, cat.Len())
 		return cat, nil
 	}
+	if len(faceless) > 0 {
+		return nil, fmt.Errorf("no card catalog with card faces found (%v hold names only; a catalog directory holds cards.json and images/<slug>.png); give one with --catalog", faceless)
+	}
 	return nil, fmt.Errorf("no card catalog found (looked for %v); give one with --catalog or run \"tablecam catalog fetch\"", tried)
+}
+
+// hasFaces reports whether any card of the catalog has a face image.
+func hasFaces(cat *models.Catalog) bool {
+	for _, c := range cat.Cards() {
+		if c.Image != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // isDir reports whether path is a directory.

@@ -98,3 +98,48 @@ func TestOpenCatalogMissingFlagPath(t *testing.T) {
 		t.Fatalf("want an error naming the file, got %v", err)
 	}
 }
+
+// The commands that read camera frames pass over a default card list with
+// no faces (the shared list is names and rules only) for the bundled
+// sample catalog, which has them; with only face-less lists, the error says
+// what is missing.
+func TestOpenFaceCatalogPassesOverListsWithoutFaces(t *testing.T) {
+	root := t.TempDir()
+	work := filepath.Join(root, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
+	t.Setenv("HOME", filepath.Join(root, "home"))
+	samplesDir := filepath.Join(root, "far", "checkout", "samples")
+	t.Setenv("TABLECAM_SAMPLES", samplesDir)
+	t.Setenv("TABLECAM_CATALOG", "")
+	writeCatalogTestFile(t, filepath.Join(samplesDir, "doc.go"), "package samples\n")
+	writeCatalogTestFile(t, filepath.Join(samplesDir, "catalog", "cards.json"), tinyCatalogJSON("Sample Site"))
+	writeCatalogTestFile(t, filepath.Join(root, "shared", "data", "sorcery-cards.json"), tinyCatalogJSON("Shared Site"))
+
+	var stderr bytes.Buffer
+	_, err := openFaceCatalog("", &stderr)
+	if err == nil || !strings.Contains(err.Error(), "card faces") || !strings.Contains(err.Error(), "sorcery-cards.json") {
+		t.Fatalf("only face-less catalogs: want an error naming them and the missing faces, got %v", err)
+	}
+	if cat, err := openCatalog("", &stderr); err != nil || cat.Len() != 1 {
+		t.Fatalf("openCatalog needs no faces: %v", err)
+	} else if _, err := cat.Lookup("Shared Site"); err != nil {
+		t.Errorf("openCatalog: want the shared list first: %v", err)
+	}
+
+	writeCatalogTestFile(t, filepath.Join(samplesDir, "catalog", "images", "sample_site.png"), "not read here")
+	stderr.Reset()
+	cat, err := openFaceCatalog("", &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.Lookup("Sample Site"); err != nil {
+		t.Errorf("want the bundled sample catalog, which has faces: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "bundled sample catalog") {
+		t.Errorf("want one line naming the bundled sample catalog, got %q", stderr.String())
+	}
+}

@@ -65,7 +65,7 @@ func runWatch(ctx context.Context, e env) int {
 		fmt.Fprintf(e.stderr, "tablecam watch: --window %v: want a positive number of seconds\n", *window)
 		return 2
 	}
-	cat, err := openCatalog(*catalogPath, e.stderr)
+	cat, err := openFaceCatalog(*catalogPath, e.stderr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam watch: %v\n", err)
 		return 2
