@@ -112,9 +112,14 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 		listed[c] = true
 	}
 	byRef := map[int][]pointPair{}
-	for qi := range f.Descs {
-		n, ok := x.lsh.queryTables(&f.Descs[qi], regionTables)
-		if !ok || n.dist > maxHamming || float64(n.dist) >= ratio*float64(n.second) || !listed[int(n.ref)] {
+	all := make([]int, len(f.Descs))
+	for i := range all {
+		all[i] = i
+	}
+	near := make([]nearest, len(all))
+	x.lsh.queryBatch(f.Descs, all, regionTables, lshBucketCap, near)
+	for qi, n := range near {
+		if n.id < 0 || n.dist > maxHamming || float64(n.dist) >= ratio*float64(n.second) || !listed[int(n.ref)] {
 			continue
 		}
 		r := int(n.ref)

@@ -139,7 +139,7 @@ func hamming(a, b *descriptor) int {
 // queryTables finds the nearest reference descriptor to d among those
 // sharing a bucket with it in the first k tables; ok is false when there is
 // none. Fewer tables are faster, and enough when many keypoints vote for the
-// same card.
+// same card. (queryBatch does the same for many descriptors, faster.)
 func (x *lshIndex) queryTables(d *descriptor, k int) (n nearest, ok bool) {
 	n = nearest{id: -1, ref: -1, dist: 257, second: 256}
 	for ti := range x.tables[:min(k, len(x.tables))] {
@@ -178,4 +178,67 @@ func balancedBits(descs []descriptor, n int) []uint8 {
 		out[i] = uint8(order[i])
 	}
 	return out
+}
+
+// queryBatch finds the nearest reference descriptor to each of
+// descs[which[i]] as queryTables does, in out[i] (id −1: none), except that
+// a bucket holding more than bucketCap descriptors is passed over
+// (lshBucketCap: none is). It goes table by table, and within a table
+// bucket by bucket, so that a bucket many queries share (a crowded one,
+// where most of the comparisons are) is read from memory once, not once
+// per query: on a frame's keypoints that halves the time. Each query's
+// candidates are offered in queryTables' order, so the results are the
+// same.
+func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int, out []nearest) {
+	for i := range out[:len(which)] {
+		out[i] = nearest{id: -1, ref: -1, dist: 257, second: 256}
+	}
+	// Each query's key in the high half, its number in the low half.
+	order, scratch := make([]uint64, len(which)), make([]uint64, len(which))
+	for ti := range x.tables[:min(k, len(x.tables))] {
+		t := &x.tables[ti]
+		for i, w := range which {
+			order[i] = uint64(t.key(&descs[w]))<<32 | uint64(i)
+		}
+		sortByKey(order, scratch, len(t.bits))
+		for _, o := range order {
+			key, q := o>>32, uint32(o)
+			b := t.ids[t.offsets[key]:t.offsets[key+1]]
+			if len(b) > bucketCap {
+				continue
+			}
+			d, n := &descs[which[q]], &out[q]
+			for _, id := range b {
+				if id == n.id {
+					continue
+				}
+				n.offer(id, x.owner[id], hamming(d, &x.descs[id]))
+			}
+		}
+	}
+}
+
+// sortByKey sorts keyed queries (key in the high half, at most keyBits
+// bits) by key, a radix sort of two passes; scratch is as long as order.
+func sortByKey(order, scratch []uint64, keyBits int) {
+	lo := (keyBits + 1) / 2
+	var count [1 << 10]int
+	src, dst := order, scratch
+	for _, shift := range []int{32, 32 + lo} {
+		mask := uint64(1)<<lo - 1
+		count = [1 << 10]int{}
+		for _, o := range src {
+			count[o>>shift&mask]++
+		}
+		sum := 0
+		for d := range count[:mask+1] {
+			sum, count[d] = sum+count[d], sum
+		}
+		for _, o := range src {
+			d := o >> shift & mask
+			dst[count[d]] = o
+			count[d]++
+		}
+		src, dst = dst, src
+	}
 }

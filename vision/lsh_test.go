@@ -67,3 +67,151 @@ func TestLSHLateDescriptorsYield(t *testing.T) {
 		t.Errorf("a late descriptor is not found: %+v", n)
 	}
 }
+
+// clusteredIndex indexes descriptors of 9 references: most random, and
+// clusters of copies (flips bits apart) that crowd a bucket per table
+// (patterns many faces share). It returns the index and its descriptors.
+func clusteredIndex(rng *rand.Rand, clusters, clusterSize, flips int) (*lshIndex, []descriptor) {
+	random := func() descriptor {
+		return descriptor{rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64()}
+	}
+	var descs []descriptor
+	for i := 0; i < 3000; i++ {
+		descs = append(descs, random())
+	}
+	for c := 0; c < clusters; c++ {
+		base := random()
+		for i := 0; i < clusterSize; i++ {
+			descs = append(descs, flip(rng, base, flips))
+		}
+	}
+	owner := make([]int32, len(descs))
+	for i := range owner {
+		owner[i] = int32(rng.IntN(9))
+	}
+	return newLSHIndex(descs, owner, nil), descs
+}
+
+// flip returns d with n random bits flipped.
+func flip(rng *rand.Rand, d descriptor, n int) descriptor {
+	for i := 0; i < n; i++ {
+		b := rng.IntN(256)
+		d[b/64] ^= 1 << (b % 64)
+	}
+	return d
+}
+
+// TestLSHBatchIsQueryTables checks that looking many descriptors up at once
+// finds, for each, what looking it up alone finds (the same nearest and the
+// same second distance), with queries that share crowded buckets, queries
+// near one indexed descriptor, and queries near none.
+func TestLSHBatchIsQueryTables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	idx, descs := clusteredIndex(rng, 6, 60, 2)
+	var queries []descriptor
+	for i := 0; i < 1500; i++ {
+		switch i % 3 {
+		case 0: // near a random indexed descriptor, often in a cluster
+			queries = append(queries, flip(rng, descs[rng.IntN(len(descs))], rng.IntN(40)))
+		case 1: // near a cluster
+			queries = append(queries, flip(rng, descs[len(descs)-1-rng.IntN(6*60)], rng.IntN(8)))
+		default: // near nothing
+			queries = append(queries, flip(rng, descriptor{}, 128))
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		which []int
+		k     int
+	}{
+		{"every query, 3 tables", seq(0, len(queries), 1), 3},
+		{"every query, all tables", seq(0, len(queries), 1), lshTables},
+		{"every other query backwards, all tables", seq(len(queries)-1, -1, -2), lshTables},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make([]nearest, len(tc.which))
+			idx.queryBatch(queries, tc.which, tc.k, lshBucketCap, out)
+			found, shared := 0, 0
+			for i, q := range tc.which {
+				want, ok := idx.queryTables(&queries[q], tc.k)
+				if out[i] != want {
+					t.Fatalf("query %d: batch finds %+v, alone %+v", q, out[i], want)
+				}
+				if ok {
+					found++
+				}
+				if want.dist < 16 && idx.owner[want.id] >= 0 && want.id >= int32(len(descs)-6*60) {
+					shared++
+				}
+			}
+			// Not a test unless many queries find something, and many share a cluster.
+			if found < len(tc.which)/3 || shared < 50 {
+				t.Fatalf("only %d of %d queries find a neighbour, %d in a cluster: not a test", found, len(tc.which), shared)
+			}
+		})
+	}
+}
+
+func seq(from, to, step int) []int {
+	var out []int
+	for i := from; i != to; i += step {
+		out = append(out, i)
+	}
+	return out
+}
+
+// TestLSHBatchBucketCap checks that a batch lookup with a bucket cap passes
+// over the crowded buckets only: a descriptor whose copies crowd its bucket
+// in every table (more than the cap, fewer than the index's own) is found
+// without the cap and not with it, while one alone in its buckets is found
+// either way.
+func TestLSHBatchBucketCap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	idx, descs := clusteredIndex(rng, 1, 4*quickBucketCap, 0)
+	crowded, lone := descs[len(descs)-1], descs[17]
+	queries := []descriptor{crowded, lone}
+	for _, tc := range []struct {
+		name      string
+		bucketCap int
+		want      [2]bool // crowded found, lone found
+	}{
+		{"no cap", lshBucketCap, [2]bool{true, true}},
+		{"quick pass cap", quickBucketCap, [2]bool{false, true}},
+	} {
+		out := make([]nearest, 2)
+		idx.queryBatch(queries, []int{0, 1}, lshTables, tc.bucketCap, out)
+		for i, n := range out {
+			if got := n.id >= 0 && n.dist == 0; got != tc.want[i] {
+				t.Errorf("%s: query %d found (at distance 0): %t, want %t (%+v)", tc.name, i, got, tc.want[i], n)
+			}
+		}
+	}
+}
+
+// TestSortByKey checks the radix sort of keyed queries for every key length
+// the index uses.
+func TestSortByKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for bits := 6; bits <= 18; bits++ {
+		order := make([]uint64, 1000)
+		for i := range order {
+			order[i] = uint64(rng.IntN(1<<bits))<<32 | uint64(i)
+		}
+		sortByKey(order, make([]uint64, len(order)), bits)
+		seen := make([]bool, len(order))
+		for i, o := range order {
+			seen[uint32(o)] = true
+			if i > 0 && order[i-1]>>32 > o>>32 {
+				t.Fatalf("%d-bit keys: %x before %x", bits, order[i-1], o)
+			}
+			if i > 0 && order[i-1]>>32 == o>>32 && uint32(order[i-1]) > uint32(o) {
+				t.Fatalf("%d-bit keys: equal keys out of their order: %x before %x", bits, order[i-1], o)
+			}
+		}
+		for i, s := range seen {
+			if !s {
+				t.Fatalf("%d-bit keys: query %d lost", bits, i)
+			}
+		}
+	}
+}
