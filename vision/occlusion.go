@@ -55,13 +55,10 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		}
 		polys = append(polys, poly)
 	}
-	var cardOutlines gocv.PointsVector
+	onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
+	defer onCards.Close()
 	if len(polys) > 0 {
-		cardOutlines = gocv.NewPointsVectorFromPoints(polys)
-		defer cardOutlines.Close()
-		onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
-		defer onCards.Close()
-		gocv.FillPoly(&onCards, cardOutlines, color.RGBA{255, 255, 255, 255})
+		fillEach(&onCards, polys)
 		balanceWhite(small, onCards)
 	}
 	ycc := gocv.NewMat()
@@ -71,13 +68,22 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	defer skin.Close()
 	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
 	// A mat may itself be skin-toned (brown, mauve, wood): its own colour,
-	// the most common one over the realm, is not a hand.
+	// the most common one over the realm, is not a hand. A pixel is the
+	// mat's colour when both its chroma (Cr, Cb) and its chromaticity (the
+	// shares of red and blue in its light) are the mat's. Chroma grows with
+	// brightness, chromaticity does not: a dark hand of the mat's hue has
+	// the chroma of the mat's darker shades but not its chromaticity, and a
+	// pale arm of the mat's hue its chromaticity but not its chroma. Either
+	// test alone took such a hand for mat.
 	if cr, cb, ok := dominantChroma(ycc); ok {
-		mat := gocv.NewMat()
-		defer mat.Close()
-		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &mat)
-		gocv.BitwiseNot(mat, &mat)
-		gocv.BitwiseAnd(skin, mat, &skin)
+		onMat := gocv.NewMat()
+		defer onMat.Close()
+		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &onMat)
+		if r, b, ok := dominantChromaticity(small); ok {
+			keepOffChromaticity(small, &onMat, r, b)
+		}
+		gocv.BitwiseNot(onMat, &onMat)
+		gocv.BitwiseAnd(skin, onMat, &skin)
 	}
 	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(3, 3))
 	defer kernel.Close()
@@ -88,7 +94,8 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// skin-toned art crossing the realm's edge would otherwise pass for an
 	// arm).
 	if len(polys) > 0 {
-		gocv.FillPoly(&skin, cardOutlines, color.RGBA{})
+		gocv.BitwiseNot(onCards, &onCards)
+		gocv.BitwiseAnd(skin, onCards, &skin)
 	}
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
@@ -174,6 +181,92 @@ const matChroma = 9
 
 // matShare is the percentage of the realm the mat's own colour must cover.
 const matShare = 30
+
+// fillEach sets the pixels inside each polygon to 255. One FillPoly call
+// with them all would leave a hole where two overlap (it fills by parity):
+// where one card lies on another.
+func fillEach(mask *gocv.Mat, polys [][]image.Point) {
+	for _, p := range polys {
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{p})
+		gocv.FillPoly(mask, pv, color.RGBA{255, 255, 255, 255})
+		pv.Close()
+	}
+}
+
+// Chromaticity is a pixel's red and blue share of its light, R/(R+G+B) and
+// B/(R+G+B): a surface keeps it in light and shade. matChromaticity is how
+// far from the mat's a pixel's may be and still count as mat (about what
+// matChroma is for a pixel of middle brightness), in histogram bins of
+// 1/chromaticityBins; below chromaticityFloor (mean of its channels) a
+// pixel's chromaticity is mostly noise and it is left as the chroma test
+// says.
+const (
+	matChromaticity   = 0.03
+	chromaticityBins  = 128
+	chromaticityFloor = 8
+)
+
+// chromaticity gives the red and blue shares of the BGR pixel at data[i:i+3].
+func chromaticity(data []byte, i int) (r, b float64, ok bool) {
+	sum := int(data[i]) + int(data[i+1]) + int(data[i+2])
+	if sum < 3*chromaticityFloor {
+		return 0, 0, false
+	}
+	return float64(data[i+2]) / float64(sum), float64(data[i]) / float64(sum), true
+}
+
+// dominantChromaticity finds the most common chromaticity of a BGR image,
+// as the mat's, when it covers matShare percent of the pixels.
+func dominantChromaticity(img gocv.Mat) (r, b float64, ok bool) {
+	data, err := img.DataPtrUint8()
+	if err != nil || img.Channels() != 3 {
+		return 0, 0, false
+	}
+	var hist [chromaticityBins][chromaticityBins]int
+	counted := 0
+	for i := 0; i+2 < len(data); i += 3 {
+		if r, b, ok := chromaticity(data, i); ok {
+			hist[min(chromaticityBins-1, int(r*chromaticityBins))][min(chromaticityBins-1, int(b*chromaticityBins))]++
+			counted++
+		}
+	}
+	best, bi, bj := -1, 0, 0
+	for i := 1; i+1 < chromaticityBins; i++ {
+		for j := 1; j+1 < chromaticityBins; j++ {
+			n := 0
+			for di := -1; di <= 1; di++ {
+				for dj := -1; dj <= 1; dj++ {
+					n += hist[i+di][j+dj]
+				}
+			}
+			if n > best {
+				best, bi, bj = n, i, j
+			}
+		}
+	}
+	return (float64(bi) + 0.5) / chromaticityBins, (float64(bj) + 0.5) / chromaticityBins, best > counted*matShare/100
+}
+
+// keepOffChromaticity clears, in mask, the pixels of the BGR image whose
+// chromaticity is farther than matChromaticity from (r, b).
+func keepOffChromaticity(img gocv.Mat, mask *gocv.Mat, r, b float64) {
+	data, err := img.DataPtrUint8()
+	if err != nil || img.Channels() != 3 {
+		return
+	}
+	m, err := mask.DataPtrUint8()
+	if err != nil || len(m)*3 != len(data) {
+		return
+	}
+	for p := range m {
+		if m[p] == 0 {
+			continue
+		}
+		if pr, pb, ok := chromaticity(data, 3*p); ok && (math.Abs(pr-r) > matChromaticity || math.Abs(pb-b) > matChromaticity) {
+			m[p] = 0
+		}
+	}
+}
 
 // dominantChroma finds the most common chroma (Cr, Cb) of a YCrCb image, in
 // 4-level bins, as the mat's colour.
