@@ -20,24 +20,26 @@ type Analyzer struct {
 	det   *frameDetector
 	// regionORB reads single card regions (identifyRegion).
 	regionORB gocv.ORB
+	outlines  *outlineFinder
 	stable    *stableFrame
 	images    frameImages
 }
 
-// frameImages are the top-down images of the frame being read, kept from
-// frame to frame so that their buffers (megabytes each) are not allocated,
-// and paged in, anew for every frame.
+// frameImages are the images of the frame being read, kept from frame to
+// frame so that their buffers (megabytes each) are not allocated, and paged
+// in, anew for every frame.
 type frameImages struct {
-	small, smallGray gocv.Mat // colour and grey at half the resolution
-	top, gray        gocv.Mat // colour and grey at full resolution
+	small, smallGray gocv.Mat // top-down colour and grey at half the resolution
+	frameGray        gocv.Mat // the camera frame in grey
+	gray             gocv.Mat // top-down grey at full resolution
 }
 
 func newFrameImages() frameImages {
-	return frameImages{small: gocv.NewMat(), smallGray: gocv.NewMat(), top: gocv.NewMat(), gray: gocv.NewMat()}
+	return frameImages{small: gocv.NewMat(), smallGray: gocv.NewMat(), frameGray: gocv.NewMat(), gray: gocv.NewMat()}
 }
 
 func (f *frameImages) close() {
-	for _, m := range []*gocv.Mat{&f.small, &f.smallGray, &f.top, &f.gray} {
+	for _, m := range []*gocv.Mat{&f.small, &f.smallGray, &f.frameGray, &f.gray} {
 		m.Close()
 	}
 }
@@ -59,7 +61,7 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 		return nil, err
 	}
 	keepFreedMemory()
-	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), images: newFrameImages()}, nil
+	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), outlines: newOutlineFinder(), images: newFrameImages()}, nil
 }
 
 // Close frees the analyzer's OpenCV objects.
@@ -70,6 +72,7 @@ func (a *Analyzer) Close() error {
 	}
 	a.det.close()
 	a.regionORB.Close()
+	a.outlines.close()
 	a.images.close()
 	return nil
 }
@@ -101,9 +104,12 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
 
 	reuse := !a.opts.NoReuse && a.stable != nil && a.stable.view.same(coarse)
+	// The hand test's colour image, and the grey one the steady test compares.
+	if err := coarse.warpInto(frame, &small); err != nil {
+		return obs, err
+	}
+	grayInto(small, &smallGray)
 	if reuse {
-		coarse.warpInto(frame, &small)
-		grayInto(small, &smallGray)
 		obs.Occluded = handCovers(small, coarse, a.stable.cards)
 		// While a hand is over the realm the tracker ignores the frame: keep
 		// reporting the last stable cards rather than reading half-hidden ones.
@@ -112,18 +118,13 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 			return obs, nil
 		}
 	}
-	// (Warping the grey frame instead of the colour one measured slower
-	// overall, not faster.)
-	top, gray := a.images.top, a.images.gray
-	v.warpInto(frame, &top)
-	grayInto(top, &gray)
-	if !reuse {
-		// A frame read in full anyway (a new view, or no reuse) needs no
-		// second warp: its half-resolution image is the full one shrunk,
-		// which later frames' own half-resolution warps match as well
-		// (TestHalfImageFromFullMatchesWarp).
-		shrinkInto(top, coarse, &small)
-		grayInto(small, &smallGray)
+	// Cards are read in grey only: the camera frame is turned grey first and
+	// warped at full resolution, a third of the bytes of a colour warp (the
+	// colour image is only wanted at half resolution, above).
+	frameGray, gray := a.images.frameGray, a.images.gray
+	grayInto(frame, &frameGray)
+	if err := v.warpInto(frameGray, &gray); err != nil {
+		return obs, err
 	}
 	cards, err := a.readCards(gray, v)
 	if err != nil {
@@ -138,12 +139,6 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 		a.stable = newStableFrame(smallGray, coarse, cards)
 	}
 	return obs, nil
-}
-
-// shrinkInto resizes a top-down image to the size of a coarser view of it,
-// each pixel the mean of those it covers.
-func shrinkInto(top gocv.Mat, coarse *view, dst *gocv.Mat) {
-	gocv.Resize(top, dst, coarse.size, 0, 0, gocv.InterpolationArea)
 }
 
 // grayOf converts a BGR image to grey (caller closes).
@@ -184,7 +179,11 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 	for _, d := range dets {
 		found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 	}
-	for _, u := range findUnknownCards(gray, v, quads) {
+	unknown, err := a.outlines.findUnknownCards(gray, v, quads)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range unknown {
 		if d, ok := a.identifyRegion(gray, u.quad); ok {
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})

@@ -31,12 +31,11 @@ func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration, 
 	return frame, cal, truth
 }
 
-// TestHalfImageFromFullMatchesWarp checks that a frame read in full without
-// a half-resolution warp of its own (its half image is the full one shrunk)
-// leaves a stable frame that the next frames' half-resolution warps match:
-// the same frame again is steady, not read anew, and a frame in which a
-// card moved is read anew.
-func TestHalfImageFromFullMatchesWarp(t *testing.T) {
+// TestFullReadLeavesSteadyFrame checks that a frame read in full (its cards
+// read from a grey warp at full resolution) leaves a stable frame that the
+// next frames' half-resolution colour warps match: the same frame again is
+// steady, not read anew, and a frame in which a card moved is read anew.
+func TestFullReadLeavesSteadyFrame(t *testing.T) {
 	a, err := NewAnalyzer(devCatalog(t), Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +44,7 @@ func TestHalfImageFromFullMatchesWarp(t *testing.T) {
 	for _, name := range []string{"0003", "0010", "0042", "0077"} {
 		frame, cal, _ := stillFrame(t, name)
 		defer frame.Close()
-		// A new view: read in full, the half image shrunk from the full one.
+		// A new view: read in full.
 		first, err := a.Analyze(frame, cal)
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +63,7 @@ func TestHalfImageFromFullMatchesWarp(t *testing.T) {
 		grayInto(top, &direct)
 		top.Close()
 		if tiles := stable.changedTiles(direct); len(tiles) > 0 {
-			t.Errorf("still %s: the half-resolution warp differs from the shrunk full image in %d tiles, e.g. %v", name, len(tiles), tiles[0])
+			t.Errorf("still %s: the half-resolution warp differs from the stable frame in %d tiles, e.g. %v", name, len(tiles), tiles[0])
 		}
 		if _, err := a.Analyze(frame, cal); err != nil {
 			t.Fatal(err)

@@ -21,26 +21,44 @@ const unknownConfidence = 0.2
 // sizeTolerance is how far an outline's sides may be from a card's.
 const sizeTolerance = 0.1
 
-// findUnknownCards looks for card-sized rectangular outlines in the top-down
-// grey image that no identified card (known, top-down quads) covers.
-func findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) []unknownCard {
-	blur := gocv.NewMat()
-	defer blur.Close()
-	gocv.GaussianBlur(gray, &blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
-	edges := cardEdges(blur)
-	defer edges.Close()
-	return outlinesFromEdges(edges, v, known)
+// outlineFinder looks for card outlines, keeping its images and its edge
+// detector's buffers from frame to frame.
+type outlineFinder struct {
+	edges       *edgeDetector
+	blur, edged gocv.Mat
+	kernel      gocv.Mat
 }
 
-// cardEdges marks the edges of a blurred top-down grey image, a few pixels
-// thick (caller closes).
-func cardEdges(blur gocv.Mat) gocv.Mat {
-	edges := gocv.NewMat()
-	gocv.Canny(blur, &edges, 40, 120)
-	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
-	defer k.Close()
-	gocv.Dilate(edges, &edges, k)
-	return edges
+func newOutlineFinder() *outlineFinder {
+	return &outlineFinder{edges: newEdgeDetector(), blur: gocv.NewMat(), edged: gocv.NewMat(),
+		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))}
+}
+
+func (o *outlineFinder) close() {
+	o.edges.close()
+	o.blur.Close()
+	o.edged.Close()
+	o.kernel.Close()
+}
+
+// findUnknownCards looks for card-sized rectangular outlines in the top-down
+// grey image that no identified card (known, top-down quads) covers.
+func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
+	gocv.GaussianBlur(gray, &o.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	if err := o.cardEdges(o.blur, &o.edged); err != nil {
+		return nil, err
+	}
+	return outlinesFromEdges(o.edged, v, known), nil
+}
+
+// cardEdges marks the edges of a blurred top-down grey image in dst, a few
+// pixels thick.
+func (o *outlineFinder) cardEdges(blur gocv.Mat, dst *gocv.Mat) error {
+	if err := o.edges.canny(blur, dst, 40, 120); err != nil {
+		return err
+	}
+	gocv.Dilate(*dst, dst, o.kernel)
+	return nil
 }
 
 // outlinesFromEdges finds the card-shaped outlines of an edge map that no

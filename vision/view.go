@@ -2,7 +2,6 @@ package vision
 
 import (
 	"image"
-	"image/color"
 	"math"
 
 	"github.com/tablecam/tablecam/models"
@@ -62,19 +61,21 @@ func (v *view) same(o *view) bool {
 	return true
 }
 
-// warp makes the top-down image of a camera frame (caller closes).
+// warp makes the top-down image of a camera frame (caller closes; empty
+// when OpenCV fails).
 func (v *view) warp(frame gocv.Mat) gocv.Mat {
 	out := gocv.NewMat()
-	v.warpInto(frame, &out)
+	if err := v.warpInto(frame, &out); err != nil {
+		out.Close()
+		return gocv.NewMat()
+	}
 	return out
 }
 
-// warpInto makes the top-down image of a camera frame in dst, whose buffer
-// is reused when it has the size and type already.
-func (v *view) warpInto(frame gocv.Mat, dst *gocv.Mat) {
-	h := homographyMat(v.toImage)
-	defer h.Close()
-	gocv.WarpPerspectiveWithParams(frame, dst, h, v.size, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
+// warpInto makes the top-down image of a camera frame (colour or grey) in
+// dst, whose buffer is reused when it has the size and type already.
+func (v *view) warpInto(frame gocv.Mat, dst *gocv.Mat) error {
+	return warpPerspective(frame, dst, v.toImage, v.size)
 }
 
 // mm gives the realm position (millimetres from the A1 corner, y north) of a

@@ -1,0 +1,312 @@
+// A perspective warp of 8-bit images: cv::warpPerspective's bilinear
+// sampling (fixed-point maps with 1/32 pixel steps, cv::remap), with the
+// source positions computed in single precision, eight pixels at a time.
+// OpenCV computes them in double precision one or two at a time, which
+// costs more than the sampling itself; single precision is exact to a
+// thousandth of a pixel over a camera frame, far below the 1/32 step.
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <immintrin.h>
+#include <algorithm>
+#include <cmath>
+#include "warp.h"
+
+namespace {
+
+// Remap's fixed point: positions in 1/32 pixel.
+const int interBits = 5;
+const int interSize = 1 << interBits;
+
+// outside is a position far outside any image, given to top-down pixels
+// whose ray misses the camera image plane (at or behind the horizon).
+const float outside = -(float)(1 << 20);
+
+// clampFixed keeps positions (in 1/32 pixel) where their integer part fits a short.
+inline float clampFixed(float v) { return std::min(std::max(v, -(float)(1 << 20)), (float)((1 << 20) - 1)); }
+
+// positions writes the fixed-point source positions of the pixels from..n
+// of one row: xy the integer parts (short pairs), frac the fractions
+// (y*32+x).
+void positions(const double *m, int row, int from, int n, short *xy, ushort *frac) {
+    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
+    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    for (int x = from; x < n; x++) {
+        float xs = (float)x;
+        float w = w0 + m6 * xs, fx = outside, fy = outside;
+        if (w > 0) {
+            float s = (float)interSize / w;
+            fx = clampFixed((x0 + m0 * xs) * s);
+            fy = clampFixed((y0 + m3 * xs) * s);
+        }
+        int X = cvRound(fx), Y = cvRound(fy);
+        xy[2 * x] = (short)(X >> interBits);
+        xy[2 * x + 1] = (short)(Y >> interBits);
+        frac[x] = (ushort)((Y & (interSize - 1)) * interSize + (X & (interSize - 1)));
+    }
+}
+
+// positionsAVX2 is positions eight pixels at a time, with the same float
+// arithmetic (the compiler must not contract it into fused multiply-adds,
+// hence no "fma" target).
+__attribute__((target("avx2"))) void positionsAVX2(const double *m, int row, int n, short *xy, ushort *frac) {
+    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
+    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const __m256 vm0 = _mm256_set1_ps(m0), vm3 = _mm256_set1_ps(m3), vm6 = _mm256_set1_ps(m6);
+    const __m256 vx0 = _mm256_set1_ps(x0), vy0 = _mm256_set1_ps(y0), vw0 = _mm256_set1_ps(w0);
+    const __m256 size = _mm256_set1_ps((float)interSize), zero = _mm256_setzero_ps();
+    const __m256 lo = _mm256_set1_ps(-(float)(1 << 20)), hi = _mm256_set1_ps((float)((1 << 20) - 1));
+    const __m256 far = _mm256_set1_ps(outside);
+    const __m256i fracMask = _mm256_set1_epi32(interSize - 1), lowHalf = _mm256_set1_epi32(0xffff);
+    const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    int x = 0;
+    for (; x + 8 <= n; x += 8) {
+        __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
+        __m256 w = _mm256_add_ps(vw0, _mm256_mul_ps(vm6, xs));
+        __m256 front = _mm256_cmp_ps(w, zero, _CMP_GT_OQ);
+        __m256 s = _mm256_div_ps(size, w);
+        __m256 fx = _mm256_mul_ps(_mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs)), s);
+        __m256 fy = _mm256_mul_ps(_mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs)), s);
+        fx = _mm256_blendv_ps(far, _mm256_min_ps(_mm256_max_ps(fx, lo), hi), front);
+        fy = _mm256_blendv_ps(far, _mm256_min_ps(_mm256_max_ps(fy, lo), hi), front);
+        __m256i X = _mm256_cvtps_epi32(fx), Y = _mm256_cvtps_epi32(fy);
+        __m256i ix = _mm256_and_si256(_mm256_srai_epi32(X, interBits), lowHalf);
+        __m256i iy = _mm256_slli_epi32(_mm256_srai_epi32(Y, interBits), 16);
+        _mm256_storeu_si256((__m256i *)(xy + 2 * x), _mm256_or_si256(ix, iy));
+        __m256i f = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(Y, fracMask), interBits), _mm256_and_si256(X, fracMask));
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(f, f), 0xD8);
+        _mm_storeu_si128((__m128i *)(frac + x), _mm256_castsi256_si128(packed));
+    }
+    positions(m, row, x, n, xy, frac); // the row's last pixels
+}
+
+
+// grayRow samples the pixels from..n of one row of a one-channel warp:
+// bilinear, black outside src.
+void grayRow(const cv::Mat &src, const double *m, int row, int from, int n, uchar *out) {
+    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
+    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const int cols = src.cols, rows = src.rows;
+    for (int x = from; x < n; x++) {
+        float xs = (float)x;
+        float w = w0 + m6 * xs;
+        if (!(w > 0)) {
+            out[x] = 0;
+            continue;
+        }
+        float inv = 1.f / w;
+        float fx = (x0 + m0 * xs) * inv, fy = (y0 + m3 * xs) * inv;
+        if (!(fx > -1 && fx < cols && fy > -1 && fy < rows)) {
+            out[x] = 0;
+            continue;
+        }
+        float flx = std::floor(fx), fly = std::floor(fy);
+        int ix = (int)flx, iy = (int)fly;
+        float ax = fx - flx, ay = fy - fly;
+        auto at = [&](int cx, int cy) -> float {
+            return (cx >= 0 && cx < cols && cy >= 0 && cy < rows) ? (float)src.ptr<uchar>(cy)[cx] : 0.f;
+        };
+        float top = at(ix, iy) + ax * (at(ix + 1, iy) - at(ix, iy));
+        float bottom = at(ix, iy + 1) + ax * (at(ix + 1, iy + 1) - at(ix, iy + 1));
+        out[x] = cv::saturate_cast<uchar>(top + ay * (bottom - top));
+    }
+}
+
+// grayRowAVX2 is grayRow eight pixels at a time where all eight and their
+// neighbours lie inside src, with the same float arithmetic.
+__attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
+    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
+    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const __m256 vm0 = _mm256_set1_ps(m0), vm3 = _mm256_set1_ps(m3), vm6 = _mm256_set1_ps(m6);
+    const __m256 vx0 = _mm256_set1_ps(x0), vy0 = _mm256_set1_ps(y0), vw0 = _mm256_set1_ps(w0);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1);
+    // Eight pixels take the fast way when every one's four neighbours are
+    // inside src and the 4-byte loads stay inside it: 0 ≤ x ≤ cols-4 and
+    // 0 ≤ y ≤ rows-2.
+    const __m256 xmax = _mm256_set1_ps((float)(src.cols - 4)), ymax = _mm256_set1_ps((float)(src.rows - 2));
+    const __m256i vstep = _mm256_set1_epi32((int)src.step), byte = _mm256_set1_epi32(0xff);
+    const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const int *base = (const int *)src.data;
+    int x = 0;
+    while (x + 8 <= n) {
+        __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
+        __m256 w = _mm256_add_ps(vw0, _mm256_mul_ps(vm6, xs));
+        __m256 inv = _mm256_div_ps(one, w);
+        __m256 fx = _mm256_mul_ps(_mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs)), inv);
+        __m256 fy = _mm256_mul_ps(_mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs)), inv);
+        __m256 flx = _mm256_floor_ps(fx), fly = _mm256_floor_ps(fy);
+        __m256 ok = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_GT_OQ),
+                                  _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
+                                                _mm256_and_ps(_mm256_cmp_ps(fly, zero, _CMP_GE_OQ), _mm256_cmp_ps(fly, ymax, _CMP_LE_OQ))));
+        if (_mm256_movemask_ps(ok) != 0xff) {
+            grayRow(src, m, row, x, x + 8, out);
+            x += 8;
+            continue;
+        }
+        __m256i ix = _mm256_cvttps_epi32(flx), iy = _mm256_cvttps_epi32(fly);
+        __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), ix);
+        __m256i upper = _mm256_i32gather_epi32(base, off, 1);
+        __m256i lower = _mm256_i32gather_epi32(base, _mm256_add_epi32(off, vstep), 1);
+        __m256 p00 = _mm256_cvtepi32_ps(_mm256_and_si256(upper, byte));
+        __m256 p01 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(upper, 8), byte));
+        __m256 p10 = _mm256_cvtepi32_ps(_mm256_and_si256(lower, byte));
+        __m256 p11 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(lower, 8), byte));
+        __m256 ax = _mm256_sub_ps(fx, flx), ay = _mm256_sub_ps(fy, fly);
+        __m256 top = _mm256_add_ps(p00, _mm256_mul_ps(ax, _mm256_sub_ps(p01, p00)));
+        __m256 bottom = _mm256_add_ps(p10, _mm256_mul_ps(ax, _mm256_sub_ps(p11, p10)));
+        __m256 v = _mm256_add_ps(top, _mm256_mul_ps(ay, _mm256_sub_ps(bottom, top)));
+        __m256i vi = _mm256_cvtps_epi32(v); // 0..255 already
+        __m256i packed = _mm256_packus_epi32(vi, vi);          // 16-bit, lanes [0..3,0..3 | 4..7,4..7]
+        packed = _mm256_packus_epi16(packed, packed);            // 8-bit
+        __m128i bytes = _mm_unpacklo_epi32(_mm256_castsi256_si128(packed), _mm256_extracti128_si256(packed, 1));
+        _mm_storel_epi64((__m128i *)(out + x), bytes);
+        x += 8;
+    }
+    grayRow(src, m, row, x, n, out);
+}
+
+// colorRow samples the pixels from..n of one row of a three-channel warp:
+// bilinear, black outside src.
+void colorRow(const cv::Mat &src, const double *m, int row, int from, int n, uchar *out) {
+    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
+    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const int cols = src.cols, rows = src.rows;
+    for (int x = from; x < n; x++) {
+        uchar *o = out + 3 * x;
+        float xs = (float)x;
+        float w = w0 + m6 * xs;
+        float inv = 1.f / w;
+        float fx = (x0 + m0 * xs) * inv, fy = (y0 + m3 * xs) * inv;
+        if (!(w > 0) || !(fx > -1 && fx < cols && fy > -1 && fy < rows)) {
+            o[0] = o[1] = o[2] = 0;
+            continue;
+        }
+        float flx = std::floor(fx), fly = std::floor(fy);
+        int ix = (int)flx, iy = (int)fly;
+        float ax = fx - flx, ay = fy - fly;
+        for (int c = 0; c < 3; c++) {
+            auto at = [&](int cx, int cy) -> float {
+                return (cx >= 0 && cx < cols && cy >= 0 && cy < rows) ? (float)src.ptr<uchar>(cy)[3 * cx + c] : 0.f;
+            };
+            float top = at(ix, iy) + ax * (at(ix + 1, iy) - at(ix, iy));
+            float bottom = at(ix, iy + 1) + ax * (at(ix + 1, iy + 1) - at(ix, iy + 1));
+            o[c] = cv::saturate_cast<uchar>(top + ay * (bottom - top));
+        }
+    }
+}
+
+// colorRowAVX2 is colorRow eight pixels at a time where all eight and
+// their neighbours lie inside src, with the same float arithmetic.
+__attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
+    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
+    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const __m256 vm0 = _mm256_set1_ps(m0), vm3 = _mm256_set1_ps(m3), vm6 = _mm256_set1_ps(m6);
+    const __m256 vx0 = _mm256_set1_ps(x0), vy0 = _mm256_set1_ps(y0), vw0 = _mm256_set1_ps(w0);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1);
+    // The 4-byte loads of a pixel's right neighbour reach into the pixel
+    // after it: 0 ≤ x ≤ cols-3 and 0 ≤ y ≤ rows-2 keep them inside src.
+    const __m256 xmax = _mm256_set1_ps((float)(src.cols - 3)), ymax = _mm256_set1_ps((float)(src.rows - 2));
+    const __m256i vstep = _mm256_set1_epi32((int)src.step), three = _mm256_set1_epi32(3), byte = _mm256_set1_epi32(0xff);
+    const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    const int *base = (const int *)src.data;
+    alignas(32) int bgr[8];
+    int x = 0;
+    while (x + 8 <= n) {
+        __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
+        __m256 w = _mm256_add_ps(vw0, _mm256_mul_ps(vm6, xs));
+        __m256 inv = _mm256_div_ps(one, w);
+        __m256 fx = _mm256_mul_ps(_mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs)), inv);
+        __m256 fy = _mm256_mul_ps(_mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs)), inv);
+        __m256 flx = _mm256_floor_ps(fx), fly = _mm256_floor_ps(fy);
+        __m256 ok = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_GT_OQ),
+                                  _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
+                                                _mm256_and_ps(_mm256_cmp_ps(fly, zero, _CMP_GE_OQ), _mm256_cmp_ps(fly, ymax, _CMP_LE_OQ))));
+        if (_mm256_movemask_ps(ok) != 0xff) {
+            colorRow(src, m, row, x, x + 8, out);
+            x += 8;
+            continue;
+        }
+        __m256i ix = _mm256_cvttps_epi32(flx), iy = _mm256_cvttps_epi32(fly);
+        __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, three));
+        __m256i g00 = _mm256_i32gather_epi32(base, off, 1);
+        __m256i g01 = _mm256_i32gather_epi32(base, _mm256_add_epi32(off, three), 1);
+        __m256i below = _mm256_add_epi32(off, vstep);
+        __m256i g10 = _mm256_i32gather_epi32(base, below, 1);
+        __m256i g11 = _mm256_i32gather_epi32(base, _mm256_add_epi32(below, three), 1);
+        __m256 ax = _mm256_sub_ps(fx, flx), ay = _mm256_sub_ps(fy, fly);
+        __m256i packed = _mm256_setzero_si256();
+        for (int c = 0; c < 3; c++) {
+            const int shift = 8 * c;
+            __m256 p00 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g00, shift), byte));
+            __m256 p01 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g01, shift), byte));
+            __m256 p10 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g10, shift), byte));
+            __m256 p11 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(g11, shift), byte));
+            __m256 top = _mm256_add_ps(p00, _mm256_mul_ps(ax, _mm256_sub_ps(p01, p00)));
+            __m256 bottom = _mm256_add_ps(p10, _mm256_mul_ps(ax, _mm256_sub_ps(p11, p10)));
+            __m256 v = _mm256_add_ps(top, _mm256_mul_ps(ay, _mm256_sub_ps(bottom, top)));
+            packed = _mm256_or_si256(packed, _mm256_slli_epi32(_mm256_cvtps_epi32(v), shift));
+        }
+        _mm256_store_si256((__m256i *)bgr, packed);
+        uchar *o = out + 3 * x;
+        for (int i = 0; i < 8; i++) {
+            o[3 * i] = (uchar)bgr[i];
+            o[3 * i + 1] = (uchar)(bgr[i] >> 8);
+            o[3 * i + 2] = (uchar)(bgr[i] >> 16);
+        }
+        x += 8;
+    }
+    colorRow(src, m, row, x, n, out);
+}
+
+} // namespace
+
+extern "C" {
+
+// tablecam_warp_perspective makes dst (width×height, src's type) with
+// dst(x, y) = src(inverse·(x, y, 1)), bilinear, black outside src.
+// It returns 0, or -1 when OpenCV fails.
+int tablecam_warp_perspective(void *src, void *dst, const double *inverse, int width, int height, int simd) {
+    try {
+        const cv::Mat &in = *(cv::Mat *)src;
+        cv::Mat &out = *(cv::Mat *)dst;
+        out.create(height, width, in.type());
+        const bool avx2 = simd && __builtin_cpu_supports("avx2");
+        if (in.type() == CV_8UC1) {
+            for (int y = 0; y < height; y++) {
+                if (avx2)
+                    grayRowAVX2(in, inverse, y, width, out.ptr<uchar>(y));
+                else
+                    grayRow(in, inverse, y, 0, width, out.ptr<uchar>(y));
+            }
+            return 0;
+        }
+        if (in.type() == CV_8UC3) {
+            for (int y = 0; y < height; y++) {
+                if (avx2)
+                    colorRowAVX2(in, inverse, y, width, out.ptr<uchar>(y));
+                else
+                    colorRow(in, inverse, y, 0, width, out.ptr<uchar>(y));
+            }
+            return 0;
+        }
+        // Rows in blocks whose maps stay in the cache.
+        const int block = std::max(1, std::min(height, 16384 / std::max(width, 1)));
+        cv::Mat xy(block, width, CV_16SC2), frac(block, width, CV_16UC1);
+        for (int y = 0; y < height; y += block) {
+            int rows = std::min(block, height - y);
+            for (int r = 0; r < rows; r++) {
+                if (avx2)
+                    positionsAVX2(inverse, y + r, width, xy.ptr<short>(r), frac.ptr<ushort>(r));
+                else
+                    positions(inverse, y + r, 0, width, xy.ptr<short>(r), frac.ptr<ushort>(r));
+            }
+            cv::Mat part = out.rowRange(y, y + rows);
+            cv::remap(in, part, xy.rowRange(0, rows), frac.rowRange(0, rows), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar());
+        }
+        return 0;
+    } catch (const cv::Exception &) {
+        return -1;
+    }
+}
+
+} // extern "C"

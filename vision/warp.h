@@ -1,0 +1,14 @@
+#ifndef TABLECAM_WARP_H
+#define TABLECAM_WARP_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int tablecam_warp_perspective(void *src, void *dst, const double *inverse, int width, int height, int simd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,141 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// openCVWarp is the reference: OpenCV's bilinear WarpPerspective, black outside.
+func openCVWarp(src gocv.Mat, toSrc homography, size image.Point) gocv.Mat {
+	h := homographyMat(toSrc)
+	defer h.Close()
+	out := gocv.NewMat()
+	gocv.WarpPerspectiveWithParams(src, &out, h, size, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
+	return out
+}
+
+// warpDifference compares two images of the same size and type: the mean
+// absolute difference per sample and the share of samples more than two
+// grey levels apart.
+func warpDifference(t *testing.T, a, b gocv.Mat) (mean, far float64) {
+	t.Helper()
+	if a.Rows() != b.Rows() || a.Cols() != b.Cols() || a.Type() != b.Type() {
+		t.Fatalf("warps differ in shape: %dx%d %v and %dx%d %v", a.Cols(), a.Rows(), a.Type(), b.Cols(), b.Rows(), b.Type())
+	}
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.AbsDiff(a, b, &diff)
+	flat := diff.Reshape(1, 0)
+	defer flat.Close()
+	n := float64(flat.Rows() * flat.Cols())
+	mean = flat.Sum().Val1 / n
+	gocv.Threshold(flat, &flat, 2, 255, gocv.ThresholdBinary)
+	return mean, float64(gocv.CountNonZero(flat)) / n
+}
+
+// tiltedView is a view of a still's realm turned and tilted so that part of
+// the top-down image falls outside the camera frame.
+func tiltedView(v *view) *view {
+	w := *v
+	turn := homography{math.Cos(0.3), -math.Sin(0.3), 300, math.Sin(0.3), math.Cos(0.3), -200, 0.0002, 0.0001, 1}
+	w.toImage = turn.Then(v.toImage)
+	return &w
+}
+
+func TestWarpMatchesOpenCV(t *testing.T) {
+	prev := SetOpenCVThreads(1)
+	defer SetOpenCVThreads(prev)
+	for _, name := range []string{"0003", "0042", "0077"} {
+		frame, cal, _ := stillFrame(t, name)
+		defer frame.Close()
+		gray := grayOf(frame)
+		defer gray.Close()
+		bgra := gocv.NewMat()
+		defer bgra.Close()
+		gocv.CvtColor(frame, &bgra, gocv.ColorBGRToBGRA)
+		v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		views := map[string]*view{"full": v, "half": v.scaled(0.5), "tilted": tiltedView(v)}
+		images := map[string]gocv.Mat{"grey": gray, "colour": frame, "BGRA": bgra}
+		for vn, view := range views {
+			for in, img := range images {
+				t.Run(fmt.Sprintf("%s/%s/%s", name, vn, in), func(t *testing.T) {
+					want := openCVWarp(img, view.toImage, view.size)
+					defer want.Close()
+					got := gocv.NewMat()
+					defer got.Close()
+					if err := view.warpInto(img, &got); err != nil {
+						t.Fatal(err)
+					}
+					// OpenCV rounds source positions to 1/32 pixel and its
+					// weights to 1/2048; ours are exact: a steep edge may
+					// differ by a few levels, the rest by rounding.
+					mean, far := warpDifference(t, got, want)
+					if mean > 0.15 || far > 0.0005 {
+						t.Errorf("mean difference %.3f levels, %.3f%% of samples more than 2 levels apart; want ≤ 0.15 and ≤ 0.05%%", mean, 100*far)
+					}
+					if vn == "tilted" && in == "grey" {
+						if black := 1 - float64(gocv.CountNonZero(got))/float64(got.Rows()*got.Cols()); black < 0.05 {
+							t.Errorf("only %.1f%% of the tilted view lies outside the frame; the test wants a view that leaves the frame", 100*black)
+						}
+					}
+					if in == "BGRA" {
+						return
+					}
+					// The AVX2 path must compute exactly what the plain one does.
+					plain := gocv.NewMat()
+					defer plain.Close()
+					if err := warpPerspectiveSIMD(img, &plain, view.toImage, view.size, false); err != nil {
+						t.Fatal(err)
+					}
+					if mean, _ := warpDifference(t, got, plain); mean != 0 {
+						t.Errorf("AVX2 and plain warps differ: mean %.5f levels", mean)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestWarpBeyondHorizon checks that top-down pixels at or beyond the
+// camera's horizon are black, not a mirrored copy of the frame as OpenCV's
+// warp makes them.
+func TestWarpBeyondHorizon(t *testing.T) {
+	src := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(200, 200, 200, 0), 100, 100, gocv.MatTypeCV8UC1)
+	defer src.Close()
+	// w = 1 - x/50: the columns x ≥ 50 are at or beyond the horizon, where
+	// x' = (40 - x)/w lands back inside the source from x ≈ 61 on (y' is
+	// 10 throughout).
+	toSrc := homography{-1, 0, 40, -0.2, 0, 10, -1.0 / 50, 0, 1}
+	mirrored := openCVWarp(src, toSrc, image.Pt(100, 40))
+	r := mirrored.Region(image.Rect(50, 0, 100, 40))
+	if gocv.CountNonZero(r) == 0 {
+		t.Fatal("the test's homography maps nothing beyond the horizon into the source")
+	}
+	r.Close()
+	mirrored.Close()
+	for _, simd := range []bool{true, false} {
+		out := gocv.NewMat()
+		if err := warpPerspectiveSIMD(src, &out, toSrc, image.Pt(100, 40), simd); err != nil {
+			t.Fatal(err)
+		}
+		before := out.Region(image.Rect(0, 0, 30, 40))
+		beyond := out.Region(image.Rect(50, 0, 100, 40))
+		if n := gocv.CountNonZero(before); n != 30*40 {
+			t.Errorf("simd %v: %d of the %d pixels in front of the horizon are lit, want all", simd, n, 30*40)
+		}
+		if n := gocv.CountNonZero(beyond); n != 0 {
+			t.Errorf("simd %v: %d pixels beyond the horizon are lit, want none", simd, n)
+		}
+		before.Close()
+		beyond.Close()
+		out.Close()
+	}
+}
