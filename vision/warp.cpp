@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include "warp.h"
 
 namespace {
@@ -81,6 +82,18 @@ __attribute__((target("avx2"))) void positionsAVX2(const double *m, int row, int
 }
 
 
+// loads reads eight unaligned 32-bit words at byte offsets from base. Plain
+// loads: AVX2's gather instruction is slower on some processors (those with
+// its microcode mitigation, and virtual ones) than the eight loads.
+__attribute__((target("avx2"))) inline __m256i loads(const uchar *base, __m256i offsets) {
+    alignas(32) int off[8];
+    _mm256_store_si256((__m256i *)off, offsets);
+    int w[8];
+    for (int i = 0; i < 8; i++)
+        std::memcpy(&w[i], base + off[i], 4);
+    return _mm256_setr_epi32(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
+}
+
 // grayRow samples the pixels from..n of one row of a one-channel warp:
 // bilinear, black outside src.
 void grayRow(const cv::Mat &src, const double *m, int row, int from, int n, uchar *out) {
@@ -126,7 +139,7 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
     const __m256 xmax = _mm256_set1_ps((float)(src.cols - 4)), ymax = _mm256_set1_ps((float)(src.rows - 2));
     const __m256i vstep = _mm256_set1_epi32((int)src.step), byte = _mm256_set1_epi32(0xff);
     const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
-    const int *base = (const int *)src.data;
+    const uchar *base = src.data;
     int x = 0;
     while (x + 8 <= n) {
         __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
@@ -145,8 +158,8 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
         }
         __m256i ix = _mm256_cvttps_epi32(flx), iy = _mm256_cvttps_epi32(fly);
         __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), ix);
-        __m256i upper = _mm256_i32gather_epi32(base, off, 1);
-        __m256i lower = _mm256_i32gather_epi32(base, _mm256_add_epi32(off, vstep), 1);
+        __m256i upper = loads(base, off);
+        __m256i lower = loads(base, _mm256_add_epi32(off, vstep));
         __m256 p00 = _mm256_cvtepi32_ps(_mm256_and_si256(upper, byte));
         __m256 p01 = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(upper, 8), byte));
         __m256 p10 = _mm256_cvtepi32_ps(_mm256_and_si256(lower, byte));
@@ -208,7 +221,7 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
     const __m256 xmax = _mm256_set1_ps((float)(src.cols - 3)), ymax = _mm256_set1_ps((float)(src.rows - 2));
     const __m256i vstep = _mm256_set1_epi32((int)src.step), three = _mm256_set1_epi32(3), byte = _mm256_set1_epi32(0xff);
     const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
-    const int *base = (const int *)src.data;
+    const uchar *base = src.data;
     alignas(32) int bgr[8];
     int x = 0;
     while (x + 8 <= n) {
@@ -228,11 +241,11 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
         }
         __m256i ix = _mm256_cvttps_epi32(flx), iy = _mm256_cvttps_epi32(fly);
         __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, three));
-        __m256i g00 = _mm256_i32gather_epi32(base, off, 1);
-        __m256i g01 = _mm256_i32gather_epi32(base, _mm256_add_epi32(off, three), 1);
+        __m256i g00 = loads(base, off);
+        __m256i g01 = loads(base, _mm256_add_epi32(off, three));
         __m256i below = _mm256_add_epi32(off, vstep);
-        __m256i g10 = _mm256_i32gather_epi32(base, below, 1);
-        __m256i g11 = _mm256_i32gather_epi32(base, _mm256_add_epi32(below, three), 1);
+        __m256i g10 = loads(base, below);
+        __m256i g11 = loads(base, _mm256_add_epi32(below, three));
         __m256 ax = _mm256_sub_ps(fx, flx), ay = _mm256_sub_ps(fy, fly);
         __m256i packed = _mm256_setzero_si256();
         for (int c = 0; c < 3; c++) {
