@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
@@ -79,8 +80,9 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		onMat := gocv.NewMat()
 		defer onMat.Close()
 		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &onMat)
-		if r, b, ok := dominantChromaticity(small); ok {
-			keepOffChromaticity(small, &onMat, r, b)
+		shares := newLightShares()
+		if r, b, ok := dominantChromaticity(small, shares); ok {
+			keepOffChromaticity(small, &onMat, shares, r, b)
 		}
 		gocv.BitwiseNot(onMat, &onMat)
 		gocv.BitwiseAnd(skin, onMat, &skin)
@@ -160,14 +162,21 @@ func areaOffGrid(labels gocv.Mat, n int, v *view, origin image.Point, f float64)
 	lineCols := gridLineBand(cols, models.Columns, v.geo.CellWidthMM, v.marginMM, s, ox)
 	lineRows := gridLineBand(rows, models.Rows, v.geo.CellHeightMM, v.marginMM, s, oy)
 	areas = make([]int, n)
+	// The labels are read through their buffer: a cgo call a pixel
+	// (GetIntAt) cost over a millisecond a frame with a hand.
+	label, err := labels.DataPtrUint8()
+	if err != nil || labels.Type() != gocv.MatTypeCV32S || len(label) < 4*rows*cols {
+		return areas, 0
+	}
 	off := 0
 	for y := 0; y < rows; y++ {
 		if lineRows[y] {
 			continue
 		}
+		row := label[4*y*cols : 4*(y+1)*cols]
 		for x := 0; x < cols; x++ {
 			if !lineCols[x] {
-				areas[labels.GetIntAt(y, x)]++
+				areas[binary.NativeEndian.Uint32(row[4*x:])]++
 				off++
 			}
 		}
@@ -196,28 +205,37 @@ func fillEach(mask *gocv.Mat, polys [][]image.Point) {
 // Chromaticity is a pixel's red and blue share of its light, R/(R+G+B) and
 // B/(R+G+B): a surface keeps it in light and shade. matChromaticity is how
 // far from the mat's a pixel's may be and still count as mat (about what
-// matChroma is for a pixel of middle brightness), in histogram bins of
+// matChroma is for a pixel of middle brightness), read in histogram bins of
 // 1/chromaticityBins; below chromaticityFloor (mean of its channels) a
 // pixel's chromaticity is mostly noise and it is left as the chroma test
 // says.
 const (
 	matChromaticity   = 0.03
-	chromaticityBins  = 128
+	chromaticityBins  = 64
 	chromaticityFloor = 8
 )
 
-// chromaticity gives the red and blue shares of the BGR pixel at data[i:i+3].
-func chromaticity(data []byte, i int) (r, b float64, ok bool) {
-	sum := int(data[i]) + int(data[i+1]) + int(data[i+2])
-	if sum < 3*chromaticityFloor {
-		return 0, 0, false
+// lightShares holds 1/(R+G+B) for every channel sum, 0 below the floor.
+type lightShares [3*255 + 1]float32
+
+func newLightShares() *lightShares {
+	var s lightShares
+	for sum := 3 * chromaticityFloor; sum < len(s); sum++ {
+		s[sum] = 1 / float32(sum)
 	}
-	return float64(data[i+2]) / float64(sum), float64(data[i]) / float64(sum), true
+	return &s
+}
+
+// of gives the red and blue shares of the BGR pixel at data[i:i+3]; ok is
+// false below the floor.
+func (s *lightShares) of(data []byte, i int) (r, b float32, ok bool) {
+	k := s[int(data[i])+int(data[i+1])+int(data[i+2])]
+	return float32(data[i+2]) * k, float32(data[i]) * k, k != 0
 }
 
 // dominantChromaticity finds the most common chromaticity of a BGR image,
 // as the mat's, when it covers matShare percent of the pixels.
-func dominantChromaticity(img gocv.Mat) (r, b float64, ok bool) {
+func dominantChromaticity(img gocv.Mat, shares *lightShares) (r, b float32, ok bool) {
 	data, err := img.DataPtrUint8()
 	if err != nil || img.Channels() != 3 {
 		return 0, 0, false
@@ -225,7 +243,7 @@ func dominantChromaticity(img gocv.Mat) (r, b float64, ok bool) {
 	var hist [chromaticityBins][chromaticityBins]int
 	counted := 0
 	for i := 0; i+2 < len(data); i += 3 {
-		if r, b, ok := chromaticity(data, i); ok {
+		if r, b, ok := shares.of(data, i); ok {
 			hist[min(chromaticityBins-1, int(r*chromaticityBins))][min(chromaticityBins-1, int(b*chromaticityBins))]++
 			counted++
 		}
@@ -244,12 +262,12 @@ func dominantChromaticity(img gocv.Mat) (r, b float64, ok bool) {
 			}
 		}
 	}
-	return (float64(bi) + 0.5) / chromaticityBins, (float64(bj) + 0.5) / chromaticityBins, best > counted*matShare/100
+	return (float32(bi) + 0.5) / chromaticityBins, (float32(bj) + 0.5) / chromaticityBins, best > counted*matShare/100
 }
 
 // keepOffChromaticity clears, in mask, the pixels of the BGR image whose
 // chromaticity is farther than matChromaticity from (r, b).
-func keepOffChromaticity(img gocv.Mat, mask *gocv.Mat, r, b float64) {
+func keepOffChromaticity(img gocv.Mat, mask *gocv.Mat, shares *lightShares, r, b float32) {
 	data, err := img.DataPtrUint8()
 	if err != nil || img.Channels() != 3 {
 		return
@@ -262,10 +280,17 @@ func keepOffChromaticity(img gocv.Mat, mask *gocv.Mat, r, b float64) {
 		if m[p] == 0 {
 			continue
 		}
-		if pr, pb, ok := chromaticity(data, 3*p); ok && (math.Abs(pr-r) > matChromaticity || math.Abs(pb-b) > matChromaticity) {
+		if pr, pb, ok := shares.of(data, 3*p); ok && (abs32(pr-r) > matChromaticity || abs32(pb-b) > matChromaticity) {
 			m[p] = 0
 		}
 	}
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // dominantChroma finds the most common chroma (Cr, Cb) of a YCrCb image, in
