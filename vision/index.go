@@ -30,8 +30,9 @@ type catalogIndex struct {
 	siteRef []bool
 	// meanSiteThumb is the mean of the site thumbnails, pixel by pixel.
 	meanSiteThumb []float64
-	// faceGrids holds each face's keypoints by position (verify).
-	faceGrids []*pointGrid
+	// faceSpots holds each face's keypoints but the generic ones by
+	// position (verify); nil when the face's generic marks are missing.
+	faceSpots []*spotGrid
 }
 
 // cachedIndex is what the disk cache holds.
@@ -258,7 +259,15 @@ func newCatalogIndex(refs []reference) *catalogIndex {
 	}
 	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner, late), siteRef: site, meanSiteThumb: mean}
 	for _, r := range refs {
-		x.faceGrids = append(x.faceGrids, faceGrid(&r))
+		var spots *spotGrid
+		if len(r.Generic) == len(r.Feat.Points) {
+			notGeneric := make([]bool, len(r.Generic))
+			for j, g := range r.Generic {
+				notGeneric[j] = !g
+			}
+			spots = newSpotGrid(r.Feat.Points, notGeneric, faceGridCell)
+		}
+		x.faceSpots = append(x.faceSpots, spots)
 	}
 	return x
 }

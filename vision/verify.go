@@ -44,17 +44,67 @@ func (g *pointGrid) cellOf(p keypoint) int {
 // near calls fn with every point id in the cells that the square of half
 // side r around (x, y) touches (a superset of the points within r).
 func (g *pointGrid) near(x, y, r float64, fn func(id int32)) {
-	c := float64(g.cell)
-	x0, x1 := max(int(math.Floor((x-r)/c)), 0), min(int(math.Floor((x+r)/c)), g.w-1)
-	y0, y1 := max(int(math.Floor((y-r)/c)), 0), min(int(math.Floor((y+r)/c)), g.h-1)
+	x0, x1, y0, y1 := g.cellsNear(x, y, r)
 	for cy := y0; cy <= y1; cy++ {
 		for cx := x0; cx <= x1; cx++ {
-			cell := cy*g.w + cx
-			for _, id := range g.ids[g.offsets[cell]:g.offsets[cell+1]] {
+			for _, id := range g.at(cx, cy) {
 				fn(id)
 			}
 		}
 	}
+}
+
+// cellsNear gives the columns x0–x1 and rows y0–y1 of the cells that the
+// square of half side r around (x, y) touches (none when x1 < x0 or y1 < y0).
+func (g *pointGrid) cellsNear(x, y, r float64) (x0, x1, y0, y1 int) {
+	c := float64(g.cell)
+	x0, x1 = max(int(math.Floor((x-r)/c)), 0), min(int(math.Floor((x+r)/c)), g.w-1)
+	y0, y1 = max(int(math.Floor((y-r)/c)), 0), min(int(math.Floor((y+r)/c)), g.h-1)
+	return x0, x1, y0, y1
+}
+
+// at lists the point ids in the cell at column cx, row cy.
+func (g *pointGrid) at(cx, cy int) []int32 {
+	c := cy*g.w + cx
+	return g.ids[g.offsets[c]:g.offsets[c+1]]
+}
+
+// spotGrid is a pointGrid that keeps some of the points only, each with
+// its position beside its id: what verify reads for every keypoint of a
+// card, in one place in memory.
+type spotGrid struct {
+	pointGrid
+	spots []spot // by cell, as pointGrid.ids
+}
+
+// spot is one point of a spotGrid: its position and its id.
+type spot struct {
+	X, Y float32
+	ID   int32
+}
+
+// newSpotGrid holds the points pts[i] for which keep[i] is true.
+func newSpotGrid(pts []keypoint, keep []bool, cell float32) *spotGrid {
+	var kept []keypoint
+	var ids []int32
+	for i, p := range pts {
+		if keep[i] {
+			kept = append(kept, p)
+			ids = append(ids, int32(i))
+		}
+	}
+	g := &spotGrid{pointGrid: *newPointGrid(kept, cell)}
+	g.spots = make([]spot, len(g.ids))
+	for k, i := range g.ids {
+		g.spots[k] = spot{kept[i].X, kept[i].Y, ids[i]}
+	}
+	return g
+}
+
+// at lists the spots in the cell at column cx, row cy.
+func (g *spotGrid) at(cx, cy int) []spot {
+	c := cy*g.w + cx
+	return g.spots[g.offsets[c]:g.offsets[c+1]]
 }
 
 // verify counts the evidence for a fitted card over all the frame's
@@ -72,9 +122,9 @@ func (g *pointGrid) near(x, y, r float64, fn func(id int32)) {
 // gaps leave room for a small card, a token, lying on it.
 func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken []bool) {
 	ref := &x.refs[d.ref]
-	faceGrid, generic := x.faceGrids[d.ref], ref.Generic
+	faceGrid := x.faceSpots[d.ref]
 	s2 := d.sim.A*d.sim.A + d.sim.B*d.sim.B
-	if s2 < 1e-9 || len(generic) != len(ref.Feat.Points) {
+	if s2 < 1e-9 || faceGrid == nil {
 		return
 	}
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -85,40 +135,51 @@ func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken 
 	cx, cy := (minX+maxX)/2, (minY+maxY)/2
 	half := math.Max(maxX-minX, maxY-minY) / 2
 	agree, checked := 0, 0
-	frame.near(cx, cy, half, func(i int32) {
-		if taken[i] {
-			return
-		}
-		p := f.Points[i]
-		fx, fy := float64(p.X), float64(p.Y)
-		if fx < minX || fx > maxX || fy < minY || fy > maxY || !inside(models.Point{X: fx, Y: fy}, d.quad) {
-			return
-		}
-		// The face position the similarity maps onto (fx, fy).
-		dx, dy := fx-d.sim.Tx, fy-d.sim.Ty
-		rx, ry := (d.sim.A*dx+d.sim.B*dy)/s2, (-d.sim.B*dx+d.sim.A*dy)/s2
-		if rx < 0 || ry < 0 || rx >= float64(ref.W) || ry >= float64(ref.H) {
-			return
-		}
-		best, found := maxHamming+1, false
-		r := inlierThreshold / math.Sqrt(s2)
-		faceGrid.near(rx, ry, r, func(j int32) {
-			q := ref.Feat.Points[j]
-			if ex, ey := float64(q.X)-rx, float64(q.Y)-ry; ex*ex+ey*ey > r*r || generic[j] {
-				return
+	r := inlierThreshold / math.Sqrt(s2) // the inlier distance on the face
+	// (Plain loops over the grid cells: the callbacks of pointGrid.near
+	// cost a third of the time here.)
+	fx0, fx1, fy0, fy1 := frame.cellsNear(cx, cy, half)
+	for gy := fy0; gy <= fy1; gy++ {
+		for gx := fx0; gx <= fx1; gx++ {
+			for _, i := range frame.at(gx, gy) {
+				if taken[i] {
+					continue
+				}
+				p := f.Points[i]
+				fx, fy := float64(p.X), float64(p.Y)
+				if fx < minX || fx > maxX || fy < minY || fy > maxY || !inside(models.Point{X: fx, Y: fy}, d.quad) {
+					continue
+				}
+				// The face position the similarity maps onto (fx, fy).
+				dx, dy := fx-d.sim.Tx, fy-d.sim.Ty
+				rx, ry := (d.sim.A*dx+d.sim.B*dy)/s2, (-d.sim.B*dx+d.sim.A*dy)/s2
+				if rx < 0 || ry < 0 || rx >= float64(ref.W) || ry >= float64(ref.H) {
+					continue
+				}
+				best, found := maxHamming+1, false
+				x0, x1, y0, y1 := faceGrid.cellsNear(rx, ry, r)
+				for y := y0; y <= y1; y++ {
+					for x := x0; x <= x1; x++ {
+						for _, q := range faceGrid.at(x, y) {
+							if ex, ey := float64(q.X)-rx, float64(q.Y)-ry; ex*ex+ey*ey > r*r {
+								continue
+							}
+							found = true
+							best = min(best, hamming(&f.Descs[i], &ref.Feat.Descs[q.ID]))
+						}
+					}
+				}
+				if !found {
+					continue
+				}
+				checked++
+				if best <= maxHamming {
+					agree++
+					taken[i] = true
+				}
 			}
-			found = true
-			best = min(best, hamming(&f.Descs[i], &ref.Feat.Descs[j]))
-		})
-		if !found {
-			return
 		}
-		checked++
-		if best <= maxHamming {
-			agree++
-			taken[i] = true
-		}
-	})
+	}
 	// The hash-table inliers and the agreeing keypoints are disjoint (the
 	// former were taken first).
 	d.inliers += agree
