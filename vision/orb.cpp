@@ -36,6 +36,10 @@ struct frameORB {
     std::vector<int> umax;
     std::vector<cv::Point> pattern;
     std::vector<float> patternX, patternY; // the pattern as floats, for describeAVX2
+    // Per row v of the circular patch, byte weights over the 32 bytes from
+    // its column −halfPatch: u, and v, inside the patch (|u| ≤ umax[v]),
+    // and 0 outside; for angleAVX2.
+    std::vector<signed char> weightU, weightV;
     bool simd;
     std::vector<cv::Mat> levels, bordered, blurred;
 };
@@ -132,6 +136,54 @@ float angle(const cv::Mat &img, cv::Point2f pt, const std::vector<int> &umax, in
     return cv::fastAtan2((float)m01, (float)m10);
 }
 
+// angleWeights fills the byte weights angleAVX2 multiplies rows with.
+void angleWeights(frameORB *o) {
+    int half = o->patch / 2;
+    o->weightU.assign(32 * (half + 1), 0);
+    o->weightV.assign(32 * (half + 1), 0);
+    for (int v = 0; v <= half; v++)
+        for (int u = -o->umax[v]; u <= o->umax[v]; u++) {
+            o->weightU[32 * v + u + half] = (signed char)u;
+            o->weightV[32 * v + u + half] = (signed char)v;
+        }
+}
+
+// angleAVX2 is angle a row of the patch at a time: the same integer sums
+// (so the same angle), as byte products. It reads 32 bytes from each row's
+// first patch column, past the patch's end: keypoints lie at least a patch
+// from the image's edges, and the image is continuous (the bytes read past
+// a row's end are the next row's).
+__attribute__((target("avx2"))) float angleAVX2(const frameORB *o, const cv::Mat &img, cv::Point2f pt) {
+    int half = o->patch / 2;
+    int step = (int)img.step1();
+    const uchar *center = &img.at<uchar>(cvRound(pt.y), cvRound(pt.x));
+    const signed char *wu = o->weightU.data(), *wv = o->weightV.data();
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256i row = _mm256_loadu_si256((const __m256i *)(center - half));
+    // Pairs of byte products summed into 16 bits (at most 2·255·15), then
+    // pairs of those into 32.
+    __m256i m10 = _mm256_madd_epi16(_mm256_maddubs_epi16(row, _mm256_loadu_si256((const __m256i *)wu)), ones);
+    __m256i m01 = _mm256_setzero_si256();
+    for (int v = 1; v <= half; v++) {
+        __m256i plus = _mm256_loadu_si256((const __m256i *)(center + v * step - half));
+        __m256i minus = _mm256_loadu_si256((const __m256i *)(center - v * step - half));
+        __m256i u = _mm256_loadu_si256((const __m256i *)(wu + 32 * v)), w = _mm256_loadu_si256((const __m256i *)(wv + 32 * v));
+        m10 = _mm256_add_epi32(m10, _mm256_madd_epi16(_mm256_maddubs_epi16(plus, u), ones));
+        m10 = _mm256_add_epi32(m10, _mm256_madd_epi16(_mm256_maddubs_epi16(minus, u), ones));
+        m01 = _mm256_add_epi32(m01, _mm256_madd_epi16(_mm256_maddubs_epi16(plus, w), ones));
+        m01 = _mm256_sub_epi32(m01, _mm256_madd_epi16(_mm256_maddubs_epi16(minus, w), ones));
+    }
+    alignas(32) int a[8], b[8];
+    _mm256_store_si256((__m256i *)a, m10);
+    _mm256_store_si256((__m256i *)b, m01);
+    int s10 = 0, s01 = 0;
+    for (int i = 0; i < 8; i++) {
+        s10 += a[i];
+        s01 += b[i];
+    }
+    return cv::fastAtan2((float)s01, (float)s10);
+}
+
 // detectLevel finds a level's corners as cv::ORB keeps them.
 void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoint> &out) {
     std::vector<cv::KeyPoint> kps;
@@ -169,7 +221,7 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
     for (auto &k : kps) {
         k.octave = l;
         k.size = o->patch * s;
-        k.angle = angle(img, k.pt, o->umax, o->patch / 2);
+        k.angle = o->simd && img.isContinuous() ? angleAVX2(o, img, k.pt) : angle(img, k.pt, o->umax, o->patch / 2);
         k.pt *= s;
         out.push_back(k);
     }
@@ -229,7 +281,9 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
         o->patternX.push_back((float)p.x);
         o->patternY.push_back((float)p.y);
     }
-    o->simd = simd && __builtin_cpu_supports("avx2");
+    // (angleAVX2 reads a row of the patch in 32 bytes.)
+    o->simd = simd && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
+    angleWeights(o);
     o->levels.resize(nlevels);
     o->bordered.resize(nlevels);
     o->blurred.resize(nlevels);
