@@ -251,13 +251,21 @@ __attribute__((target("avx2"))) void describeAVX2(frameORB *o, const std::vector
             _mm256_store_si256((__m256i *)(offsets + i), off);
         }
         // (Loading the samples one by one is faster than gathering them.)
+        // Test k compares first[k] with second[k]; it is bit k%8 of byte
+        // k/8, so 32 tests at a time give 4 bytes, little-endian.
+        alignas(32) uchar first[256], second[256];
+        for (int k = 0; k < 256; k++) {
+            first[k] = center[offsets[2 * k]];
+            second[k] = center[offsets[2 * k + 1]];
+        }
         uchar *d = desc.ptr<uchar>((int)j);
-        for (int i = 0; i < 32; i++) {
-            const int *o = offsets + 16 * i;
-            int val = 0;
-            for (int bit = 0; bit < 8; bit++)
-                val |= (center[o[2 * bit]] < center[o[2 * bit + 1]]) << bit;
-            d[i] = (uchar)val;
+        const __m256i sign = _mm256_set1_epi8((char)0x80); // unsigned order as signed
+        for (int k = 0; k < 256; k += 32) {
+            __m256i a = _mm256_xor_si256(_mm256_load_si256((const __m256i *)(first + k)), sign);
+            __m256i b = _mm256_xor_si256(_mm256_load_si256((const __m256i *)(second + k)), sign);
+            uint32_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(b, a));
+            for (int i = 0; i < 4; i++)
+                d[k / 8 + i] = (uchar)(bits >> (8 * i));
         }
     }
 }
