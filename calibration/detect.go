@@ -62,6 +62,14 @@ const crossCheckMargin = 0.05
 // line or two off at 1.05–1.12).
 const crossCheckBelow = 1.2
 
+// splitMargin is how close (in ridge score) a different lattice from the
+// profile search may come to the edge lattice's score before the evidence
+// counts as split between two grids. On the sample stills and twelve
+// unseen or altered sets, the profile search's different lattices that
+// rightly replaced a wrong edge lattice scored 0.29–0.87 higher; the one
+// that wrongly replaced a wrong edge lattice (a dimmed still) 0.10 higher.
+const splitMargin = 0.2
+
 // crossCheck lets the profile search have a say on a lattice found on
 // edges whose lines are not clearly drawn lines (card edges that happen to
 // line up, the grid read at half its spacing along one direction while the
@@ -69,16 +77,62 @@ const crossCheckBelow = 1.2
 // are more clearly drawn lines wins, unless the profile search's is the
 // same lattice moved by whole cells (the edge pass judged those aliases on
 // edges, which an arm over the border or a grained table fools less).
-func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit) gridFit {
+// A different grid (neither the same lattice nor one moved by whole
+// cells) wins only by splitMargin; when it scores about as well as the
+// edge lattice, two grids explain the frame's lines about equally (the
+// grid half lost in a dim corner or a crushed black, a lattice of half the
+// spacing over the clearer half of the realm) and ok is false: a wrong
+// realm is worse than none.
+func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit) (gridFit, bool) {
 	rs := rm.ridgeScore(edge.h, g)
 	if rs >= crossCheckBelow {
-		return edge
+		return edge, true
 	}
 	f, ok := detectFaint(gray, rm, faint, g, []gridFit{edge})
-	if !ok || f.score <= rs+crossCheckMargin || shiftedAlias(edge.h, f.h, g) {
-		return edge
+	if f.h == (homography{}) || shiftedAlias(edge.h, f.h, g) {
+		return edge, true
 	}
-	return gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+	margin := crossCheckMargin
+	if !sameRealm(edge.h, f.h, g) {
+		if f.score >= rs-splitMargin && !(ok && f.score > rs+splitMargin) {
+			return edge, false
+		}
+		margin = splitMargin
+	}
+	if !ok || f.score <= rs+margin {
+		return edge, true
+	}
+	return gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}, true
+}
+
+// sameRealm says whether lattices a and b put the realm's outline in the
+// same place (in any of its symmetric orientations), to a twentieth of the
+// realm's width: the same grid, read a little apart.
+func sameRealm(a, b homography, g models.RealmGeometry) bool {
+	qa, qb := quadOfLattice(a, g), quadOfLattice(b, g)
+	tol := 0.05 * (dist(qa[0], qa[1]) + dist(qa[2], qa[3])) / 2
+	for _, o := range []models.Quad{qb, {qb[2], qb[3], qb[0], qb[1]}, {qb[1], qb[0], qb[3], qb[2]}, {qb[3], qb[2], qb[1], qb[0]}} {
+		near := true
+		for i := range o {
+			if dist(o[i], qa[i]) > tol {
+				near = false
+				break
+			}
+		}
+		if near {
+			return true
+		}
+	}
+	return false
+}
+
+// quadOfLattice is the realm's outline under lattice h.
+func quadOfLattice(h homography, g models.RealmGeometry) models.Quad {
+	var q models.Quad
+	for i, p := range realmCorners(g) {
+		q[i] = h.Apply(p)
+	}
+	return q
 }
 
 // climbed is how many of the best refined lattices climbCorners polishes.
@@ -160,13 +214,8 @@ func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) mod
 // one homography) to the frame's edges. It returns the homography from realm
 // millimetres (in one of the realm's symmetric orientations) to image pixels.
 func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, error) {
-	gray := grayFor(frame)
+	gray, scale := workingGray(frame)
 	defer gray.Close()
-	scale := 1.0
-	if gray.Cols() > 1600 {
-		scale = 1280 / float64(gray.Cols())
-		gocv.Resize(gray, &gray, image.Pt(1280, int(math.Round(float64(gray.Rows())*scale))), 0, 0, gocv.InterpolationArea)
-	}
 	// A second, more sensitive pass runs only when the first finds no
 	// realm it trusts (faint or blurred grid lines).
 	// The sensitive edge map also judges between a lattice and its aliases
@@ -205,9 +254,11 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
-		best = crossCheck(gray, rm, faint, g, best)
-		if hs, _ := preferShiftOnLines(rm, faint, best.h, g, false); hs != best.h {
-			hs = polishOnLines(rm, hs, g)
+		var agreed bool
+		if best, agreed = crossCheck(gray, rm, faint, g, best); !agreed {
+			return homography{}, best.score, fmt.Errorf("calibration: the edges and the line profiles find two different grids about as clearly: %w", ErrNotFound)
+		}
+		if hs := moveOnLines(rm, faint, best.h, g); hs != best.h {
 			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 		}
 	}
@@ -215,6 +266,24 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 	}
 	return best.h, best.score, nil
+}
+
+// moveOnLines moves a lattice found on edges by one cell when that shows
+// more clearly as drawn lines (see preferShiftOnLines, with the sensitive
+// edge map faint as the independent evidence), then snaps the moved
+// lattice's lines to their edges, as the edge pass does (the move was
+// climbed in coarse steps only, and the lines it gained may sit a few
+// pixels off), and polishes it onto the lines' centres. It returns h when
+// no move is better.
+func moveOnLines(rm *ridgeMap, faint *edgeMap, h homography, g models.RealmGeometry) homography {
+	hs, _ := preferShiftOnLines(rm, faint, h, g, false)
+	if hs == h {
+		return h
+	}
+	if hr := refineGrid(faint, hs, g, []int{8, 7, 6}); plausible(hr, g, float64(rm.w), float64(rm.h)) && rm.ridgeScore(hr, g) > rm.ridgeScore(hs, g) {
+		hs = hr
+	}
+	return polishOnLines(rm, hs, g)
 }
 
 // cannyThresholds are the low and high thresholds of one Canny pass.
@@ -522,4 +591,32 @@ func preferVariant(em, faint *edgeMap, best gridFit, g models.RealmGeometry, w, 
 		return best
 	}
 	return gridFit{h: rv, score: own}
+}
+
+// workWidth is the frame width (px) at which the grid is read: the
+// lengths, radii and offsets in pixels throughout this package are stated
+// for it. Wider frames are shrunk to it; narrower ones (a cheap webcam, a
+// streamer's downscaled capture) are enlarged to it before they are
+// blurred, so that a grid line one or two pixels wide keeps its contrast
+// and every distance in pixels keeps its meaning in the realm.
+const workWidth = 1280
+
+// workingGray is the blurred grey frame at the working size (see
+// workWidth) and the scale from frame pixels to it.
+func workingGray(frame gocv.Mat) (gocv.Mat, float64) {
+	w := frame.Cols()
+	switch {
+	case w > 1600:
+		gray := grayFor(frame)
+		scale := workWidth / float64(w)
+		gocv.Resize(gray, &gray, image.Pt(workWidth, int(math.Round(float64(gray.Rows())*scale))), 0, 0, gocv.InterpolationArea)
+		return gray, scale
+	case w < workWidth:
+		scale := workWidth / float64(w)
+		big := gocv.NewMat()
+		defer big.Close()
+		gocv.Resize(frame, &big, image.Pt(workWidth, int(math.Round(float64(frame.Rows())*scale))), 0, 0, gocv.InterpolationLinear)
+		return grayFor(big), scale
+	}
+	return grayFor(frame), 1
 }

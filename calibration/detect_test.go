@@ -3,9 +3,13 @@ package calibration
 import (
 	"errors"
 	"fmt"
+	"image"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"gocv.io/x/gocv"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -107,13 +111,13 @@ func TestCrossCheck(t *testing.T) {
 		if rs := rm.ridgeScore(tc.edge, g); rs >= crossCheckBelow {
 			t.Fatalf("%s: ridge score %.3f, not below %.1f: the check would not run", tc.name, rs, crossCheckBelow)
 		}
-		got := crossCheck(gray, rm, nil, g, gridFit{h: tc.edge, score: 0.5})
+		got, _ := crossCheck(gray, rm, nil, g, gridFit{h: tc.edge, score: 0.5})
 		if tc.replace {
-			if e := cornerError(orientLike(quadOf(got.h, g), truth.Corners), truth.Corners); e > tolerance {
+			if e := cornerError(orientLike(quadOfLattice(got.h, g), truth.Corners), truth.Corners); e > tolerance {
 				t.Errorf("%s: the cross-checked lattice is %.1f px off the true grid", tc.name, e)
 			}
 		} else if got.h != tc.edge {
-			t.Errorf("%s: replaced by %v", tc.name, fmtQuad(quadOf(got.h, g)))
+			t.Errorf("%s: replaced by %v", tc.name, fmtQuad(quadOfLattice(got.h, g)))
 		}
 	}
 }
@@ -128,4 +132,148 @@ func orientLike(q, ref models.Quad) models.Quad {
 		}
 	}
 	return best
+}
+
+// TestSplitGridsRefused darkens bundled stills as a dim room or a cheap
+// lens does: levels crushed so that the mat turns black and only the
+// gold lines and the cards stay (0012), and a vignette that halves the
+// light at the centre and takes most of it at the corners (0008). In both
+// the edges and the line profiles find two different grids about equally
+// clearly, each explaining the lines the darkness left; Detect must
+// answer with the true realm or none, never a wrong one.
+func TestSplitGridsRefused(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	tests := []struct {
+		name, still string
+		darken      func(px []uint8, w, h int)
+	}{
+		{"crushed levels", "0012", func(px []uint8, w, h int) {
+			for i, v := range px {
+				px[i] = uint8(min(255, max(0, math.Round(1.33*(float64(v)-115)))))
+			}
+		}},
+		{"vignette", "0008", func(px []uint8, w, h int) {
+			half := math.Hypot(float64(w)/2, float64(h)/2)
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					r := math.Hypot(float64(x)-float64(w)/2, float64(y)-float64(h)/2) / half
+					gain := 0.53 * math.Pow(math.Max(0, 1-r*r), 1.3)
+					for c := 0; c < 3; c++ {
+						i := (y*w+x)*3 + c
+						px[i] = uint8(math.Round(float64(px[i]) * gain))
+					}
+				}
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			truth, frame := readStill(t, dir, tc.still)
+			defer frame.Close()
+			px, err := frame.DataPtrUint8()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.darken(px, frame.Cols(), frame.Rows())
+			buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, frame, []int{gocv.IMWriteJpegQuality, 85})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dark, err := gocv.IMDecode(buf.GetBytes(), gocv.IMReadColor)
+			buf.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dark.Close()
+			c, err := Detect(dark, Options{NorthAtBottom: truth.NorthAtBottom})
+			if err != nil {
+				if !errors.Is(err, ErrNotFound) {
+					t.Fatalf("error does not wrap ErrNotFound: %v", err)
+				}
+				t.Logf("not found: %v", err)
+				return
+			}
+			if e := cornerError(c.Corners, truth.Corners) / realmWidthPx(truth.Corners); e > 0.01 {
+				t.Errorf("a wrong realm: corner error %.1f%% of its width (found %v, want %v, score %.2f)", 100*e, fmtQuad(c.Corners), fmtQuad(truth.Corners), c.Score)
+			}
+		})
+	}
+}
+
+// TestMoveOnLinesSnapsToEdges hands moveOnLines the lattice a cell off
+// that the edge pass can find in a small frame (bundled stills shrunk to
+// 640×360, the true lattice moved one column west and two corners pulled
+// 8 working pixels off, as a lattice fitted partly on card edges is): the
+// move back must land on the true grid, its lines snapped to their edges.
+func TestMoveOnLinesSnapsToEdges(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	for _, name := range []string{"0003", "0006", "0007"} {
+		t.Run(name, func(t *testing.T) {
+			truth, frame := readStill(t, dir, name)
+			defer frame.Close()
+			small := gocv.NewMat()
+			defer small.Close()
+			gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
+			gray, scale := workingGray(small)
+			defer gray.Close()
+			rm, err := newRidgeMap(gray)
+			if err != nil {
+				t.Fatal(err)
+			}
+			faint, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want models.Quad
+			for i, p := range truth.Corners {
+				s := scale * float64(small.Cols()) / float64(frame.Cols())
+				want[i] = models.Point{X: p.X * s, Y: p.Y * s}
+			}
+			hw, err := fitHomography(realmCorners(g), want[:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			off := quadOfLattice(homography{1, 0, -g.CellWidthMM, 0, 1, 0, 0, 0, 1}.Then(hw), g)
+			off[1].X += 8
+			off[2].Y -= 8
+			start, err := fitHomography(realmCorners(g), off[:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := moveOnLines(rm, faint, start, g)
+			if e := cornerError(orientLike(quadOfLattice(got, g), want), want) / realmWidthPx(want); e > 0.005 {
+				t.Errorf("moved back to %.2f%% of the realm width off the true grid (want ≤ 0.5%%)", 100*e)
+			}
+		})
+	}
+}
+
+// TestDetectSmallFrames shrinks bundled stills to 640×360, a cheap webcam's
+// frame or a streamer's downscaled capture, where a grid line is a pixel
+// wide or less: read at that size, Hough and the line profiles lose the
+// grid; enlarged to the working width first, they find it as in the
+// full-size still.
+func TestDetectSmallFrames(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	for _, name := range []string{"0032", "0041", "0068"} {
+		t.Run(name, func(t *testing.T) {
+			truth, frame := readStill(t, dir, name)
+			defer frame.Close()
+			small := gocv.NewMat()
+			defer small.Close()
+			gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
+			var want models.Quad
+			for i, p := range truth.Corners {
+				want[i] = models.Point{X: p.X * 640 / float64(frame.Cols()), Y: p.Y * 360 / float64(frame.Rows())}
+			}
+			c, err := Detect(small, Options{NorthAtBottom: truth.NorthAtBottom})
+			if err != nil {
+				t.Fatalf("not found: %v", err)
+			}
+			if e := cornerError(c.Corners, want) / realmWidthPx(want); e > 0.01 {
+				t.Errorf("corner error %.2f%% of the realm width (found %v, want %v)", 100*e, fmtQuad(c.Corners), fmtQuad(want))
+			}
+		})
+	}
 }

@@ -3,8 +3,10 @@
 //
 // A Calibration holds the realm's outer corners A1 (south-west), E1, E4 and A4 in image pixels. Detect
 // finds them from four printed ArUco markers (DICT_4X4_50, ids 0–3 at A1, E1, E4, A4, see
-// MarkerLayout) when all are visible, else from the mat's grid: long straight segments (Hough on a
-// half-size edge image) are grouped by direction, each direction is read as a 1-D projective lattice
+// MarkerLayout) when all are visible, else from the mat's grid, read at a working width of 1280 px
+// (wider frames are shrunk to it, narrower ones enlarged before they are blurred, so that a line a
+// pixel or two wide in a cheap webcam's frame keeps its contrast and every length in pixels keeps its
+// meaning): long straight segments (Hough on a half-size edge image) are grouped by direction, each direction is read as a 1-D projective lattice
 // of 6 or 5 lines (RANSAC over line triples), hypotheses are ranked by how much of the canonical grid
 // lands on drawn lines (pairs of opposite edges, tolerant of lines hidden under cards, penalised when
 // a lattice line one cell outside the realm is also there), and the best are refined by snapping every
@@ -16,9 +18,12 @@
 // right one is polished onto the lines' centres; when its lines are not clearly drawn lines (ridge
 // score below 1.2), the profile search below also runs and replaces it if it finds a lattice of clearer
 // lines that is not the same one moved by whole cells (a lattice line outside the realm counts only for
-// the part the frame shows). Last, the lattice is moved by one cell, along either axis, when the move
-// shows more clearly as drawn lines once its corners are polished and also covers more of the
-// sensitive edge map's grid (a row of card borders or the mat's edge taken for the border).
+// the part the frame shows); a different grid must be clearly clearer (by 0.2), and one about as clear
+// as the edges' lattice means two grids explain the lines about equally (half the grid lost in a dim
+// corner or crushed to black): no realm rather than a coin toss. Last, the lattice is moved by one
+// cell, along either axis, when the move shows more clearly as drawn lines once its corners are
+// polished and also covers more of the sensitive edge map's grid (a row of card borders or the mat's
+// edge taken for the border); the moved lattice's lines are snapped to their edges again.
 // When no edge lattice is trusted (faint, blurred or
 // broken lines on busy art), the grid is read off line profiles instead: vanishing points of the
 // frame's straight lines (all of them, and the mat's opposite edges, and each moved to where the

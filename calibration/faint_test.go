@@ -108,7 +108,7 @@ func TestConfirmedOnEdges(t *testing.T) {
 			t.Errorf("%s: not found with the edges' confirmation (ridge score %.3f)", name, f.score)
 			continue
 		}
-		if e := cornerError(orientLike(quadOf(f.h, g), truth.Corners), truth.Corners); e > 0.01*realmWidthPx(truth.Corners) {
+		if e := cornerError(orientLike(quadOfLattice(f.h, g), truth.Corners), truth.Corners); e > 0.01*realmWidthPx(truth.Corners) {
 			t.Errorf("%s: found %.1f px off the true realm", name, e)
 		}
 		want, err := fitHomography(realmCorners(g), truth.Corners[:])

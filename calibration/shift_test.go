@@ -24,8 +24,8 @@ func TestPreferShiftOnLines(t *testing.T) {
 			t.Fatal(err)
 		}
 		tol := 0.01 * realmWidthPx(truth.Corners)
-		if h, _ := preferShiftOnLines(rm, em, want, g, false); cornerError(quadOf(h, g), truth.Corners) > tol {
-			t.Errorf("%s: the true realm was moved %.1f px", name, cornerError(quadOf(h, g), truth.Corners))
+		if h, _ := preferShiftOnLines(rm, em, want, g, false); cornerError(quadOfLattice(h, g), truth.Corners) > tol {
+			t.Errorf("%s: the true realm was moved %.1f px", name, cornerError(quadOfLattice(h, g), truth.Corners))
 		}
 		for _, s := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 			shifted := homography{1, 0, s[0] * g.CellWidthMM, 0, 1, s[1] * g.CellHeightMM, 0, 0, 1}.Then(want)
@@ -35,7 +35,7 @@ func TestPreferShiftOnLines(t *testing.T) {
 			for _, confirm := range []*edgeMap{nil, em} {
 				t.Run(fmt.Sprintf("%s/%v/confirmed=%v", name, s, confirm != nil), func(t *testing.T) {
 					h, score := preferShiftOnLines(rm, confirm, shifted, g, false)
-					if e := cornerError(orientLike(quadOf(h, g), truth.Corners), truth.Corners); e > tol {
+					if e := cornerError(orientLike(quadOfLattice(h, g), truth.Corners), truth.Corners); e > tol {
 						t.Errorf("still %.1f px off the true realm (ridge score %.2f, true realm %.2f)", e, score, rm.ridgeScore(want, g))
 					}
 				})
@@ -63,7 +63,7 @@ func TestProfileCandidatesSpan(t *testing.T) {
 	cands := profileCandidates(gray, v1, v2, g)
 	best := 1e9
 	for _, h := range cands {
-		best = min(best, cornerError(orientLike(quadOf(h, g), truth.Corners), truth.Corners))
+		best = min(best, cornerError(orientLike(quadOfLattice(h, g), truth.Corners), truth.Corners))
 	}
 	if tol := 0.01 * realmWidthPx(truth.Corners); best > tol {
 		t.Errorf("best of %d candidates is %.1f px off the true realm (tolerance %.1f px)", len(cands), best, tol)

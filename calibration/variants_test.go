@@ -6,15 +6,6 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
-// quadOf is the realm's outline under h.
-func quadOf(h homography, g models.RealmGeometry) models.Quad {
-	var q models.Quad
-	for i, p := range realmCorners(g) {
-		q[i] = h.Apply(p)
-	}
-	return q
-}
-
 func TestAliasesAndClimbRecoverTheGrid(t *testing.T) {
 	s := scene{seed: 42, tiltDeg: 18, rotDeg: 4, widthFrac: 0.7, lineMM: 1.5, borderMM: 3, contrast: 0.8,
 		lightLines: true, busy: true, cards: 5, noise: 3, jpegQuality: 90}
@@ -48,8 +39,8 @@ func TestAliasesAndClimbRecoverTheGrid(t *testing.T) {
 	}
 	for _, a := range aliases {
 		got := bestVariant(em, a.h, g, w, hgt)
-		if e := cornerError(quadOf(got, g), truth); e > tolerance {
-			t.Errorf("alias %s: bestVariant is %.1f px off the true grid (corners %v, want %v)", a.name, e, fmtQuad(quadOf(got, g)), fmtQuad(truth))
+		if e := cornerError(quadOfLattice(got, g), truth); e > tolerance {
+			t.Errorf("alias %s: bestVariant is %.1f px off the true grid (corners %v, want %v)", a.name, e, fmtQuad(quadOfLattice(got, g)), fmtQuad(truth))
 		}
 	}
 
@@ -65,7 +56,7 @@ func TestAliasesAndClimbRecoverTheGrid(t *testing.T) {
 	}
 	got, score := climbCorners(func(h homography) float64 { return scoreGridStep(em, h, g, 10) }, start, g, w, hgt, []float64{8, 4, 2, 1})
 	before := cornerError(off, truth)
-	if e := cornerError(quadOf(got, g), truth); e > tolerance || e >= before {
+	if e := cornerError(quadOfLattice(got, g), truth); e > tolerance || e >= before {
 		t.Errorf("climbCorners: %.1f px off the true grid (from %.1f px, score %.2f; want ≤ %.1f px)", e, before, score, tolerance)
 	}
 }
