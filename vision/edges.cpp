@@ -23,15 +23,16 @@ const uchar maybeEdge = 0, notEdge = 1, edge = 2;
 const int tg22 = 13573;
 
 // suppressRow marks the pixels from..n of one row: notEdge unless the
-// gradient magnitude passes low and is a maximum across the edge; then edge
-// when it passes high, maybeEdge otherwise. prev, cur and next are the
-// magnitude rows above, at and below the row, each with a 0 on both sides.
-void suppressRow(const int *prev, const int *cur, const int *next, const short *dx, const short *dy,
+// gradient magnitude passes low and is a maximum across the edge (and the
+// mask, unless null, is not set); then edge when it passes high, maybeEdge
+// otherwise. prev, cur and next are the magnitude rows above, at and below
+// the row, each with a 0 on both sides.
+void suppressRow(const int *prev, const int *cur, const int *next, const short *dx, const short *dy, const uchar *mask,
                  int from, int n, int low, int high, uchar *map) {
     for (int j = from; j < n; j++) {
         int m = cur[j];
         uchar mark = notEdge;
-        if (m > low) {
+        if (m > low && !(mask && mask[j])) {
             int xs = dx[j], ys = dy[j];
             int x = std::abs(xs), y = std::abs(ys) << 15;
             int tg22x = x * tg22;
@@ -53,7 +54,7 @@ void suppressRow(const int *prev, const int *cur, const int *next, const short *
 
 // suppressRowAVX2 is suppressRow eight pixels at a time.
 __attribute__((target("avx2"))) void suppressRowAVX2(const int *prev, const int *cur, const int *next, const short *dx,
-                                                     const short *dy, int n, int low, int high, uchar *map) {
+                                                     const short *dy, const uchar *mask, int n, int low, int high, uchar *map) {
     const __m256i vlow = _mm256_set1_epi32(low), vhigh = _mm256_set1_epi32(high), vtg22 = _mm256_set1_epi32(tg22);
     const __m256i one = _mm256_set1_epi32(notEdge), two = _mm256_set1_epi32(edge), zero = _mm256_setzero_si256();
     const __m256i ones = _mm256_set1_epi32(-1);
@@ -61,6 +62,10 @@ __attribute__((target("avx2"))) void suppressRowAVX2(const int *prev, const int 
     for (; j + 8 <= n; j += 8) {
         __m256i m = _mm256_loadu_si256((const __m256i *)(cur + j));
         __m256i candidate = _mm256_cmpgt_epi32(m, vlow);
+        if (mask) {
+            __m256i masked = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(mask + j)));
+            candidate = _mm256_andnot_si256(_mm256_cmpgt_epi32(masked, zero), candidate);
+        }
         __m256i marks;
         if (_mm256_testz_si256(candidate, candidate)) {
             marks = one;
@@ -99,7 +104,7 @@ __attribute__((target("avx2"))) void suppressRowAVX2(const int *prev, const int 
         __m128i bytes = _mm_unpacklo_epi32(_mm256_castsi256_si128(packed), _mm256_extracti128_si256(packed, 1));
         _mm_storel_epi64((__m128i *)(map + j), bytes);
     }
-    suppressRow(prev, cur, next, dx, dy, j, n, low, high, map);
+    suppressRow(prev, cur, next, dx, dy, mask, j, n, low, high, map);
 }
 
 // magnitudeRow writes |dx| + |dy| of the pixels from..n of a row.
@@ -156,11 +161,14 @@ void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }
 
 
 // tablecam_canny writes cv::Canny(src, dst, low, high, 3, false) to dst:
-// 255 on edges, 0 elsewhere. It returns 0, or -1 when OpenCV fails.
-int tablecam_canny(tablecam_edges e, void *srcp, void *dstp, int low, int high, int simd) {
+// 255 on edges, 0 elsewhere; where mask (unless empty) is set, no edge is
+// marked or followed. It returns 0, or -1 when OpenCV fails.
+int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int simd) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
         const cv::Mat &src = *(cv::Mat *)srcp;
+        const cv::Mat &mask = *(cv::Mat *)maskp;
+        CV_Assert(mask.empty() || (mask.type() == CV_8UC1 && mask.size() == src.size()));
         cv::Mat &dst = *(cv::Mat *)dstp;
         CV_Assert(src.type() == CV_8UC1);
         if (low > high)
@@ -202,10 +210,11 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *dstp, int low, int high, 
             else
                 std::fill(next, next + cols, 0);
             uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
+            const uchar *masked = mask.empty() ? nullptr : mask.ptr<uchar>(i);
             if (avx2)
-                suppressRowAVX2(prev, cur, next, dx.ptr<short>(i), dy.ptr<short>(i), cols, low, high, row);
+                suppressRowAVX2(prev, cur, next, dx.ptr<short>(i), dy.ptr<short>(i), masked, cols, low, high, row);
             else
-                suppressRow(prev, cur, next, dx.ptr<short>(i), dy.ptr<short>(i), 0, cols, low, high, row);
+                suppressRow(prev, cur, next, dx.ptr<short>(i), dy.ptr<short>(i), masked, 0, cols, low, high, row);
             for (uchar *e = row, *end = row + cols; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
                 stack.push_back(e);
         }

@@ -27,14 +27,15 @@ func (d *edgeDetector) close() { C.tablecam_edges_close(d.p) }
 // canny marks the edges of an 8-bit grey image in dst (255 on an edge):
 // exactly gocv.Canny(src, dst, low, high), OpenCV's detector with a 3×3
 // Sobel aperture and the L1 gradient, for a fraction of its cost (see
-// edges.cpp).
-func (d *edgeDetector) canny(src gocv.Mat, dst *gocv.Mat, low, high float64) error {
-	return d.cannySIMD(src, dst, low, high, true)
+// edges.cpp). Where mask is set (unless it is empty) no edge is marked,
+// and none is followed through.
+func (d *edgeDetector) canny(src, mask gocv.Mat, dst *gocv.Mat, low, high float64) error {
+	return d.cannySIMD(src, mask, dst, low, high, true)
 }
 
 // cannySIMD is canny, with AVX2 instructions (where the processor has
 // them) only when simd is true.
-func (d *edgeDetector) cannySIMD(src gocv.Mat, dst *gocv.Mat, low, high float64, simd bool) error {
+func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high float64, simd bool) error {
 	s := C.int(0)
 	if simd {
 		s = 1
@@ -42,7 +43,10 @@ func (d *edgeDetector) cannySIMD(src gocv.Mat, dst *gocv.Mat, low, high float64,
 	if src.Type() != gocv.MatTypeCV8UC1 {
 		return errors.New("vision: Canny edge detection wants an 8-bit grey image")
 	}
-	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), s) != 0 {
+	if !mask.Empty() && (mask.Type() != gocv.MatTypeCV8UC1 || mask.Rows() != src.Rows() || mask.Cols() != src.Cols()) {
+		return errors.New("vision: Canny edge detection wants an 8-bit mask of the image's size")
+	}
+	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), s) != 0 {
 		return errCanny
 	}
 	return nil

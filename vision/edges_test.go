@@ -47,12 +47,14 @@ func TestCannyIsOpenCVs(t *testing.T) {
 	}
 	d := newEdgeDetector()
 	defer d.close()
+	none := gocv.NewMat()
+	defer none.Close()
 	for _, in := range inputs {
 		want := gocv.NewMat()
 		gocv.Canny(in.img, &want, float32(in.low), float32(in.high))
 		for _, simd := range []bool{true, false} {
 			got := gocv.NewMat()
-			if err := d.cannySIMD(in.img, &got, in.low, in.high, simd); err != nil {
+			if err := d.cannySIMD(in.img, none, &got, in.low, in.high, simd); err != nil {
 				t.Fatal(err)
 			}
 			diff := gocv.NewMat()
@@ -67,5 +69,61 @@ func TestCannyIsOpenCVs(t *testing.T) {
 			t.Errorf("%s: only %d edge pixels; the comparison wants a frame with edges", in.name, gocv.CountNonZero(want))
 		}
 		want.Close()
+	}
+}
+
+// TestCannyMask checks that no edge is marked under the mask and none is
+// followed through it: a vertical step, strong at the top and weak below,
+// is found whole without a mask; with a band across it masked, the weak
+// part below the band has no strong part to follow from and is dropped,
+// while the weak part above it still hangs from the strong top.
+func TestCannyMask(t *testing.T) {
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(100, 0, 0, 0), 100, 200, gocv.MatTypeCV8UC1)
+	defer img.Close()
+	// Sobel's derivative across a step of c grey levels is 4c: 400 (above
+	// the high threshold of 120) over rows 0–29, 80 (between the
+	// thresholds) below.
+	strong := img.Region(image.Rect(100, 0, 200, 30))
+	strong.SetTo(gocv.NewScalar(200, 0, 0, 0))
+	strong.Close()
+	weak := img.Region(image.Rect(100, 30, 200, 100))
+	weak.SetTo(gocv.NewScalar(120, 0, 0, 0))
+	weak.Close()
+	mask := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), 100, 200, gocv.MatTypeCV8UC1)
+	defer mask.Close()
+	band := mask.Region(image.Rect(0, 40, 200, 50))
+	band.SetTo(gocv.NewScalar(255, 0, 0, 0))
+	band.Close()
+	none := gocv.NewMat()
+	defer none.Close()
+	edgesIn := func(edges gocv.Mat, top, bottom int) int {
+		r := edges.Region(image.Rect(0, top, 200, bottom))
+		defer r.Close()
+		return gocv.CountNonZero(r)
+	}
+	d := newEdgeDetector()
+	defer d.close()
+	for _, simd := range []bool{true, false} {
+		whole, masked := gocv.NewMat(), gocv.NewMat()
+		if err := d.cannySIMD(img, none, &whole, 40, 120, simd); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.cannySIMD(img, mask, &masked, 40, 120, simd); err != nil {
+			t.Fatal(err)
+		}
+		if n := edgesIn(whole, 50, 100); n < 40 {
+			t.Errorf("AVX2 %v: without a mask, %d edge pixels on the weak step's lower part, want it found", simd, n)
+		}
+		if n := edgesIn(masked, 40, 50); n != 0 {
+			t.Errorf("AVX2 %v: %d edge pixels under the mask, want none", simd, n)
+		}
+		if n := edgesIn(masked, 50, 100); n != 0 {
+			t.Errorf("AVX2 %v: %d edge pixels on the weak step below the mask, want none (nothing strong to follow from)", simd, n)
+		}
+		if n, want := edgesIn(masked, 0, 40), edgesIn(whole, 0, 40); n != want || n < 35 {
+			t.Errorf("AVX2 %v: %d edge pixels above the mask, want the %d found without it", simd, n, want)
+		}
+		whole.Close()
+		masked.Close()
 	}
 }

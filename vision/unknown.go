@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"image/color"
 	"math"
 
 	"github.com/tablecam/tablecam/models"
@@ -24,13 +25,13 @@ const sizeTolerance = 0.1
 // outlineFinder looks for card outlines, keeping its images and its edge
 // detector's buffers from frame to frame.
 type outlineFinder struct {
-	edges       *edgeDetector
-	blur, edged gocv.Mat
-	kernel      gocv.Mat
+	edges             *edgeDetector
+	blur, edged, mask gocv.Mat
+	kernel            gocv.Mat
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), blur: gocv.NewMat(), edged: gocv.NewMat(),
+	return &outlineFinder{edges: newEdgeDetector(), blur: gocv.NewMat(), edged: gocv.NewMat(), mask: gocv.NewMat(),
 		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))}
 }
 
@@ -38,23 +39,53 @@ func (o *outlineFinder) close() {
 	o.edges.close()
 	o.blur.Close()
 	o.edged.Close()
+	o.mask.Close()
 	o.kernel.Close()
 }
+
+// knownInsetMM is how far inside an identified card's outline its face is
+// left out of the outline search: an outline whose centre lies on an
+// identified card is not reported anyway, and the art of the faces holds
+// most of the frame's edges. The card's own outline, and a few millimetres
+// inside it for a match that is a little off, keep their edges.
+const knownInsetMM = 3.0
 
 // findUnknownCards looks for card-sized rectangular outlines in the top-down
 // grey image that no identified card (known, top-down quads) covers.
 func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	gocv.GaussianBlur(gray, &o.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	o.maskFaces(gray, v, known)
 	if err := o.cardEdges(o.blur, &o.edged); err != nil {
 		return nil, err
 	}
 	return outlinesFromEdges(o.edged, v, known), nil
 }
 
+// maskFaces sets the mask over the faces of the identified cards (known,
+// top-down quads), each less a border of knownInsetMM.
+func (o *outlineFinder) maskFaces(gray gocv.Mat, v *view, known []models.Quad) {
+	if o.mask.Rows() != gray.Rows() || o.mask.Cols() != gray.Cols() {
+		o.mask.Close()
+		o.mask = gocv.NewMatWithSize(gray.Rows(), gray.Cols(), gocv.MatTypeCV8UC1)
+	}
+	o.mask.SetTo(gocv.NewScalar(0, 0, 0, 0))
+	for _, q := range known {
+		// One polygon at a time: several in one call are filled by parity,
+		// leaving a hole where two cards overlap.
+		var poly []image.Point
+		for _, p := range grow(q, -knownInsetMM*v.pxPerMM) {
+			poly = append(poly, image.Pt(int(math.Round(p.X)), int(math.Round(p.Y))))
+		}
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{poly})
+		gocv.FillPoly(&o.mask, pv, color.RGBA{R: 255, G: 255, B: 255, A: 255})
+		pv.Close()
+	}
+}
+
 // cardEdges marks the edges of a blurred top-down grey image in dst, a few
-// pixels thick.
+// pixels thick, none under the mask.
 func (o *outlineFinder) cardEdges(blur gocv.Mat, dst *gocv.Mat) error {
-	if err := o.edges.canny(blur, dst, 40, 120); err != nil {
+	if err := o.edges.canny(blur, o.mask, dst, 40, 120); err != nil {
 		return err
 	}
 	gocv.Dilate(*dst, dst, o.kernel)
