@@ -125,6 +125,7 @@ func unexplained(f features, dets []detection) []int {
 		box       image.Rectangle // the card's outline grown by edgeBand, pixels
 		x0, y0, w int             // its cells: first column and row, columns
 		deep      []bool          // cells within explainDeep of an inlier
+		outline   outline
 	}
 	areas := make([]area, len(dets))
 	for k, d := range dets {
@@ -133,7 +134,7 @@ func unexplained(f features, dets []detection) []int {
 			minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
 			minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
 		}
-		a := area{box: image.Rect(int(minX)-edgeBand, int(minY)-edgeBand, int(maxX)+edgeBand+1, int(maxY)+edgeBand+1)}
+		a := area{box: image.Rect(int(minX)-edgeBand, int(minY)-edgeBand, int(maxX)+edgeBand+1, int(maxY)+edgeBand+1), outline: newOutline(d.quad)}
 		a.x0, a.y0 = floorDiv(a.box.Min.X, explainCell), floorDiv(a.box.Min.Y, explainCell)
 		a.w = floorDiv(a.box.Max.X, explainCell) - a.x0 + 1
 		h := floorDiv(a.box.Max.Y, explainCell) - a.y0 + 1
@@ -156,7 +157,7 @@ func unexplained(f features, dets []detection) []int {
 			if !image.Pt(int(p.X), int(p.Y)).In(a.box) {
 				continue
 			}
-			d := insideDistance(models.Point{X: float64(p.X), Y: float64(p.Y)}, dets[k].quad)
+			d := a.outline.insideDistance(models.Point{X: float64(p.X), Y: float64(p.Y)})
 			cx, cy := int(p.X)/explainCell-a.x0, int(p.Y)/explainCell-a.y0
 			if (d >= -outsideBand && d <= edgeBand) || (d > 0 && a.deep[cy*a.w+cx]) {
 				explained = true
@@ -182,19 +183,43 @@ func floorDiv(a, b int) int {
 // q: positive inside, negative outside (the distance to the nearest side's
 // line, which is exact inside and near the sides).
 func insideDistance(p models.Point, q models.Quad) float64 {
+	o := newOutline(q)
+	return o.insideDistance(p)
+}
+
+// outline is a convex quad's sides, each as a point on it and its unit
+// direction turned so that inside is positive: what insideDistance needs
+// of the quad, worked out once for the many points tested against it.
+type outline struct {
+	sides [4]struct{ ax, ay, ux, uy float64 }
+	n     int
+}
+
+func newOutline(q models.Quad) outline {
 	// Orient by the quad's winding so that inside is positive.
 	sign := 1.0
 	if (q[1].X-q[0].X)*(q[2].Y-q[0].Y)-(q[1].Y-q[0].Y)*(q[2].X-q[0].X) < 0 {
 		sign = -1
 	}
-	d := math.Inf(1)
+	var o outline
 	for i := range q {
 		a, c := q[i], q[(i+1)%4]
 		l := math.Hypot(c.X-a.X, c.Y-a.Y)
 		if l < 1e-9 {
 			continue
 		}
-		d = math.Min(d, sign*((c.X-a.X)*(p.Y-a.Y)-(c.Y-a.Y)*(p.X-a.X))/l)
+		s := &o.sides[o.n]
+		s.ax, s.ay, s.ux, s.uy = a.X, a.Y, sign*(c.X-a.X)/l, sign*(c.Y-a.Y)/l
+		o.n++
+	}
+	return o
+}
+
+// insideDistance is the package function's distance from p to the outline.
+func (o *outline) insideDistance(p models.Point) float64 {
+	d := math.Inf(1)
+	for _, s := range o.sides[:o.n] {
+		d = math.Min(d, s.ux*(p.Y-s.ay)-s.uy*(p.X-s.ax))
 	}
 	return d
 }

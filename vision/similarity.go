@@ -93,6 +93,22 @@ func ransacSimilarity(pairs []pointPair, p ransacParams, rng *rand.Rand) (simila
 		}
 		return c
 	}
+	// countAbove is count(s, nil) when that is above least, and least or
+	// less otherwise: it stops as soon as the pairs left cannot lift the
+	// count above least (most draws are soon seen to be no better).
+	countAbove := func(s similarity, least int) int {
+		c := 0
+		for i, q := range pairs {
+			if c+n-i <= least {
+				return c
+			}
+			x, y := s.apply(q.rx, q.ry)
+			if (x-q.fx)*(x-q.fx)+(y-q.fy)*(y-q.fy) <= t2 {
+				c++
+			}
+		}
+		return c
+	}
 	var best similarity
 	bestN := 0
 	try := func(i, j int) {
@@ -103,7 +119,7 @@ func ransacSimilarity(pairs []pointPair, p ransacParams, rng *rand.Rand) (simila
 		if sc := s.scale(); sc < p.minScale || sc > p.maxScale {
 			return
 		}
-		if c := count(s, nil); c > bestN {
+		if c := countAbove(s, bestN); c > bestN {
 			best, bestN = s, c
 		}
 	}
