@@ -1,7 +1,11 @@
 // Package vision reads camera frames of a Sorcery realm. Given the realm's
 // corners (package calibration), an Analyzer warps the frame to a top-down
 // image at a fixed scale (2 px/mm, with a 90 mm margin for cards off the
-// grid), where every card has the size of its reference face.
+// grid), where every card has the size of its reference face. Cards are read
+// in grey: the frame is turned grey first and warped at full resolution; the
+// colour the hand test needs is warped at half resolution. The warp is the
+// package's own (warp.cpp): OpenCV's bilinear warp with the source positions
+// computed eight at a time in single precision, black beyond the horizon.
 //
 // Cards are found and named together, as a multi-instance planar recognition
 // problem: ORB keypoints of the frame are matched against every reference
@@ -16,8 +20,10 @@
 // features all faces share left out), which gives its confidence. One fit
 // gives the card's outline, its turn (so its owner and whether it is tapped; a site's
 // landscape shape says nothing about tapped) and its name, and it holds when
-// a unit covers half a site. Card-shaped outlines no fit explains get a
-// second look through a perceptual-hash shortlist, and are reported unknown
+// a unit covers half a site. Card-shaped outlines no fit explains (Canny's
+// edges, by a detector of the package's own that marks exactly OpenCV's
+// edges, left out of the faces already fitted) get a second look through a
+// perceptual-hash shortlist, and are reported unknown
 // with a low confidence when no face fits: never with a wrong name.
 //
 // Before keypoints are looked for, the top-down image is equalised tile by
@@ -48,5 +54,6 @@
 // catalog's content. A hand or arm reaching over the realm (a large skin-coloured blob,
 // not the mat's own colour nor a card's art, crossing the realm's edge) marks
 // the frame occluded. An Analyzer keeps the last stable frame: a frame in
-// which no part of the realm changed costs a warp and a difference.
+// which no part of the realm changed costs a half-resolution warp and a
+// difference.
 package vision
