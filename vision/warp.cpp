@@ -94,6 +94,14 @@ __attribute__((target("avx2"))) inline __m256i loads(const uchar *base, __m256i 
     return _mm256_setr_epi32(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
 }
 
+// anyInside marks the lanes whose position has a neighbour inside src
+// (-1 < x < cols, -1 < y < rows), in front of the horizon (w > 0).
+__attribute__((target("avx2"))) inline __m256 anyInside(__m256 w, __m256 fx, __m256 fy, __m256 cols, __m256 rows) {
+    const __m256 zero = _mm256_setzero_ps(), minusOne = _mm256_set1_ps(-1);
+    __m256 in = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_GT_OQ), _mm256_and_ps(_mm256_cmp_ps(fx, minusOne, _CMP_GT_OQ), _mm256_cmp_ps(fx, cols, _CMP_LT_OQ)));
+    return _mm256_and_ps(in, _mm256_and_ps(_mm256_cmp_ps(fy, minusOne, _CMP_GT_OQ), _mm256_cmp_ps(fy, rows, _CMP_LT_OQ)));
+}
+
 // grayRow samples the pixels from..n of one row of a one-channel warp:
 // bilinear, black outside src.
 void grayRow(const cv::Mat &src, const double *m, int row, int from, int n, uchar *out) {
@@ -140,6 +148,7 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
     const __m256i vstep = _mm256_set1_epi32((int)src.step), byte = _mm256_set1_epi32(0xff);
     const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     const uchar *base = src.data;
+    const __m256 cols = _mm256_set1_ps((float)src.cols), rows = _mm256_set1_ps((float)src.rows);
     int x = 0;
     while (x + 8 <= n) {
         __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
@@ -152,7 +161,10 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
                                   _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
                                                 _mm256_and_ps(_mm256_cmp_ps(fly, zero, _CMP_GE_OQ), _mm256_cmp_ps(fly, ymax, _CMP_LE_OQ))));
         if (_mm256_movemask_ps(ok) != 0xff) {
-            grayRow(src, m, row, x, x + 8, out);
+            if (_mm256_movemask_ps(anyInside(w, fx, fy, cols, rows)) == 0)
+            std::memset(out + x, 0, 8); // all eight outside src: black
+            else
+                grayRow(src, m, row, x, x + 8, out);
             x += 8;
             continue;
         }
@@ -222,6 +234,7 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
     const __m256i vstep = _mm256_set1_epi32((int)src.step), three = _mm256_set1_epi32(3), byte = _mm256_set1_epi32(0xff);
     const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     const uchar *base = src.data;
+    const __m256 cols = _mm256_set1_ps((float)src.cols), rows = _mm256_set1_ps((float)src.rows);
     alignas(32) int bgr[8];
     int x = 0;
     while (x + 8 <= n) {
@@ -235,7 +248,10 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
                                   _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
                                                 _mm256_and_ps(_mm256_cmp_ps(fly, zero, _CMP_GE_OQ), _mm256_cmp_ps(fly, ymax, _CMP_LE_OQ))));
         if (_mm256_movemask_ps(ok) != 0xff) {
-            colorRow(src, m, row, x, x + 8, out);
+            if (_mm256_movemask_ps(anyInside(w, fx, fy, cols, rows)) == 0)
+            std::memset(out + 3 * x, 0, 24); // all eight outside src: black
+            else
+                colorRow(src, m, row, x, x + 8, out);
             x += 8;
             continue;
         }
