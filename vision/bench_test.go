@@ -89,3 +89,45 @@ func BenchmarkIdentify(b *testing.B) {
 		a.Identify(crops[i%len(crops)])
 	}
 }
+
+// benchFeatures gives a sample still's equalised top-down keypoints, as the
+// analyzer reads them, and an analyzer over the sample catalog.
+func benchFeatures(b *testing.B) (*Analyzer, gocv.Mat, features) {
+	frame, cal, _ := benchStill(b)
+	a := newTestAnalyzer(b, devCatalog(b))
+	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), a.opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	top := v.warp(frame)
+	defer top.Close()
+	gray := grayOf(top)
+	b.Cleanup(func() { gray.Close() })
+	f, err := a.det.detect(gray)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a, gray, f
+}
+
+// BenchmarkFrameKeypoints finds a frame's keypoints and descriptors
+// (equalisation and ORB).
+func BenchmarkFrameKeypoints(b *testing.B) {
+	a, gray, _ := benchFeatures(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := a.det.detect(gray); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMatchFrame finds and fits the cards of a frame's keypoints (both
+// hash-table passes, RANSAC and verification).
+func BenchmarkMatchFrame(b *testing.B) {
+	a, _, f := benchFeatures(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.index.matchFrame(f, 1)
+	}
+}
