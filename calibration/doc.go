@@ -27,7 +27,8 @@
 // When no edge lattice is trusted (faint, blurred or
 // broken lines on busy art), the grid is read off line profiles instead: vanishing points of the
 // frame's straight lines (all of them, and the mat's opposite edges, and each moved to where the
-// frame's line response lines up best, searched up to 12° either side, since card edges and a grained
+// frame's line response lines up best, searched up to 12° either side (the best few maxima of a coarse
+// scan each climbed), since card edges and a grained
 // table pull a Hough estimate a degree or two off, the receding direction's 8° or more) give an affine
 // top-down view,
 // every row and column of it sums the ridge response, the realm's 6 and 5 equally spaced lines are

@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"math"
+	"sort"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -158,16 +159,8 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 	// the frame's edge by a few pixels, then climbs to 0.05°.
 	// The scans read a thinned set of samples, the climb all of them.
 	thin := ps.thinned(scanSamples)
-	polish := func(alpha, kappa float64) (float64, float64, float64) {
-		a0, best := alpha, thin.alignment(alpha, kappa, bins)
-		for d := -3.0; d <= 3+1e-9; d += 0.25 {
-			for k := -1.0; k <= 1+1e-9; k += 0.05 {
-				if e := thin.alignment(a0+d*deg, k*kmax, bins); e > best {
-					best, alpha, kappa = e, a0+d*deg, k*kmax
-				}
-			}
-		}
-		best = ps.alignment(alpha, kappa, bins)
+	climb := func(alpha, kappa float64) (float64, float64, float64) {
+		best := ps.alignment(alpha, kappa, bins)
 		for _, st := range [][2]float64{{0.1 * deg, 0.02 * kmax}, {0.05 * deg, 0.01 * kmax}} {
 			for iter := 0; iter < 8; iter++ {
 				improved := false
@@ -183,6 +176,43 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 			}
 		}
 		return alpha, kappa, best
+	}
+	polish := func(alpha, kappa float64) (float64, float64, float64) {
+		// The thinned samples' scan is noisy: its best few distinct
+		// maxima are all climbed on every sample, and the best climb wins.
+		type peak struct{ alpha, kappa, e float64 }
+		var scan []peak
+		a0 := alpha
+		scan = append(scan, peak{alpha, kappa, thin.alignment(alpha, kappa, bins)})
+		for d := -3.0; d <= 3+1e-9; d += 0.25 {
+			for k := -1.0; k <= 1+1e-9; k += 0.05 {
+				scan = append(scan, peak{a0 + d*deg, k * kmax, thin.alignment(a0+d*deg, k*kmax, bins)})
+			}
+		}
+		sort.Slice(scan, func(i, j int) bool { return scan[i].e > scan[j].e })
+		var starts []peak
+		for _, p := range scan {
+			distinct := true
+			for _, q := range starts {
+				if math.Abs(p.alpha-q.alpha) < polishApart*deg && math.Abs(p.kappa-q.kappa) < 0.2*kmax {
+					distinct = false
+					break
+				}
+			}
+			if distinct {
+				starts = append(starts, p)
+				if len(starts) == polishStarts {
+					break
+				}
+			}
+		}
+		bestA, bestK, bestE := alpha, kappa, math.Inf(-1)
+		for _, p := range starts {
+			if a, k, e := climb(p.alpha, p.kappa); e > bestE {
+				bestA, bestK, bestE = a, k, e
+			}
+		}
+		return bestA, bestK, bestE
 	}
 	alpha, kappa, best := polish(alpha, kappa)
 	if wide > 0 {
@@ -203,6 +233,13 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 	}
 	return ps.vpFromAngle(alpha, kappa)
 }
+
+// polishStarts is how many distinct maxima of a scan refineVanishingPoint
+// climbs, and polishApart how far apart (degrees) their directions must be.
+const (
+	polishStarts = 3
+	polishApart  = 0.75
+)
 
 // sampleJitter is a fixed pseudo-random offset in [0, 1)² for the sample
 // square at (x, y): a hash, so that one frame always gives the same samples.
