@@ -98,7 +98,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &onMat)
 		shares := newLightShares()
 		if r, b, ok := dominantChromaticity(small, shares); ok {
-			keepOffChromaticity(small, &onMat, shares, r, b)
+			keepOffChromaticity(small, skin, &onMat, shares, r, b)
 		}
 		gocv.BitwiseNot(onMat, &onMat)
 		gocv.BitwiseAnd(skin, onMat, &skin)
@@ -291,7 +291,8 @@ func dominantChromaticity(img gocv.Mat, shares *lightShares) (r, b float32, ok b
 	}
 	var hist [chromaticityBins][chromaticityBins]int
 	counted := 0
-	for i := 0; i+2 < len(data); i += 3 {
+	// Every other pixel: the mat's colour is as common among them.
+	for i := 0; i+2 < len(data); i += 6 {
 		if r, b, ok := shares.of(data, i); ok {
 			hist[min(chromaticityBins-1, int(r*chromaticityBins))][min(chromaticityBins-1, int(b*chromaticityBins))]++
 			counted++
@@ -314,9 +315,10 @@ func dominantChromaticity(img gocv.Mat, shares *lightShares) (r, b float32, ok b
 	return (float32(bi) + 0.5) / chromaticityBins, (float32(bj) + 0.5) / chromaticityBins, best > counted*matShare/100
 }
 
-// keepOffChromaticity clears, in mask, the pixels of the BGR image whose
-// chromaticity is farther than matChromaticity from (r, b).
-func keepOffChromaticity(img gocv.Mat, mask *gocv.Mat, shares *lightShares, r, b float32) {
+// keepOffChromaticity clears, in mask, the skin pixels (non-zero in skin)
+// of the BGR image whose chromaticity is farther than matChromaticity from
+// (r, b). Elsewhere mask is left as it is: only skin is cleared by it.
+func keepOffChromaticity(img, skin gocv.Mat, mask *gocv.Mat, shares *lightShares, r, b float32) {
 	data, err := img.DataPtrUint8()
 	if err != nil || img.Channels() != 3 {
 		return
@@ -325,8 +327,12 @@ func keepOffChromaticity(img gocv.Mat, mask *gocv.Mat, shares *lightShares, r, b
 	if err != nil || len(m)*3 != len(data) {
 		return
 	}
+	sk, err := skin.DataPtrUint8()
+	if err != nil || len(sk) != len(m) {
+		return
+	}
 	for p := range m {
-		if m[p] == 0 {
+		if m[p] == 0 || sk[p] == 0 {
 			continue
 		}
 		if pr, pb, ok := shares.of(data, 3*p); ok && (abs32(pr-r) > matChromaticity || abs32(pb-b) > matChromaticity) {
