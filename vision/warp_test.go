@@ -139,3 +139,38 @@ func TestWarpBeyondHorizon(t *testing.T) {
 		out.Close()
 	}
 }
+
+// BenchmarkWarp compares the own warp with OpenCV's on a bundled still: the
+// grey frame at full resolution and the colour frame at half, as a frame
+// read in full warps them.
+func BenchmarkWarp(b *testing.B) {
+	frame, cal, _ := benchStill(b)
+	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	gray := grayOf(frame)
+	defer gray.Close()
+	out := gocv.NewMat()
+	defer out.Close()
+	for _, c := range []struct {
+		name string
+		img  gocv.Mat
+		view *view
+	}{{"grey full", gray, v}, {"colour half", frame, v.scaled(0.5)}} {
+		b.Run("own "+c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := c.view.warpInto(c.img, &out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("OpenCV "+c.name, func(b *testing.B) {
+			h := homographyMat(c.view.toImage)
+			defer h.Close()
+			for i := 0; i < b.N; i++ {
+				gocv.WarpPerspectiveWithParams(c.img, &out, h, c.view.size, gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
+			}
+		})
+	}
+}
