@@ -134,17 +134,20 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 		}
 	}
 	best.h, best.score = preferShiftOnLines(rm, nil, best.h, g, true)
-	accepted := best.score >= minRidgeScore ||
-		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt)
-	if !accepted || !insideFrame(best.h, g, w, hgt) || cameraInconsistency(best.h, w, hgt) > maxCameraInconsistency {
-		return best, false
-	}
 	// Polish on the uncapped score, which keeps rising as the lattice
-	// settles on the lines' centres.
+	// settles on the lines' centres, and judge the lattice there: its
+	// corners were climbed in steps of 1.5 px and more, which can leave
+	// a right lattice's lines a pixel off, under minRidgeScore.
 	light := rm.lightGrid(best.h, g)
 	fine, _ := climbCorners(func(h homography) float64 { return rm.polarEvidence(h, g, 40, math.Inf(1), light, 6) }, best.h, g, w, hgt, []float64{1, 0.5, 0.25})
 	if s := rm.ridgeScore(fine, g); s >= best.score-0.05 {
 		best.h = fine
+		best.score = math.Max(best.score, s)
+	}
+	accepted := best.score >= minRidgeScore ||
+		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt)
+	if !accepted || !insideFrame(best.h, g, w, hgt) || cameraInconsistency(best.h, w, hgt) > maxCameraInconsistency {
+		return best, false
 	}
 	return best, true
 }

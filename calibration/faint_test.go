@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"fmt"
+	"image"
 	"path/filepath"
 	"testing"
 
@@ -147,5 +148,41 @@ func TestConfirmedOnEdgesNeedsEdges(t *testing.T) {
 		if confirmedOnEdges(em, h, g, 1280, 720) {
 			t.Errorf("scene %d: a lattice is confirmed by an edge map without edges", i)
 		}
+	}
+}
+
+// TestFaintJudgedPolished runs the profile search on a bundled still
+// shrunk to 640×360 (0037) whose faint grid it finds with its corners a
+// pixel or so off the lines' centres: scored there, below minRidgeScore;
+// scored once polished onto the centres, as it must be, above.
+func TestFaintJudgedPolished(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	truth, frame := readStill(t, dir, "0037")
+	defer frame.Close()
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
+	gray, scale := workingGray(small)
+	defer gray.Close()
+	var want models.Quad
+	for i, p := range truth.Corners {
+		s := scale * float64(small.Cols()) / float64(frame.Cols())
+		want[i] = models.Point{X: p.X * s, Y: p.Y * s}
+	}
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := detectFaint(gray, rm, em, g, nil)
+	if !ok {
+		t.Fatalf("not found (ridge score %.3f)", f.score)
+	}
+	if e := cornerError(orientLike(quadOfLattice(f.h, g), want), want) / realmWidthPx(want); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm width", 100*e)
 	}
 }
