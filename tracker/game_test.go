@@ -57,14 +57,21 @@ func stateJSON(t *testing.T, g *Game) string {
 	return string(b)
 }
 
-func TestJournalReplayIsIdentical(t *testing.T) {
+// journaledGame starts a game of the sample catalog with a journal in a
+// temporary folder.
+func journaledGame(t *testing.T) (*models.Catalog, string, *Journal, *Game) {
+	t.Helper()
 	cat := sampleCatalog(t)
 	path := filepath.Join(t.TempDir(), "game.jsonl")
 	j, err := CreateJournal(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := NewGame(newRules(cat), j, cat)
+	return cat, path, j, NewGame(newRules(cat), j, cat)
+}
+
+func TestJournalReplayIsIdentical(t *testing.T) {
+	cat, path, j, g := journaledGame(t)
 	if err := g.Start("test", cat.Path); err != nil {
 		t.Fatal(err)
 	}
@@ -193,13 +200,7 @@ func TestBadCorrections(t *testing.T) {
 }
 
 func TestTruncatedLastLine(t *testing.T) {
-	cat := sampleCatalog(t)
-	path := filepath.Join(t.TempDir(), "game.jsonl")
-	j, err := CreateJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := NewGame(newRules(cat), j, cat)
+	cat, path, j, g := journaledGame(t)
 	record(t, g, opening())
 	want := stateJSON(t, g)
 	j.Close()
@@ -240,13 +241,7 @@ func TestTruncatedLastLine(t *testing.T) {
 // is, and the resumed game stands where the last whole batch left it, so
 // that it reads those frames again.
 func TestPartialLastBatchIsCutOff(t *testing.T) {
-	cat := sampleCatalog(t)
-	path := filepath.Join(t.TempDir(), "game.jsonl")
-	j, err := CreateJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := NewGame(newRules(cat), j, cat)
+	cat, path, j, g := journaledGame(t)
 	batches := opening()
 	record(t, g, batches[:len(batches)-1])
 	want := stateJSON(t, g)

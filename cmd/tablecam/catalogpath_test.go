@@ -25,10 +25,13 @@ func writeCatalogTestFile(t *testing.T, path, text string) {
 	}
 }
 
-func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
+// catalogTestRoot makes a temporary root with nothing in it yet: root/work
+// is the working directory, so its ../shared is root/shared; the program's
+// checkout is root/far/checkout (samples/ in it), beside root/far/shared;
+// the user cache is root/cache.
+func catalogTestRoot(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
-	// root/work is the working directory, so its ../shared is root/shared;
-	// the program's checkout is root/far/checkout, beside root/far/shared.
 	work := filepath.Join(root, "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
@@ -38,6 +41,11 @@ func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
 	t.Setenv("HOME", filepath.Join(root, "home"))
 	t.Setenv("TABLECAM_SAMPLES", filepath.Join(root, "far", "checkout", "samples"))
 	t.Setenv("TABLECAM_CATALOG", "")
+	return root
+}
+
+func TestOpenCatalogChoosesDefaultsInOrder(t *testing.T) {
+	root := catalogTestRoot(t)
 
 	var stderr bytes.Buffer
 	if _, err := openCatalog("", &stderr); err == nil {
@@ -104,17 +112,8 @@ func TestOpenCatalogMissingFlagPath(t *testing.T) {
 // sample catalog, which has them; with only face-less lists, the error says
 // what is missing.
 func TestOpenFaceCatalogPassesOverListsWithoutFaces(t *testing.T) {
-	root := t.TempDir()
-	work := filepath.Join(root, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(work)
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(root, "cache"))
-	t.Setenv("HOME", filepath.Join(root, "home"))
+	root := catalogTestRoot(t)
 	samplesDir := filepath.Join(root, "far", "checkout", "samples")
-	t.Setenv("TABLECAM_SAMPLES", samplesDir)
-	t.Setenv("TABLECAM_CATALOG", "")
 	writeCatalogTestFile(t, filepath.Join(samplesDir, "doc.go"), "package samples\n")
 	writeCatalogTestFile(t, filepath.Join(samplesDir, "catalog", "cards.json"), tinyCatalogJSON("Sample Site"))
 	writeCatalogTestFile(t, filepath.Join(root, "shared", "data", "sorcery-cards.json"), tinyCatalogJSON("Shared Site"))
