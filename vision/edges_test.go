@@ -20,15 +20,7 @@ func TestCannyIsOpenCVs(t *testing.T) {
 	}
 	var inputs []input
 	for _, name := range []string{"0003", "0042"} {
-		frame, cal, _ := stillFrame(t, name)
-		defer frame.Close()
-		v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		top := v.warp(frame)
-		defer top.Close()
-		gray := grayOf(top)
+		gray, _ := stillTopGray(t, name)
 		defer gray.Close()
 		blur := gocv.NewMat()
 		defer blur.Close()

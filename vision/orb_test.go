@@ -12,15 +12,7 @@ import (
 // keypoints are looked for in it (caller closes).
 func equalizedStill(t *testing.T, name string) gocv.Mat {
 	t.Helper()
-	frame, cal, _ := stillFrame(t, name)
-	defer frame.Close()
-	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	top := v.warp(frame)
-	defer top.Close()
-	gray := grayOf(top)
+	gray, v := stillTopGray(t, name)
 	defer gray.Close()
 	eq := newContrastEqualizer(v.pxPerMM)
 	defer eq.close()

@@ -31,6 +31,22 @@ func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration, 
 	return frame, cal, truth
 }
 
+// stillTopGray is a bundled still's top-down grey image, warped through its
+// truth calibration at the analyzer's default scale, with its view (caller
+// closes the image).
+func stillTopGray(t *testing.T, name string) (gocv.Mat, *view) {
+	t.Helper()
+	frame, cal, _ := stillFrame(t, name)
+	defer frame.Close()
+	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := v.warp(frame)
+	defer top.Close()
+	return grayOf(top), v
+}
+
 // TestFullReadLeavesSteadyFrame checks that a frame read in full (its cards
 // read from a grey warp at full resolution) leaves a stable frame that the
 // next frames' half-resolution colour warps match: the same frame again is
