@@ -54,8 +54,8 @@
 // as far cards look, and blurred, as a camera out of focus sees them: the
 // strongest corners only) and the index is cached on disk, keyed by the
 // catalog's content. A hand or arm reaching over the realm (a large skin-coloured blob,
-// not the mat's own colour nor a card's art, crossing the realm's edge, or a
-// smaller one entering across it as wide as an arm) marks the frame
-// occluded. An Analyzer keeps the last stable frame: a frame in which no
-// part of the realm changed costs a half-resolution warp and a difference.
+// not the mat's own colour nor a card's art, crossing the realm's edge) marks
+// the frame occluded. An Analyzer keeps the last stable frame: a frame in
+// which no part of the realm changed costs a half-resolution warp and a
+// difference.
 package vision

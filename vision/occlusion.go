@@ -21,21 +21,6 @@ const (
 	handBand  = 12.0 // mm around the realm
 )
 
-// A hand that reaches in only a little (over the realm's edge, or over a
-// card near it, which hides the skin there) leaves a smaller blob, but it
-// enters as an arm does: across the band's outer edge, as wide as a wrist.
-// On a mat of one colour, such a blob of at least handEnteringShare of the
-// realm, crossing the edge at least handArmMM wide, is a hand too. Other
-// skin-toned things that reach the edge there (a card's frame beside the
-// band, the grid under a warm light) touch it over a few centimetres at
-// most. A mat printed with art of many colours may have skin-toned patches
-// as wide as an arm at its edge: there only a blob of handShare counts.
-const (
-	handPxPerMM       = 0.5 // scale of the image a hand is looked for in
-	handEnteringShare = 0.007
-	handArmMM         = 60.0
-)
-
 var (
 	skinLow  = gocv.NewScalar(30, 136, 77, 0)
 	skinHigh = gocv.NewScalar(255, 175, 127, 0)
@@ -57,7 +42,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	roi := top.Region(area)
 	defer roi.Close()
 	// A hand is big: 0.5 px/mm finds it as well, faster.
-	f := handPxPerMM / s
+	f := 0.5 / s
 	small := gocv.NewMat()
 	defer small.Close()
 	gocv.Resize(roi, &small, image.Pt(int(float64(area.Dx())*f), int(float64(area.Dy())*f)), 0, 0, gocv.InterpolationArea)
@@ -91,8 +76,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// the chroma of the mat's darker shades but not its chromaticity, and a
 	// pale arm of the mat's hue its chromaticity but not its chroma. Either
 	// test alone took such a hand for mat.
-	cr, cb, plainMat := dominantChroma(ycc)
-	if plainMat {
+	if cr, cb, ok := dominantChroma(ycc); ok {
 		onMat := gocv.NewMat()
 		defer onMat.Close()
 		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &onMat)
@@ -127,9 +111,8 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// share of the image off them (a hand over lines loses that part).
 	var offGrid []int
 	var offShare float64
-	minEntering := int(handEnteringShare * realmPx)
 	for i := 1; i < n; i++ {
-		if int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < minEntering {
+		if int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < minArea {
 			continue
 		}
 		x0, y0 := stats.GetIntAt(i, int(gocv.CC_STAT_LEFT)), stats.GetIntAt(i, int(gocv.CC_STAT_TOP))
@@ -143,41 +126,9 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		if float64(offGrid[i]) >= offShare*float64(minArea) {
 			return true
 		}
-		if plainMat && float64(offGrid[i]) >= offShare*float64(minEntering) && entryWidthMM(labels, int32(i), handPxPerMM) >= handArmMM {
-			return true
-		}
 	}
 	return false
 }
-
-// entryWidthMM measures how wide a labelled blob crosses the outer edge of
-// a label image of s pixels a millimetre: its pixels in the edgeRing
-// outermost rows and columns, per ring pixel of depth.
-func entryWidthMM(labels gocv.Mat, label int32, s float64) float64 {
-	data, err := labels.DataPtrUint8()
-	cols, rows := labels.Cols(), labels.Rows()
-	if err != nil || labels.Type() != gocv.MatTypeCV32S || len(data) < 4*rows*cols {
-		return 0
-	}
-	n := 0
-	for y := 0; y < rows; y++ {
-		inRing := y < edgeRing || y >= rows-edgeRing
-		row := data[4*y*cols : 4*(y+1)*cols]
-		for x := 0; x < cols; x++ {
-			if !inRing && x == edgeRing {
-				x = max(x, cols-edgeRing) // skip the inside of the row
-			}
-			if int32(binary.NativeEndian.Uint32(row[4*x:])) == label {
-				n++
-			}
-		}
-	}
-	return float64(n) / edgeRing / s
-}
-
-// edgeRing is the depth, in pixels, of the ring along the image's edge in
-// which entryWidthMM counts a blob.
-const edgeRing = 2
 
 // gridLineMM is how far from a printed grid line, in millimetres, a pixel
 // counts as the line. Under a warm light a white or gold grid turns
