@@ -3,7 +3,6 @@ package calibration
 import (
 	"errors"
 	"fmt"
-	"image"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -210,26 +209,8 @@ func TestMoveOnLinesSnapsToEdges(t *testing.T) {
 	g := models.DefaultRealm()
 	for _, name := range []string{"0003", "0006", "0007"} {
 		t.Run(name, func(t *testing.T) {
-			truth, frame := readStill(t, dir, name)
-			defer frame.Close()
-			small := gocv.NewMat()
-			defer small.Close()
-			gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
-			gray, scale := workingGray(small)
+			want, gray, rm, faint := shrunkStillLineMaps(t, dir, name)
 			defer gray.Close()
-			rm, err := newRidgeMap(gray)
-			if err != nil {
-				t.Fatal(err)
-			}
-			faint, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want models.Quad
-			for i, p := range truth.Corners {
-				s := scale * float64(small.Cols()) / float64(frame.Cols())
-				want[i] = models.Point{X: p.X * s, Y: p.Y * s}
-			}
 			hw, err := fitHomography(realmCorners(g), want[:])
 			if err != nil {
 				t.Fatal(err)
@@ -258,15 +239,8 @@ func TestDetectSmallFrames(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	for _, name := range []string{"0032", "0041", "0068"} {
 		t.Run(name, func(t *testing.T) {
-			truth, frame := readStill(t, dir, name)
-			defer frame.Close()
-			small := gocv.NewMat()
+			truth, want, small := shrunkStill(t, dir, name)
 			defer small.Close()
-			gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
-			var want models.Quad
-			for i, p := range truth.Corners {
-				want[i] = models.Point{X: p.X * 640 / float64(frame.Cols()), Y: p.Y * 360 / float64(frame.Rows())}
-			}
 			c, err := Detect(small, Options{NorthAtBottom: truth.NorthAtBottom})
 			if err != nil {
 				t.Fatalf("not found: %v", err)

@@ -2,7 +2,6 @@ package calibration
 
 import (
 	"fmt"
-	"image"
 	"path/filepath"
 	"testing"
 
@@ -158,26 +157,8 @@ func TestConfirmedOnEdgesNeedsEdges(t *testing.T) {
 func TestFaintJudgedPolished(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
-	truth, frame := readStill(t, dir, "0037")
-	defer frame.Close()
-	small := gocv.NewMat()
-	defer small.Close()
-	gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
-	gray, scale := workingGray(small)
+	want, gray, rm, em := shrunkStillLineMaps(t, dir, "0037")
 	defer gray.Close()
-	var want models.Quad
-	for i, p := range truth.Corners {
-		s := scale * float64(small.Cols()) / float64(frame.Cols())
-		want[i] = models.Point{X: p.X * s, Y: p.Y * s}
-	}
-	rm, err := newRidgeMap(gray)
-	if err != nil {
-		t.Fatal(err)
-	}
-	em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f, ok := detectFaint(gray, rm, em, g, nil)
 	if !ok {
 		t.Fatalf("not found (ridge score %.3f)", f.score)

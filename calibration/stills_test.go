@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"encoding/json"
+	"image"
 	"os"
 	"path/filepath"
 	"sort"
@@ -96,6 +97,44 @@ func stillLineMaps(tb testing.TB, dir, name string) (stillTruth, gocv.Mat, *ridg
 		tb.Fatal(err)
 	}
 	return truth, gray, rm, em
+}
+
+// shrunkStill is a bundled still shrunk to 640×360, a cheap webcam's frame,
+// with its truth corners in the shrunk frame's pixels (caller closes).
+func shrunkStill(tb testing.TB, dir, name string) (stillTruth, models.Quad, gocv.Mat) {
+	tb.Helper()
+	truth, frame := readStill(tb, dir, name)
+	defer frame.Close()
+	small := gocv.NewMat()
+	gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
+	var corners models.Quad
+	for i, p := range truth.Corners {
+		corners[i] = models.Point{X: p.X * 640 / float64(frame.Cols()), Y: p.Y * 360 / float64(frame.Rows())}
+	}
+	return truth, corners, small
+}
+
+// shrunkStillLineMaps is stillLineMaps for a bundled still shrunk to
+// 640×360 and read as Detect reads it, at the working width: its truth
+// corners in working pixels, the working grey image (caller closes), and
+// its ridge and faint edge maps.
+func shrunkStillLineMaps(tb testing.TB, dir, name string) (models.Quad, gocv.Mat, *ridgeMap, *edgeMap) {
+	tb.Helper()
+	_, corners, small := shrunkStill(tb, dir, name)
+	defer small.Close()
+	gray, scale := workingGray(small)
+	for i := range corners {
+		corners[i] = models.Point{X: corners[i].X * scale, Y: corners[i].Y * scale}
+	}
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return corners, gray, rm, em
 }
 
 func calibrateStill(tb testing.TB, img string) stillResult {

@@ -115,22 +115,8 @@ func TestRefineVanishingPointOffAxis(t *testing.T) {
 func TestRefineVanishingPointScanMaxima(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
-	truth, frame := readStill(t, dir, "0086")
-	defer frame.Close()
-	small := gocv.NewMat()
-	defer small.Close()
-	gocv.Resize(frame, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
-	gray, scale := workingGray(small)
+	q, gray, rm, _ := shrunkStillLineMaps(t, dir, "0086")
 	defer gray.Close()
-	rm, err := newRidgeMap(gray)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q models.Quad
-	for i, p := range truth.Corners {
-		s := scale * float64(small.Cols()) / float64(frame.Cols())
-		q[i] = models.Point{X: p.X * s, Y: p.Y * s}
-	}
 	h, err := fitHomography(realmCorners(g), q[:])
 	if err != nil {
 		t.Fatal(err)
