@@ -26,19 +26,46 @@ const float outside = -(float)(1 << 20);
 // clampFixed keeps positions (in 1/32 pixel) where their integer part fits a short.
 inline float clampFixed(float v) { return std::min(std::max(v, -(float)(1 << 20)), (float)((1 << 20) - 1)); }
 
+// RowMap is the inverse map along one top-down row: the source position of
+// pixel x is ((x0 + m0·x)/w, (y0 + m3·x)/w) with w = w0 + m6·x, in single
+// precision.
+struct RowMap {
+    float m0, m3, m6, x0, y0, w0;
+    RowMap(const double *m, int row)
+        : m0((float)m[0]), m3((float)m[3]), m6((float)m[6]),
+          x0((float)(m[1] * row + m[2])), y0((float)(m[4] * row + m[5])), w0((float)(m[7] * row + m[8])) {}
+};
+
+// RowLanes is a RowMap eight pixels at a time: lanes gives, for the pixels
+// x..x+7, w and the numerators of their source positions, with the same
+// float arithmetic as the one-pixel paths (the compiler must not contract
+// it into fused multiply-adds, hence no "fma" target).
+struct RowLanes {
+    __m256 vm0, vm3, vm6, vx0, vy0, vw0, step;
+    __attribute__((target("avx2"))) explicit RowLanes(const RowMap &r)
+        : vm0(_mm256_set1_ps(r.m0)), vm3(_mm256_set1_ps(r.m3)), vm6(_mm256_set1_ps(r.m6)),
+          vx0(_mm256_set1_ps(r.x0)), vy0(_mm256_set1_ps(r.y0)), vw0(_mm256_set1_ps(r.w0)),
+          step(_mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7)) {}
+    __attribute__((target("avx2"))) inline void lanes(int x, __m256 &w, __m256 &nx, __m256 &ny) const {
+        __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
+        w = _mm256_add_ps(vw0, _mm256_mul_ps(vm6, xs));
+        nx = _mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs));
+        ny = _mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs));
+    }
+};
+
 // positions writes the fixed-point source positions of the pixels from..n
 // of one row: xy the integer parts (short pairs), frac the fractions
 // (y*32+x).
 void positions(const double *m, int row, int from, int n, short *xy, ushort *frac) {
-    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
-    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const RowMap r(m, row);
     for (int x = from; x < n; x++) {
         float xs = (float)x;
-        float w = w0 + m6 * xs, fx = outside, fy = outside;
+        float w = r.w0 + r.m6 * xs, fx = outside, fy = outside;
         if (w > 0) {
             float s = (float)interSize / w;
-            fx = clampFixed((x0 + m0 * xs) * s);
-            fy = clampFixed((y0 + m3 * xs) * s);
+            fx = clampFixed((r.x0 + r.m0 * xs) * s);
+            fy = clampFixed((r.y0 + r.m3 * xs) * s);
         }
         int X = cvRound(fx), Y = cvRound(fy);
         xy[2 * x] = (short)(X >> interBits);
@@ -51,23 +78,19 @@ void positions(const double *m, int row, int from, int n, short *xy, ushort *fra
 // arithmetic (the compiler must not contract it into fused multiply-adds,
 // hence no "fma" target).
 __attribute__((target("avx2"))) void positionsAVX2(const double *m, int row, int n, short *xy, ushort *frac) {
-    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
-    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
-    const __m256 vm0 = _mm256_set1_ps(m0), vm3 = _mm256_set1_ps(m3), vm6 = _mm256_set1_ps(m6);
-    const __m256 vx0 = _mm256_set1_ps(x0), vy0 = _mm256_set1_ps(y0), vw0 = _mm256_set1_ps(w0);
+    const RowLanes lanes{RowMap(m, row)};
     const __m256 size = _mm256_set1_ps((float)interSize), zero = _mm256_setzero_ps();
     const __m256 lo = _mm256_set1_ps(-(float)(1 << 20)), hi = _mm256_set1_ps((float)((1 << 20) - 1));
     const __m256 far = _mm256_set1_ps(outside);
     const __m256i fracMask = _mm256_set1_epi32(interSize - 1), lowHalf = _mm256_set1_epi32(0xffff);
-    const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     int x = 0;
     for (; x + 8 <= n; x += 8) {
-        __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
-        __m256 w = _mm256_add_ps(vw0, _mm256_mul_ps(vm6, xs));
+        __m256 w, nx, ny;
+        lanes.lanes(x, w, nx, ny);
         __m256 front = _mm256_cmp_ps(w, zero, _CMP_GT_OQ);
         __m256 s = _mm256_div_ps(size, w);
-        __m256 fx = _mm256_mul_ps(_mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs)), s);
-        __m256 fy = _mm256_mul_ps(_mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs)), s);
+        __m256 fx = _mm256_mul_ps(nx, s);
+        __m256 fy = _mm256_mul_ps(ny, s);
         fx = _mm256_blendv_ps(far, _mm256_min_ps(_mm256_max_ps(fx, lo), hi), front);
         fy = _mm256_blendv_ps(far, _mm256_min_ps(_mm256_max_ps(fy, lo), hi), front);
         __m256i X = _mm256_cvtps_epi32(fx), Y = _mm256_cvtps_epi32(fy);
@@ -105,18 +128,17 @@ __attribute__((target("avx2"))) inline __m256 anyInside(__m256 w, __m256 fx, __m
 // grayRow samples the pixels from..n of one row of a one-channel warp:
 // bilinear, black outside src.
 void grayRow(const cv::Mat &src, const double *m, int row, int from, int n, uchar *out) {
-    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
-    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const RowMap r(m, row);
     const int cols = src.cols, rows = src.rows;
     for (int x = from; x < n; x++) {
         float xs = (float)x;
-        float w = w0 + m6 * xs;
+        float w = r.w0 + r.m6 * xs;
         if (!(w > 0)) {
             out[x] = 0;
             continue;
         }
         float inv = 1.f / w;
-        float fx = (x0 + m0 * xs) * inv, fy = (y0 + m3 * xs) * inv;
+        float fx = (r.x0 + r.m0 * xs) * inv, fy = (r.y0 + r.m3 * xs) * inv;
         if (!(fx > -1 && fx < cols && fy > -1 && fy < rows)) {
             out[x] = 0;
             continue;
@@ -136,26 +158,22 @@ void grayRow(const cv::Mat &src, const double *m, int row, int from, int n, ucha
 // grayRowAVX2 is grayRow eight pixels at a time where all eight and their
 // neighbours lie inside src, with the same float arithmetic.
 __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
-    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
-    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
-    const __m256 vm0 = _mm256_set1_ps(m0), vm3 = _mm256_set1_ps(m3), vm6 = _mm256_set1_ps(m6);
-    const __m256 vx0 = _mm256_set1_ps(x0), vy0 = _mm256_set1_ps(y0), vw0 = _mm256_set1_ps(w0);
+    const RowLanes lanes{RowMap(m, row)};
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1);
     // Eight pixels take the fast way when every one's four neighbours are
     // inside src and the 4-byte loads stay inside it: 0 ≤ x ≤ cols-4 and
     // 0 ≤ y ≤ rows-2.
     const __m256 xmax = _mm256_set1_ps((float)(src.cols - 4)), ymax = _mm256_set1_ps((float)(src.rows - 2));
     const __m256i vstep = _mm256_set1_epi32((int)src.step), byte = _mm256_set1_epi32(0xff);
-    const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     const uchar *base = src.data;
     const __m256 cols = _mm256_set1_ps((float)src.cols), rows = _mm256_set1_ps((float)src.rows);
     int x = 0;
     while (x + 8 <= n) {
-        __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
-        __m256 w = _mm256_add_ps(vw0, _mm256_mul_ps(vm6, xs));
+        __m256 w, nx, ny;
+        lanes.lanes(x, w, nx, ny);
         __m256 inv = _mm256_div_ps(one, w);
-        __m256 fx = _mm256_mul_ps(_mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs)), inv);
-        __m256 fy = _mm256_mul_ps(_mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs)), inv);
+        __m256 fx = _mm256_mul_ps(nx, inv);
+        __m256 fy = _mm256_mul_ps(ny, inv);
         __m256 flx = _mm256_floor_ps(fx), fly = _mm256_floor_ps(fy);
         __m256 ok = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_GT_OQ),
                                   _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
@@ -193,15 +211,14 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
 // colorRow samples the pixels from..n of one row of a three-channel warp:
 // bilinear, black outside src.
 void colorRow(const cv::Mat &src, const double *m, int row, int from, int n, uchar *out) {
-    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
-    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
+    const RowMap r(m, row);
     const int cols = src.cols, rows = src.rows;
     for (int x = from; x < n; x++) {
         uchar *o = out + 3 * x;
         float xs = (float)x;
-        float w = w0 + m6 * xs;
+        float w = r.w0 + r.m6 * xs;
         float inv = 1.f / w;
-        float fx = (x0 + m0 * xs) * inv, fy = (y0 + m3 * xs) * inv;
+        float fx = (r.x0 + r.m0 * xs) * inv, fy = (r.y0 + r.m3 * xs) * inv;
         if (!(w > 0) || !(fx > -1 && fx < cols && fy > -1 && fy < rows)) {
             o[0] = o[1] = o[2] = 0;
             continue;
@@ -223,26 +240,22 @@ void colorRow(const cv::Mat &src, const double *m, int row, int from, int n, uch
 // colorRowAVX2 is colorRow eight pixels at a time where all eight and
 // their neighbours lie inside src, with the same float arithmetic.
 __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
-    const float m0 = (float)m[0], m3 = (float)m[3], m6 = (float)m[6];
-    const float x0 = (float)(m[1] * row + m[2]), y0 = (float)(m[4] * row + m[5]), w0 = (float)(m[7] * row + m[8]);
-    const __m256 vm0 = _mm256_set1_ps(m0), vm3 = _mm256_set1_ps(m3), vm6 = _mm256_set1_ps(m6);
-    const __m256 vx0 = _mm256_set1_ps(x0), vy0 = _mm256_set1_ps(y0), vw0 = _mm256_set1_ps(w0);
+    const RowLanes lanes{RowMap(m, row)};
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1);
     // The 4-byte loads of a pixel's right neighbour reach into the pixel
     // after it: 0 ≤ x ≤ cols-3 and 0 ≤ y ≤ rows-2 keep them inside src.
     const __m256 xmax = _mm256_set1_ps((float)(src.cols - 3)), ymax = _mm256_set1_ps((float)(src.rows - 2));
     const __m256i vstep = _mm256_set1_epi32((int)src.step), three = _mm256_set1_epi32(3), byte = _mm256_set1_epi32(0xff);
-    const __m256 step = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     const uchar *base = src.data;
     const __m256 cols = _mm256_set1_ps((float)src.cols), rows = _mm256_set1_ps((float)src.rows);
     alignas(32) int bgr[8];
     int x = 0;
     while (x + 8 <= n) {
-        __m256 xs = _mm256_add_ps(_mm256_set1_ps((float)x), step);
-        __m256 w = _mm256_add_ps(vw0, _mm256_mul_ps(vm6, xs));
+        __m256 w, nx, ny;
+        lanes.lanes(x, w, nx, ny);
         __m256 inv = _mm256_div_ps(one, w);
-        __m256 fx = _mm256_mul_ps(_mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs)), inv);
-        __m256 fy = _mm256_mul_ps(_mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs)), inv);
+        __m256 fx = _mm256_mul_ps(nx, inv);
+        __m256 fy = _mm256_mul_ps(ny, inv);
         __m256 flx = _mm256_floor_ps(fx), fly = _mm256_floor_ps(fy);
         __m256 ok = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_GT_OQ),
                                   _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
