@@ -56,18 +56,30 @@ std::vector<cv::Point> randomPattern(int patch, int n) {
     return p;
 }
 
+// samplePlace gives where a keypoint's descriptor tests are read, as
+// cv::ORB reads them: its centre on its blurred pyramid level, that level's
+// row step, and the cosine and sine of its angle (in double precision,
+// rounded to float).
+inline void samplePlace(const frameORB *o, const cv::KeyPoint &k, const uchar *&center, int &step, float &a, float &b) {
+    const cv::Mat &img = o->blurred[k.octave];
+    step = (int)img.step;
+    float scale = 1.f / (float)std::pow((double)o->scale, (double)k.octave);
+    float angle = k.angle * (float)(CV_PI / 180.f);
+    a = (float)cos(angle);
+    b = (float)sin(angle);
+    center = &img.at<uchar>(cvRound(k.pt.y * scale), cvRound(k.pt.x * scale));
+}
+
 // describe computes cv::ORB's descriptors (2-point tests, 32 bytes) of the
 // keypoints on the blurred pyramid levels.
 void describe(frameORB *o, const std::vector<cv::KeyPoint> &kps, cv::Mat &desc) {
     desc.create((int)kps.size(), 32, CV_8U);
     for (size_t j = 0; j < kps.size(); j++) {
         const cv::KeyPoint &k = kps[j];
-        const cv::Mat &img = o->blurred[k.octave];
-        int step = (int)img.step;
-        float scale = 1.f / (float)std::pow((double)o->scale, (double)k.octave);
-        float angle = k.angle * (float)(CV_PI / 180.f);
-        float a = std::cos(angle), b = std::sin(angle);
-        const uchar *center = &img.at<uchar>(cvRound(k.pt.y * scale), cvRound(k.pt.x * scale));
+        const uchar *center;
+        int step;
+        float a, b;
+        samplePlace(o, k, center, step, a, b);
         const cv::Point *p = &o->pattern[0];
         uchar *d = desc.ptr<uchar>((int)j);
         for (int i = 0; i < 32; ++i, p += 16) {
@@ -235,12 +247,10 @@ __attribute__((target("avx2"))) void describeAVX2(frameORB *o, const std::vector
     const float *px = o->patternX.data(), *py = o->patternY.data();
     for (size_t j = 0; j < kps.size(); j++) {
         const cv::KeyPoint &k = kps[j];
-        const cv::Mat &img = o->blurred[k.octave];
-        int step = (int)img.step;
-        float scale = 1.f / (float)std::pow((double)o->scale, (double)k.octave);
-        float angle = k.angle * (float)(CV_PI / 180.f);
-        float a = (float)cos(angle), b = (float)sin(angle);
-        const uchar *center = &img.at<uchar>(cvRound(k.pt.y * scale), cvRound(k.pt.x * scale));
+        const uchar *center;
+        int step;
+        float a, b;
+        samplePlace(o, k, center, step, a, b);
         const __m256 va = _mm256_set1_ps(a), vb = _mm256_set1_ps(b);
         const __m256i vstep = _mm256_set1_epi32(step);
         for (int i = 0; i < 512; i += 8) {
