@@ -57,11 +57,25 @@ func runPlay(ctx context.Context, e env) int {
 		}
 	}
 	if hasDisplay() {
+		if o.Journal == "" {
+			// Name the game's journal here, so that when the overlay
+			// fails after it has begun the game, the headless run below
+			// continues that game instead of starting a second journal.
+			if dir, err := tracker.DefaultJournalDir(); err == nil {
+				o.Journal = tracker.NewJournalPath(dir, time.Now())
+			}
+		}
+		_, err := os.Stat(o.Journal)
+		journalBefore := err == nil
 		code, noWindow := runOverlay(ctx, e, o)
 		if noWindow == "" {
 			return code
 		}
 		fmt.Fprintf(e.stdout, "tablecam: the overlay could not open a window on display %q (%s): running headless, without the window\n", displayName(), noWindow)
+		if _, err := os.Stat(o.Journal); o.Journal != "" && err == nil && !journalBefore && !o.Resume {
+			fmt.Fprintf(e.stdout, "tablecam: continuing the game the overlay began in %s\n", o.Journal)
+			o.Resume = true
+		}
 	} else {
 		fmt.Fprintln(e.stdout, "tablecam: no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless, without the window")
 	}

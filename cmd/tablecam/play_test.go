@@ -147,6 +147,7 @@ func TestPlayBinaries(t *testing.T) {
 	t.Run("dead display", func(t *testing.T) { playOnADeadDisplay(t, bin) })
 	t.Run("window", func(t *testing.T) { playShowsTheWindow(t, bin) })
 	t.Run("stopped", func(t *testing.T) { playStopsCleanly(t, bin) })
+	t.Run("window lost after the game began", func(t *testing.T) { playWhenTheWindowFailsLate(t, bin) })
 }
 
 // playStopsCleanly interrupts tablecam while the overlay plays the demo
@@ -231,6 +232,59 @@ func playOnADeadDisplay(t *testing.T, bin string) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(out, "frame-*.png")); len(files) < 2 {
 		t.Errorf("%d headless snapshots in %s, want 2", len(files), out)
+	}
+}
+
+// playWhenTheWindowFailsLate runs tablecam beside a stand-in overlay that
+// begins the game (it reads the frames into the journal it is given, as the
+// overlay does before its window opens) and then fails as a window that
+// cannot be opened does. tablecam goes on headless in the same journal:
+// one game, one journal, not a second one beside an abandoned first.
+func playWhenTheWindowFailsLate(t *testing.T, bin string) {
+	dir := t.TempDir()
+	exe, err := os.ReadFile(filepath.Join(bin, "tablecam"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tablecam"), exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	overlay := "#!/bin/sh\n" +
+		"DISPLAY= WAYLAND_DISPLAY= \"$(dirname \"$0\")/tablecam\" \"$@\" >/dev/null 2>&1\n" +
+		"echo 'panic: glfw: GLX: No GLX display: a platform-specific error occurred' >&2\n" +
+		"exit 2\n"
+	if err := os.WriteFile(filepath.Join(dir, "tablecam-overlay"), []byte(overlay), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	frames := twoStills(t)
+	data := t.TempDir()
+	cmd := exec.Command(filepath.Join(dir, "tablecam"), "--frames", frames, "--catalog", filepath.Join("..", "..", "samples", "catalog"),
+		"--fast", "--mute", "--out", filepath.Join(t.TempDir(), "snaps"))
+	cmd.Env = append(os.Environ(), "DISPLAY=:1", "HOME="+t.TempDir(), "XDG_DATA_HOME="+data)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	journals, _ := filepath.Glob(filepath.Join(data, "tablecam", "journals", "*.jsonl"))
+	if len(journals) != 1 {
+		t.Fatalf("journals %q after the window failed, want the one game's", journals)
+	}
+	if want := "continuing the game the overlay began in " + journals[0]; !strings.Contains(stdout.String(), want) {
+		t.Errorf("want %q:\n%s", want, stdout.String())
+	}
+	entries, _, err := tracker.ReadJournal(journals[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := 0
+	for _, en := range entries {
+		if en.Kind == tracker.EntryStart {
+			starts++
+		}
+	}
+	if starts != 2 {
+		t.Errorf("%d starts in the journal, want 2 (the overlay's, and the headless run's resuming it)", starts)
 	}
 }
 
