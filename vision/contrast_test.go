@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"testing"
@@ -78,4 +79,108 @@ func readAlteredStills(t *testing.T, stills []int, alter func(gocv.Mat)) (full, 
 		wrong += s.wrongNames
 	}
 	return full, named, wrong
+}
+
+// TestEqualizerIsCLAHE checks that the own equalisation gives OpenCV's
+// CLAHE result byte for byte, on both its paths: on the top-down grey image
+// of bundled stills (a size that is not a multiple of the tile grid, so
+// OpenCV extends it with mirrored rows and columns), and on noise and
+// gradients of sizes that are a multiple of the grid, or not, or smaller
+// than a tile, with clip limits from none to loose.
+func TestEqualizerIsCLAHE(t *testing.T) {
+	prev := SetOpenCVThreads(1)
+	defer SetOpenCVThreads(prev)
+	type input struct {
+		name  string
+		img   gocv.Mat
+		tiles image.Point
+	}
+	var inputs []input
+	for _, name := range []string{"0003", "0042"} {
+		gray, _ := stillTopGray(t, name)
+		defer gray.Close()
+		e := newContrastEqualizer(2)
+		inputs = append(inputs, input{"still " + name, gray, e.tiles(gray)})
+		e.close()
+	}
+	for _, c := range []struct {
+		w, h  int
+		tiles image.Point
+	}{{700, 500, image.Pt(7, 5)}, {703, 499, image.Pt(7, 5)}, {640, 480, image.Pt(8, 8)}, {61, 37, image.Pt(3, 2)}, {9, 5, image.Pt(4, 4)}, {1, 1, image.Pt(1, 1)}, {200, 1, image.Pt(2, 1)}} {
+		noise := gocv.NewMatWithSize(c.h, c.w, gocv.MatTypeCV8UC1)
+		defer noise.Close()
+		gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
+		inputs = append(inputs, input{fmt.Sprintf("noise %dx%d", c.w, c.h), noise, c.tiles})
+		ramp := gocv.NewMatWithSize(c.h, c.w, gocv.MatTypeCV8UC1)
+		defer ramp.Close()
+		for y := 0; y < c.h; y++ {
+			for x := 0; x < c.w; x++ {
+				ramp.SetUCharAt(y, x, uint8((x*3+y*5)/4%256))
+			}
+		}
+		inputs = append(inputs, input{fmt.Sprintf("ramp %dx%d", c.w, c.h), ramp, c.tiles})
+	}
+	e := newContrastEqualizer(2)
+	defer e.close()
+	for _, in := range inputs {
+		for _, clip := range []float64{0, contrastClip, 2.5, 40} {
+			want := gocv.NewMat()
+			clahe := gocv.NewCLAHEWithParams(clip, in.tiles)
+			clahe.Apply(in.img, &want)
+			clahe.Close()
+			for _, simd := range []bool{true, false} {
+				got := gocv.NewMat()
+				if err := e.claheSIMD(in.img, &got, in.tiles, clip, simd); err != nil {
+					t.Fatal(err)
+				}
+				if n := differing(got, want); n != 0 {
+					t.Errorf("%s, %v tiles, clip %g, AVX2 %v: %d of %d pixels differ from OpenCV's CLAHE", in.name, in.tiles, clip, simd, n, in.img.Rows()*in.img.Cols())
+				}
+				got.Close()
+			}
+			want.Close()
+		}
+	}
+}
+
+// differing counts the pixels in which two 8-bit images of one size differ.
+func differing(a, b gocv.Mat) int {
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.AbsDiff(a, b, &diff)
+	return gocv.CountNonZero(diff)
+}
+
+// BenchmarkEqualize compares the own equalisation with OpenCV's CLAHE on
+// the top-down grey image of a bundled still.
+func BenchmarkEqualize(b *testing.B) {
+	frame, cal, _ := benchStill(b)
+	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	frameGray, gray, out := grayOf(frame), gocv.NewMat(), gocv.NewMat()
+	defer frameGray.Close()
+	defer gray.Close()
+	defer out.Close()
+	if err := v.warpInto(frameGray, &gray); err != nil {
+		b.Fatal(err)
+	}
+	keepFreedMemory()
+	e := newContrastEqualizer(v.pxPerMM)
+	defer e.close()
+	b.Run("own", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := e.equalize(gray, &out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("OpenCV", func(b *testing.B) {
+		clahe := gocv.NewCLAHEWithParams(contrastClip, e.tiles(gray))
+		defer clahe.Close()
+		for i := 0; i < b.N; i++ {
+			clahe.Apply(gray, &out)
+		}
+	})
 }

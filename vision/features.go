@@ -89,6 +89,8 @@ func (d *frameDetector) close() {
 
 // detect finds the features of a top-down grey image.
 func (d *frameDetector) detect(gray gocv.Mat) (features, error) {
-	d.equalizer.equalize(gray, &d.equalized)
+	if err := d.equalizer.equalize(gray, &d.equalized); err != nil {
+		return features{}, err
+	}
 	return d.orb.detect(d.equalized)
 }
