@@ -16,6 +16,37 @@ type Warning struct {
 	Message string      `json:"message"`
 }
 
+// SameSubject reports whether w and o speak of the same thing: the same code,
+// player and cells, whatever their messages say (an event's warning and the
+// standing one it leaves on the board).
+func (w Warning) SameSubject(o Warning) bool {
+	if w.Code != o.Code || w.Player != o.Player || len(w.Cells) != len(o.Cells) {
+		return false
+	}
+	for i := range w.Cells {
+		if w.Cells[i] != o.Cells[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// OtherStanding gives the standing warnings of st that none of its last event's
+// warnings already speaks of.
+func (st GameState) OtherStanding() []Warning {
+	var out []Warning
+next:
+	for _, s := range st.Standing {
+		for _, w := range st.Warnings {
+			if w.SameSubject(s) {
+				continue next
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // ManaState is a player's mana this turn.
 type ManaState struct {
 	Available int `json:"available"`
@@ -106,7 +137,13 @@ type GameState struct {
 	Winner   Player       `json:"winner"`
 	Players  PlayerStates `json:"players"`
 	Realm    RealmState   `json:"realm"`
-	Warnings []Warning    `json:"warnings"`
+	// Warnings were raised by the last event.
+	Warnings []Warning `json:"warnings"`
+	// Standing holds what breaks the rules on the table now, whichever
+	// event brought it about, for as long as it lasts: a minion still in the
+	// void, a minion still under a site it may not be under, a Waterbound or
+	// Landbound minion where it is disabled.
+	Standing []Warning `json:"standing"`
 }
 
 // RubbleName is the card name used for Rubble.

@@ -7,7 +7,9 @@
 // unit_summoned, card_tapped, damage…) through Apply, which returns the warnings each event raises
 // (models.Warning with a stable code such as "site.not_adjacent", the player, the cells and one
 // sentence citing the rule) and keeps the history. State derives the game state (models.GameState,
-// the JSON of "tablecam rules --json"). An event that breaks a rule still happens, because the card
+// the JSON of "tablecam rules --json"), with the warnings of the last event and those that stand on
+// the board for as long as it stays wrong (Standing: a minion left in the void or under a site it
+// may not be under, a Waterbound or Landbound minion where it is disabled). An event that breaks a rule still happens, because the card
 // is on the table; only malformed events (unknown card, bad cell, negative amount, a card that is not
 // where the event says) are errors, wrapping ErrInvalidEvent and naming the field.
 //

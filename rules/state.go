@@ -4,8 +4,9 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
-// State gives the game state after the last applied event: players, realm and
-// the warnings that event raised. The result shares nothing with the game.
+// State gives the game state after the last applied event: players, realm,
+// the warnings that event raised and those that stand on the board now. The
+// result shares nothing with the game.
 func (g *Game) State() models.GameState {
 	st := models.GameState{
 		Event:    len(g.events) - 1,
@@ -42,5 +43,46 @@ func (g *Game) State() models.GameState {
 		st.Realm.Cells[c.String()] = cs
 	}
 	st.Realm.BodiesOfWater, st.Realm.SpansOfLand = g.groupings()
+	st.Standing = g.standing()
 	return st
+}
+
+// standing lists what breaks the rules on the board now, cell by cell: a
+// minion that should have been banished from the void or should have died
+// under its site but is still on the table, and a Waterbound or Landbound
+// minion where it is disabled. A game that ended has none.
+func (g *Game) standing() []models.Warning {
+	ws := []models.Warning{}
+	if g.winner != models.NoPlayer {
+		return ws
+	}
+	for _, c := range models.AllCells() {
+		sq := g.board.at(c)
+		if sq.site == nil {
+			for _, u := range sq.units {
+				if u.minion() && !hasKeyword(u.card, models.Voidwalk) {
+					ws = append(ws, warn(UnitVoid, u.owner, cellsOf(c),
+						"%s is still in the void at %s; a minion without Voidwalk in the void is banished: take it off the table (The Void).",
+						u.card.Name, c))
+				}
+			}
+			continue
+		}
+		for _, u := range sq.units {
+			if !u.under || !u.minion() {
+				continue
+			}
+			need, region := models.Burrowing, "underground"
+			if sq.site.water() {
+				need, region = models.Submerge, "underwater"
+			}
+			if !hasKeyword(u.card, need) {
+				ws = append(ws, warn(UnitSubsurface, u.owner, cellsOf(c),
+					"%s is still under %s at %s (%s) without %s; a minion in the subsurface without it dies: put it in its owner's cemetery (The Subsurface).",
+					u.card.Name, sq.site.name(), c, region, need))
+			}
+		}
+		ws = append(ws, g.boundWarnings(c, nil)...)
+	}
+	return ws
 }

@@ -129,6 +129,13 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 		}
 		fmt.Fprintf(&b, "   ! %s (%s): %s\n", wn.Code, who, wn.Message)
 	}
+	for _, wn := range st.OtherStanding() {
+		who := wn.Player.String()
+		if len(wn.Cells) > 0 {
+			who += " " + cellList(wn.Cells)
+		}
+		fmt.Fprintf(&b, "   standing %s (%s): %s\n", wn.Code, who, wn.Message)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

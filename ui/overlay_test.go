@@ -314,3 +314,45 @@ func TestOverlayKeepsWarningsForTheTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlayShowsWhatStillStands: a rule broken on the table (a minion left
+// in the void) stays shown after the turn that raised it, for as long as the
+// state says it stands, and is not shown twice beside its event's warning.
+func TestOverlayShowsWhatStillStands(t *testing.T) {
+	rec := &recorder{}
+	o := NewOverlay(rec, Options{Catalog: testCatalog()})
+	o.SetSize(image.Rect(0, 0, 1280, 720))
+	st := uitest.Midgame()
+	st.Warnings = nil
+	d3 := []models.Cell{models.MustCell("D3")}
+	raised := models.Warning{Code: "unit.void", Player: models.South, Cells: d3, Message: "Brine Wisp was summoned to the void at D3"}
+	stands := models.Warning{Code: "unit.void", Player: models.South, Cells: d3, Message: "Brine Wisp is still in the void at D3"}
+	at := func(event, turn int, active models.Player, standing []models.Warning, ws ...models.Warning) models.Update {
+		s := st
+		s.Event, s.Turn, s.Active, s.Warnings, s.Standing = event, turn, active, ws, standing
+		return models.Update{State: s, Warnings: ws}
+	}
+	shown := func() []string {
+		var out []string
+		for _, w := range o.View(1).ShownWarnings() {
+			out = append(out, w.Message)
+		}
+		return out
+	}
+	steps := []struct {
+		name string
+		do   func()
+		want []string
+	}{
+		{"summoned to the void", func() { o.Receive(at(10, 5, models.South, []models.Warning{stands}, raised), 1) }, []string{raised.Message}},
+		{"the next turn", func() { o.Receive(at(11, 6, models.North, []models.Warning{stands}), 1) }, []string{stands.Message}},
+		{"still there", func() { o.Receive(at(12, 6, models.North, []models.Warning{stands}), 1) }, []string{stands.Message}},
+		{"taken off the table", func() { o.Receive(at(13, 6, models.North, nil), 1) }, nil},
+	}
+	for _, step := range steps {
+		step.do()
+		if got := shown(); !reflect.DeepEqual(got, step.want) {
+			t.Errorf("after %s: warnings %q, want %q", step.name, got, step.want)
+		}
+	}
+}

@@ -100,9 +100,21 @@ type View struct {
 const CalloutSeconds = 6.0
 
 // ShownWarnings are the warnings the overlay shows, oldest first: those
-// raised this turn (View.Warnings) and those of the state, each once.
+// raised this turn (View.Warnings) and those of the state, each once, then
+// what still stands on the board (a minion left in the void, …) that none
+// of those already speaks of, for as long as it stands.
 func (v View) ShownWarnings() []models.Warning {
-	return mergeWarnings(append([]models.Warning(nil), v.Warnings...), v.Update.State.Warnings)
+	ws := mergeWarnings(append([]models.Warning(nil), v.Warnings...), v.Update.State.Warnings)
+next:
+	for _, s := range v.Update.State.Standing {
+		for _, w := range ws {
+			if w.SameSubject(s) {
+				continue next
+			}
+		}
+		ws = append(ws, s)
+	}
+	return ws
 }
 
 // mergeWarnings adds to ws the warnings of more it does not hold yet.
