@@ -131,12 +131,12 @@ func (ps PlayerStates) MarshalJSON() ([]byte, error) {
 // GameState is a snapshot of the game after one event, as `tablecam rules
 // --json` prints it and as the overlay draws it.
 type GameState struct {
-	Event    int          `json:"event"`
-	Active   Player       `json:"active"`
-	Turn     int          `json:"turn"`
-	Winner   Player       `json:"winner"`
-	Players  PlayerStates `json:"players"`
-	Realm    RealmState   `json:"realm"`
+	Event   int          `json:"event"`
+	Active  Player       `json:"active"`
+	Turn    int          `json:"turn"`
+	Winner  Player       `json:"winner"`
+	Players PlayerStates `json:"players"`
+	Realm   RealmState   `json:"realm"`
 	// Warnings were raised by the last event.
 	Warnings []Warning `json:"warnings"`
 	// Standing holds what breaks the rules on the table now, whichever
