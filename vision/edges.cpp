@@ -142,6 +142,99 @@ __attribute__((target("avx2"))) void edgeRowAVX2(const uchar *map, int n, uchar 
     edgeRow(map, j, n, out);
 }
 
+// The blurred front end: GaussianBlur(src, 5×5, σ from the size, replicated
+// border) and the 3×3 Sobel derivatives of that, row by row, without the
+// blurred image or the derivative images. OpenCV's 8-bit 5×5 Gaussian is
+// bit-exact fixed point: the weights 1 4 6 4 1 (/16) both ways, summed
+// exactly and rounded half up, (S + 128) >> 8.
+
+// blurColumns writes the vertical 1 4 6 4 1 sums of five rows into v[0..n),
+// as 16-bit (at most 4080).
+void blurColumns(const uchar *r0, const uchar *r1, const uchar *r2, const uchar *r3, const uchar *r4, int from, int n, ushort *v) {
+    for (int x = from; x < n; x++)
+        v[x] = (ushort)(r0[x] + 4 * r1[x] + 6 * r2[x] + 4 * r3[x] + r4[x]);
+}
+
+__attribute__((target("avx2"))) void blurColumnsAVX2(const uchar *r0, const uchar *r1, const uchar *r2, const uchar *r3,
+                                                     const uchar *r4, int n, ushort *v) {
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r0 + x)));
+        __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r1 + x)));
+        __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r2 + x)));
+        __m256i d = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r3 + x)));
+        __m256i e = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r4 + x)));
+        __m256i sum = _mm256_add_epi16(_mm256_add_epi16(a, e), _mm256_slli_epi16(_mm256_add_epi16(b, d), 2));
+        sum = _mm256_add_epi16(sum, _mm256_mullo_epi16(c, _mm256_set1_epi16(6)));
+        _mm256_storeu_si256((__m256i *)(v + x), sum);
+    }
+    blurColumns(r0, r1, r2, r3, r4, x, n, v);
+}
+
+// blurRow writes the blurred pixels from..n of a row from its vertical sums
+// v, which hold two replicated sums on either side (v[-2..n+2)).
+void blurRow(const ushort *v, int from, int n, uchar *out) {
+    for (int x = from; x < n; x++) {
+        unsigned sum = v[x - 2] + 4u * v[x - 1] + 6u * v[x] + 4u * v[x + 1] + v[x + 2];
+        out[x] = (uchar)((sum + 128) >> 8);
+    }
+}
+
+// blurRowAVX2 is blurRow sixteen pixels at a time: the sums reach 65280,
+// past a signed 16-bit lane but not an unsigned one.
+__attribute__((target("avx2"))) void blurRowAVX2(const ushort *v, int n, uchar *out) {
+    const __m256i half = _mm256_set1_epi16(128), six = _mm256_set1_epi16(6);
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(v + x - 2)), b = _mm256_loadu_si256((const __m256i *)(v + x - 1));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(v + x)), d = _mm256_loadu_si256((const __m256i *)(v + x + 1));
+        __m256i e = _mm256_loadu_si256((const __m256i *)(v + x + 2));
+        __m256i sum = _mm256_add_epi16(_mm256_add_epi16(a, e), _mm256_slli_epi16(_mm256_add_epi16(b, d), 2));
+        sum = _mm256_add_epi16(sum, _mm256_mullo_epi16(c, six));
+        __m256i r = _mm256_srli_epi16(_mm256_add_epi16(sum, half), 8);
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(r, r), 0xD8);
+        _mm_storeu_si128((__m128i *)(out + x), _mm256_castsi256_si128(packed));
+    }
+    blurRow(v, x, n, out);
+}
+
+// sobelRow writes the 3×3 Sobel derivatives and their L1 magnitude of the
+// pixels from..n of a row, from the rows above (a), at (b) and below (c),
+// each holding a replicated pixel on either side (a[-1..n+1)).
+void sobelRow(const uchar *a, const uchar *b, const uchar *c, int from, int n, short *dx, short *dy, int *mag) {
+    for (int x = from; x < n; x++) {
+        int gx = (a[x + 1] - a[x - 1]) + 2 * (b[x + 1] - b[x - 1]) + (c[x + 1] - c[x - 1]);
+        int gy = (c[x - 1] - a[x - 1]) + 2 * (c[x] - a[x]) + (c[x + 1] - a[x + 1]);
+        dx[x] = (short)gx;
+        dy[x] = (short)gy;
+        mag[x] = std::abs(gx) + std::abs(gy);
+    }
+}
+
+// widen loads sixteen pixels as 16-bit lanes.
+__attribute__((target("avx2"))) inline __m256i widen(const uchar *p) { return _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p)); }
+
+// sobelRowAVX2 is sobelRow sixteen pixels at a time.
+__attribute__((target("avx2"))) void sobelRowAVX2(const uchar *a, const uchar *b, const uchar *c, int n, short *dx, short *dy, int *mag) {
+    auto load = widen;
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        __m256i al = load(a + x - 1), am = load(a + x), ar = load(a + x + 1);
+        __m256i bl = load(b + x - 1), br = load(b + x + 1);
+        __m256i cl = load(c + x - 1), cm = load(c + x), cr = load(c + x + 1);
+        __m256i gx = _mm256_add_epi16(_mm256_add_epi16(_mm256_sub_epi16(ar, al), _mm256_sub_epi16(cr, cl)),
+                                      _mm256_slli_epi16(_mm256_sub_epi16(br, bl), 1));
+        __m256i gy = _mm256_add_epi16(_mm256_add_epi16(_mm256_sub_epi16(cl, al), _mm256_sub_epi16(cr, ar)),
+                                      _mm256_slli_epi16(_mm256_sub_epi16(cm, am), 1));
+        _mm256_storeu_si256((__m256i *)(dx + x), gx);
+        _mm256_storeu_si256((__m256i *)(dy + x), gy);
+        __m256i sum = _mm256_add_epi16(_mm256_abs_epi16(gx), _mm256_abs_epi16(gy));
+        _mm256_storeu_si256((__m256i *)(mag + x), _mm256_cvtepi16_epi32(_mm256_castsi256_si128(sum)));
+        _mm256_storeu_si256((__m256i *)(mag + x + 8), _mm256_cvtepi16_epi32(_mm256_extracti128_si256(sum, 1)));
+    }
+    sobelRow(a, b, c, x, n, dx, dy, mag);
+}
+
 // edgeDetector keeps the buffers of one Canny pass for the next, so that
 // megabytes are not allocated, and paged in, anew for every frame.
 struct edgeDetector {
@@ -149,7 +242,73 @@ struct edgeDetector {
     std::vector<int> ring;
     std::vector<uchar> map;
     std::vector<uchar *> stack;
+    // The blurred front end's rows: vertical sums, four blurred rows and two
+    // rows of derivatives.
+    std::vector<ushort> columns;
+    std::vector<uchar> blurred;
+    std::vector<short> derivatives;
 };
+
+// follow marks the edges of an image of rows×cols pixels in dst (255 on an
+// edge), as cv::Canny does from its derivatives: gradient(i, mag) gives row
+// i's derivatives (dx, dy) and writes its L1 magnitude to mag; it is called
+// for the rows in order, and row i's derivatives must stay valid until
+// row i+1's are asked for.
+template <class Gradient>
+void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, int high, bool avx2, Gradient gradient, cv::Mat &dst) {
+    // Three magnitude rows, each with a 0 on both sides; the rows above
+    // the first and below the last are 0.
+    const int width = cols + 2;
+    std::vector<int> &ring = d.ring;
+    ring.assign(3 * width, 0);
+    int *prev = ring.data() + 1, *cur = prev + width, *next = cur + width;
+    std::pair<const short *, const short *> curGrad, nextGrad = gradient(0, next);
+
+    // The map has a border of notEdge all round.
+    const int mapstep = cols + 2;
+    std::vector<uchar> &map = d.map;
+    map.assign((size_t)(rows + 2) * mapstep, notEdge);
+    std::vector<uchar *> &stack = d.stack;
+    stack.clear();
+    for (int i = 0; i < rows; i++) {
+        std::swap(prev, cur);
+        std::swap(cur, next);
+        curGrad = nextGrad;
+        if (i + 1 < rows)
+            nextGrad = gradient(i + 1, next);
+        else
+            std::fill(next, next + cols, 0);
+        uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
+        const uchar *masked = mask.empty() ? nullptr : mask.ptr<uchar>(i);
+        if (avx2)
+            suppressRowAVX2(prev, cur, next, curGrad.first, curGrad.second, masked, cols, low, high, row);
+        else
+            suppressRow(prev, cur, next, curGrad.first, curGrad.second, masked, 0, cols, low, high, row);
+        for (uchar *e = row, *end = row + cols; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
+            stack.push_back(e);
+    }
+
+    // Hysteresis: edges grow through the pixels that may be on one.
+    while (!stack.empty()) {
+        uchar *m = stack.back();
+        stack.pop_back();
+        const ptrdiff_t around[8] = {-mapstep - 1, -mapstep, -mapstep + 1, -1, 1, mapstep - 1, mapstep, mapstep + 1};
+        for (ptrdiff_t d : around) {
+            if (m[d] == maybeEdge) {
+                m[d] = edge;
+                stack.push_back(m + d);
+            }
+        }
+    }
+
+    for (int i = 0; i < rows; i++) {
+        const uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
+        if (avx2)
+            edgeRowAVX2(row, cols, dst.ptr<uchar>(i));
+        else
+            edgeRow(row, 0, cols, dst.ptr<uchar>(i));
+    }
+}
 
 } // namespace
 
@@ -162,8 +321,10 @@ void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }
 
 // tablecam_canny writes cv::Canny(src, dst, low, high, 3, false) to dst:
 // 255 on edges, 0 elsewhere; where mask (unless empty) is set, no edge is
-// marked or followed. It returns 0, or -1 when OpenCV fails.
-int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int simd) {
+// marked or followed. With blur set, it writes the edges of
+// cv::GaussianBlur(src, Size(5, 5), 0, 0, BORDER_REPLICATE) instead. It
+// returns 0, or -1 when OpenCV fails.
+int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int simd) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
         const cv::Mat &src = *(cv::Mat *)srcp;
@@ -178,67 +339,59 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
         if (rows == 0 || cols == 0)
             return 0;
         const bool avx2 = simd && __builtin_cpu_supports("avx2");
-        cv::Mat &dx = d.dx, &dy = d.dy;
-        cv::Sobel(src, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
-        cv::Sobel(src, dy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+        if (!blur) {
+            cv::Mat &dx = d.dx, &dy = d.dy;
+            cv::Sobel(src, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
+            cv::Sobel(src, dy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+            follow(d, rows, cols, mask, low, high, avx2, [&](int i, int *mag) {
+                if (avx2)
+                    magnitudeRowAVX2(dx.ptr<short>(i), dy.ptr<short>(i), cols, mag);
+                else
+                    magnitudeRow(dx.ptr<short>(i), dy.ptr<short>(i), 0, cols, mag);
+                return std::make_pair((const short *)dx.ptr<short>(i), (const short *)dy.ptr<short>(i));
+            }, dst);
+            return 0;
+        }
 
-        // Three magnitude rows, each with a 0 on both sides; the rows above
-        // the first and below the last are 0.
-        const int width = cols + 2;
-        std::vector<int> &ring = d.ring;
-        ring.assign(3 * width, 0);
-        int *prev = ring.data() + 1, *cur = prev + width, *next = cur + width;
-        auto magnitude = [&](int i, int *mag) {
+        // Blurred rows as they are needed, four kept (row j in slot j%4),
+        // each with one replicated pixel on either side; the vertical sums
+        // with two.
+        const int bstep = cols + 2;
+        d.columns.resize(cols + 4);
+        d.blurred.resize((size_t)4 * bstep);
+        d.derivatives.resize((size_t)4 * cols);
+        int held[4] = {-1, -1, -1, -1};
+        auto blurred = [&](int j) -> const uchar * {
+            j = std::min(std::max(j, 0), rows - 1);
+            uchar *b = d.blurred.data() + (size_t)(j % 4) * bstep + 1;
+            if (held[j % 4] == j)
+                return b;
+            held[j % 4] = j;
+            auto at = [&](int r) { return src.ptr<uchar>(std::min(std::max(r, 0), rows - 1)); };
+            ushort *v = d.columns.data() + 2;
             if (avx2)
-                magnitudeRowAVX2(dx.ptr<short>(i), dy.ptr<short>(i), cols, mag);
+                blurColumnsAVX2(at(j - 2), at(j - 1), at(j), at(j + 1), at(j + 2), cols, v);
             else
-                magnitudeRow(dx.ptr<short>(i), dy.ptr<short>(i), 0, cols, mag);
+                blurColumns(at(j - 2), at(j - 1), at(j), at(j + 1), at(j + 2), 0, cols, v);
+            v[-2] = v[-1] = v[0];
+            v[cols] = v[cols + 1] = v[cols - 1];
+            if (avx2)
+                blurRowAVX2(v, cols, b);
+            else
+                blurRow(v, 0, cols, b);
+            b[-1] = b[0];
+            b[cols] = b[cols - 1];
+            return b;
         };
-        magnitude(0, next);
-
-        // The map has a border of notEdge all round.
-        const int mapstep = cols + 2;
-        std::vector<uchar> &map = d.map;
-        map.assign((size_t)(rows + 2) * mapstep, notEdge);
-        std::vector<uchar *> &stack = d.stack;
-        stack.clear();
-        for (int i = 0; i < rows; i++) {
-            std::swap(prev, cur);
-            std::swap(cur, next);
-            if (i + 1 < rows)
-                magnitude(i + 1, next);
-            else
-                std::fill(next, next + cols, 0);
-            uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
-            const uchar *masked = mask.empty() ? nullptr : mask.ptr<uchar>(i);
+        follow(d, rows, cols, mask, low, high, avx2, [&](int i, int *mag) {
+            short *dx = d.derivatives.data() + (size_t)(i % 2) * 2 * cols, *dy = dx + cols;
+            const uchar *a = blurred(i - 1), *b = blurred(i), *c = blurred(i + 1);
             if (avx2)
-                suppressRowAVX2(prev, cur, next, dx.ptr<short>(i), dy.ptr<short>(i), masked, cols, low, high, row);
+                sobelRowAVX2(a, b, c, cols, dx, dy, mag);
             else
-                suppressRow(prev, cur, next, dx.ptr<short>(i), dy.ptr<short>(i), masked, 0, cols, low, high, row);
-            for (uchar *e = row, *end = row + cols; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
-                stack.push_back(e);
-        }
-
-        // Hysteresis: edges grow through the pixels that may be on one.
-        while (!stack.empty()) {
-            uchar *m = stack.back();
-            stack.pop_back();
-            const ptrdiff_t around[8] = {-mapstep - 1, -mapstep, -mapstep + 1, -1, 1, mapstep - 1, mapstep, mapstep + 1};
-            for (ptrdiff_t d : around) {
-                if (m[d] == maybeEdge) {
-                    m[d] = edge;
-                    stack.push_back(m + d);
-                }
-            }
-        }
-
-        for (int i = 0; i < rows; i++) {
-            const uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
-            if (avx2)
-                edgeRowAVX2(row, cols, dst.ptr<uchar>(i));
-            else
-                edgeRow(row, 0, cols, dst.ptr<uchar>(i));
-        }
+                sobelRow(a, b, c, 0, cols, dx, dy, mag);
+            return std::make_pair((const short *)dx, (const short *)dy);
+        }, dst);
         return 0;
     } catch (const cv::Exception &) {
         return -1;

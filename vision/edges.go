@@ -30,15 +30,25 @@ func (d *edgeDetector) close() { C.tablecam_edges_close(d.p) }
 // edges.cpp). Where mask is set (unless it is empty) no edge is marked,
 // and none is followed through.
 func (d *edgeDetector) canny(src, mask gocv.Mat, dst *gocv.Mat, low, high float64) error {
-	return d.cannySIMD(src, mask, dst, low, high, true)
+	return d.cannySIMD(src, mask, dst, low, high, false, true)
 }
 
-// cannySIMD is canny, with AVX2 instructions (where the processor has
-// them) only when simd is true.
-func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high float64, simd bool) error {
-	s := C.int(0)
+// cannyBlurred is canny of src blurred as gocv.GaussianBlur(src, blurred,
+// image.Pt(5, 5), 0, 0, gocv.BorderReplicate) blurs it, without the
+// blurred image: each blurred row is made as the edges come to it.
+func (d *edgeDetector) cannyBlurred(src, mask gocv.Mat, dst *gocv.Mat, low, high float64) error {
+	return d.cannySIMD(src, mask, dst, low, high, true, true)
+}
+
+// cannySIMD is canny (of src blurred first when blur is true), with AVX2
+// instructions (where the processor has them) only when simd is true.
+func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high float64, blur, simd bool) error {
+	s, b := C.int(0), C.int(0)
 	if simd {
 		s = 1
+	}
+	if blur {
+		b = 1
 	}
 	if src.Type() != gocv.MatTypeCV8UC1 {
 		return errors.New("vision: Canny edge detection wants an 8-bit grey image")
@@ -46,7 +56,7 @@ func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high fl
 	if !mask.Empty() && (mask.Type() != gocv.MatTypeCV8UC1 || mask.Rows() != src.Rows() || mask.Cols() != src.Cols()) {
 		return errors.New("vision: Canny edge detection wants an 8-bit mask of the image's size")
 	}
-	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), s) != 0 {
+	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), b, s) != 0 {
 		return errCanny
 	}
 	return nil

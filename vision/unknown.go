@@ -25,19 +25,18 @@ const sizeTolerance = 0.1
 // outlineFinder looks for card outlines, keeping its images and its edge
 // detector's buffers from frame to frame.
 type outlineFinder struct {
-	edges             *edgeDetector
-	blur, edged, mask gocv.Mat
-	kernel            gocv.Mat
+	edges       *edgeDetector
+	edged, mask gocv.Mat
+	kernel      gocv.Mat
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), blur: gocv.NewMat(), edged: gocv.NewMat(), mask: gocv.NewMat(),
+	return &outlineFinder{edges: newEdgeDetector(), edged: gocv.NewMat(), mask: gocv.NewMat(),
 		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))}
 }
 
 func (o *outlineFinder) close() {
 	o.edges.close()
-	o.blur.Close()
 	o.edged.Close()
 	o.mask.Close()
 	o.kernel.Close()
@@ -53,9 +52,8 @@ const knownInsetMM = 3.0
 // findUnknownCards looks for card-sized rectangular outlines in the top-down
 // grey image that no identified card (known, top-down quads) covers.
 func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
-	gocv.GaussianBlur(gray, &o.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
 	o.maskFaces(gray, v, known)
-	if err := o.cardEdges(o.blur, &o.edged); err != nil {
+	if err := o.cardEdges(gray, &o.edged); err != nil {
 		return nil, err
 	}
 	return outlinesFromEdges(o.edged, v, known), nil
@@ -82,10 +80,10 @@ func (o *outlineFinder) maskFaces(gray gocv.Mat, v *view, known []models.Quad) {
 	}
 }
 
-// cardEdges marks the edges of a blurred top-down grey image in dst, a few
-// pixels thick, none under the mask.
-func (o *outlineFinder) cardEdges(blur gocv.Mat, dst *gocv.Mat) error {
-	if err := o.edges.canny(blur, o.mask, dst, 40, 120); err != nil {
+// cardEdges marks the edges of a top-down grey image, lightly blurred (5×5
+// Gaussian) first, in dst, a few pixels thick, none under the mask.
+func (o *outlineFinder) cardEdges(gray gocv.Mat, dst *gocv.Mat) error {
+	if err := o.edges.cannyBlurred(gray, o.mask, dst, 40, 120); err != nil {
 		return err
 	}
 	gocv.Dilate(*dst, dst, o.kernel)
