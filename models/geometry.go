@@ -1,5 +1,12 @@
 package models
 
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
 // Point is a position in image pixels.
 type Point struct {
 	X, Y float64
@@ -80,4 +87,52 @@ func (g RealmGeometry) CellAtMM(x, y float64) (Cell, bool) {
 		return Cell{}, false
 	}
 	return Cell{Col: int(x / g.CellWidthMM), Row: int(y / g.CellHeightMM)}, true
+}
+
+// Playmats vary, but a realm cell must hold a site (88×63 mm) to be a
+// realm cell at all, and no mat has cells several cards wide; sizes outside
+// these bounds are typing mistakes (centimetres for millimetres, say).
+const (
+	MinCellMM = 50.0
+	MaxCellMM = 250.0
+)
+
+// Validate reports a cell size no playmat has.
+func (g RealmGeometry) Validate() error {
+	for _, side := range []struct {
+		name string
+		mm   float64
+	}{{"width", g.CellWidthMM}, {"height", g.CellHeightMM}} {
+		if math.IsNaN(side.mm) || side.mm < MinCellMM || side.mm > MaxCellMM {
+			return fmt.Errorf("realm cell %s %g mm is outside %g–%g mm", side.name, side.mm, MinCellMM, MaxCellMM)
+		}
+	}
+	return nil
+}
+
+// String writes the cell size as ParseCellMM reads it, e.g. "100x75".
+func (g RealmGeometry) String() string {
+	return strconv.FormatFloat(g.CellWidthMM, 'f', -1, 64) + "x" + strconv.FormatFloat(g.CellHeightMM, 'f', -1, 64)
+}
+
+// ParseCellMM reads a realm cell size in millimetres written as
+// WIDTHxHEIGHT ("100x75", "120×90", "97.5x73"), width along the rows of
+// the realm (A to E), and checks it with Validate.
+func ParseCellMM(s string) (RealmGeometry, error) {
+	w, h, ok := strings.Cut(strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "×", "x")), "x")
+	if !ok {
+		return RealmGeometry{}, fmt.Errorf("realm cell size %q: want WIDTHxHEIGHT in millimetres, e.g. 100x75", s)
+	}
+	var g RealmGeometry
+	var err error
+	if g.CellWidthMM, err = strconv.ParseFloat(strings.TrimSpace(w), 64); err != nil {
+		return RealmGeometry{}, fmt.Errorf("realm cell size %q: width: %w", s, err)
+	}
+	if g.CellHeightMM, err = strconv.ParseFloat(strings.TrimSpace(h), 64); err != nil {
+		return RealmGeometry{}, fmt.Errorf("realm cell size %q: height: %w", s, err)
+	}
+	if err := g.Validate(); err != nil {
+		return RealmGeometry{}, fmt.Errorf("realm cell size %q: %w", s, err)
+	}
+	return g, nil
 }

@@ -151,3 +151,17 @@ func (r *Renderer) table(variant int) *image.RGBA {
 	r.tables[variant] = t
 	return t
 }
+
+// SetGeometry makes the renderer draw mats whose realm cells have another
+// size than models.DefaultRealm() (a tight or roomy playmat); the scenes'
+// truth carries it. Cards keep their real size. Call it before rendering.
+func (r *Renderer) SetGeometry(g models.RealmGeometry) error {
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.geom = g
+	r.mats = map[int]*image.RGBA{}
+	return nil
+}

@@ -23,6 +23,7 @@ type Analyzer struct {
 	outlines  *outlineFinder
 	stable    *stableFrame
 	images    frameImages
+	scale     matScale // the mat's cell size, as the cards show it (scale.go)
 }
 
 // frameImages are the images of the frame being read, kept from frame to
@@ -88,11 +89,15 @@ func (a *Analyzer) Analyze(frame gocv.Mat, cal *calibration.Calibration) (models
 	if cal == nil {
 		return models.FrameObservation{}, ErrNoCalibration
 	}
-	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), a.opts)
+	v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
 	if err != nil {
 		return models.FrameObservation{}, fmt.Errorf("vision: calibration corners %v: %w", cal.Corners, err)
 	}
-	return a.analyzeView(frame, v)
+	obs, err := a.analyzeView(frame, v)
+	if re := (*errRescale)(nil); errors.As(err, &re) {
+		obs, err = a.rereadAt(frame, cal, re.geo)
+	}
+	return obs, err
 }
 
 func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation, error) {
@@ -165,6 +170,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 		return nil, err
 	}
 	dets := a.index.matchFrame(f, 1)
+	if err := a.scale.check(dets, v.geo); err != nil {
+		return nil, err
+	}
 	cards := make([]models.CardObservation, 0, len(dets))
 	var quads []models.Quad
 	for _, d := range dets {

@@ -49,6 +49,14 @@
 // the outline clearly shows (an end and both its corners on edges). Else it
 // is reported as an unknown site when its outline clearly shows.
 //
+// The top-down view is drawn at the cell size the calibration states
+// (100×75 mm by default), which puts every card at its reference face's
+// size only on a mat whose cells have that size. Every card fitted on
+// keypoints measures the scale anew; when at least three agree that it is
+// off by more than 6% (a tight or roomy playmat), the frame is read again at
+// the cell size they show, and the Analyzer keeps it (Geometry) for the
+// frames after it.
+//
 // The catalog is indexed once (site scans stored portrait are turned to
 // landscape; faces are also indexed at half and a third of their resolution,
 // as far cards look, and blurred, as a camera out of focus sees them: the

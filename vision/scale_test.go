@@ -1,0 +1,104 @@
+package vision
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
+)
+
+// TestAnalyzerLearnsMatCellSize renders tables on playmats whose cells are
+// not the default 100×75 mm and reads them with calibrations that state the
+// default, as `tablecam analyze` does when the user says nothing. The cards
+// must show the true cell size, and the sites half under units, which are
+// searched at the card size the cell size implies, must be named as well as
+// when the calibration states the true size. On a default mat nothing may
+// be learned.
+func TestAnalyzerLearnsMatCellSize(t *testing.T) {
+	cat := devCatalog(t)
+	frames := 4
+	if testing.Short() {
+		frames = 2
+	}
+	for _, cell := range []models.RealmGeometry{{CellWidthMM: 120, CellHeightMM: 90}, {CellWidthMM: 88, CellHeightMM: 66}, models.DefaultRealm()} {
+		t.Run(cell.String(), func(t *testing.T) {
+			r, err := synth.NewRenderer(cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.SetGeometry(cell); err != nil {
+				t.Fatal(err)
+			}
+			stated := newTestAnalyzer(t, cat) // told nothing: the default
+			told := newTestAnalyzer(t, cat)   // told the true size
+			var coveredTold, coveredStated, covered int
+			for i := range frames {
+				scene, err := r.Scene(synth.SceneSeed(5555, i), synth.SceneOptions{HandChance: -1, JPEGQuality: 85})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if scene.Truth.Geometry != cell {
+					t.Fatalf("scene %d: truth geometry %v, want %v", i, scene.Truth.Geometry, cell)
+				}
+				frame, err := gocv.ImageToMatRGB(scene.Image)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
+				if err != nil {
+					t.Fatal(err)
+				}
+				obsStated, err := stated.Analyze(frame, cal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				calTold := *cal
+				calTold.Geometry = cell
+				obsTold, err := told.Analyze(frame, &calTold)
+				frame.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g := told.Geometry(cell); g != cell {
+					t.Errorf("scene %d: told %v, the analyzer reads by %v", i, cell, g)
+				}
+				learned := stated.Geometry(models.DefaultRealm())
+				if math.Abs(learned.CellWidthMM/cell.CellWidthMM-1) > 0.02 || math.Abs(learned.CellHeightMM/cell.CellHeightMM-1) > 0.02 {
+					t.Errorf("scene %d: learned %v mm cells, want %v within 2%%", i, learned, cell)
+				}
+				for _, c := range scene.Truth.Cards {
+					if c.Type != models.Site || c.VisibleFraction < 0.4 || c.VisibleFraction > 0.8 {
+						continue
+					}
+					covered++
+					if named(obsStated, c) {
+						coveredStated++
+					}
+					if named(obsTold, c) {
+						coveredTold++
+					}
+				}
+			}
+			t.Logf("%v: sites 40–80%% visible named %d/%d read as the default, %d/%d told", cell, coveredStated, covered, coveredTold, covered)
+			if covered == 0 {
+				t.Fatalf("no site 40–80%% visible in %d scenes", frames)
+			}
+			if coveredStated < coveredTold {
+				t.Errorf("sites 40–80%% visible: named %d read as the default, %d when told the cell size", coveredStated, coveredTold)
+			}
+		})
+	}
+}
+
+// named reports whether a card of the truth is named in its cell.
+func named(obs models.FrameObservation, c synth.CardTruth) bool {
+	for _, o := range obs.Cards {
+		if o.Name != nil && *o.Name == c.Name && o.Cell != nil && c.Cell != nil && *o.Cell == *c.Cell {
+			return true
+		}
+	}
+	return false
+}
