@@ -19,10 +19,7 @@ import (
 // be learned.
 func TestAnalyzerLearnsMatCellSize(t *testing.T) {
 	cat := devCatalog(t)
-	frames := 4
-	if testing.Short() {
-		frames = 2
-	}
+	const frames = 3
 	for _, cell := range []models.RealmGeometry{{CellWidthMM: 120, CellHeightMM: 90}, {CellWidthMM: 88, CellHeightMM: 66}, models.DefaultRealm()} {
 		t.Run(cell.String(), func(t *testing.T) {
 			r, err := synth.NewRenderer(cat)
