@@ -21,30 +21,39 @@ namespace {
 // equalizer keeps the buffers of one equalisation for the next.
 struct equalizer {
     std::vector<int> hist;          // tiles × 256 counts, then the clipped histogram
+    unsigned sub[4][256];           // one tile's four partial histograms
     std::vector<uchar> lut;         // tiles × 256, as OpenCV's
     std::vector<unsigned> quad;     // (tilesX+1) × 256 interleaved tables for one band of rows
     std::vector<int> column;        // per column: its table pair's offset into quad
     std::vector<float> xa, xa1;     // per column: the weights of the right and the left tile
 };
 
-// countRow adds one image row to the histograms of the tile row it falls in
-// (width ext: the columns at and past cols are the reflected ones).
-void countRow(const uchar *row, int cols, int ext, int tileW, int *hist) {
-    for (int tx = 0, x0 = 0; x0 < ext; tx++, x0 += tileW) {
-        int *h = hist + 256 * tx;
-        const int x1 = std::min(x0 + tileW, cols);
+// countTile adds the pixels of one tile (columns x0..x0+tileW of the rows
+// y0..y1, those at and past cols mirrored back, those at and past rows too)
+// to its histogram h. Runs of one grey level, common on a plain mat and in
+// the black outside the camera's view, would make each count wait for the
+// one before: the counts go to four histograms in turn, added up at the
+// end.
+void countTile(const cv::Mat &src, int x0, int tileW, int y0, int y1, unsigned (*sub)[256], int *h) {
+    const int cols = src.cols, rows = src.rows;
+    std::memset(sub, 0, 4 * 256 * sizeof(unsigned));
+    const int x1 = std::min(x0 + tileW, cols);
+    for (int y = y0; y < y1; y++) {
+        const uchar *row = src.ptr<uchar>(y < rows ? y : cv::borderInterpolate(y, rows, cv::BORDER_REFLECT_101));
         int x = x0;
         for (; x + 4 <= x1; x += 4) {
-            h[row[x]]++;
-            h[row[x + 1]]++;
-            h[row[x + 2]]++;
-            h[row[x + 3]]++;
+            sub[0][row[x]]++;
+            sub[1][row[x + 1]]++;
+            sub[2][row[x + 2]]++;
+            sub[3][row[x + 3]]++;
         }
         for (; x < x1; x++)
-            h[row[x]]++;
+            sub[0][row[x]]++;
         for (x = std::max(x0, cols); x < x0 + tileW; x++)
-            h[row[cv::borderInterpolate(x, cols, cv::BORDER_REFLECT_101)]]++;
+            sub[0][row[cv::borderInterpolate(x, cols, cv::BORDER_REFLECT_101)]]++;
     }
+    for (int v = 0; v < 256; v++)
+        h[v] = (int)(sub[0][v] + sub[1][v] + sub[2][v] + sub[3][v]);
 }
 
 // tableOf clips one tile's histogram and turns it into its lookup table, as
@@ -159,11 +168,10 @@ int tablecam_clahe(tablecam_equalizer e, void *srcp, void *dstp, int tilesX, int
             clipLimit = std::max(clipLimit, 1);
         }
 
-        q.hist.assign((size_t)tiles * 256, 0);
-        for (int y = 0; y < extRows; y++) {
-            const int sy = y < rows ? y : cv::borderInterpolate(y, rows, cv::BORDER_REFLECT_101);
-            countRow(src.ptr<uchar>(sy), cols, extCols, tileW, q.hist.data() + (size_t)256 * tilesX * (y / tileH));
-        }
+        q.hist.resize((size_t)tiles * 256);
+        for (int ty = 0; ty < tilesY; ty++)
+            for (int tx = 0; tx < tilesX; tx++)
+                countTile(src, tx * tileW, tileW, ty * tileH, (ty + 1) * tileH, q.sub, q.hist.data() + (size_t)256 * (ty * tilesX + tx));
         q.lut.resize((size_t)tiles * 256);
         for (int t = 0; t < tiles; t++)
             tableOf(q.hist.data() + 256 * t, clipLimit, lutScale, q.lut.data() + 256 * t);
