@@ -142,6 +142,42 @@ __attribute__((target("avx2"))) void edgeRowAVX2(const uchar *map, int n, uchar 
     edgeRow(map, j, n, out);
 }
 
+// thickRow writes 255 where a row of the map or its eight neighbours marks
+// an edge (the edges dilated by a 3×3 square), 0 elsewhere; above, row and
+// below are map rows, each with a border pixel on either side.
+void thickRow(const uchar *above, const uchar *row, const uchar *below, int from, int n, uchar *out) {
+    for (int j = from; j < n; j++) {
+        bool on = false;
+        for (int k = -1; k <= 1; k++)
+            on = on || above[j + k] == edge || row[j + k] == edge || below[j + k] == edge;
+        out[j] = on ? 255 : 0;
+    }
+}
+
+// thickRowAVX2 is thickRow 32 pixels at a time. Of the marks (0, 1, 2)
+// only an edge's has bit 1 set, so the marks are ORed as they are, down the
+// three rows into column (with a border pixel on either side, n+2 bytes)
+// and then across.
+__attribute__((target("avx2"))) void thickRowAVX2(const uchar *above, const uchar *row, const uchar *below, int n, uchar *column,
+                                                  uchar *out) {
+    int j = -1;
+    for (; j + 32 <= n + 1; j += 32)
+        _mm256_storeu_si256((__m256i *)(column + 1 + j),
+                            _mm256_or_si256(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)(above + j)), _mm256_loadu_si256((const __m256i *)(row + j))),
+                                            _mm256_loadu_si256((const __m256i *)(below + j))));
+    for (; j <= n; j++)
+        column[1 + j] = above[j] | row[j] | below[j];
+    const __m256i two = _mm256_set1_epi8(edge);
+    const uchar *c = column + 1;
+    j = 0;
+    for (; j + 32 <= n; j += 32) {
+        __m256i on = _mm256_or_si256(_mm256_or_si256(_mm256_loadu_si256((const __m256i *)(c + j - 1)), _mm256_loadu_si256((const __m256i *)(c + j))),
+                                     _mm256_loadu_si256((const __m256i *)(c + j + 1)));
+        _mm256_storeu_si256((__m256i *)(out + j), _mm256_cmpeq_epi8(_mm256_and_si256(on, two), two));
+    }
+    thickRow(above, row, below, j, n, out);
+}
+
 // The blurred front end: GaussianBlur(src, 5×5, σ from the size, replicated
 // border) and the 3×3 Sobel derivatives of that, row by row, without the
 // blurred image or the derivative images. OpenCV's 8-bit 5×5 Gaussian is
@@ -242,6 +278,7 @@ struct edgeDetector {
     std::vector<int> ring;
     std::vector<uchar> map;
     std::vector<uchar *> stack;
+    std::vector<uchar> column; // a row of the thickened edges, down the rows
     // The blurred front end's rows: vertical sums, four blurred rows and two
     // rows of derivatives.
     std::vector<ushort> columns;
@@ -255,7 +292,7 @@ struct edgeDetector {
 // for the rows in order, and row i's derivatives must stay valid until
 // row i+1's are asked for.
 template <class Gradient>
-void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, int high, bool avx2, Gradient gradient, cv::Mat &dst) {
+void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, int high, bool thick, bool avx2, Gradient gradient, cv::Mat &dst) {
     // Three magnitude rows, each with a 0 on both sides; the rows above
     // the first and below the last are 0.
     const int width = cols + 2;
@@ -270,6 +307,7 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, i
     map.assign((size_t)(rows + 2) * mapstep, notEdge);
     std::vector<uchar *> &stack = d.stack;
     stack.clear();
+    d.column.resize(cols + 2);
     for (int i = 0; i < rows; i++) {
         std::swap(prev, cur);
         std::swap(cur, next);
@@ -303,7 +341,11 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, i
 
     for (int i = 0; i < rows; i++) {
         const uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
-        if (avx2)
+        if (thick && avx2)
+            thickRowAVX2(row - mapstep, row, row + mapstep, cols, d.column.data(), dst.ptr<uchar>(i));
+        else if (thick)
+            thickRow(row - mapstep, row, row + mapstep, 0, cols, dst.ptr<uchar>(i));
+        else if (avx2)
             edgeRowAVX2(row, cols, dst.ptr<uchar>(i));
         else
             edgeRow(row, 0, cols, dst.ptr<uchar>(i));
@@ -322,9 +364,10 @@ void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }
 // tablecam_canny writes cv::Canny(src, dst, low, high, 3, false) to dst:
 // 255 on edges, 0 elsewhere; where mask (unless empty) is set, no edge is
 // marked or followed. With blur set, it writes the edges of
-// cv::GaussianBlur(src, Size(5, 5), 0, 0, BORDER_REPLICATE) instead. It
-// returns 0, or -1 when OpenCV fails.
-int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int simd) {
+// cv::GaussianBlur(src, Size(5, 5), 0, 0, BORDER_REPLICATE) instead; with
+// thick set, the edges dilated by a 3×3 square (cv::dilate with a 3×3
+// MORPH_RECT). It returns 0, or -1 when OpenCV fails.
+int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int thick, int simd) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
         const cv::Mat &src = *(cv::Mat *)srcp;
@@ -343,7 +386,7 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             cv::Mat &dx = d.dx, &dy = d.dy;
             cv::Sobel(src, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
             cv::Sobel(src, dy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
-            follow(d, rows, cols, mask, low, high, avx2, [&](int i, int *mag) {
+            follow(d, rows, cols, mask, low, high, thick, avx2, [&](int i, int *mag) {
                 if (avx2)
                     magnitudeRowAVX2(dx.ptr<short>(i), dy.ptr<short>(i), cols, mag);
                 else
@@ -383,7 +426,7 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             b[cols] = b[cols - 1];
             return b;
         };
-        follow(d, rows, cols, mask, low, high, avx2, [&](int i, int *mag) {
+        follow(d, rows, cols, mask, low, high, thick, avx2, [&](int i, int *mag) {
             short *dx = d.derivatives.data() + (size_t)(i % 2) * 2 * cols, *dy = dx + cols;
             const uchar *a = blurred(i - 1), *b = blurred(i), *c = blurred(i + 1);
             if (avx2)

@@ -30,25 +30,29 @@ func (d *edgeDetector) close() { C.tablecam_edges_close(d.p) }
 // edges.cpp). Where mask is set (unless it is empty) no edge is marked,
 // and none is followed through.
 func (d *edgeDetector) canny(src, mask gocv.Mat, dst *gocv.Mat, low, high float64) error {
-	return d.cannySIMD(src, mask, dst, low, high, false, true)
+	return d.cannySIMD(src, mask, dst, low, high, cannyOptions{}, true)
 }
 
-// cannyBlurred is canny of src blurred as gocv.GaussianBlur(src, blurred,
-// image.Pt(5, 5), 0, 0, gocv.BorderReplicate) blurs it, without the
-// blurred image: each blurred row is made as the edges come to it.
-func (d *edgeDetector) cannyBlurred(src, mask gocv.Mat, dst *gocv.Mat, low, high float64) error {
-	return d.cannySIMD(src, mask, dst, low, high, true, true)
+// cannyOptions are what canny does before and after Canny's detector.
+type cannyOptions struct {
+	// blur: the edges of src blurred as gocv.GaussianBlur(src, blurred,
+	// image.Pt(5, 5), 0, 0, gocv.BorderReplicate) blurs it, without the
+	// blurred image (each blurred row is made as the edges come to it).
+	blur bool
+	// thick: the edges dilated by a 3×3 square, as gocv.Dilate with
+	// gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)) dilates
+	// them.
+	thick bool
 }
 
-// cannySIMD is canny (of src blurred first when blur is true), with AVX2
-// instructions (where the processor has them) only when simd is true.
-func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high float64, blur, simd bool) error {
-	s, b := C.int(0), C.int(0)
-	if simd {
-		s = 1
-	}
-	if blur {
-		b = 1
+// cannySIMD is canny with the options, with AVX2 instructions (where the
+// processor has them) only when simd is true.
+func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high float64, opts cannyOptions, simd bool) error {
+	flag := func(b bool) C.int {
+		if b {
+			return 1
+		}
+		return 0
 	}
 	if src.Type() != gocv.MatTypeCV8UC1 {
 		return errors.New("vision: Canny edge detection wants an 8-bit grey image")
@@ -56,7 +60,7 @@ func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high fl
 	if !mask.Empty() && (mask.Type() != gocv.MatTypeCV8UC1 || mask.Rows() != src.Rows() || mask.Cols() != src.Cols()) {
 		return errors.New("vision: Canny edge detection wants an 8-bit mask of the image's size")
 	}
-	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), b, s) != 0 {
+	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), flag(opts.blur), flag(opts.thick), flag(simd)) != 0 {
 		return errCanny
 	}
 	return nil

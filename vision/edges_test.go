@@ -11,7 +11,8 @@ import (
 // TestCannyIsOpenCVs checks that canny marks exactly the edges OpenCV's
 // Canny marks, on blurred and sharp stills, on noise (where most pixels
 // pass the low threshold), on images narrower than the eight pixels done at
-// once, and with the thresholds given the wrong way round.
+// once, and with the thresholds given the wrong way round; and with its
+// options, exactly those of OpenCV's GaussianBlur before and Dilate after.
 func TestCannyIsOpenCVs(t *testing.T) {
 	type input struct {
 		name      string
@@ -41,31 +42,38 @@ func TestCannyIsOpenCVs(t *testing.T) {
 	defer d.close()
 	none := gocv.NewMat()
 	defer none.Close()
+	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer kernel.Close()
 	for _, in := range inputs {
 		want := gocv.NewMat()
 		gocv.Canny(in.img, &want, float32(in.low), float32(in.high))
-		// The blurred path: Canny of the image blurred as the outline
-		// search blurs it.
+		// The options: the edges of the image blurred as the outline search
+		// blurs it, and the edges dilated as it thickens them.
 		blurred, wantBlurred := gocv.NewMat(), gocv.NewMat()
 		gocv.GaussianBlur(in.img, &blurred, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
 		gocv.Canny(blurred, &wantBlurred, float32(in.low), float32(in.high))
-		for _, simd := range []bool{true, false} {
-			for _, blur := range []bool{false, true} {
-				got, w := gocv.NewMat(), want
-				if blur {
-					w = wantBlurred
-				}
-				if err := d.cannySIMD(in.img, none, &got, in.low, in.high, blur, simd); err != nil {
+		for _, opts := range []cannyOptions{{}, {blur: true}, {thick: true}, {blur: true, thick: true}} {
+			w := want.Clone()
+			if opts.blur {
+				wantBlurred.CopyTo(&w)
+			}
+			if opts.thick {
+				gocv.Dilate(w, &w, kernel)
+			}
+			for _, simd := range []bool{true, false} {
+				got := gocv.NewMat()
+				if err := d.cannySIMD(in.img, none, &got, in.low, in.high, opts, simd); err != nil {
 					t.Fatal(err)
 				}
 				diff := gocv.NewMat()
 				gocv.BitwiseXor(got, w, &diff)
 				if n := gocv.CountNonZero(diff); n != 0 {
-					t.Errorf("%s (AVX2 %v, blurred first %v): %d of %d pixels differ from OpenCV's Canny (%d edge pixels)", in.name, simd, blur, n, in.img.Rows()*in.img.Cols(), gocv.CountNonZero(w))
+					t.Errorf("%s (AVX2 %v, %+v): %d of %d pixels differ from OpenCV's (%d edge pixels)", in.name, simd, opts, n, in.img.Rows()*in.img.Cols(), gocv.CountNonZero(w))
 				}
 				diff.Close()
 				got.Close()
 			}
+			w.Close()
 		}
 		blurred.Close()
 		wantBlurred.Close()
@@ -109,10 +117,10 @@ func TestCannyMask(t *testing.T) {
 	defer d.close()
 	for _, simd := range []bool{true, false} {
 		whole, masked := gocv.NewMat(), gocv.NewMat()
-		if err := d.cannySIMD(img, none, &whole, 40, 120, false, simd); err != nil {
+		if err := d.cannySIMD(img, none, &whole, 40, 120, cannyOptions{}, simd); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.cannySIMD(img, mask, &masked, 40, 120, false, simd); err != nil {
+		if err := d.cannySIMD(img, mask, &masked, 40, 120, cannyOptions{}, simd); err != nil {
 			t.Fatal(err)
 		}
 		if n := edgesIn(whole, 50, 100); n < 40 {

@@ -27,19 +27,16 @@ const sizeTolerance = 0.1
 type outlineFinder struct {
 	edges       *edgeDetector
 	edged, mask gocv.Mat
-	kernel      gocv.Mat
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), edged: gocv.NewMat(), mask: gocv.NewMat(),
-		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))}
+	return &outlineFinder{edges: newEdgeDetector(), edged: gocv.NewMat(), mask: gocv.NewMat()}
 }
 
 func (o *outlineFinder) close() {
 	o.edges.close()
 	o.edged.Close()
 	o.mask.Close()
-	o.kernel.Close()
 }
 
 // knownInsetMM is how far inside an identified card's outline its face is
@@ -81,13 +78,9 @@ func (o *outlineFinder) maskFaces(gray gocv.Mat, v *view, known []models.Quad) {
 }
 
 // cardEdges marks the edges of a top-down grey image, lightly blurred (5×5
-// Gaussian) first, in dst, a few pixels thick, none under the mask.
+// Gaussian) first, in dst, three pixels thick, none under the mask.
 func (o *outlineFinder) cardEdges(gray gocv.Mat, dst *gocv.Mat) error {
-	if err := o.edges.cannyBlurred(gray, o.mask, dst, 40, 120); err != nil {
-		return err
-	}
-	gocv.Dilate(*dst, dst, o.kernel)
-	return nil
+	return o.edges.cannySIMD(gray, o.mask, dst, 40, 120, cannyOptions{blur: true, thick: true}, true)
 }
 
 // outlinesFromEdges finds the card-shaped outlines of an edge map that no
