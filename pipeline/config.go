@@ -34,6 +34,13 @@ type Config struct {
 	Corners     *models.Quad
 	// Detect tunes automatic calibration.
 	Detect calibration.Options
+	// Geometry is the mat's realm cell size when the user states it: every
+	// calibration (given, made from Corners, found, or resumed) takes it.
+	// Zero keeps each calibration's own (models.DefaultRealm() for one made
+	// from corners or found). Either way, when the cards read show clearly
+	// other cells, the analyzer reads by those, and the calibration kept
+	// beside the journal records them.
+	Geometry models.RealmGeometry
 
 	// Vision tunes the analyzer; Analyzer, when set, replaces it (tests).
 	Vision   vision.Options

@@ -10,6 +10,12 @@
 // that other frames find is tried (a soft picture, such as video scaled up
 // from a smaller size, can make calibration settle on half the grid).
 //
+// Playmats differ in cell size. The size the user states (Config.Geometry,
+// --cell-mm) goes into every calibration; when the cards vision reads show
+// clearly other cells (vision.Analyzer.Geometry), the calibration in force,
+// and the copy kept beside the journal, take those, so that a resumed game
+// reads the mat by them from its first frame.
+//
 // A change gate spares vision the frames in which nothing moved since the
 // board last settled. The gate's small grey top-down picture also serves
 // the cover watch: a card the tracker holds hidden under another often shows

@@ -90,6 +90,12 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 		cat := cfg.Catalog
 		cfg.NewRules = func() tracker.Rules { return rules.NewGame(cat) }
 	}
+	if cfg.Geometry != (models.RealmGeometry{}) {
+		if err := cfg.Geometry.Validate(); err != nil {
+			return nil, fmt.Errorf("pipeline: %w", err)
+		}
+		cfg.Detect.Geometry = cfg.Geometry
+	}
 	s := &Session{cfg: cfg, updates: make(chan models.Update, 64), done: make(chan struct{}), log: cfg.Log}
 	if s.log == nil {
 		s.log = io.Discard
@@ -100,7 +106,7 @@ func Start(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	// Without a calibration, corners or automatic detection calibrate on
 	// the first frame, whose size they need.
-	s.cal = cfg.Calibration
+	s.cal = s.stated(cfg.Calibration)
 	if err := s.openGame(); err != nil {
 		s.src.Close()
 		return nil, err
@@ -210,7 +216,7 @@ func (s *Session) resumeCalibration() {
 		s.logf("pipeline: the calibration saved with the journal is unusable, finding the realm again: %v", err)
 		return
 	}
-	s.cal, s.calFromJournal = cal, true
+	s.cal, s.calFromJournal = s.stated(cal), true
 	s.logf("pipeline: resumed with the calibration of %s", path)
 }
 
@@ -328,7 +334,9 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 		var err error
 		switch {
 		case s.cfg.Corners != nil:
-			cal, err = calibration.FromCorners(*s.cfg.Corners, mat.Cols(), mat.Rows())
+			if cal, err = calibration.FromCorners(*s.cfg.Corners, mat.Cols(), mat.Rows()); err == nil {
+				cal = s.stated(cal)
+			}
 		case fr.Index < s.nextDetect:
 			err = errNotYet
 		default:
@@ -396,6 +404,7 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 			return
 		}
 		s.analysed++
+		cal = s.keepLearnedGeometry(cal, fr.Index)
 		s.noteAvatars(obs, cal)
 	case verdict == hand:
 		// An arm reaches across the mat: the tracker ignores such frames.

@@ -21,6 +21,8 @@ import (
 type analyzeFlags struct {
 	catalog, corners, calibration, debug, cache string
 	northAtBottom, json, noCache                bool
+	cellMM                                      string
+	geometry                                    models.RealmGeometry // from cellMM; zero when not given
 }
 
 // runAnalyze finds the realm and reads every card in each image, printing
@@ -32,6 +34,7 @@ func runAnalyze(ctx context.Context, e env) int {
 	fs.StringVar(&f.catalog, "catalog", "", "card catalog: a cards.json or a directory with cards.json and images/ (default: the first one found)")
 	fs.StringVar(&f.corners, "corners", "", `realm corners A1,E1,E4,A4 in image pixels: "x,y x,y x,y x,y"`)
 	fs.StringVar(&f.calibration, "calibration", "", "calibration JSON saved by \"tablecam calibrate\"")
+	fs.StringVar(&f.cellMM, "cell-mm", "", "the playmat's realm cell size WxH in millimetres (default 100x75, or the calibration's; learned from the cards when they show another)")
 	fs.BoolVar(&f.northAtBottom, "north-at-bottom", false, "the north player sits at the image bottom")
 	fs.StringVar(&f.debug, "debug", "", "write an annotated copy of each image to this directory")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per image (JSON lines)")
@@ -52,6 +55,14 @@ func runAnalyze(ctx context.Context, e env) int {
 		fmt.Fprintln(e.stderr, "tablecam analyze: no images given")
 		fs.Usage()
 		return 2
+	}
+	if f.cellMM != "" {
+		g, err := models.ParseCellMM(f.cellMM)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam analyze: --cell-mm: %v\n", err)
+			return 2
+		}
+		f.geometry = g
 	}
 	var corners *models.Quad
 	if f.corners != "" {
@@ -118,6 +129,9 @@ func runAnalyze(ctx context.Context, e env) int {
 		if res.problem != nil {
 			fmt.Fprintf(e.stderr, "tablecam analyze: %s: %v\n", path, res.problem)
 		}
+		if f.json && res.cells != "" {
+			fmt.Fprintf(e.stderr, "tablecam analyze: %s: %s\n", path, res.cells)
+		}
 	}
 	return code
 }
@@ -128,6 +142,7 @@ type analysis struct {
 	method  string // how the realm was found
 	problem error  // why the realm was not found, when it was not
 	debug   string // annotated copy written
+	cells   string // the cell size the cards showed, when the calibration states another
 }
 
 func analyzeImage(an *vision.Analyzer, path string, corners *models.Quad, saved *calibration.Calibration, f analyzeFlags) (analysis, error) {
@@ -153,16 +168,26 @@ func analyzeImage(an *vision.Analyzer, path string, corners *models.Quad, saved 
 		c := *saved
 		cal = &c
 	default:
-		cal, err = calibration.Detect(frame, calibration.Options{NorthAtBottom: f.northAtBottom})
+		cal, err = calibration.Detect(frame, calibration.Options{NorthAtBottom: f.northAtBottom, Geometry: f.geometry})
 		if err != nil {
 			res.problem = fmt.Errorf("realm not found: %w (give --corners)", err)
 		}
+	}
+	if cal != nil && f.geometry != (models.RealmGeometry{}) && cal.Geometry != f.geometry {
+		// Stated by the user: over the default of corners and over a saved
+		// calibration's. A new value, not cal with Geometry changed: a
+		// calibration caches its transforms, which depend on it.
+		cal = &calibration.Calibration{Corners: cal.Corners, ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight,
+			NorthAtBottom: cal.NorthAtBottom, Geometry: f.geometry, Method: cal.Method, Reference: cal.Reference, Score: cal.Score}
 	}
 	if cal != nil {
 		res.method = cal.Method
 		obs, err := an.Analyze(frame, cal)
 		if err != nil {
 			return analysis{}, fmt.Errorf("%s: %w", path, err)
+		}
+		if g := an.Geometry(cal.Geometry); g != cal.Geometry {
+			res.cells = fmt.Sprintf("the cards show realm cells of %v mm, not %v: read by them (state the size with --cell-mm)", g, cal.Geometry)
 		}
 		obs.Image = path
 		res.obs = obs
@@ -229,6 +254,9 @@ func writeAnalysisText(w io.Writer, res analysis) {
 		occ = ", OCCLUDED (a hand or object covers the realm)"
 	}
 	fmt.Fprintf(w, "%s: realm found (%s), %d card(s)%s\n", obs.Image, res.method, len(obs.Cards), occ)
+	if res.cells != "" {
+		fmt.Fprintf(w, "  %s\n", res.cells)
+	}
 	for _, c := range obs.Cards {
 		cell := "off"
 		if c.Cell != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
 
@@ -154,6 +156,8 @@ func TestAnalyzeCommandBadInput(t *testing.T) {
 		{"no images", []string{"analyze", "--catalog", sampleCatalogDir}, "no images"},
 		{"bad corners", []string{"analyze", "--catalog", sampleCatalogDir, "--corners", "1,2 3", "x.jpg"}, "--corners"},
 		{"bad catalog", []string{"analyze", "--catalog", filepath.Join(dir, "missing"), "x.jpg"}, filepath.Join(dir, "missing")},
+		{"cell size in cm", []string{"analyze", "--catalog", sampleCatalogDir, "--cell-mm", "10x7.5", "x.jpg"}, `--cell-mm: realm cell size "10x7.5": realm cell width 10 mm is outside`},
+		{"cell size one number", []string{"analyze", "--catalog", sampleCatalogDir, "--cell-mm", "100", "x.jpg"}, "--cell-mm: realm cell size \"100\": want WIDTHxHEIGHT"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -162,5 +166,60 @@ func TestAnalyzeCommandBadInput(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut.String(), tc.want)
 			}
 		})
+	}
+}
+
+// TestAnalyzeCellSize reads a table on a playmat with 120×90 mm cells: told
+// nothing, the command must say that the cards show other cells and name
+// the cards; told the size with --cell-mm, it reads by it and says nothing.
+func TestAnalyzeCellSize(t *testing.T) {
+	cat, err := models.LoadCatalog(sampleCatalogDir)
+	if err != nil {
+		t.Skipf("no sample catalog: %v", err)
+	}
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mat := models.RealmGeometry{CellWidthMM: 120, CellHeightMM: 90}
+	if err := r.SetGeometry(mat); err != nil {
+		t.Fatal(err)
+	}
+	scene, err := r.Scene(synth.SceneSeed(5555, 1), synth.SceneOptions{HandChance: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := gocv.ImageToMatRGB(scene.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	dir := t.TempDir()
+	still := filepath.Join(dir, "table.png")
+	if !gocv.IMWrite(still, img) {
+		t.Fatal("cannot write the still")
+	}
+	var corners []string
+	for _, p := range scene.Truth.Corners {
+		corners = append(corners, fmt.Sprintf("%.2f,%.2f", p.X, p.Y))
+	}
+	for _, tc := range []struct {
+		flags []string
+		says  bool
+	}{{nil, true}, {[]string{"--cell-mm", "120x90"}, false}} {
+		args := append([]string{"analyze", "--catalog", sampleCatalogDir, "--cache", filepath.Join(dir, "cache"), "--corners", strings.Join(corners, " ")}, tc.flags...)
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), env{args: append(args, still), stdin: strings.NewReader(""), stdout: &out, stderr: &errOut})
+		if code != 0 {
+			t.Fatalf("%q: exit %d\n%s", tc.flags, code, errOut.String())
+		}
+		if said := strings.Contains(out.String(), "the cards show realm cells of"); said != tc.says {
+			t.Errorf("%q: says the cards show other cells: %v, want %v\n%s", tc.flags, said, tc.says, out.String())
+		}
+		for _, c := range scene.Truth.Cards {
+			if c.VisibleFraction == 1 && c.Cell != nil && !strings.Contains(out.String(), fmt.Sprintf("%-4s %s", c.Cell, c.Name)) {
+				t.Errorf("%q: %s in %v not read:\n%s", tc.flags, c.Name, c.Cell, out.String())
+			}
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/pipeline"
 	"github.com/tablecam/tablecam/tracker"
 	"github.com/tablecam/tablecam/vision"
@@ -31,6 +32,7 @@ func runWatch(ctx context.Context, e env) int {
 	catalogPath := fs.String("catalog", "", "card catalog directory (cards.json + images/; default: as `tablecam catalog` picks)")
 	calPath := fs.String("calibration", "", "calibration file saved by `tablecam calibrate`")
 	cornersFlag := fs.String("corners", "", `realm corners A1 E1 E4 A4 in image pixels: "x,y x,y x,y x,y"`)
+	cellMM := fs.String("cell-mm", "", "the playmat's realm cell size WxH in millimetres (default 100x75, or the calibration's; learned from the cards when they show another)")
 	northAtBottom := fs.Bool("north-at-bottom", false, "the north player sits at the image bottom")
 	headless := fs.Bool("headless", false, "print events and warnings as JSON lines instead of pointing to the overlay")
 	eventsPath := fs.String("events", "", "also write the events to this JSONL file (readable by `tablecam rules`)")
@@ -41,7 +43,7 @@ func runWatch(ctx context.Context, e env) int {
 	southAvatar := fs.String("south-avatar", "", "south's Avatar, when the camera cannot read it")
 	northAvatar := fs.String("north-avatar", "", "north's Avatar, when the camera cannot read it")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: tablecam watch (--video FILE | --camera N | --frames DIR) [--catalog DIR] [--calibration FILE | --corners \"x,y x,y x,y x,y\"]")
+		fmt.Fprintln(e.stderr, "usage: tablecam watch (--video FILE | --camera N | --frames DIR) [--catalog DIR] [--calibration FILE | --corners \"x,y x,y x,y x,y\"] [--cell-mm WxH]")
 		fmt.Fprintln(e.stderr, "                      [--headless] [--events OUT.jsonl] [--journal FILE] [--resume]")
 		fmt.Fprintln(e.stderr, "\nRuns the whole pipeline: calibration, vision, tracker and rules, with every event in the game journal.")
 		fs.PrintDefaults()
@@ -65,13 +67,23 @@ func runWatch(ctx context.Context, e env) int {
 		fmt.Fprintf(e.stderr, "tablecam watch: --window %v: want a positive number of seconds\n", *window)
 		return 2
 	}
+	var geometry models.RealmGeometry
+	if *cellMM != "" {
+		g, err := models.ParseCellMM(*cellMM)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam watch: --cell-mm: %v\n", err)
+			return 2
+		}
+		geometry = g
+	}
 	cat, err := openFaceCatalog(*catalogPath, e.stderr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "tablecam watch: %v\n", err)
 		return 2
 	}
 	cfg := pipeline.Config{
-		Video: *video, Camera: *camera, Frames: *frames, FPS: *fps, Catalog: cat,
+		Geometry: geometry,
+		Video:    *video, Camera: *camera, Frames: *frames, FPS: *fps, Catalog: cat,
 		Detect:   calibration.Options{NorthAtBottom: *northAtBottom},
 		Vision:   vision.Options{Progress: e.stderr},
 		Tracker:  tracker.Config{Window: *window, SouthAvatar: *southAvatar, NorthAvatar: *northAvatar},

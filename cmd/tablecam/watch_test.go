@@ -37,6 +37,8 @@ func TestWatchBadInput(t *testing.T) {
 		{[]string{"watch", "--frames", dir, "--journal", filepath.Join(dir, "j2.jsonl")}, "no numbered images"},
 		{[]string{"watch", "--frames", dir, "--window", "-1"}, "--window"},
 		{[]string{"watch", "--frames", dir, "--corners", "1,2 3"}, "--corners"},
+		{[]string{"watch", "--frames", dir, "--cell-mm", "100x7.5"}, `--cell-mm: realm cell size "100x7.5": realm cell height 7.5 mm is outside`},
+		{[]string{"watch", "--frames", dir, "--cell-mm", "100 by 75"}, "--cell-mm: realm cell size \"100 by 75\": want WIDTHxHEIGHT"},
 		{[]string{"watch", "--frames", dir, "--journal", finished}, "finished game"},
 	}
 	for _, tc := range tests {

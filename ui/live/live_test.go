@@ -29,7 +29,7 @@ func parse(t *testing.T, args ...string) (Options, error) {
 func TestArgsPassTheFlagsOn(t *testing.T) {
 	tests := [][]string{
 		{"--camera", "0", "--catalog", "cat", "--stream", "--chroma", "#00ff00", "--mute", "--volume", "0.5"},
-		{"--video", "g.avi", "--catalog", "c", "--calibration", "cal.json", "--snapshot-every", "10", "--out", "snaps", "--volume", "1"},
+		{"--video", "g.avi", "--catalog", "c", "--calibration", "cal.json", "--cell-mm", "120x90", "--snapshot-every", "10", "--out", "snaps", "--volume", "1"},
 		{"--frames", "dir", "--catalog", "c", "--corners", "1,2 3,4 5,6 7,8", "--journal", "j.jsonl", "--resume", "--fast", "--volume", "0.8", "--screenshot", "a.png", "--screenshot-after", "3"},
 	}
 	for _, args := range tests {
@@ -59,7 +59,10 @@ func TestCheck(t *testing.T) {
 		{[]string{"--camera", "0", "--catalog", "c", "--snapshot-every", "-2"}, "--snapshot-every"},
 		{[]string{"--camera", "0", "--catalog", "c", "--size", "big"}, "--size"},
 		{[]string{"--camera", "0", "--catalog", "c", "--resume"}, "--resume: no unfinished game in "},
+		{[]string{"--camera", "0", "--catalog", "c", "--cell-mm", "12x9"}, "--cell-mm: realm cell size \"12x9\""},
+		{[]string{"--camera", "0", "--catalog", "c", "--cell-mm", "120"}, "--cell-mm: realm cell size \"120\": want WIDTHxHEIGHT"},
 		{[]string{"--camera", "1", "--catalog", "c", "--size", "1920x1080"}, ""},
+		{[]string{"--camera", "1", "--catalog", "c", "--cell-mm", "120x90"}, ""},
 	}
 	for _, tc := range tests {
 		o, err := parse(t, tc.args...)

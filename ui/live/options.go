@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/samples"
 	"github.com/tablecam/tablecam/tracker"
 )
@@ -24,6 +25,10 @@ type Options struct {
 	// Calibration is a saved calibration; Corners "x,y x,y x,y x,y" sets the
 	// realm by hand. With neither the realm is found automatically.
 	Calibration, Corners string
+	// CellMM is the mat's realm cell size, "WxH" in millimetres ("" for
+	// the calibration's own, 100x75 unless it states another); the cards
+	// read correct it when they clearly show another.
+	CellMM string
 	// Journal is the game's journal file ("" for a new one); Resume
 	// continues the game it holds.
 	Journal string
@@ -72,6 +77,7 @@ func NewFlagSet(name string, o *Options, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.Catalog, "catalog", "", "card catalog `PATH` (default: the bundled sample catalog)")
 	fs.StringVar(&o.Calibration, "calibration", "", "saved calibration `FILE` (default: find the realm automatically)")
 	fs.StringVar(&o.Corners, "corners", "", "realm corners A1 E1 E4 A4 in image pixels, as `\"x,y x,y x,y x,y\"`")
+	fs.StringVar(&o.CellMM, "cell-mm", "", "the playmat's realm cell size `WxH` in millimetres (default 100x75, or the calibration's; learned from the cards when they show another)")
 	fs.StringVar(&o.Journal, "journal", "", "journal `FILE` (default: a new one in the user's data folder)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue the game in --journal, or the last unfinished one (after a crash or a break)")
 	fs.BoolVar(&o.Stream, "stream", false, "streamer layout: borderless, transparent or chroma-key background")
@@ -125,6 +131,9 @@ func (o *Options) Check() error {
 	if _, _, err := o.Dimensions(); err != nil {
 		return err
 	}
+	if _, err := o.Geometry(); err != nil {
+		return err
+	}
 	if sources == 0 {
 		v, err := samples.Path("games", "demo", "game.avi")
 		if err != nil {
@@ -154,6 +163,18 @@ func (o *Options) Dimensions() (w, h int, err error) {
 		return 0, 0, fmt.Errorf("--size %q: want WIDTHxHEIGHT, such as 1920x1080 (at least 320x180)", o.Size)
 	}
 	return w, h, nil
+}
+
+// Geometry reads --cell-mm: zero when it is not given.
+func (o *Options) Geometry() (models.RealmGeometry, error) {
+	if o.CellMM == "" {
+		return models.RealmGeometry{}, nil
+	}
+	g, err := models.ParseCellMM(o.CellMM)
+	if err != nil {
+		return models.RealmGeometry{}, fmt.Errorf("--cell-mm: %w", err)
+	}
+	return g, nil
 }
 
 // Background is the stream layout's background: the chroma colour, or transparent.
@@ -194,6 +215,7 @@ func (o *Options) Args() []string {
 	str("catalog", o.Catalog)
 	str("calibration", o.Calibration)
 	str("corners", o.Corners)
+	str("cell-mm", o.CellMM)
 	str("journal", o.Journal)
 	if o.Resume {
 		a = append(a, "--resume")

@@ -62,6 +62,9 @@ func Start(ctx context.Context, o Options, log io.Writer) (*Game, error) {
 		}
 		cfg.Corners = &q
 	}
+	if cfg.Geometry, err = o.Geometry(); err != nil {
+		return nil, err
+	}
 	g := &Game{Catalog: cat}
 	if o.Resume && o.Journal != "" {
 		// Before the pipeline adds to the journal.

@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+)
+
+// geometryLearner is an Analyzer that learns the mat's realm cell size from
+// the cards it reads (*vision.Analyzer does): Geometry gives the size it
+// reads frames by when a calibration states stated.
+type geometryLearner interface {
+	Geometry(stated models.RealmGeometry) models.RealmGeometry
+}
+
+// withGeometry is cal for a mat whose realm cells have size g: the same
+// corners, a realm of another size in millimetres.
+func withGeometry(cal *calibration.Calibration, g models.RealmGeometry) *calibration.Calibration {
+	if cal == nil || cal.Geometry == g {
+		return cal
+	}
+	// A new value, not a copy with Geometry changed: a calibration caches
+	// its transforms for its corners, and they depend on the geometry.
+	return &calibration.Calibration{
+		Corners: cal.Corners, ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight,
+		NorthAtBottom: cal.NorthAtBottom, Geometry: g, Method: cal.Method,
+		Reference: cal.Reference, Score: cal.Score,
+	}
+}
+
+// stated applies the cell size the user stated (Config.Geometry), when
+// they did, to a calibration.
+func (s *Session) stated(cal *calibration.Calibration) *calibration.Calibration {
+	if s.cfg.Geometry == (models.RealmGeometry{}) {
+		return cal
+	}
+	return withGeometry(cal, s.cfg.Geometry)
+}
+
+// keepLearnedGeometry makes the cell size the analyzer learned from the
+// cards part of the calibration in force (and of the copy kept beside the
+// journal, so that a resumed game starts from it), when it differs from
+// what cal states; it gives the calibration to read the frame by.
+func (s *Session) keepLearnedGeometry(cal *calibration.Calibration, frame int) *calibration.Calibration {
+	l, ok := s.analyzer.(geometryLearner)
+	if !ok {
+		return cal
+	}
+	g := l.Geometry(cal.Geometry)
+	if g == cal.Geometry || g == (models.RealmGeometry{}) {
+		return cal
+	}
+	learned := withGeometry(cal, g)
+	s.logf("frame %d: the cards show realm cells of %v mm, not %v as the calibration states: reading the mat by them (give --cell-mm to state the size)", frame, g, cal.Geometry)
+	s.mu.Lock()
+	if s.cal == cal {
+		s.setCalibration(learned)
+	}
+	s.mu.Unlock()
+	if s.doubtCal == cal {
+		s.doubtCal = learned // the same realm: its doubt goes on
+	}
+	return learned
+}
