@@ -14,10 +14,13 @@
 // similarity (turn, scale near 1, shift) is fitted with RANSAC, one card at a
 // time, removing each accepted card's inliers. A card in plain view has far
 // more keypoints than its fit needs, so a first pass looks up half the
-// keypoints in a few hash tables (passing over the crowded buckets), and
-// only the keypoints the cards it finds do not explain are looked up in all
-// of them. A pass's keypoints are looked up together, table by table and
-// bucket by bucket, so a bucket many share is read once. Each card fitted is then
+// keypoints in a few hash tables, and only the keypoints the cards it finds
+// do not explain are looked up in all of them. A hash table splits a
+// crowded bucket by further key bits instead of dropping it (a tree of
+// buckets of at most 16 descriptors), so a catalog of a thousand faces
+// scans buckets as small as one of forty. A pass's keypoints are looked up
+// together, stage by stage, and their candidates compared in the order the
+// index holds them in memory. Each card fitted is then
 // verified against every keypoint in its outline (mapped back onto the face,
 // features all faces share left out), which gives its confidence. One fit
 // gives the card's outline, its turn (so its owner and whether it is tapped; a site's

@@ -13,27 +13,54 @@ import (
 // sharing a key with the query in some table are compared. With a few dozen
 // faces the buckets are nearly empty and this is an exact search in effect;
 // with a thousand faces it is what keeps matching in milliseconds.
+//
+// A bucket that would hold more than lshBucketCap descriptors is split by
+// further key bits, splitBits at a time, until each part fits (a tree of
+// buckets per table): the key is as long as the descriptors' density needs
+// where they lie, short where they are few (a longer key misses more true
+// neighbours, each key bit being one more that must agree), long where many
+// faces have similar corners. A bucket still crowded at maxKeyBits holds
+// what every face shares (frame, text box): useless for telling faces apart
+// and slow to scan, it is left empty. So the buckets stay as small with a
+// thousand faces as with a few dozen, and what a larger catalog costs is
+// longer keys in its crowded parts, not longer scans.
 type lshIndex struct {
 	descs  []descriptor
 	owner  []int32 // reference of each descriptor
 	tables []lshTable
 }
 
+// lshTable is one hash table: a tree of buckets. The first rootBits of bits
+// choose a slot of the root node; each slot is a bucket or a child node, in
+// which the next splitBits bits choose a slot, and so on.
 type lshTable struct {
-	bits    []uint8 // bit positions 0–255 forming the key
-	offsets []int32 // bucket b holds ids[offsets[b]:offsets[b+1]]
+	bits     []uint8 // bit positions 0–255 forming the key, in the order read
+	rootBits int
+	// slots holds the nodes' slots, the root's first: a slot ≥ 0 is a
+	// bucket's number, one < 0 is ^(the first slot of a child node).
+	slots []int32
+	// offsets: bucket b holds ids[offsets[b]:offsets[b+1]]; bucket 0 is
+	// empty (every empty slot's).
+	offsets []int32
 	ids     []int32 // descriptor ids grouped by bucket
 }
 
 // lshBucketCap is the most descriptors one bucket may hold.
-const lshBucketCap = 96
+const lshBucketCap = 16
 
 // lshTables is the number of hash tables.
 const lshTables = 10
 
+// splitBits is how many more key bits split a crowded bucket, and
+// maxKeyBits the longest key.
+const (
+	splitBits  = 2
+	maxKeyBits = 32
+)
+
 // newLSHIndex indexes the descriptors; owner gives each one's reference.
 // Descriptors marked late (a blurred copy of a face, whose corners look
-// alike) take a bucket's room only after all others: the key length and
+// alike) take a bucket's room only after all others: the key lengths and
 // the crowded buckets are decided by the others alone, and a late
 // descriptor joins a bucket only while it stays within lshBucketCap.
 func newLSHIndex(descs []descriptor, owner []int32, late []bool) *lshIndex {
@@ -43,75 +70,132 @@ func newLSHIndex(descs []descriptor, owner []int32, late []bool) *lshIndex {
 			early = append(early, descs[i])
 		}
 	}
-	keyBits := int(math.Round(math.Log2(float64(len(early)+1)/2))) + 2
-	keyBits = min(max(keyBits, 6), 18)
+	rootBits := int(math.Round(math.Log2(float64(len(early)+1)/2))) + 2
+	rootBits = min(max(rootBits, 6), 18)
 	rng := rand.New(rand.NewPCG(4, 2)) // fixed: the same index for the same references
 	idx := &lshIndex{descs: descs, owner: owner}
 	pool := balancedBits(early, 128)
+	all := make([]int32, len(descs))
+	for i := range all {
+		all[i] = int32(i)
+	}
 	for t := 0; t < lshTables; t++ {
-		tab := lshTable{bits: make([]uint8, keyBits), offsets: make([]int32, (1<<keyBits)+1)}
 		perm := rng.Perm(len(pool))
-		for i := range tab.bits {
-			tab.bits[i] = pool[perm[i]]
+		b := tableBuilder{descs: descs, late: late}
+		b.bits = make([]uint8, maxKeyBits)
+		for i := range b.bits {
+			b.bits[i] = pool[perm[i]]
 		}
-		keys := make([]uint32, len(descs))
-		count := make([]int32, 1<<keyBits)
-		for i := range descs {
-			k := tab.key(&descs[i])
-			keys[i] = k
-			if late == nil || !late[i] {
-				count[k]++
-			}
-		}
-		// A crowded bucket holds what every face shares (frame, text box):
-		// useless for telling faces apart and slow to scan. Leave it empty.
-		for k, c := range count {
-			if c > lshBucketCap {
-				count[k] = -1
-			}
-		}
-		keep := make([]bool, len(descs))
-		for i, k := range keys {
-			switch {
-			case count[k] < 0:
-			case late == nil || !late[i]:
-				keep[i] = true
-			case count[k] < lshBucketCap:
-				keep[i] = true
-				count[k]++
-			}
-		}
-		for k, c := range count {
-			tab.offsets[k+1] = max(c, 0)
-		}
-		for b := 1; b < len(tab.offsets); b++ {
-			tab.offsets[b] += tab.offsets[b-1]
-		}
-		fill := append([]int32(nil), tab.offsets[:len(tab.offsets)-1]...)
-		tab.ids = make([]int32, tab.offsets[len(tab.offsets)-1])
-		for i, k := range keys {
-			if !keep[i] {
-				continue
-			}
-			tab.ids[fill[k]] = int32(i)
-			fill[k]++
-		}
-		idx.tables = append(idx.tables, tab)
+		b.offsets = []int32{0, 0}
+		b.slots = make([]int32, 1<<rootBits)
+		b.fill(0, 0, rootBits, all)
+		idx.tables = append(idx.tables, lshTable{bits: b.bits[:b.used], rootBits: rootBits, slots: b.slots, offsets: b.offsets, ids: b.ids})
 	}
 	return idx
 }
 
-func (t *lshTable) key(d *descriptor) uint32 {
+// tableBuilder builds one lshTable.
+type tableBuilder struct {
+	descs   []descriptor
+	late    []bool
+	bits    []uint8
+	used    int // key bits read by some node
+	slots   []int32
+	offsets []int32
+	ids     []int32
+}
+
+// fill sorts the descriptors ids (ascending) into the node whose slots
+// begin at base, keyed by the n bits from position pos: a slot whose
+// descriptors fit in a bucket gets one, a crowded one a child node.
+func (b *tableBuilder) fill(base, pos, n int, ids []int32) {
+	b.used = max(b.used, pos+n)
+	keyBits := b.bits[pos : pos+n]
+	count := make([]int32, 1<<n+1)
+	early := make([]int32, 1<<n)
+	keys := make([]uint32, len(ids))
+	for i, id := range ids {
+		k := keyOf(&b.descs[id], keyBits)
+		keys[i] = k
+		count[k+1]++
+		if b.late == nil || !b.late[id] {
+			early[k]++
+		}
+	}
+	for k := 1; k < len(count); k++ {
+		count[k] += count[k-1]
+	}
+	// Stable: each slot's ids stay ascending.
+	grouped := make([]int32, len(ids))
+	fill := append([]int32(nil), count[:len(count)-1]...)
+	for i, id := range ids {
+		grouped[fill[keys[i]]] = id
+		fill[keys[i]]++
+	}
+	for k := 0; k < 1<<n; k++ {
+		g := grouped[count[k]:count[k+1]]
+		switch {
+		case len(g) == 0:
+		case early[k] > lshBucketCap && pos+n+splitBits <= len(b.bits):
+			child := len(b.slots)
+			b.slots = append(b.slots, make([]int32, 1<<splitBits)...)
+			b.slots[base+k] = ^int32(child)
+			b.fill(child, pos+n, splitBits, g)
+		case early[k] > lshBucketCap:
+			// What many faces share, however long the key: left empty.
+		default:
+			start, room := len(b.ids), lshBucketCap-int(early[k])
+			for _, id := range g {
+				switch {
+				case b.late == nil || !b.late[id]:
+					b.ids = append(b.ids, id)
+				case room > 0:
+					b.ids = append(b.ids, id)
+					room--
+				}
+			}
+			if len(b.ids) > start {
+				b.slots[base+k] = int32(len(b.offsets) - 1)
+				b.offsets = append(b.offsets, int32(len(b.ids)))
+			}
+		}
+	}
+}
+
+// keyOf reads the key bits of a descriptor.
+func keyOf(d *descriptor, keyBits []uint8) uint32 {
 	var k uint32
-	for i, b := range t.bits {
+	for i, b := range keyBits {
 		k |= uint32(d[b>>6]>>(b&63)&1) << i
 	}
 	return k
 }
 
+// bucket gives the number of the bucket a descriptor falls in.
+func (t *lshTable) bucket(d *descriptor) int32 {
+	return t.bucketFrom(d, t.rootKey(d))
+}
+
+// rootKey is a descriptor's slot in the root node.
+func (t *lshTable) rootKey(d *descriptor) uint32 { return keyOf(d, t.bits[:t.rootBits]) }
+
+// bucketFrom gives the bucket of a descriptor whose root slot is root.
+func (t *lshTable) bucketFrom(d *descriptor, root uint32) int32 {
+	v := t.slots[root]
+	for pos := t.rootBits; v < 0; pos += splitBits {
+		v = t.slots[^v+int32(keyOf(d, t.bits[pos:pos+splitBits]))]
+	}
+	return v
+}
+
+// members lists the descriptors in bucket b.
+func (t *lshTable) members(b int32) []int32 { return t.ids[t.offsets[b]:t.offsets[b+1]] }
+
 // nearest is the best match of one query descriptor: the closest reference
-// descriptor, and the distance to the closest one on any other reference
-// (for the ratio test; 256 when there is none).
+// descriptor (of two as close, the one first in the index), and the distance
+// to the closest one on any other reference (for the ratio test; 256 when
+// there is none). Both are the same whatever order the candidates are
+// offered in.
 type nearest struct {
 	id, ref      int32
 	dist, second int
@@ -119,16 +203,26 @@ type nearest struct {
 
 // offer takes descriptor id of reference ref at distance dist into account.
 func (n *nearest) offer(id, ref int32, dist int) {
+	closer := dist < n.dist || (dist == n.dist && id < n.id)
 	switch {
-	case dist < n.dist:
-		if ref != n.ref && n.ref >= 0 {
-			n.second = min(n.second, n.dist)
+	case ref == n.ref:
+		if closer {
+			n.id, n.dist = id, dist
+		}
+	case closer:
+		// The old best is on another reference, and no farther than the
+		// old second.
+		if n.ref >= 0 {
+			n.second = n.dist
 		}
 		n.id, n.ref, n.dist = id, ref, dist
-	case ref != n.ref && dist < n.second:
+	case dist < n.second:
 		n.second = dist
 	}
 }
+
+// matters reports whether a candidate at distance dist can change n.
+func (n *nearest) matters(dist int) bool { return dist <= n.dist || dist < n.second }
 
 // hamming is the number of bits in which two descriptors differ.
 func hamming(a, b *descriptor) int {
@@ -144,12 +238,10 @@ func (x *lshIndex) queryTables(d *descriptor, k int) (n nearest, ok bool) {
 	n = nearest{id: -1, ref: -1, dist: 257, second: 256}
 	for ti := range x.tables[:min(k, len(x.tables))] {
 		t := &x.tables[ti]
-		k := t.key(d)
-		for _, id := range t.ids[t.offsets[k]:t.offsets[k+1]] {
-			if id == n.id {
-				continue
+		for _, id := range t.members(t.bucket(d)) {
+			if dist := hamming(d, &x.descs[id]); n.matters(dist) {
+				n.offer(id, x.owner[id], dist)
 			}
-			n.offer(id, x.owner[id], hamming(d, &x.descs[id]))
 		}
 	}
 	return n, n.id >= 0
@@ -183,50 +275,93 @@ func balancedBits(descs []descriptor, n int) []uint8 {
 // queryBatch finds the nearest reference descriptor to each of
 // descs[which[i]] as queryTables does, in out[i] (id −1: none), except that
 // a bucket holding more than bucketCap descriptors is passed over
-// (lshBucketCap: none is). It goes table by table, and within a table
-// bucket by bucket, so that a bucket many queries share (a crowded one,
-// where most of the comparisons are) is read from memory once, not once
-// per query: on a frame's keypoints that halves the time. Each query's
-// candidates are offered in queryTables' order, so the results are the
-// same.
+// (lshBucketCap: none is). With a large catalog the time goes into waiting
+// for memory: the buckets and the candidates' descriptors lie scattered
+// over tens of megabytes. So it works in stages over all the queries at
+// once, each stage's reads independent of one another (the processor has
+// many under way at a time) and in the order they lie in memory: each
+// table's root slots in key order, then one level of child nodes after
+// another, then the buckets; then every (candidate, query) pair is sorted
+// by candidate, and the distances are taken reading the index's
+// descriptors in their order in memory. The results are queryTables'
+// (nearest does not depend on the order of its candidates).
 func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int, out []nearest) {
 	for i := range out[:len(which)] {
 		out[i] = nearest{id: -1, ref: -1, dist: 257, second: 256}
 	}
-	// Each query's key in the high half, its number in the low half.
-	order, scratch := make([]uint64, len(which)), make([]uint64, len(which))
-	for ti := range x.tables[:min(k, len(x.tables))] {
-		t := &x.tables[ti]
+	tables := x.tables[:min(k, len(x.tables))]
+	nq := len(which)
+	// For each table, the queries in root slot order (slot in the high
+	// half, query in the low half), and the bucket each falls in.
+	orders := make([]uint64, len(tables)*nq)
+	buckets := make([]int32, len(tables)*nq)
+	scratch := make([]uint64, nq)
+	total := 0
+	for ti := range tables {
+		t := &tables[ti]
+		order, bucket := orders[ti*nq:(ti+1)*nq], buckets[ti*nq:(ti+1)*nq]
 		for i, w := range which {
-			order[i] = uint64(t.key(&descs[w]))<<32 | uint64(i)
+			order[i] = uint64(t.rootKey(&descs[w]))<<32 | uint64(i)
 		}
-		sortByKey(order, scratch, len(t.bits))
-		for _, o := range order {
-			key, q := o>>32, uint32(o)
-			b := t.ids[t.offsets[key]:t.offsets[key+1]]
-			if len(b) > bucketCap {
+		sortByKey(order, scratch, t.rootBits)
+		deeper := false
+		for i, o := range order {
+			bucket[i] = t.slots[o>>32]
+			deeper = deeper || bucket[i] < 0
+		}
+		for level := 0; deeper; level++ {
+			deeper = false
+			pos := t.rootBits + level*splitBits
+			for i, o := range order {
+				if v := bucket[i]; v < 0 {
+					bucket[i] = t.slots[^v+int32(keyOf(&descs[which[uint32(o)]], t.bits[pos:pos+splitBits]))]
+					deeper = deeper || bucket[i] < 0
+				}
+			}
+		}
+		for _, b := range bucket {
+			if n := int(t.offsets[b+1] - t.offsets[b]); n <= bucketCap {
+				total += n
+			}
+		}
+	}
+	pairs := make([]uint64, 0, total) // candidate id in the high half, query in the low
+	for ti := range tables {
+		t := &tables[ti]
+		order, bucket := orders[ti*nq:(ti+1)*nq], buckets[ti*nq:(ti+1)*nq]
+		for i, b := range bucket {
+			members := t.members(b)
+			if len(members) > bucketCap {
 				continue
 			}
-			d, n := &descs[which[q]], &out[q]
-			for _, id := range b {
-				if id == n.id {
-					continue
-				}
-				n.offer(id, x.owner[id], hamming(d, &x.descs[id]))
+			q := order[i] & (1<<32 - 1)
+			for _, id := range members {
+				pairs = append(pairs, uint64(id)<<32|q)
 			}
+		}
+	}
+	sortByKey(pairs, make([]uint64, len(pairs)), bits.Len(uint(len(x.descs))))
+	for _, p := range pairs {
+		id, q := int32(p>>32), uint32(p)
+		n := &out[q]
+		if dist := hamming(&descs[which[q]], &x.descs[id]); n.matters(dist) {
+			n.offer(id, x.owner[id], dist)
 		}
 	}
 }
 
 // sortByKey sorts keyed queries (key in the high half, at most keyBits
-// bits) by key, a radix sort of two passes; scratch is as long as order.
+// bits) by key, a radix sort of as few passes of at most 11 bits as the
+// key needs; scratch is as long as order. The result is in order.
 func sortByKey(order, scratch []uint64, keyBits int) {
-	lo := (keyBits + 1) / 2
-	var count [1 << 10]int
+	passes := max((keyBits+10)/11, 1)
+	width := (keyBits + passes - 1) / passes
+	var count [1 << 11]int
 	src, dst := order, scratch
-	for _, shift := range []int{32, 32 + lo} {
-		mask := uint64(1)<<lo - 1
-		count = [1 << 10]int{}
+	for p := 0; p < passes; p++ {
+		shift := 32 + p*width
+		mask := uint64(1)<<width - 1
+		count = [1 << 11]int{}
 		for _, o := range src {
 			count[o>>shift&mask]++
 		}
@@ -240,5 +375,8 @@ func sortByKey(order, scratch []uint64, keyBits int) {
 			count[d]++
 		}
 		src, dst = dst, src
+	}
+	if passes%2 == 1 {
+		copy(order, src)
 	}
 }

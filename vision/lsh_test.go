@@ -35,36 +35,107 @@ func TestLSHLateDescriptorsYield(t *testing.T) {
 	mixed := newLSHIndex(descs, owner, late)
 	for ti := range alone.tables {
 		a, m := &alone.tables[ti], &mixed.tables[ti]
-		if len(a.bits) != len(m.bits) {
-			t.Fatalf("table %d: key of %d bits with late descriptors, %d without", ti, len(m.bits), len(a.bits))
+		if a.rootBits != m.rootBits || len(a.slots) != len(m.slots) {
+			t.Fatalf("table %d: root of %d bits and %d slots with late descriptors, %d and %d without", ti, m.rootBits, len(m.slots), a.rootBits, len(a.slots))
 		}
-		for b := 0; b+1 < len(a.offsets); b++ {
+		for sl := range a.slots {
+			if a.slots[sl] < 0 || m.slots[sl] < 0 {
+				if a.slots[sl] != m.slots[sl] {
+					t.Fatalf("table %d slot %d: %d with late descriptors, %d without (a crowded bucket split otherwise)", ti, sl, m.slots[sl], a.slots[sl])
+				}
+				continue
+			}
 			var earlyIDs []int32
 			lateIDs := 0
-			for _, id := range m.ids[m.offsets[b]:m.offsets[b+1]] {
+			for _, id := range m.members(m.slots[sl]) {
 				if late[id] {
 					lateIDs++
 				} else {
 					earlyIDs = append(earlyIDs, id)
 				}
 			}
-			want := a.ids[a.offsets[b]:a.offsets[b+1]]
+			want := a.members(a.slots[sl])
 			if len(earlyIDs) != len(want) {
-				t.Fatalf("table %d bucket %d: %d descriptors, %d without the late ones", ti, b, len(earlyIDs), len(want))
+				t.Fatalf("table %d slot %d: %d descriptors, %d without the late ones", ti, sl, len(earlyIDs), len(want))
 			}
 			for i := range want {
 				if earlyIDs[i] != want[i] {
-					t.Fatalf("table %d bucket %d: descriptor %d, %d without the late ones", ti, b, earlyIDs[i], want[i])
+					t.Fatalf("table %d slot %d: descriptor %d, %d without the late ones", ti, sl, earlyIDs[i], want[i])
 				}
 			}
 			if n := len(earlyIDs) + lateIDs; lateIDs > 0 && n > lshBucketCap {
-				t.Errorf("table %d bucket %d: %d descriptors, over the cap of %d", ti, b, n, lshBucketCap)
+				t.Errorf("table %d slot %d: %d descriptors, over the cap of %d", ti, sl, n, lshBucketCap)
 			}
 		}
 	}
 	// The late descriptors are still found where there is room.
 	if n, ok := mixed.queryTables(&descs[len(early)], lshTables); !ok || n.dist > 2 {
 		t.Errorf("a late descriptor is not found: %+v", n)
+	}
+}
+
+// TestLSHSplitsCrowdedBuckets checks that a crowd of descriptors that share
+// their first key bits but differ in others (many faces' similar corners)
+// is split into buckets within the cap, each member still found, while a
+// crowd of copies no key tells apart (what every face shares) is left out,
+// and that the buckets of the descriptors elsewhere keep the short key.
+func TestLSHSplitsCrowdedBuckets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	random := func() descriptor {
+		return descriptor{rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64()}
+	}
+	var descs []descriptor
+	for i := 0; i < 3000; i++ {
+		descs = append(descs, random())
+	}
+	base := random()
+	similar := len(descs)
+	for i := 0; i < 20*lshBucketCap; i++ {
+		descs = append(descs, flip(rng, base, 24)) // 48 bits apart from one another
+	}
+	copies := len(descs)
+	copyOf := random()
+	for i := 0; i < 4*lshBucketCap; i++ {
+		descs = append(descs, copyOf)
+	}
+	owner := make([]int32, len(descs))
+	for i := range owner {
+		owner[i] = int32(i % 11)
+	}
+	idx := newLSHIndex(descs, owner, nil)
+	for ti := range idx.tables {
+		tab := &idx.tables[ti]
+		for b := int32(0); int(b)+1 < len(tab.offsets); b++ {
+			if n := len(tab.members(b)); n > lshBucketCap {
+				t.Fatalf("table %d bucket %d holds %d descriptors, over the cap of %d", ti, b, n, lshBucketCap)
+			}
+		}
+		if len(tab.slots) == 1<<tab.rootBits {
+			t.Errorf("table %d: no crowded bucket was split", ti)
+		}
+	}
+	found := func(i int) bool {
+		n, ok := idx.queryTables(&descs[i], lshTables)
+		return ok && n.dist == 0
+	}
+	for _, tc := range []struct {
+		name     string
+		from, to int
+		min, max float64 // share found
+	}{
+		{"lone descriptors", 0, similar, 1, 1},
+		{"similar descriptors, split", similar, copies, 1, 1},
+		{"copies, left out", copies, len(descs), 0, 0},
+	} {
+		n := 0
+		for i := tc.from; i < tc.to; i++ {
+			if found(i) {
+				n++
+			}
+		}
+		if share := float64(n) / float64(tc.to-tc.from); share < tc.min || share > tc.max {
+			t.Errorf("%s: %d of %d found at distance 0, want a share in [%g, %g]", tc.name, n, tc.to-tc.from, tc.min, tc.max)
+		}
 	}
 }
 
@@ -161,13 +232,13 @@ func seq(from, to, step int) []int {
 }
 
 // TestLSHBatchBucketCap checks that a batch lookup with a bucket cap passes
-// over the crowded buckets only: a descriptor whose copies crowd its bucket
-// in every table (more than the cap, fewer than the index's own) is found
-// without the cap and not with it, while one alone in its buckets is found
-// either way.
+// over the buckets holding more than the cap only: a descriptor whose
+// copies fill its bucket in every table (more than the cap, not more than
+// the index's own) is found without the cap and not with it, while one
+// alone in its buckets is found either way.
 func TestLSHBatchBucketCap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	idx, descs := clusteredIndex(rng, 1, 4*quickBucketCap, 0)
+	idx, descs := clusteredIndex(rng, 1, lshBucketCap-1, 0)
 	crowded, lone := descs[len(descs)-1], descs[17]
 	queries := []descriptor{crowded, lone}
 	for _, tc := range []struct {
@@ -176,7 +247,7 @@ func TestLSHBatchBucketCap(t *testing.T) {
 		want      [2]bool // crowded found, lone found
 	}{
 		{"no cap", lshBucketCap, [2]bool{true, true}},
-		{"quick pass cap", quickBucketCap, [2]bool{false, true}},
+		{"a cap below the copies", lshBucketCap / 2, [2]bool{false, true}},
 	} {
 		out := make([]nearest, 2)
 		idx.queryBatch(queries, []int{0, 1}, lshTables, tc.bucketCap, out)
@@ -188,14 +259,58 @@ func TestLSHBatchBucketCap(t *testing.T) {
 	}
 }
 
+// TestNearestIgnoresOrder checks that the nearest descriptor and the second
+// distance do not depend on the order candidates are offered in: the best
+// overall (the first in the index of two as close), and the best on any
+// other reference than its own.
+func TestNearestIgnoresOrder(t *testing.T) {
+	type cand struct {
+		id, ref int32
+		dist    int
+	}
+	cands := []cand{{5, 1, 30}, {9, 2, 40}, {3, 1, 10}, {7, 3, 35}, {8, 2, 10}, {2, 2, 33}, {6, 1, 31}}
+	// Best: id 3 (ref 1, 10; id 8 is as close but later in the index).
+	// Second: the best on refs 2 and 3: id 8 at 10.
+	want := nearest{id: 3, ref: 1, dist: 10, second: 10}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 200; trial++ {
+		rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+		k := 1 + rng.IntN(len(cands)) // a prefix, then every candidate
+		n := nearest{id: -1, ref: -1, dist: 257, second: 256}
+		for _, c := range cands[:k] {
+			if n.matters(c.dist) {
+				n.offer(c.id, c.ref, c.dist)
+			}
+		}
+		// What the prefix should give, worked out directly.
+		best := nearest{id: -1, ref: -1, dist: 257, second: 256}
+		for _, c := range cands[:k] {
+			if c.dist < best.dist || (c.dist == best.dist && c.id < best.id) {
+				best.id, best.ref, best.dist = c.id, c.ref, c.dist
+			}
+		}
+		for _, c := range cands[:k] {
+			if c.ref != best.ref {
+				best.second = min(best.second, c.dist)
+			}
+		}
+		if n != best {
+			t.Fatalf("trial %d, %v: offered one by one %+v, want %+v", trial, cands[:k], n, best)
+		}
+		if k == len(cands) && n != want {
+			t.Fatalf("all candidates: %+v, want %+v", n, want)
+		}
+	}
+}
+
 // TestSortByKey checks the radix sort of keyed queries for every key length
 // the index uses.
 func TestSortByKey(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for bits := 6; bits <= 18; bits++ {
+	for bits := 1; bits <= 32; bits++ {
 		order := make([]uint64, 1000)
 		for i := range order {
-			order[i] = uint64(rng.IntN(1<<bits))<<32 | uint64(i)
+			order[i] = uint64(rng.Int64N(1<<bits))<<32 | uint64(i)
 		}
 		sortByKey(order, make([]uint64, len(order)), bits)
 		seen := make([]bool, len(order))

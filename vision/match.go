@@ -73,9 +73,9 @@ func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 		sample = append(sample, i)
 	}
 	grid := newPointGrid(f.Points, frameGridCell)
-	out := x.fitCards(f, x.matchKeypoints(f, sample, quickTables, quickBucketCap), grid, taken, rng)
+	out := x.fitCards(f, x.matchKeypoints(f, sample, quickTables), grid, taken, rng)
 	rest := unexplained(f, out)
-	return append(out, x.fitCards(f, x.matchKeypoints(f, rest, len(x.lsh.tables), lshBucketCap), grid, taken, rng)...)
+	return append(out, x.fitCards(f, x.matchKeypoints(f, rest, len(x.lsh.tables)), grid, taken, rng)...)
 }
 
 // frameGridCell is the cell side (pixels) of the grid of frame keypoints.
@@ -84,15 +84,9 @@ const frameGridCell = 16
 // The first matching pass looks up every quickStride-th keypoint in the
 // first quickTables hash tables. Keypoints it skips on a card it finds lie
 // near that card's inliers, so the second pass does not look them up either.
-// It passes over the buckets holding more than quickBucketCap descriptors:
-// a pattern many faces share (parts of the frame and text box every card
-// has) crowds them, and they held half the first pass's comparisons; a
-// card in plain view has plenty of distinctive keypoints, and the second
-// pass, which finds what the first left unexplained, reads every bucket.
 const (
-	quickTables    = 3
-	quickStride    = 2
-	quickBucketCap = 16
+	quickTables = 3
+	quickStride = 2
 )
 
 // explainCell is the side, in top-down pixels, of the grid cells in which
@@ -225,14 +219,13 @@ func (o *outline) insideDistance(p models.Point) float64 {
 }
 
 // matchKeypoints matches the listed frame keypoints against all faces,
-// looking in the first k hash tables (in buckets of at most bucketCap
-// descriptors), and groups the matches that pass the distance and ratio
-// tests by face.
-func (x *catalogIndex) matchKeypoints(f features, which []int, k, bucketCap int) map[int][]keyMatch {
+// looking in the first k hash tables, and groups the matches that pass the
+// distance and ratio tests by face.
+func (x *catalogIndex) matchKeypoints(f features, which []int, k int) map[int][]keyMatch {
 	offsets := x.descriptorOffsets()
 	byRef := map[int][]keyMatch{}
 	near := make([]nearest, len(which))
-	x.lsh.queryBatch(f.Descs, which, k, bucketCap, near)
+	x.lsh.queryBatch(f.Descs, which, k, lshBucketCap, near)
 	for q, i := range which {
 		n := near[q]
 		if n.id < 0 || n.dist > maxHamming || float64(n.dist) >= ratio*float64(n.second) {
