@@ -262,6 +262,9 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 		}
 	}
+	if hs := settleOnSides(rm, best.h, g); hs != best.h {
+		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+	}
 	if scale != 1 {
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 	}

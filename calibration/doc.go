@@ -41,8 +41,12 @@
 // frame, is refused, and one whose lines are only fairly clear (a grid half under cards, gold lines
 // light on dark art and dark on light) is believed only when the edges, read independently, cover at
 // least a tenth of its grid and find none of its aliases (a cell off, twice or half the spacing)
-// better. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners take the corners
-// from the user instead.
+// better. Whichever way it was found, the lattice is last moved by a cell, along either axis, while the cell
+// sides that only the moved lattice has show drawn lines more clearly than the sides it gives up (each side
+// judged alone, so that a covered side is missing rather than against): the realm's lines end at its border,
+// so a lattice whose border column lies under an arm and whose other border runs over the mat's empty margin
+// goes back onto the realm. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
+// take the corners from the user instead.
 //
 // Rectify warps a frame to the top-down realm image (PxPerMM, north at the top, column A at the left).
 // Save and Load keep a calibration as versioned JSON with a small reference of how the grid lines looked,
