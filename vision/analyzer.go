@@ -170,7 +170,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 		return nil, err
 	}
 	dets := a.index.matchFrame(f, 1)
-	if err := a.scale.check(dets, v.geo); err != nil {
+	if err := a.scale.check(a.index, f, dets, v.geo); err != nil {
 		return nil, err
 	}
 	cards := make([]models.CardObservation, 0, len(dets))

@@ -54,11 +54,15 @@
 //
 // The top-down view is drawn at the cell size the calibration states
 // (100×75 mm by default), which puts every card at its reference face's
-// size only on a mat whose cells have that size. Every card fitted on
-// keypoints measures the scale anew; when at least three agree that it is
-// off by more than 6% (a tight or roomy playmat), the frame is read again at
-// the cell size they show, and the Analyzer keeps it (Geometry) for the
-// frames after it.
+// size only on a mat whose cells have that size. Until a view's cell size
+// is confirmed, the best-fitted cards (up to six a frame, pooled over the
+// last frames) are measured along x and y apart (their keypoints matched
+// again to their face near where the fit puts them, a scale per axis fitted
+// with RANSAC), which shows a mat of another aspect too; once confirmed,
+// the fits' own scales are checked, at no cost. When at least three cards
+// agree that the size is off by more than 6% (a tight or roomy playmat, or
+// another aspect), the frame is read again at the cell size they show, and
+// the Analyzer keeps it (Geometry) for the frames after it.
 //
 // The catalog is indexed once (site scans stored portrait are turned to
 // landscape; faces are also indexed at half and a third of their resolution,

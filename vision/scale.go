@@ -3,7 +3,9 @@ package vision
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
@@ -45,6 +47,12 @@ const (
 // that a knocked camera, found again, does not pay to learn it again.
 type matScale struct {
 	stated, learned models.RealmGeometry
+	// confirmed is the last cell size at which the cards were measured
+	// along x and y and found right.
+	confirmed models.RealmGeometry
+	// pool holds the last cards measured along x and y at poolGeo.
+	pool    []axisScale
+	poolGeo models.RealmGeometry
 	// rereading is set while a frame is read again at a learned size: its
 	// cards are not measured again (a frame is read at most twice).
 	rereading bool
@@ -78,17 +86,48 @@ func (e *errRescale) Error() string {
 
 // check measures the cards matched in a frame read at geometry geo and
 // returns errRescale with the cell size they show when it is clearly off.
-func (m *matScale) check(dets []detection, geo models.RealmGeometry) error {
+func (m *matScale) check(x *catalogIndex, f features, dets []detection, geo models.RealmGeometry) error {
 	if m.rereading {
 		return nil
 	}
-	s, ok := cardScale(dets)
-	if !ok || math.Abs(s-1) <= scaleOff {
+	var shown axisScale
+	measured := false
+	if m.confirmed != geo {
+		// The mat is the same from frame to frame: cards measured in the
+		// frames before this one count too (a frame of a mat much off the
+		// stated size may have only one or two cards fitted well enough).
+		if m.poolGeo != geo {
+			m.pool, m.poolGeo = m.pool[:0], geo
+		}
+		rng := rand.New(rand.NewPCG(uint64(len(f.Points)), 13))
+		m.pool = append(m.pool, x.axisScales(f, dets, rng)...)
+		if len(m.pool) > aspectPool {
+			m.pool = append(m.pool[:0], m.pool[len(m.pool)-aspectPool:]...)
+		}
+		shown, measured = medianAxisScale(m.pool)
+		if !measured {
+			// Not the fits' scales instead: on a mat of another aspect
+			// they are a compromise, which would lead astray.
+			return nil
+		}
+		if math.Abs(shown.x-1) <= scaleOff && math.Abs(shown.y-1) <= scaleOff {
+			m.confirmed = geo
+			return nil
+		}
+	}
+	if !measured {
+		s, ok := cardScale(dets)
+		if !ok {
+			return nil
+		}
+		shown = axisScale{s, s}
+	}
+	if math.Abs(shown.x-1) <= scaleOff && math.Abs(shown.y-1) <= scaleOff {
 		return nil
 	}
 	// A card that looks s times its size in a view of geo-sized cells lies
 	// on cells 1/s times that size.
-	g := models.RealmGeometry{CellWidthMM: roundMM(geo.CellWidthMM / s), CellHeightMM: roundMM(geo.CellHeightMM / s)}
+	g := models.RealmGeometry{CellWidthMM: roundMM(geo.CellWidthMM / shown.x), CellHeightMM: roundMM(geo.CellHeightMM / shown.y)}
 	if g.Validate() != nil {
 		return nil
 	}
@@ -113,9 +152,8 @@ func cardScale(dets []detection) (float64, bool) {
 	if len(scales) < scaleMinCards {
 		return 0, false
 	}
-	slices.Sort(scales)
+	med := median(scales)
 	n := len(scales)
-	med := (scales[(n-1)/2] + scales[n/2]) / 2
 	agree := 0
 	for _, s := range scales {
 		if math.Abs(s/med-1) <= scaleAgree {
@@ -148,4 +186,197 @@ func (a *Analyzer) rereadAt(frame gocv.Mat, cal *calibration.Calibration, geo mo
 // from it.
 func (a *Analyzer) Geometry(stated models.RealmGeometry) models.RealmGeometry {
 	return a.scale.geometry(stated)
+}
+
+// A similarity, which is what a card's fit is, cannot show a mat whose
+// cells have another aspect than the stated one (100×64 mm read as
+// 100×75: every card stretched 17% along y): its scale is some compromise.
+// So until the cards have confirmed the aspect of a view's cell size, the
+// most confident cards are measured along x and y apart: their keypoints
+// matched anew to their face near where the fit puts them, and a scale
+// along each axis fitted with RANSAC. Once confirmed, only the fits'
+// scales are checked, which costs nothing.
+const (
+	aspectCards         = 6    // cards measured at most in a frame
+	aspectPool          = 12   // cards measured in the last frames that decide
+	aspectMinFitInliers = 12   // a card's fit's inliers for it to be measured
+	aspectSearchPx      = 40.0 // how far from the fit's prediction a face keypoint is looked for
+	aspectMaxHamming    = 48
+	aspectRatio         = 0.8
+	aspectInlierPx      = 3.0
+	aspectMinSpreadPx   = 40.0 // the two pairs of a RANSAC draw lie this far apart along each axis
+	aspectRounds        = 300
+	aspectMinInliers    = 20
+	aspectMinAxisScale  = 0.7
+	aspectMaxAxisScale  = 1.45
+)
+
+// axisScale is one card's scale along the top-down image's x and y.
+type axisScale struct{ x, y float64 }
+
+// axisScales measures the most confident cards along x and y (see above).
+func (x *catalogIndex) axisScales(f features, dets []detection, rng *rand.Rand) []axisScale {
+	var confident []int
+	for i, d := range dets {
+		if d.score == 0 && d.inliers >= aspectMinFitInliers {
+			confident = append(confident, i)
+		}
+	}
+	sort.Slice(confident, func(a, b int) bool { return dets[confident[a]].inliers > dets[confident[b]].inliers })
+	var out []axisScale
+	for _, i := range confident[:min(len(confident), aspectCards)] {
+		if s, ok := x.axisScale(f, dets[i], rng); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// axisScale measures one card: f = diag(kx, ky)·R·r + t, with R the turn
+// of its fit, r a point of its face and f the frame point matched to it.
+func (x *catalogIndex) axisScale(f features, d detection, rng *rand.Rand) (axisScale, bool) {
+	ref := &x.refs[d.ref]
+	s := d.sim.scale()
+	if s == 0 {
+		return axisScale{}, false
+	}
+	cos, sin := d.sim.A/s, d.sim.B/s
+	grid := newPointGrid(ref.Feat.Points, 16)
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range d.quad {
+		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
+		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+	}
+	grow := 0.1 * math.Max(maxX-minX, maxY-minY)
+	type pair struct{ ux, uy, fx, fy float64 }
+	var pairs []pair
+	for i, p := range f.Points {
+		fx, fy := float64(p.X), float64(p.Y)
+		if fx < minX-grow || fx > maxX+grow || fy < minY-grow || fy > maxY+grow {
+			continue
+		}
+		// Where the fit puts this point on the face.
+		dx, dy := fx-d.sim.Tx, fy-d.sim.Ty
+		rx, ry := (cos*dx+sin*dy)/s, (-sin*dx+cos*dy)/s
+		best, second, bestID := 257, 257, int32(-1)
+		grid.near(rx, ry, aspectSearchPx, func(id int32) {
+			q := ref.Feat.Points[id]
+			if math.Abs(float64(q.X)-rx) > aspectSearchPx || math.Abs(float64(q.Y)-ry) > aspectSearchPx {
+				return
+			}
+			h := hamming(&f.Descs[i], &ref.Feat.Descs[id])
+			switch {
+			case h < best:
+				best, second, bestID = h, best, id
+			case h < second:
+				second = h
+			}
+		})
+		if bestID < 0 || best > aspectMaxHamming || float64(best) >= aspectRatio*float64(second) {
+			continue
+		}
+		q := ref.Feat.Points[bestID]
+		qx, qy := float64(q.X), float64(q.Y)
+		pairs = append(pairs, pair{ux: cos*qx - sin*qy, uy: sin*qx + cos*qy, fx: fx, fy: fy})
+	}
+	if len(pairs) < aspectMinInliers {
+		return axisScale{}, false
+	}
+	inliers := func(kx, tx, ky, ty float64, keep []bool) int {
+		n := 0
+		for i, p := range pairs {
+			in := math.Abs(kx*p.ux+tx-p.fx) <= aspectInlierPx && math.Abs(ky*p.uy+ty-p.fy) <= aspectInlierPx
+			if keep != nil {
+				keep[i] = in
+			}
+			if in {
+				n++
+			}
+		}
+		return n
+	}
+	var bkx, btx, bky, bty float64
+	bestN := 0
+	for range aspectRounds {
+		a, b := pairs[rng.IntN(len(pairs))], pairs[rng.IntN(len(pairs))]
+		if math.Abs(a.ux-b.ux) < aspectMinSpreadPx || math.Abs(a.uy-b.uy) < aspectMinSpreadPx {
+			continue
+		}
+		kx, ky := (a.fx-b.fx)/(a.ux-b.ux), (a.fy-b.fy)/(a.uy-b.uy)
+		if kx < aspectMinAxisScale || kx > aspectMaxAxisScale || ky < aspectMinAxisScale || ky > aspectMaxAxisScale {
+			continue
+		}
+		tx, ty := a.fx-kx*a.ux, a.fy-ky*a.uy
+		if n := inliers(kx, tx, ky, ty, nil); n > bestN {
+			bkx, btx, bky, bty, bestN = kx, tx, ky, ty, n
+		}
+	}
+	if bestN < aspectMinInliers {
+		return axisScale{}, false
+	}
+	// Refine each axis by least squares on the inliers.
+	keep := make([]bool, len(pairs))
+	inliers(bkx, btx, bky, bty, keep)
+	var xs, ys [][2]float64
+	for i, p := range pairs {
+		if keep[i] {
+			xs = append(xs, [2]float64{p.ux, p.fx})
+			ys = append(ys, [2]float64{p.uy, p.fy})
+		}
+	}
+	kx, okX := slope(xs)
+	ky, okY := slope(ys)
+	if !okX || !okY {
+		return axisScale{}, false
+	}
+	return axisScale{kx, ky}, true
+}
+
+// slope is the least-squares slope of v on u over the pairs (u, v), when u spreads.
+func slope(uv [][2]float64) (float64, bool) {
+	n := float64(len(uv))
+	var mu, mv float64
+	for _, p := range uv {
+		mu += p[0] / n
+		mv += p[1] / n
+	}
+	var suu, suv float64
+	for _, p := range uv {
+		suu += (p[0] - mu) * (p[0] - mu)
+		suv += (p[0] - mu) * (p[1] - mv)
+	}
+	if suu < n*aspectMinSpreadPx*aspectMinSpreadPx/4 {
+		return 0, false
+	}
+	return suv / suu, true
+}
+
+// medianAxisScale is the median card's scale along x and along y, when
+// enough cards measure it and most agree on both.
+func medianAxisScale(scales []axisScale) (axisScale, bool) {
+	if len(scales) < scaleMinCards {
+		return axisScale{}, false
+	}
+	xs, ys := make([]float64, len(scales)), make([]float64, len(scales))
+	for i, s := range scales {
+		xs[i], ys[i] = s.x, s.y
+	}
+	med := axisScale{median(xs), median(ys)}
+	agree := 0
+	for _, s := range scales {
+		if math.Abs(s.x/med.x-1) <= scaleAgree && math.Abs(s.y/med.y-1) <= scaleAgree {
+			agree++
+		}
+	}
+	if agree < scaleMinCards || float64(agree) < scaleAgreeShare*float64(len(scales)) {
+		return axisScale{}, false
+	}
+	return med, true
+}
+
+// median of values (sorted in place).
+func median(v []float64) float64 {
+	slices.Sort(v)
+	n := len(v)
+	return (v[(n-1)/2] + v[n/2]) / 2
 }
