@@ -92,7 +92,8 @@ func (s *Session) Recalibrate(corners models.Quad) error {
 	if err != nil {
 		return fmt.Errorf("pipeline: %w", err)
 	}
-	s.setCalibration(cal)
+	// New corners, the same mat: its cells keep their size.
+	s.setCalibration(withGeometry(cal, s.cal.Geometry))
 	s.queue(nil, nil, "recalibrated")
 	return nil
 }

@@ -13,9 +13,10 @@ type geometryLearner interface {
 }
 
 // withGeometry is cal for a mat whose realm cells have size g: the same
-// corners, a realm of another size in millimetres.
+// corners, a realm of another size in millimetres. A g without a size
+// leaves cal as it is.
 func withGeometry(cal *calibration.Calibration, g models.RealmGeometry) *calibration.Calibration {
-	if cal == nil || cal.Geometry == g {
+	if cal == nil || cal.Geometry == g || !(g.CellWidthMM > 0) || !(g.CellHeightMM > 0) {
 		return cal
 	}
 	// A new value, not a copy with Geometry changed: a calibration caches
@@ -50,6 +51,9 @@ func (s *Session) keepLearnedGeometry(cal *calibration.Calibration, frame int) *
 		return cal
 	}
 	learned := withGeometry(cal, g)
+	// The realm, when it is looked for again (a knocked camera), is a
+	// lattice of cells of this size.
+	s.cfg.Detect.Geometry = g
 	s.logf("frame %d: the cards show realm cells of %v mm, not %v as the calibration states: reading the mat by them (give --cell-mm to state the size)", frame, g, cal.Geometry)
 	s.mu.Lock()
 	if s.cal == cal {

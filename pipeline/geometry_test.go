@@ -36,8 +36,10 @@ func TestWithGeometry(t *testing.T) {
 			t.Errorf("%v: cell %v at %v, want %v", g, cell, a, b)
 		}
 	}
-	if withGeometry(cal, cal.Geometry) != cal {
-		t.Error("withGeometry with the same size made a new calibration")
+	for _, g := range []models.RealmGeometry{cal.Geometry, {}} {
+		if withGeometry(cal, g) != cal {
+			t.Errorf("withGeometry(%v) made a new calibration", g)
+		}
 	}
 }
 
