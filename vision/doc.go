@@ -26,14 +26,17 @@
 // gives the card's outline, its turn (so its owner and whether it is tapped; a site's
 // landscape shape says nothing about tapped) and its name, and it holds when
 // a unit covers half a site. Card-shaped outlines no fit explains (Canny's
-// edges, by a detector of the package's own that marks exactly OpenCV's
-// edges, left out of the faces already fitted) get a second look through a
+// edges, by a detector of the package's own (edges.cpp) that marks exactly
+// OpenCV's edges of the lightly blurred image, blurring and thickening them
+// row by row itself, left out of the faces already fitted) get a second look through a
 // perceptual-hash shortlist, and are reported unknown
 // with a low confidence when no face fits: never with a wrong name.
 //
 // Before keypoints are looked for, the top-down image is equalised tile by
 // tile (contrast-limited, one tile per cell width), so that a card in a
-// lamp's shadow, a darkened lens corner or a dim room still yields corners.
+// lamp's shadow, a darkened lens corner or a dim room still yields corners:
+// exactly OpenCV's CLAHE, by an equaliser of the package's own
+// (contrast.cpp).
 // A frame's keypoints and descriptors are exactly those OpenCV's ORB (FAST
 // scores) gives, computed by a detector of the package's own (orb.cpp) that
 // runs FAST at a higher threshold when the last frame shows that it finds
