@@ -16,22 +16,38 @@ import (
 const shortlistSize = 24
 
 // regionTables is how many hash tables a single region's keypoints are
-// looked up in: a card region has few keypoints, all of one card, so fewer
-// tables suffice.
-const regionTables = 4
+// looked up in: a card region has few keypoints, all of one card, and the
+// guided matches (guidedMatches) bring most of the evidence, so few tables
+// suffice.
+const regionTables = 2
 
-// shortlist ranks the reference faces by the perceptual-hash distance to the
-// nearest of the given hashes (a region's face in each of its four turns)
-// and keeps the k closest.
-func (x *catalogIndex) shortlist(hashes []phash, k int) []int {
+// A card region's face is fitted at a scale between regionMinScale and
+// regionMaxScale of the reference's: in the top-down image every card has
+// its size, up to the outline's error and a card's slight tilt.
+const (
+	regionMinScale = 0.75
+	regionMaxScale = 1.33
+)
+
+// regionScaleFits reports whether a region's scale to a face is in range.
+func regionScaleFits(s float64) bool { return s >= regionMinScale && s <= regionMaxScale }
+
+// shortlist ranks the reference faces for which keep is true (all when
+// keep is nil) by the perceptual-hash distance to the nearest of the given
+// hashes (a region's face in each of its four turns) and keeps the k
+// closest.
+func (x *catalogIndex) shortlist(hashes []phash, k int, keep func(ref int) bool) []int {
 	type scored struct{ ref, dist int }
-	all := make([]scored, len(x.refs))
+	all := make([]scored, 0, len(x.refs))
 	for i := range x.refs {
+		if keep != nil && !keep(i) {
+			continue
+		}
 		best := 64
 		for _, h := range hashes {
 			best = min(best, h.distance(x.refs[i].Hash))
 		}
-		all[i] = scored{i, best}
+		all = append(all, scored{i, best})
 	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].dist != all[j].dist {
@@ -79,9 +95,27 @@ func regionHashes(gray gocv.Mat, quad models.Quad) []phash {
 // faces only, verified by a similarity fit. ok is false when no face fits.
 func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, bool) {
 	x := a.index
-	cands := x.shortlist(regionHashes(gray, quad), shortlistSize)
+	hashes := regionHashes(gray, quad)
+	cands := x.shortlist(hashes, shortlistSize, nil)
 	if len(cands) == 0 {
 		return detection{}, false
+	}
+	// The guided matching's faces: for each face size that fits the
+	// outline in some turn, the closest by hash of that size. Only the
+	// shortlisted ones may be named by it; the others are the ratio test's
+	// rivals.
+	var guided []int
+	sizes := map[[2]int]bool{}
+	for i := range x.refs {
+		sizes[[2]int{x.refs[i].W, x.refs[i].H}] = true
+	}
+	for size := range sizes {
+		if !outlineFitsFace(quad, float64(size[0]), float64(size[1])) {
+			continue
+		}
+		guided = append(guided, x.shortlist(hashes, guidedFaces, func(ri int) bool {
+			return x.refs[ri].W == size[0] && x.refs[ri].H == size[1]
+		})...)
 	}
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range quad {
@@ -112,6 +146,7 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 		listed[c] = true
 	}
 	byRef := map[int][]pointPair{}
+	fromLSH := map[int]map[int]bool{} // region keypoints each face has a hash-table match for
 	all := make([]int, len(f.Descs))
 	for i := range all {
 		all[i] = i
@@ -125,9 +160,26 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 		r := int(n.ref)
 		rp, fp := x.refs[r].Feat.Points[int(n.id)-offsets[r]], f.Points[qi]
 		byRef[r] = append(byRef[r], pointPair{float64(rp.X), float64(rp.Y), float64(fp.X), float64(fp.Y)})
+		if fromLSH[r] == nil {
+			fromLSH[r] = map[int]bool{}
+		}
+		fromLSH[r][qi] = true
+	}
+	// The hash-table matches come first in each face's pairs; the guided
+	// ones follow, but for keypoints the face has a hash-table match for.
+	lshPairs := map[int]int{}
+	for r, pairs := range byRef {
+		lshPairs[r] = len(pairs)
+	}
+	for r, pairs := range x.guidedMatches(f, quad, guided, a.opts.pxPerMM()) {
+		for _, p := range pairs {
+			if !fromLSH[r][p.query] {
+				byRef[r] = append(byRef[r], p.pointPair)
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(2, 3))
-	params := ransacParams{threshold: inlierThreshold, minScale: 0.75, maxScale: 1.33, iterations: ransacRounds}
+	params := ransacParams{threshold: inlierThreshold, minScale: regionMinScale, maxScale: regionMaxScale, iterations: ransacRounds}
 	var best detection
 	found := false
 	for _, ri := range cands {
@@ -137,7 +189,13 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 			continue
 		}
 		sim, flags, n := ransacSimilarity(pairs, params, rng)
-		if n < minInliers || !spreadEnough(pairs, flags, ref) || (found && n <= best.inliers) {
+		lshIn := 0
+		for _, in := range flags[:min(lshPairs[ri], len(flags))] {
+			if in {
+				lshIn++
+			}
+		}
+		if (lshIn < minInliers && n < guidedMinInliers) || !spreadEnough(pairs, flags, ref) || (found && n <= best.inliers) {
 			continue
 		}
 		best = detection{ref: ri, sim: sim, inliers: n, matches: len(pairs)}
@@ -167,28 +225,36 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 	} else {
 		gocv.CvtColor(picture, &gray, gocv.ColorBGRToGray)
 	}
-	// Bring the card to the index scale: its long side to a card's long side.
-	s := a.opts.pxPerMM()
+	// Bring the card to the index scale: its long side to a card's long
+	// side, or, when no card fits so, to a token's.
+	scaled := gocv.NewMat()
+	defer scaled.Close()
 	long := float64(max(gray.Cols(), gray.Rows()))
-	f := models.CardLongMM * s / long
-	if math.Abs(f-1) > 0.02 {
-		gocv.Resize(gray, &gray, image.Pt(int(float64(gray.Cols())*f+0.5), int(float64(gray.Rows())*f+0.5)), 0, 0, gocv.InterpolationArea)
+	for _, longMM := range []float64{models.CardLongMM, models.TokenLongMM} {
+		f := longMM * a.opts.pxPerMM() / long
+		if math.Abs(f-1) > 0.02 {
+			gocv.Resize(gray, &scaled, image.Pt(int(float64(gray.Cols())*f+0.5), int(float64(gray.Rows())*f+0.5)), 0, 0, gocv.InterpolationArea)
+		} else {
+			f = 1
+			gray.CopyTo(&scaled)
+		}
+		w, h := float64(scaled.Cols()), float64(scaled.Rows())
+		d, ok := a.identifyRegion(scaled, models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}})
+		if !ok {
+			continue
+		}
+		ref := &a.index.refs[d.ref]
+		rot := d.rotation()
+		o := models.CardObservation{
+			Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
+			Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
+			Confidence: d.confidence(),
+		}
+		for i, p := range d.quad {
+			o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
+		}
+		return o, true
 	}
 	w, h := float64(gray.Cols()), float64(gray.Rows())
-	quad := models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}
-	d, ok := a.identifyRegion(gray, quad)
-	if !ok {
-		return models.CardObservation{Quad: quad, Confidence: unknownConfidence}, false
-	}
-	ref := &a.index.refs[d.ref]
-	rot := d.rotation()
-	o := models.CardObservation{
-		Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
-		Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
-		Confidence: d.confidence(),
-	}
-	for i, p := range d.quad {
-		o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
-	}
-	return o, true
+	return models.CardObservation{Quad: models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, Confidence: unknownConfidence}, false
 }

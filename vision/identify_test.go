@@ -74,3 +74,57 @@ func TestIdentifyStillCrops(t *testing.T) {
 		t.Errorf("identified %d of %d crops with their turn (%.1f%%), want ≥ 97%%", ok, n, 100*rate)
 	}
 }
+
+// TestIdentifyUnknownCards reads crops of the stills' cards against a
+// catalog holding only every other sample card: the cards left out must
+// come back unknown, never under another card's name, and those kept must
+// still be named.
+func TestIdentifyUnknownCards(t *testing.T) {
+	full := devCatalog(t)
+	kept := map[string]bool{}
+	var cards []*models.Card
+	for i, c := range full.Cards() {
+		if i%2 == 0 {
+			cards = append(cards, c)
+			kept[c.Name] = true
+		}
+	}
+	a := newTestAnalyzer(t, models.NewCatalog(cards))
+	dir := filepath.Join("..", "samples", "stills")
+	var known, named, unknown int
+	for i := 0; i < 12; i++ {
+		truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
+		if err != nil {
+			t.Skipf("no sample stills: %v", err)
+		}
+		frame := gocv.IMRead(filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), gocv.IMReadColor)
+		for _, c := range truth.Cards {
+			if c.VisibleFraction < 0.999 {
+				continue
+			}
+			crop := cropQuad(frame, c.Quad)
+			got, found := a.Identify(crop)
+			crop.Close()
+			switch {
+			case !kept[c.Name]:
+				unknown++
+				if found {
+					t.Errorf("%04d: %s is in no catalog but was read as %s (confidence %.2f)", i, c.Name, got.NameOr("?"), got.Confidence)
+				}
+			case found && got.NameOr("") == c.Name:
+				known++
+				named++
+			default:
+				known++
+				t.Logf("%04d %s: got %s", i, c.Name, got.NameOr("unknown"))
+			}
+		}
+		frame.Close()
+	}
+	if unknown == 0 || known == 0 {
+		t.Fatalf("crops of %d catalog cards and %d unknown ones: the split left one side empty", known, unknown)
+	}
+	if rate := float64(named) / float64(known); rate < 0.95 {
+		t.Errorf("named %d of %d catalog cards (%.1f%%), want ≥ 95%%", named, known, 100*rate)
+	}
+}

@@ -304,6 +304,7 @@ type identifyFigures struct {
 	faces   int
 	correct ratio
 	ms      []float64
+	cpu     []float64 // CPU time of the identifying thread
 }
 
 func newVisionBench() *visionBench {
@@ -494,11 +495,17 @@ func (b *visionBench) identifyAll(an *vision.Analyzer, frames []benchFrame, key 
 				continue
 			}
 			crop := cropCard(img, tc.Quad)
-			start := time.Now()
+			start, cpu := time.Now(), threadCPUTime()
 			o, _ := an.Identify(crop)
 			fig.ms = append(fig.ms, ms(time.Since(start)))
+			if cpu >= 0 {
+				fig.cpu = append(fig.cpu, ms(threadCPUTime()-cpu))
+			}
 			crop.Close()
 			fig.correct.add(o.NameOr("") == tc.Name)
+			if b.log != nil && o.NameOr("") != tc.Name {
+				fmt.Fprintf(b.log, "%s: identify, %d faces: %s (rotation %d): read as %s\n", fr.image, faces, tc.Name, tc.Rotation, o.NameOr("unknown"))
+			}
 		}
 		img.Close()
 	}
@@ -664,9 +671,13 @@ func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
 		if fig == nil {
 			continue
 		}
-		m := percentile(fig.ms, 0.5)
-		fmt.Fprintf(w, "identify one card, %4d faces: median %.2f ms, p95 %.2f ms, correct %s  target ≤ %.0f ms  %s\n",
-			fig.faces, m, percentile(fig.ms, 0.95), fig.correct, targetIdentifyMS, mark(m <= targetIdentifyMS))
+		m, what := percentile(fig.ms, 0.5), "time"
+		p95 := percentile(fig.ms, 0.95)
+		if len(fig.cpu) > 0 {
+			m, p95, what = percentile(fig.cpu, 0.5), percentile(fig.cpu, 0.95), "CPU"
+		}
+		fmt.Fprintf(w, "identify one card, %4d faces: %s median %.2f ms, p95 %.2f ms, correct %s  target ≤ %.0f ms  %s\n",
+			fig.faces, what, m, p95, fig.correct, targetIdentifyMS, mark(m <= targetIdentifyMS))
 	}
 	if b.bigNote != "" {
 		fmt.Fprintf(w, "  (%s)\n", b.bigNote)
