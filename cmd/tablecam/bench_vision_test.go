@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,6 +32,43 @@ func TestBenchVision(t *testing.T) {
 	// Three frames of the bundled stills: every fully visible card is named.
 	if !strings.Contains(out.String(), "identity, fully visible   100.0%") {
 		t.Errorf("fully visible cards not all named:\n%s", out.String())
+	}
+}
+
+// TestBenchVisionCatalogSize reads the frames again against a larger
+// catalog (the sample faces plus faces rendered for names of the real card
+// list) and reports those figures in a block of their own.
+func TestBenchVisionCatalogSize(t *testing.T) {
+	frames := filepath.Join("..", "..", "samples", "stills")
+	realList := filepath.Join("..", "..", "..", "shared", "data", "sorcery-cards.json")
+	if matches, _ := filepath.Glob(filepath.Join(frames, "*.json")); len(matches) == 0 {
+		t.Skip("no sample stills")
+	}
+	if _, err := os.Stat(realList); err != nil {
+		t.Skipf("no real card list: %v", err)
+	}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), env{
+		args: []string{"bench", "vision", "--frames", frames, "--catalog", sampleCatalogDir, "--cache", t.TempDir(), "--limit", "2",
+			"--no-realm", "--catalog-size", "52", "--real-list", realList},
+		stdin:  strings.NewReader(""),
+		stdout: &out, stderr: &errOut,
+	})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	report := out.String()
+	_, block, ok := strings.Cut(report, "the same 2 frames read against 52 faces")
+	if !ok {
+		t.Fatalf("no block for the frames read against 52 faces:\n%s", report)
+	}
+	for _, want := range []string{"recall, ≥50% visible", "identity, fully visible   100.0%", "identity, sites 40–80%", "wrong names              0", "CPU per frame, full"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the 52-face block lacks %q:\n%s", want, block)
+		}
+	}
+	if !strings.Contains(report, "identify one card,   52 faces") {
+		t.Errorf("no identification figures against 52 faces:\n%s", report)
 	}
 }
 
