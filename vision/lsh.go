@@ -79,16 +79,20 @@ func newLSHIndex(descs []descriptor, owner []int32, late []bool) *lshIndex {
 	for i := range all {
 		all[i] = int32(i)
 	}
+	keys := make([]uint32, len(descs))
 	for t := 0; t < lshTables; t++ {
 		perm := rng.Perm(len(pool))
-		b := tableBuilder{descs: descs, late: late}
+		b := tableBuilder{descs: descs, late: late, scratch: make([]int32, len(all)), ids: make([]int32, 0, len(all)), keys: keys}
 		b.bits = make([]uint8, maxKeyBits)
 		for i := range b.bits {
 			b.bits[i] = pool[perm[i]]
 		}
+		for _, id := range all {
+			keys[id] = keyOf(&descs[id], b.bits)
+		}
 		b.offsets = []int32{0, 0}
 		b.slots = make([]int32, 1<<rootBits)
-		b.fill(0, 0, rootBits, all)
+		b.fill(0, 0, rootBits, append([]int32(nil), all...))
 		idx.tables = append(idx.tables, lshTable{bits: b.bits[:b.used], rootBits: rootBits, slots: b.slots, offsets: b.offsets, ids: b.ids})
 	}
 	return idx
@@ -103,20 +107,27 @@ type tableBuilder struct {
 	slots   []int32
 	offsets []int32
 	ids     []int32
+	scratch []int32  // as long as the descriptors
+	keys    []uint32 // each descriptor's bits, all of them, in key order
 }
 
-// fill sorts the descriptors ids (ascending) into the node whose slots
-// begin at base, keyed by the n bits from position pos: a slot whose
-// descriptors fit in a bucket gets one, a crowded one a child node.
+// fill sorts the descriptors ids (ascending; reordered in place) into the
+// node whose slots begin at base, keyed by the n bits from position pos: a
+// slot whose descriptors fit in a bucket gets one, a crowded one a child
+// node.
 func (b *tableBuilder) fill(base, pos, n int, ids []int32) {
 	b.used = max(b.used, pos+n)
-	keyBits := b.bits[pos : pos+n]
-	count := make([]int32, 1<<n+1)
-	early := make([]int32, 1<<n)
-	keys := make([]uint32, len(ids))
-	for i, id := range ids {
-		k := keyOf(&b.descs[id], keyBits)
-		keys[i] = k
+	mask := uint32(1)<<n - 1
+	// A child node's counts fit on the stack: there are many of them.
+	var small [3<<splitBits + 1]int32
+	var count, early, next []int32
+	if n <= splitBits {
+		count, early, next = small[:1<<n+1], small[1<<n+1:2<<n+1], small[2<<n+1:3<<n+1]
+	} else {
+		count, early, next = make([]int32, 1<<n+1), make([]int32, 1<<n), make([]int32, 1<<n)
+	}
+	for _, id := range ids {
+		k := b.keys[id] >> pos & mask
 		count[k+1]++
 		if b.late == nil || !b.late[id] {
 			early[k]++
@@ -126,14 +137,16 @@ func (b *tableBuilder) fill(base, pos, n int, ids []int32) {
 		count[k] += count[k-1]
 	}
 	// Stable: each slot's ids stay ascending.
-	grouped := make([]int32, len(ids))
-	fill := append([]int32(nil), count[:len(count)-1]...)
-	for i, id := range ids {
-		grouped[fill[keys[i]]] = id
-		fill[keys[i]]++
+	copy(next, count)
+	grouped := b.scratch[:len(ids)]
+	for _, id := range ids {
+		k := b.keys[id] >> pos & mask
+		grouped[next[k]] = id
+		next[k]++
 	}
+	copy(ids, grouped)
 	for k := 0; k < 1<<n; k++ {
-		g := grouped[count[k]:count[k+1]]
+		g := ids[count[k]:count[k+1]]
 		switch {
 		case len(g) == 0:
 		case early[k] > lshBucketCap && pos+n+splitBits <= len(b.bits):
