@@ -94,7 +94,7 @@ func (a *Analyzer) Analyze(frame gocv.Mat, cal *calibration.Calibration) (models
 		return models.FrameObservation{}, fmt.Errorf("vision: calibration corners %v: %w", cal.Corners, err)
 	}
 	obs, err := a.analyzeView(frame, v)
-	if re := (*errRescale)(nil); errors.As(err, &re) {
+	if re := (*rescaleError)(nil); errors.As(err, &re) {
 		obs, err = a.rereadAt(frame, cal, re.geo)
 	}
 	return obs, err

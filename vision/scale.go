@@ -76,16 +76,16 @@ func orDefault(g models.RealmGeometry) models.RealmGeometry {
 	return g
 }
 
-// errRescale stops a frame's reading early, right after the keypoint
+// rescaleError stops a frame's reading early, right after the keypoint
 // matching, when its cards show that the view's cell size is off.
-type errRescale struct{ geo models.RealmGeometry }
+type rescaleError struct{ geo models.RealmGeometry }
 
-func (e *errRescale) Error() string {
+func (e *rescaleError) Error() string {
 	return fmt.Sprintf("vision: the cards show %v mm realm cells", e.geo)
 }
 
 // check measures the cards matched in a frame read at geometry geo and
-// returns errRescale with the cell size they show when it is clearly off.
+// returns rescaleError with the cell size they show when it is clearly off.
 func (m *matScale) check(x *catalogIndex, f features, dets []detection, geo models.RealmGeometry) error {
 	if m.rereading {
 		return nil
@@ -131,7 +131,7 @@ func (m *matScale) check(x *catalogIndex, f features, dets []detection, geo mode
 	if g.Validate() != nil {
 		return nil
 	}
-	return &errRescale{g}
+	return &rescaleError{g}
 }
 
 // roundMM rounds a learned length to a tenth of a millimetre, finer than

@@ -101,3 +101,52 @@ func named(obs models.FrameObservation, c synth.CardTruth) bool {
 	}
 	return false
 }
+
+// TestCardScaleNeedsAgreeingCards checks when the cards of a frame decide
+// the mat's scale: enough cards fitted on keypoints, most agreeing, a
+// card named without keypoints (a site under a unit, placed at the assumed
+// size) never counting.
+func TestCardScaleNeedsAgreeingCards(t *testing.T) {
+	fit := func(scale float64, inliers int) detection {
+		return detection{sim: similarity{A: scale}, inliers: inliers}
+	}
+	placed := detection{sim: similarity{A: 1}, inliers: 0, score: 0.8}
+	tests := []struct {
+		name string
+		dets []detection
+		want float64 // 0: no decision
+	}{
+		{"three agree", []detection{fit(0.83, 40), fit(0.84, 30), fit(0.82, 50)}, 0.83},
+		{"two cards", []detection{fit(0.83, 40), fit(0.84, 30)}, 0},
+		{"weak fits", []detection{fit(0.83, 40), fit(0.84, 30), fit(0.82, 10)}, 0},
+		{"placed sites do not count", []detection{fit(0.83, 40), fit(0.84, 30), placed, placed, placed}, 0},
+		{"one printing off", []detection{fit(1.0, 40), fit(1.01, 30), fit(0.99, 50), fit(1.3, 60)}, 1.005},
+		{"no agreement", []detection{fit(0.8, 40), fit(0.9, 30), fit(1.0, 50), fit(1.1, 60)}, 0},
+	}
+	for _, tt := range tests {
+		got, ok := cardScale(tt.dets)
+		if ok != (tt.want != 0) || math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("%s: cardScale = %v, %v; want %v", tt.name, got, ok, tt.want)
+		}
+	}
+}
+
+// TestMedianAxisScale checks the same rule for cards measured along x and y:
+// a card must agree on both axes.
+func TestMedianAxisScale(t *testing.T) {
+	tests := []struct {
+		name   string
+		scales []axisScale
+		want   axisScale // zero: no decision
+	}{
+		{"stretched along y", []axisScale{{1, 1.17}, {1.01, 1.18}, {0.99, 1.16}}, axisScale{1, 1.17}},
+		{"two cards", []axisScale{{1, 1.17}, {1.01, 1.18}}, axisScale{}},
+		{"agree on x only", []axisScale{{1, 1.0}, {1, 1.17}, {1, 0.85}}, axisScale{}},
+	}
+	for _, tt := range tests {
+		got, ok := medianAxisScale(tt.scales)
+		if ok != (tt.want != axisScale{}) || math.Abs(got.x-tt.want.x) > 1e-9 || math.Abs(got.y-tt.want.y) > 1e-9 {
+			t.Errorf("%s: medianAxisScale = %v, %v; want %v", tt.name, got, ok, tt.want)
+		}
+	}
+}
