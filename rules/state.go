@@ -68,20 +68,11 @@ func (g *Game) standing() []models.Warning {
 			}
 			continue
 		}
-		for _, u := range sq.units {
-			if !u.under || !u.minion() {
-				continue
-			}
-			need, region := models.Burrowing, "underground"
-			if sq.site.water() {
-				need, region = models.Submerge, "underwater"
-			}
-			if !hasKeyword(u.card, need) {
-				ws = append(ws, warn(UnitSubsurface, u.owner, cellsOf(c),
-					"%s is still under %s at %s (%s) without %s; a minion in the subsurface without it dies: put it in its owner's cemetery (The Subsurface).",
-					u.card.Name, sq.site.name(), c, region, need))
-			}
-		}
+		g.forbiddenUnder(c, func(u *unit, site, region string, need models.Keyword) {
+			ws = append(ws, warn(UnitSubsurface, u.owner, cellsOf(c),
+				"%s is still under %s at %s (%s) without %s; a minion in the subsurface without it dies: put it in its owner's cemetery (The Subsurface).",
+				u.card.Name, site, c, region, need))
+		})
 		ws = append(ws, g.boundWarnings(c, nil)...)
 	}
 	return ws

@@ -190,11 +190,23 @@ func (g *Game) voidWarning(u *unit, c models.Cell, how string) (models.Warning, 
 // subsurfaceWarnings checks every unit under the site of cell c: under a land
 // site (Rubble included) a minion needs Burrowing, under a water site Submerge.
 func (g *Game) subsurfaceWarnings(c models.Cell) []models.Warning {
+	var ws []models.Warning
+	g.forbiddenUnder(c, func(u *unit, site, region string, need models.Keyword) {
+		ws = append(ws, warn(UnitSubsurface, u.owner, cellsOf(c),
+			"%s is under %s at %s (%s) without %s and dies; minions in the subsurface die unless an ability lets them be there (The Subsurface).",
+			u.card.Name, site, c, region, need))
+	})
+	return ws
+}
+
+// forbiddenUnder calls found for each minion under the site of cell c that
+// may not be there: without Burrowing under a land site (Rubble included),
+// without Submerge under a water site.
+func (g *Game) forbiddenUnder(c models.Cell, found func(u *unit, site, region string, need models.Keyword)) {
 	sq := g.board.at(c)
 	if sq.site == nil {
-		return nil
+		return
 	}
-	var ws []models.Warning
 	for _, u := range sq.units {
 		if !u.under || !u.minion() {
 			continue
@@ -204,12 +216,9 @@ func (g *Game) subsurfaceWarnings(c models.Cell) []models.Warning {
 			need, region = models.Submerge, "underwater"
 		}
 		if !hasKeyword(u.card, need) {
-			ws = append(ws, warn(UnitSubsurface, u.owner, cellsOf(c),
-				"%s is under %s at %s (%s) without %s and dies; minions in the subsurface die unless an ability lets them be there (The Subsurface).",
-				u.card.Name, sq.site.name(), c, region, need))
+			found(u, sq.site.name(), region, need)
 		}
 	}
-	return ws
 }
 
 // isSiteAt reports whether name is the site of cell c (and no unit there has that name).
