@@ -63,29 +63,19 @@ type guidedBest struct {
 
 const guidedNone = 257
 
-// guidedTurn matches the features f to face ri with the outline quad's
-// corner turn (quad[turn] on the face's top-left, clockwise).
-func (x *catalogIndex) guidedTurn(ri int, f features, quad models.Quad, turn int, radius float64) guidedBest {
+// guidedTurn matches the features f to face ri, whose keypoints pts gives
+// on the face in the turn matched (guidedPlaces; ok false: off the face).
+func (x *catalogIndex) guidedTurn(ri int, f features, pts []guidedPlace, radius float64) guidedBest {
 	ref := &x.refs[ri]
 	grid := x.faceSpots[ri]
 	if grid == nil {
 		return guidedBest{}
 	}
-	w, h := float64(ref.W), float64(ref.H)
-	src, ok := turnedOutline(quad, turn, w, h)
-	if !ok {
-		return guidedBest{}
-	}
-	toFace, err := models.NewHomography(src, [4]models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}})
-	if err != nil {
-		return guidedBest{}
-	}
 	g := guidedBest{dist: make([]int, len(f.Points)), ref: make([]int32, len(f.Points))}
 	r2 := radius * radius
-	for i, p := range f.Points {
+	for i, u := range pts {
 		g.dist[i], g.ref[i] = guidedNone, -1
-		u := toFace.Apply(models.Point{X: float64(p.X), Y: float64(p.Y)})
-		if u.X < -radius || u.Y < -radius || u.X > w+radius || u.Y > h+radius {
+		if !u.ok {
 			continue
 		}
 		x0, x1, y0, y1 := grid.cellsNear(u.X, u.Y, radius)
@@ -103,6 +93,32 @@ func (x *catalogIndex) guidedTurn(ri int, f features, quad models.Quad, turn int
 		}
 	}
 	return g
+}
+
+// guidedPlace is where the outline puts a region keypoint on a face.
+type guidedPlace struct {
+	models.Point
+	ok bool // on the face, or within radius of it
+}
+
+// guidedPlaces maps the features onto a face of w × h with the outline's
+// corner turn on its top-left; nil when the outline so turned does not fit
+// such a face.
+func guidedPlaces(f features, quad models.Quad, turn int, w, h, radius float64) []guidedPlace {
+	src, ok := turnedOutline(quad, turn, w, h)
+	if !ok {
+		return nil
+	}
+	toFace, err := models.NewHomography(src, [4]models.Point{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}})
+	if err != nil {
+		return nil
+	}
+	out := make([]guidedPlace, len(f.Points))
+	for i, p := range f.Points {
+		u := toFace.Apply(models.Point{X: float64(p.X), Y: float64(p.Y)})
+		out[i] = guidedPlace{u, u.X >= -radius && u.Y >= -radius && u.X <= w+radius && u.Y <= h+radius}
+	}
+	return out
 }
 
 // turnedOutline is the outline with corner turn first, when the outline so
@@ -137,10 +153,21 @@ func outlineFitsFace(quad models.Quad, w, h float64) bool {
 // keypoint each came from.
 func (x *catalogIndex) guidedMatches(f features, quad models.Quad, cands []int, pxPerMM float64) map[int][]guidedPair {
 	radius := guidedRadiusMM * pxPerMM
+	// Faces of one size share where the keypoints fall on them.
+	places := map[[3]int][]guidedPlace{}
 	best := make([][4]guidedBest, len(cands))
 	for ci, ri := range cands {
+		ref := &x.refs[ri]
 		for turn := range 4 {
-			best[ci][turn] = x.guidedTurn(ri, f, quad, turn, radius)
+			key := [3]int{ref.W, ref.H, turn}
+			pts, seen := places[key]
+			if !seen {
+				pts = guidedPlaces(f, quad, turn, float64(ref.W), float64(ref.H), radius)
+				places[key] = pts
+			}
+			if pts != nil {
+				best[ci][turn] = x.guidedTurn(ri, f, pts, radius)
+			}
 		}
 	}
 	out := map[int][]guidedPair{}
