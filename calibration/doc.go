@@ -41,7 +41,10 @@
 // frame, is refused, and one whose lines are only fairly clear (a grid half under cards, gold lines
 // light on dark art and dark on light) is believed only when the edges, read independently, cover at
 // least a tenth of its grid and find none of its aliases (a cell off, twice or half the spacing)
-// better. Whichever way it was found, the lattice is last moved by a cell, along either axis, while the cell
+// better, or, fainter still (a cheap webcam's frame, a dark or blurred room, where Canny pairs too few
+// edges), when its grid shows on most of its cells' sides, as much on its odd lines as on its even ones,
+// and ends at its border on every side (each lattice a cell over shows clearly less on the sides the two
+// do not share). Whichever way it was found, the lattice is last moved by a cell, along either axis, while the cell
 // sides that only the moved lattice has show drawn lines more clearly than the sides it gives up (each side
 // judged alone, so that a covered side is missing rather than against): the realm's lines end at its border,
 // so a lattice whose border column lies under an arm and whose other border runs over the mat's empty margin

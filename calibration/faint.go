@@ -38,6 +38,13 @@ func confirmedOnEdges(em *edgeMap, h homography, g models.RealmGeometry, w, hgt 
 	return scoreGrid(em, h, g) >= minConfirmingEdges && bestVariant(em, h, g, w, hgt) == h
 }
 
+// minBorderedRidgeScore is the lowest ridgeScore at which the profile
+// search accepts a realm whose grid shows on most of its cell sides and
+// ends at its border on every side (see endsAtBorder): a faint grid in a
+// cheap webcam's frame, a dark room or a blurred one, whose lines Canny
+// does not pair. Right answers refused before scored 0.31–0.98.
+const minBorderedRidgeScore = 0.3
+
 // minConfirmingEdges is the least grid score on the sensitive edge map of a
 // lattice the edges confirm: a tenth of its grid. Lattices the edges
 // confirmed on the sample stills and nine unseen sets scored 0.19 and up,
@@ -55,9 +62,11 @@ const maxCameraInconsistency = 0.3
 // from the directions of the edge-based lattices seeds; each pair gives
 // lattices, the best few are polished by climbing their corners on the
 // ridge score. It returns the best lattice and its ridge score, and whether
-// it believes it: a ridge score of minRidgeScore, or of
+// it believes it (once moved by a cell where its sides say so, see
+// settleOnSides): a ridge score of minRidgeScore, or of
 // minConfirmedRidgeScore when em (the sensitive edge map; nil for none)
-// confirms it.
+// confirms it, or of minBorderedRidgeScore when its grid ends at its
+// border (see endsAtBorder).
 func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, seeds []gridFit) (gridFit, bool) {
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
 	var pairs []vpPair
@@ -144,8 +153,12 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 		best.h = fine
 		best.score = math.Max(best.score, s)
 	}
+	if hs := settleOnSides(rm, best.h, g); hs != best.h {
+		best = gridFit{h: hs, score: rm.ridgeScore(hs, g)}
+	}
 	accepted := best.score >= minRidgeScore ||
-		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt)
+		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt) ||
+		best.score >= minBorderedRidgeScore && rm.endsAtBorder(best.h, g)
 	if !accepted || !insideFrame(best.h, g, w, hgt) || cameraInconsistency(best.h, w, hgt) > maxCameraInconsistency {
 		return best, false
 	}

@@ -91,15 +91,20 @@ func TestCameraInconsistency(t *testing.T) {
 
 // TestConfirmedOnEdges reads stills whose realm the profile search scores
 // below minRidgeScore (cards over the lines, gold lines light on dark art
-// and dark on light): it finds them only with the edges' confirmation, and
-// the edges refuse the realm moved by a cell.
+// and dark on light): it finds them only with the edges' confirmation (or,
+// for 0074, whose grid ends at the realm's border, without: see
+// endsAtBorder), and the edges refuse the realm moved by a cell.
 func TestConfirmedOnEdges(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
-	for _, name := range []string{"0008", "0074"} {
+	for _, tc := range []struct {
+		name     string
+		bordered bool
+	}{{"0008", false}, {"0074", true}} {
+		name := tc.name
 		truth, gray, rm, em := stillLineMaps(t, dir, name)
 		w, hgt := float64(gray.Cols()), float64(gray.Rows())
-		if f, ok := detectFaint(gray, rm, nil, g, nil); ok {
+		if f, ok := detectFaint(gray, rm, nil, g, nil); ok && !(tc.bordered && f.score < minRidgeScore && rm.endsAtBorder(f.h, g)) {
 			t.Errorf("%s: found without confirmation (ridge score %.3f): the still no longer tests it", name, f.score)
 		}
 		f, ok := detectFaint(gray, rm, em, g, nil)

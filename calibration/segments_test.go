@@ -113,3 +113,49 @@ func TestDetectArmOverBorderColumn(t *testing.T) {
 		t.Errorf("a wrong realm: corner error %.1f%% of its width (found %v, want %v)", 100*e, fmtQuad(c.Corners), fmtQuad(truth.Corners))
 	}
 }
+
+// TestEndsAtBorder reads bundled stills whose grid is plain: the true
+// realm shows on its sides and ends at its border, while the same lattice
+// a cell off, or at half the spacing along both axes (the cells' shape
+// kept, every other line empty), does not.
+func TestEndsAtBorder(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	for _, name := range []string{"0001", "0037", "0099"} {
+		truth, rm := stillRidgeMap(t, dir, name)
+		want, err := fitHomography(realmCorners(g), truth.Corners[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rm.endsAtBorder(want, g) {
+			t.Errorf("%s: the true realm does not end at its border", name)
+		}
+		for _, s := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			if rm.endsAtBorder(shiftedBy(want, g, s[0], s[1]), g) {
+				t.Errorf("%s: the realm moved by %v cells ends at its border", name, s)
+			}
+		}
+		half := homography{0.5, 0, 0, 0, 0.5, 0, 0, 0, 1}.Then(want)
+		if rm.endsAtBorder(half, g) {
+			t.Errorf("%s: the lattice of half the spacing ends at its border", name)
+		}
+	}
+}
+
+// TestDetectFaintGridEndsAtBorder reads a bundled still whose grid lines
+// are faint and half under cards: their ridge score is under what the
+// profile search believes alone, and Canny finds too few of their edges to
+// confirm them, but the grid shows on most cell sides and ends at the
+// realm's border. Detect must find the realm.
+func TestDetectFaintGridEndsAtBorder(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	truth, frame := readStill(t, dir, "0026")
+	defer frame.Close()
+	c, err := Detect(frame, Options{NorthAtBottom: truth.NorthAtBottom})
+	if err != nil {
+		t.Fatalf("no realm: %v", err)
+	}
+	if e := cornerError(c.Corners, truth.Corners) / realmWidthPx(truth.Corners); e > 0.01 {
+		t.Errorf("a wrong realm: corner error %.1f%% of its width (found %v, want %v)", 100*e, fmtQuad(c.Corners), fmtQuad(truth.Corners))
+	}
+}
