@@ -40,12 +40,12 @@ func cropQuad(frame gocv.Mat, q models.Quad) gocv.Mat {
 	return out
 }
 
-func TestIdentifyStillCrops(t *testing.T) {
-	cat := devCatalog(t)
-	a := newTestAnalyzer(t, cat)
+// identifyStillCrops identifies a crop of each fully visible card of the
+// first n sample stills and hands each result to check.
+func identifyStillCrops(t *testing.T, a *Analyzer, n int, check func(still int, card synth.CardTruth, got models.CardObservation, found bool)) {
+	t.Helper()
 	dir := filepath.Join("..", "samples", "stills")
-	n, ok := 0, 0
-	for i := 0; i < 15; i++ {
+	for i := 0; i < n; i++ {
 		truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
 		if err != nil {
 			t.Skipf("no sample stills: %v", err)
@@ -58,15 +58,23 @@ func TestIdentifyStillCrops(t *testing.T) {
 			crop := cropQuad(frame, c.Quad)
 			got, found := a.Identify(crop)
 			crop.Close()
-			n++
-			if found && got.NameOr("") == c.Name && int(got.Rotation) == c.Rotation {
-				ok++
-			} else {
-				t.Logf("%04d %s (rotation %d): got %s rotation %d", i, c.Name, c.Rotation, got.NameOr("unknown"), got.Rotation)
-			}
+			check(i, c, got, found)
 		}
 		frame.Close()
 	}
+}
+
+func TestIdentifyStillCrops(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	n, ok := 0, 0
+	identifyStillCrops(t, a, 15, func(i int, c synth.CardTruth, got models.CardObservation, found bool) {
+		n++
+		if found && got.NameOr("") == c.Name && int(got.Rotation) == c.Rotation {
+			ok++
+		} else {
+			t.Logf("%04d %s (rotation %d): got %s rotation %d", i, c.Name, c.Rotation, got.NameOr("unknown"), got.Rotation)
+		}
+	})
 	if n == 0 {
 		t.Fatal("no fully visible cards in the stills")
 	}
@@ -90,37 +98,22 @@ func TestIdentifyUnknownCards(t *testing.T) {
 		}
 	}
 	a := newTestAnalyzer(t, models.NewCatalog(cards))
-	dir := filepath.Join("..", "samples", "stills")
 	var known, named, unknown int
-	for i := 0; i < 12; i++ {
-		truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
-		if err != nil {
-			t.Skipf("no sample stills: %v", err)
-		}
-		frame := gocv.IMRead(filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), gocv.IMReadColor)
-		for _, c := range truth.Cards {
-			if c.VisibleFraction < 0.999 {
-				continue
+	identifyStillCrops(t, a, 12, func(i int, c synth.CardTruth, got models.CardObservation, found bool) {
+		switch {
+		case !kept[c.Name]:
+			unknown++
+			if found {
+				t.Errorf("%04d: %s is in no catalog but was read as %s (confidence %.2f)", i, c.Name, got.NameOr("?"), got.Confidence)
 			}
-			crop := cropQuad(frame, c.Quad)
-			got, found := a.Identify(crop)
-			crop.Close()
-			switch {
-			case !kept[c.Name]:
-				unknown++
-				if found {
-					t.Errorf("%04d: %s is in no catalog but was read as %s (confidence %.2f)", i, c.Name, got.NameOr("?"), got.Confidence)
-				}
-			case found && got.NameOr("") == c.Name:
-				known++
-				named++
-			default:
-				known++
-				t.Logf("%04d %s: got %s", i, c.Name, got.NameOr("unknown"))
-			}
+		case found && got.NameOr("") == c.Name:
+			known++
+			named++
+		default:
+			known++
+			t.Logf("%04d %s: got %s", i, c.Name, got.NameOr("unknown"))
 		}
-		frame.Close()
-	}
+	})
 	if unknown == 0 || known == 0 {
 		t.Fatalf("crops of %d catalog cards and %d unknown ones: the split left one side empty", known, unknown)
 	}
