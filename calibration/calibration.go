@@ -48,10 +48,12 @@ type Calibration struct {
 	// Score is how much of the grid was seen on edges by automatic detection (0–1).
 	Score float64 `json:"score,omitempty"`
 
-	// cached transforms for cachedFor (see mapping).
-	cachedFor models.Quad
-	toImage   homography
-	toRealm   homography
+	// cached transforms for the corners cachedFor and the geometry
+	// cachedGeometry (see transforms).
+	cachedFor      models.Quad
+	cachedGeometry models.RealmGeometry
+	toImage        homography
+	toRealm        homography
 }
 
 // FromCorners makes a calibration from the four realm corners A1, E1, E4, A4
@@ -89,8 +91,19 @@ func (c *Calibration) init() error {
 	if err != nil {
 		return fmt.Errorf("calibration: corners %v: %w", c.Corners, err)
 	}
-	c.cachedFor, c.toImage, c.toRealm = c.Corners, h, inv
+	c.cachedFor, c.cachedGeometry, c.toImage, c.toRealm = c.Corners, c.Geometry, h, inv
 	return nil
+}
+
+// WithGeometry is c for a mat whose realm cells have size g: the same
+// corners in the image, a realm of another size in millimetres.
+func (c *Calibration) WithGeometry(g models.RealmGeometry) (*Calibration, error) {
+	out := *c
+	out.Geometry = g
+	if err := out.init(); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // realmCorners are A1, E1, E4, A4 in realm millimetres.
@@ -100,9 +113,9 @@ func realmCorners(g models.RealmGeometry) []models.Point {
 }
 
 // transforms gives realm→image and image→realm, from the cache when the
-// corners have not been changed since, else computed afresh.
+// corners and the geometry have not been changed since, else computed afresh.
 func (c *Calibration) transforms() (toImage, toRealm homography) {
-	if c.cachedFor == c.Corners && c.toImage != (homography{}) {
+	if c.cachedFor == c.Corners && c.cachedGeometry == c.Geometry && c.toImage != (homography{}) {
 		return c.toImage, c.toRealm
 	}
 	nan := math.NaN()

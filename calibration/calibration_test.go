@@ -208,3 +208,34 @@ func TestDetectNothing(t *testing.T) {
 		t.Error("Detect(empty mat) gave no error")
 	}
 }
+
+// TestAnotherGeometry: a calibration for a mat of other cells, made with
+// WithGeometry or by setting Geometry on a copy, maps the realm's far
+// corner (elsewhere in millimetres) to the same image corner: the cached
+// transforms follow the geometry, not only the corners.
+func TestAnotherGeometry(t *testing.T) {
+	q := models.Quad{{X: 100, Y: 600}, {X: 1100, Y: 620}, {X: 1000, Y: 120}, {X: 220, Y: 110}}
+	cal, err := FromCorners(q, 1280, 720)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := models.RealmGeometry{CellWidthMM: 120, CellHeightMM: 90}
+	with, err := cal.WithGeometry(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := *cal
+	copied.Geometry = g
+	for name, c := range map[string]*Calibration{"WithGeometry": with, "a copy": &copied} {
+		p := c.RealmToImage(models.Point{X: g.WidthMM(), Y: g.HeightMM()})
+		if math.Hypot(p.X-q[2].X, p.Y-q[2].Y) > 1e-6 {
+			t.Errorf("%s: the far corner of a %v realm maps to %v, want %v", name, g, p, q[2])
+		}
+	}
+	if cal.Geometry != models.DefaultRealm() {
+		t.Errorf("WithGeometry changed the calibration it was called on: %v", cal.Geometry)
+	}
+	if _, err := cal.WithGeometry(models.RealmGeometry{}); !errors.Is(err, ErrBadGeometry) {
+		t.Errorf("WithGeometry of no size: %v, want ErrBadGeometry", err)
+	}
+}

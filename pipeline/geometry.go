@@ -19,13 +19,11 @@ func withGeometry(cal *calibration.Calibration, g models.RealmGeometry) *calibra
 	if cal == nil || cal.Geometry == g || !(g.CellWidthMM > 0) || !(g.CellHeightMM > 0) {
 		return cal
 	}
-	// A new value, not a copy with Geometry changed: a calibration caches
-	// its transforms for its corners, and they depend on the geometry.
-	return &calibration.Calibration{
-		Corners: cal.Corners, ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight,
-		NorthAtBottom: cal.NorthAtBottom, Geometry: g, Method: cal.Method,
-		Reference: cal.Reference, Score: cal.Score,
+	out, err := cal.WithGeometry(g)
+	if err != nil {
+		return cal // not for corners that fitted once: any rectangle maps onto them
 	}
+	return out
 }
 
 // stated applies the cell size the user stated (Config.Geometry), when
