@@ -376,7 +376,9 @@ func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected, rea
 		return fmt.Errorf("%s: truth corners: %w", fr.image, err)
 	}
 	if t.Geometry.CellWidthMM > 0 {
-		cal.Geometry = t.Geometry
+		if cal, err = cal.WithGeometry(t.Geometry); err != nil {
+			return fmt.Errorf("%s: truth geometry: %w", fr.image, err)
+		}
 	}
 	if useDetected && detected != nil {
 		cal = detected
