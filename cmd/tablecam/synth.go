@@ -103,7 +103,7 @@ func runSynth(ctx context.Context, e env) int {
 		defer cleanup()
 		if err == nil {
 			var t *synth.GameTruth
-			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Width: width, Height: height, MaxBytes: gameByteCap(width, height), Turns: *turns, Frames: *frames, Progress: progress("game frames")})
+			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Width: width, Height: height, MaxBytes: gameByteCap(width, height, *turns), Turns: *turns, Frames: *frames, Progress: progress("game frames")})
 			if err == nil {
 				fmt.Fprintf(e.stdout, "wrote %s: %d frames (%.1f s at %d fps, JPEG quality %d), %d events\n",
 					filepath.Join(*out, t.Video), t.Frames, float64(t.Frames)/float64(t.FPS), t.FPS, t.Quality, len(t.Events))
@@ -145,15 +145,24 @@ func parseFrameSize(s string) (width, height int, err error) {
 	return width, height, nil
 }
 
-// gameByteCap is the video size cap for a game of the given frame size: the
-// default 20 MB (what a bundled demo may take) for the default size, scaled
-// with the pixel count for another size so its JPEG quality stays alike.
-func gameByteCap(width, height int) int64 {
-	const defaultCap, defaultPixels = 20_000_000, 960 * 540
-	if width == 0 || height == 0 || width*height <= defaultPixels {
+// gameByteCap is the video size cap for a game of the given frame size and
+// length: the default 20 MB (what a bundled demo of the default 6 turns at
+// 960×540 may take), scaled with the pixel count for larger frames and with
+// the turns for longer games, so that their JPEG quality stays alike. 0 means
+// the synth package's default.
+func gameByteCap(width, height, turns int) int64 {
+	const defaultCap, defaultPixels, defaultTurns = 20_000_000, 960 * 540, 6
+	c := float64(defaultCap)
+	if width*height > defaultPixels {
+		c *= float64(width*height) / defaultPixels
+	}
+	if turns > defaultTurns {
+		c *= float64(turns) / defaultTurns
+	}
+	if c == defaultCap {
 		return 0
 	}
-	return defaultCap * int64(width*height) / defaultPixels
+	return int64(c)
 }
 
 // synthCatalog loads the catalog to render with: the user's directory, else

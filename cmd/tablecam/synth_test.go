@@ -68,17 +68,19 @@ func TestSynthSize(t *testing.T) {
 
 func TestGameByteCap(t *testing.T) {
 	for _, tc := range []struct {
-		w, h int
-		want int64
+		w, h, turns int
+		want        int64
 	}{
-		{0, 0, 0},     // default size: the synth package's default cap
-		{960, 540, 0}, // the bundled demo's size
-		{640, 360, 0}, // smaller frames keep the default cap
-		{1280, 720, 35_555_555},
-		{1920, 1080, 80_000_000},
+		{0, 0, 0, 0},     // default size and length: the synth package's default cap
+		{960, 540, 6, 0}, // the bundled demo's size
+		{640, 360, 4, 0}, // smaller frames and shorter games keep the default cap
+		{1280, 720, 0, 35_555_555},
+		{1920, 1080, 6, 80_000_000},
+		{960, 540, 9, 30_000_000},     // a longer game may take more bytes
+		{1920, 1080, 12, 160_000_000}, // both
 	} {
-		if got := gameByteCap(tc.w, tc.h); got != tc.want {
-			t.Errorf("gameByteCap(%d, %d) = %d, want %d", tc.w, tc.h, got, tc.want)
+		if got := gameByteCap(tc.w, tc.h, tc.turns); got != tc.want {
+			t.Errorf("gameByteCap(%d, %d, %d) = %d, want %d", tc.w, tc.h, tc.turns, got, tc.want)
 		}
 	}
 }
