@@ -24,6 +24,16 @@ type Analyzer struct {
 	stable    *stableFrame
 	images    frameImages
 	scale     matScale // the mat's cell size, as the cards show it (scale.go)
+	// laps, when set (by benchmarks), is told each time a stage of a
+	// frame's reading ends.
+	laps interface{ lap(stage string) }
+}
+
+// lap tells a.laps, if set, that a stage of the frame's reading ended.
+func (a *Analyzer) lap(stage string) {
+	if a.laps != nil {
+		a.laps.lap(stage)
+	}
 }
 
 // frameImages are the images of the frame being read, kept from frame to
@@ -93,34 +103,44 @@ func (a *Analyzer) Analyze(frame gocv.Mat, cal *calibration.Calibration) (models
 	if err != nil {
 		return models.FrameObservation{}, fmt.Errorf("vision: calibration corners %v: %w", cal.Corners, err)
 	}
-	obs, err := a.analyzeView(frame, v)
-	if re := (*rescaleError)(nil); errors.As(err, &re) {
-		obs, err = a.rereadAt(frame, cal, re.geo)
+	a.lap("view")
+	obs, rescale, err := a.analyzeView(frame, v, true)
+	if err == nil && rescale != (models.RealmGeometry{}) {
+		obs, err = a.rereadAt(frame, cal, rescale)
 	}
 	return obs, err
 }
 
-func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation, error) {
+// analyzeView reads a frame through the view v. When measure is set and
+// the cards show that the view's cell size is clearly off, it stops right
+// after the keypoint matching and returns the cell size they show instead
+// of the frame's cards (rescale; zero otherwise): the frame is to be read
+// again at that size.
+func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs models.FrameObservation, rescale models.RealmGeometry, err error) {
 	// A half-resolution top-down image is enough to see a hand and to tell
 	// whether anything moved; only a frame that changed is read in full.
 	coarse := v.scaled(0.5)
 	small, smallGray := a.images.small, a.images.smallGray
 	corners := v.corners
-	obs := models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
+	obs = models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
 
 	reuse := !a.opts.NoReuse && a.stable != nil && a.stable.view.same(coarse)
 	// The hand test's colour image, and the grey one the steady test compares.
 	if err := coarse.warpInto(frame, &small); err != nil {
-		return obs, err
+		return obs, rescale, err
 	}
 	grayInto(small, &smallGray)
+	a.lap("colour half warp")
 	if reuse {
 		obs.Occluded = handCovers(small, coarse, a.stable.cards)
+		a.lap("hand")
 		// While a hand is over the realm the tracker ignores the frame: keep
 		// reporting the last stable cards rather than reading half-hidden ones.
-		if obs.Occluded || !a.stable.changed(smallGray) {
+		changed := !obs.Occluded && a.stable.changed(smallGray)
+		a.lap("steady test")
+		if !changed {
 			obs.Cards = append(obs.Cards, a.stable.cards...)
-			return obs, nil
+			return obs, rescale, nil
 		}
 	}
 	// Cards are read in grey only: the camera frame is turned grey first and
@@ -129,21 +149,24 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view) (models.FrameObservation
 	frameGray, gray := a.images.frameGray, a.images.gray
 	grayInto(frame, &frameGray)
 	if err := v.warpInto(frameGray, &gray); err != nil {
-		return obs, err
+		return obs, rescale, err
 	}
-	cards, err := a.readCards(gray, v)
-	if err != nil {
-		return obs, err
+	a.lap("grey full warp")
+	cards, rescale, err := a.readCards(gray, v, measure)
+	if err != nil || rescale != (models.RealmGeometry{}) {
+		return obs, rescale, err
 	}
 	obs.Cards = cards
 	obs.Occluded = handCovers(small, coarse, cards)
+	a.lap("hand")
 	if !a.opts.NoReuse && !obs.Occluded {
 		if a.stable != nil {
 			a.stable.close()
 		}
 		a.stable = newStableFrame(smallGray, coarse, cards)
+		a.lap("stable frame")
 	}
-	return obs, nil
+	return obs, rescale, nil
 }
 
 // grayOf converts a BGR image to grey (caller closes).
@@ -163,17 +186,25 @@ func grayInto(img gocv.Mat, dst *gocv.Mat) {
 	gocv.CvtColor(img, dst, gocv.ColorBGRToGray)
 }
 
-// readCards finds and identifies the cards of a top-down grey image.
-func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, error) {
+// readCards finds and identifies the cards of a top-down grey image. When
+// measure is set, the matched cards' size is checked against the view's
+// cell size first: when they show another (rescale, not zero), it returns
+// at once, without cards (see matScale.check).
+func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []models.CardObservation, rescale models.RealmGeometry, err error) {
 	f, err := a.det.detect(gray)
 	if err != nil {
-		return nil, err
+		return nil, rescale, err
 	}
+	a.lap("keypoints")
 	dets := a.index.matchFrame(f, 1)
-	if err := a.scale.check(a.index, f, dets, v.geo); err != nil {
-		return nil, err
+	a.lap("matching")
+	if measure {
+		if shown, off := a.scale.check(a.index, f, dets, v.geo); off {
+			return nil, shown, nil
+		}
+		a.lap("scale check")
 	}
-	cards := make([]models.CardObservation, 0, len(dets))
+	cards = make([]models.CardObservation, 0, len(dets))
 	var quads []models.Quad
 	for _, d := range dets {
 		cards = append(cards, a.observe(d, v))
@@ -189,8 +220,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 	}
 	unknown, err := a.outlines.findUnknownCards(gray, v, quads)
 	if err != nil {
-		return nil, err
+		return nil, rescale, err
 	}
+	a.lap("outline search")
 	for _, u := range unknown {
 		if d, ok := a.identifyRegion(gray, u.quad); ok {
 			cards = append(cards, a.observe(d, v))
@@ -200,8 +232,11 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 		cards = append(cards, u.observation(v))
 		found = append(found, placed(u))
 	}
+	a.lap("unexplained outlines")
 	// A site under a unit centred on it shows only its two short ends.
-	for _, s := range a.findCoveredSites(gray, v, found) {
+	covered := a.findCoveredSites(gray, v, found)
+	a.lap("covered sites")
+	for _, s := range covered {
 		if s.named {
 			cards = append(cards, a.observe(s.det, v))
 			continue
@@ -209,7 +244,8 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view) ([]models.CardObservation, 
 		cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 	}
 	sortObservations(cards)
-	return cards, nil
+	a.lap("report")
+	return cards, rescale, nil
 }
 
 // observe turns a matched card into what the analyzer reports.

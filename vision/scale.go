@@ -53,9 +53,6 @@ type matScale struct {
 	// pool holds the last cards measured along x and y at poolGeo.
 	pool    []axisScale
 	poolGeo models.RealmGeometry
-	// rereading is set while a frame is read again at a learned size: its
-	// cards are not measured again (a frame is read at most twice).
-	rereading bool
 }
 
 // geometry is the cell size to read a frame by when the calibration states
@@ -76,21 +73,11 @@ func orDefault(g models.RealmGeometry) models.RealmGeometry {
 	return g
 }
 
-// rescaleError stops a frame's reading early, right after the keypoint
-// matching, when its cards show that the view's cell size is off.
-type rescaleError struct{ geo models.RealmGeometry }
-
-func (e *rescaleError) Error() string {
-	return fmt.Sprintf("vision: the cards show %v mm realm cells", e.geo)
-}
-
-// check measures the cards matched in a frame read at geometry geo and
-// returns rescaleError with the cell size they show when it is clearly off.
-func (m *matScale) check(x *catalogIndex, f features, dets []detection, geo models.RealmGeometry) error {
-	if m.rereading {
-		return nil
-	}
-	var shown axisScale
+// check measures the cards matched in a frame read at geometry geo. When
+// they show that geo is clearly off, off is true and shown is the cell size
+// they show: the frame is to be read again at that size.
+func (m *matScale) check(x *catalogIndex, f features, dets []detection, geo models.RealmGeometry) (shown models.RealmGeometry, off bool) {
+	var scale axisScale
 	measured := false
 	if m.confirmed != geo {
 		// The mat is the same from frame to frame: cards measured in the
@@ -104,34 +91,34 @@ func (m *matScale) check(x *catalogIndex, f features, dets []detection, geo mode
 		if len(m.pool) > aspectPool {
 			m.pool = append(m.pool[:0], m.pool[len(m.pool)-aspectPool:]...)
 		}
-		shown, measured = medianAxisScale(m.pool)
+		scale, measured = medianAxisScale(m.pool)
 		if !measured {
 			// Not the fits' scales instead: on a mat of another aspect
 			// they are a compromise, which would lead astray.
-			return nil
+			return models.RealmGeometry{}, false
 		}
-		if math.Abs(shown.x-1) <= scaleOff && math.Abs(shown.y-1) <= scaleOff {
+		if math.Abs(scale.x-1) <= scaleOff && math.Abs(scale.y-1) <= scaleOff {
 			m.confirmed = geo
-			return nil
+			return models.RealmGeometry{}, false
 		}
 	}
 	if !measured {
 		s, ok := cardScale(dets)
 		if !ok {
-			return nil
+			return models.RealmGeometry{}, false
 		}
-		shown = axisScale{s, s}
+		scale = axisScale{s, s}
 	}
-	if math.Abs(shown.x-1) <= scaleOff && math.Abs(shown.y-1) <= scaleOff {
-		return nil
+	if math.Abs(scale.x-1) <= scaleOff && math.Abs(scale.y-1) <= scaleOff {
+		return models.RealmGeometry{}, false
 	}
 	// A card that looks s times its size in a view of geo-sized cells lies
 	// on cells 1/s times that size.
-	g := models.RealmGeometry{CellWidthMM: roundMM(geo.CellWidthMM / shown.x), CellHeightMM: roundMM(geo.CellHeightMM / shown.y)}
+	g := models.RealmGeometry{CellWidthMM: roundMM(geo.CellWidthMM / scale.x), CellHeightMM: roundMM(geo.CellHeightMM / scale.y)}
 	if g.Validate() != nil {
-		return nil
+		return models.RealmGeometry{}, false
 	}
-	return &rescaleError{g}
+	return g, true
 }
 
 // roundMM rounds a learned length to a tenth of a millimetre, finer than
@@ -174,9 +161,8 @@ func (a *Analyzer) rereadAt(frame gocv.Mat, cal *calibration.Calibration, geo mo
 	if err != nil {
 		return models.FrameObservation{}, fmt.Errorf("vision: calibration corners %v: %w", cal.Corners, err)
 	}
-	a.scale.rereading = true
-	defer func() { a.scale.rereading = false }()
-	return a.analyzeView(frame, v)
+	obs, _, err := a.analyzeView(frame, v, false) // a frame is read at most twice
+	return obs, err
 }
 
 // Geometry is the cell size the analyzer reads frames by when the

@@ -3,14 +3,107 @@
 package vision
 
 import (
+	"flag"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
+
+var stagesFrames = flag.String("stages.frames", filepath.Join("..", "samples", "stills"),
+	"`DIR` of frames with truth (NNNN.jpg or .png beside NNNN.json) that BenchmarkFrameStages reads")
+
+// stageClock adds up the calling thread's CPU time stage by stage, as the
+// analyzer tells it each stage's end (Analyzer.laps).
+type stageClock struct {
+	last  time.Duration
+	total map[string]time.Duration
+	order []string // the stages, in the order first seen
+}
+
+func (c *stageClock) lap(stage string) {
+	now := threadCPU()
+	if _, ok := c.total[stage]; !ok {
+		c.order = append(c.order, stage)
+	}
+	c.total[stage] += now - c.last
+	c.last = now
+}
+
+// BenchmarkFrameStages accounts for the CPU time of whole frames, each read
+// from scratch through a view of its own (as tablecam bench vision reads
+// them), stage by stage: it reports each stage's CPU time per frame
+// (ms/frame, on one locked thread, one OpenCV thread). The frames are the
+// bundled stills unless -stages.frames names another set, e.g.
+//
+//	go test -run X -bench FrameStages -benchtime 1x -stages.frames /tmp/vis777 .
+func BenchmarkFrameStages(b *testing.B) {
+	type frame struct {
+		img gocv.Mat
+		cal *calibration.Calibration
+	}
+	paths, _ := filepath.Glob(filepath.Join(*stagesFrames, "*.json"))
+	var frames []frame
+	for _, p := range paths {
+		truth, err := synth.LoadSceneTruth(p)
+		if err != nil {
+			continue // not a frame's truth
+		}
+		img := gocv.IMRead(filepath.Join(*stagesFrames, truth.Image), gocv.IMReadColor)
+		if img.Empty() {
+			b.Fatalf("%s: cannot read %s beside it", p, truth.Image)
+		}
+		defer img.Close()
+		cal, err := calibration.FromCorners(truth.Corners, img.Cols(), img.Rows())
+		if err != nil {
+			b.Fatalf("%s: %v", p, err)
+		}
+		if truth.Geometry.CellWidthMM > 0 {
+			if cal, err = cal.WithGeometry(truth.Geometry); err != nil {
+				b.Fatalf("%s: %v", p, err)
+			}
+		}
+		frames = append(frames, frame{img, cal})
+	}
+	if len(frames) == 0 {
+		b.Skipf("no frames with truth in %s", *stagesFrames)
+	}
+	prev := SetOpenCVThreads(1)
+	defer SetOpenCVThreads(prev)
+	a := newTestAnalyzer(b, devCatalog(b))
+	a.opts.NoReuse = false // as the bench reads frames: a stable frame is kept
+	clock := &stageClock{total: map[string]time.Duration{}}
+	a.laps = clock
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ResetTimer()
+	start := threadCPU()
+	for i := 0; i < b.N; i++ {
+		for _, f := range frames {
+			clock.last = threadCPU()
+			if _, err := a.Analyze(f.img, f.cal); err != nil {
+				b.Fatal(err)
+			}
+			clock.lap("rest")
+		}
+	}
+	n := float64(b.N * len(frames))
+	perFrame := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / n }
+	b.ReportMetric(perFrame(threadCPU()-start), "cpu-ms/frame")
+	stages := slices.Clone(clock.order)
+	slices.SortStableFunc(stages, func(x, y string) int { return int(clock.total[y] - clock.total[x]) })
+	for _, s := range stages {
+		b.ReportMetric(perFrame(clock.total[s]), strings.ReplaceAll(s, " ", "_")+"-ms/frame")
+	}
+}
 
 // BenchmarkPixelStages times each pixel stage of a frame read in full on a
 // bundled still: the warps, the equalisation, the outline search's parts
