@@ -48,9 +48,8 @@ const (
 	// coverMinConfidence is the identification confidence a card needs for
 	// its print to be taken: a doubtful read may have a doubtful outline.
 	coverMinConfidence = 0.6
-	// cardAreaMM2 is a card's area (63 × 88 mm); an outline whose area is
-	// off by more than coverAreaSlack of it is not the card's.
-	cardAreaMM2    = 63 * 88
+	// An outline whose area is off by more than coverAreaSlack of its
+	// card's (cardAreaMM2) is not the card's.
 	coverAreaSlack = 0.3
 )
 
@@ -157,6 +156,15 @@ func (w *coverWatch) onTop(obs models.FrameObservation) (outlines []smallQuad, i
 	return outlines, index
 }
 
+// cardAreaMM2 is the area of a card of the given kind: 63 × 88 mm, or
+// 44 × 63 mm for a token.
+func cardAreaMM2(k models.CardKind) float64 {
+	if k == models.KindToken {
+		return models.TokenShortMM * models.TokenLongMM
+	}
+	return models.CardShortMM * models.CardLongMM
+}
+
 // remember takes the prints of the units of a frame vision read clear of
 // hands; pix is the frame's small picture.
 func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
@@ -191,7 +199,7 @@ func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
 				p.grey = append(p.grey, pix[y*w.width+x])
 			}
 		}
-		if full := cardAreaMM2 / (gateMM * gateMM); math.Abs(float64(p.area)-full) > coverAreaSlack*full {
+		if full := cardAreaMM2(c.Kind) / (gateMM * gateMM); math.Abs(float64(p.area)-full) > coverAreaSlack*full {
 			continue
 		}
 		w.prints[printKey(*c.Cell, *c.Name, c.Owner)] = p

@@ -12,9 +12,9 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// coverScene draws the realm of TestChangeGate with a site and, centred on
-// cell C2, cards given as their size in millimetres (a landscape card is a
-// tapped one) from the bottom up, under a light of the given strength, with
+// coverScene draws the realm of TestChangeGate with a site and, about the
+// centre of cell C2, cards given as their size in millimetres (a landscape
+// card is a tapped one) and their shift north, from the bottom up, under a light of the given strength, with
 // sensor noise drawn from rng.
 func coverScene(t *testing.T, rng *rand.Rand, light float64, cards ...coverCard) gocv.Mat {
 	t.Helper()
@@ -22,7 +22,7 @@ func coverScene(t *testing.T, rng *rand.Rand, light float64, cards ...coverCard)
 	site := mmRect(250, 112.5, 88, 63)
 	gocv.Rectangle(&m, site, color.RGBA{60, 120, 40, 0}, -1)
 	for _, c := range cards {
-		r := mmRect(250, 112.5, c.w, c.h)
+		r := mmRect(250, 112.5+c.north, c.w, c.h)
 		gocv.Rectangle(&m, r, color.RGBA{235, 225, 200, 0}, -1)
 		// Some print on the face: a name bar and stripes of art.
 		for y := r.Min.Y + 6; y < r.Max.Y-6; y += 14 {
@@ -35,8 +35,10 @@ func coverScene(t *testing.T, rng *rand.Rand, light float64, cards ...coverCard)
 }
 
 type coverCard struct {
-	w, h float64
-	ink  color.RGBA
+	w, h  float64
+	ink   color.RGBA
+	north float64         // shift from the cell's centre, in mm
+	kind  models.CardKind // "" for a standard card
 }
 
 // The realm of TestChangeGate: 500 × 300 mm from (200, 600) to (1080, 120).
@@ -56,7 +58,8 @@ func quadOf(r image.Rectangle) models.Quad {
 
 func unitSeen(name string, owner models.Player, c coverCard) models.CardObservation {
 	return models.CardObservation{Cell: models.CellPtr(models.MustCell("C2")), Name: models.StrPtr(name),
-		Type: models.StrPtr("Minion"), Owner: owner, Quad: quadOf(mmRect(250, 112.5, c.w, c.h)), Confidence: 0.9}
+		Type: models.StrPtr("Minion"), Kind: c.kind, Token: c.kind == models.KindToken, Owner: owner,
+		Quad: quadOf(mmRect(250, 112.5+c.north, c.w, c.h)), Confidence: 0.9}
 }
 
 func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
@@ -68,9 +71,9 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 	g := newChangeGate(cal)
 	defer g.Close()
 	w := newCoverWatch(cal, g.size.X)
-	under := coverCard{63, 88, color.RGBA{40, 40, 160, 0}}  // upright, south's Goblin
-	tapped := coverCard{88, 63, color.RGBA{160, 40, 40, 0}} // north's Frog, tapped, on top of it
-	upright := coverCard{66, 91, color.RGBA{160, 40, 40, 0}}
+	under := coverCard{w: 63, h: 88, ink: color.RGBA{40, 40, 160, 0}}  // upright, south's Goblin
+	tapped := coverCard{w: 88, h: 63, ink: color.RGBA{160, 40, 40, 0}} // north's Frog, tapped, on top of it
+	upright := coverCard{w: 66, h: 91, ink: color.RGBA{160, 40, 40, 0}}
 	goblin := tracker.HiddenCard{Cell: models.MustCell("C2"), Card: "Pit Goblin", Owner: models.South}
 
 	first := coverScene(t, rng, 1, under)
@@ -117,6 +120,47 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 			obs := models.FrameObservation{Cards: []models.CardObservation{site, unitSeen("Bog Frog", models.North, tc.top)}}
 			got := w.sights([]tracker.HiddenCard{goblin}, obs, g.picture())
 			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Errorf("sights %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A token is half a card: its print is taken, and its part that shows
+// beside the card on it is watched, as a card's (a token killed from under a
+// unit that moved onto it used to stay on the board for good).
+func TestCoverWatchSeesATokenTakenFromUnderACard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cal, err := calibration.FromCorners(models.Quad{{X: 200, Y: 600}, {X: 1080, Y: 600}, {X: 1080, Y: 120}, {X: 200, Y: 120}}, 1280, 720)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newChangeGate(cal)
+	defer g.Close()
+	w := newCoverWatch(cal, g.size.X)
+	token := coverCard{w: 44, h: 63, ink: color.RGBA{40, 40, 160, 0}, kind: models.KindToken}
+	// A tapped card put on it, north of its centre: the token's south third shows.
+	onTop := coverCard{w: 88, h: 63, ink: color.RGBA{160, 40, 40, 0}, north: 30}
+	soldier := tracker.HiddenCard{Cell: models.MustCell("C2"), Card: "Foot Soldier", Owner: models.North}
+
+	first := coverScene(t, rng, 1, token)
+	defer first.Close()
+	g.look(first)
+	w.remember(models.FrameObservation{Cards: []models.CardObservation{unitSeen("Foot Soldier", models.North, token)}}, g.picture())
+	for _, tc := range []struct {
+		name  string
+		scene []coverCard
+		want  []tracker.HiddenSight
+	}{
+		{"still under the card", []coverCard{token, onTop}, []tracker.HiddenSight{{HiddenCard: soldier}}},
+		{"taken away", []coverCard{onTop}, []tracker.HiddenSight{{HiddenCard: soldier, Gone: true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := coverScene(t, rng, 1, tc.scene...)
+			defer f.Close()
+			g.look(f)
+			obs := models.FrameObservation{Cards: []models.CardObservation{unitSeen("Gale Sprite", models.South, onTop)}}
+			if got := w.sights([]tracker.HiddenCard{soldier}, obs, g.picture()); len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
 				t.Errorf("sights %+v, want %+v", got, tc.want)
 			}
 		})
