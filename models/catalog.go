@@ -106,7 +106,11 @@ func LoadCatalog(path string) (*Catalog, error) {
 }
 
 // findImages sets each card's Image from the files in an images directory,
-// reading the directory once rather than probing every card's file names.
+// reading the directory once rather than probing every card's file names. A
+// face is found under the card's slug, else under one of its printings'
+// slugs (as the public API names them), else under a file name that reads
+// as the card's name or slug in any case or punctuation ("Arid Desert.jpg",
+// "ARID-DESERT.png"), as a player's own scans are often named.
 func findImages(cards []*Card, imagesDir string) error {
 	entries, err := os.ReadDir(imagesDir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -115,7 +119,18 @@ func findImages(cards []*Card, imagesDir string) error {
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
-	rank := map[string]int{} // slug → index of the best extension seen
+	files := facesByStem(entries, imagesDir, func(stem string) string { return stem })
+	byName := facesByStem(entries, imagesDir, NormalizeName)
+	for _, card := range cards {
+		card.Image = findFace(card, files, byName)
+	}
+	return nil
+}
+
+// facesByStem maps the image files of a directory by key(file name without
+// its extension), keeping the preferred format where several share a key.
+func facesByStem(entries []os.DirEntry, dir string, key func(string) string) map[string]string {
+	rank := map[string]int{} // key → index of the best extension seen
 	files := map[string]string{}
 	for _, e := range entries {
 		if e.IsDir() {
@@ -127,27 +142,33 @@ func findImages(cards []*Card, imagesDir string) error {
 			if ext != want {
 				continue
 			}
-			slug := strings.TrimSuffix(name, filepath.Ext(name))
-			if r, ok := rank[slug]; !ok || i < r {
-				rank[slug] = i
-				files[slug] = filepath.Join(imagesDir, name)
+			k := key(strings.TrimSuffix(name, filepath.Ext(name)))
+			if r, ok := rank[k]; !ok || i < r {
+				rank[k] = i
+				files[k] = filepath.Join(dir, name)
 			}
 		}
 	}
-	for _, card := range cards {
-		if f, ok := files[card.Slug]; ok {
-			card.Image = f
-			continue
-		}
-		// Faces saved under a printing's slug, as the public API names them.
-		for _, p := range card.Printings {
-			if f, ok := files[p]; ok {
-				card.Image = f
-				break
-			}
+	return files
+}
+
+// findFace picks a card's face: by its slug, a printing's slug, then by a
+// file name that reads as its name, slug or a printing's slug.
+func findFace(card *Card, bySlug, byName map[string]string) string {
+	if f, ok := bySlug[card.Slug]; ok {
+		return f
+	}
+	for _, p := range card.Printings {
+		if f, ok := bySlug[p]; ok {
+			return f
 		}
 	}
-	return nil
+	for _, n := range append([]string{card.Name, card.Slug}, card.Printings...) {
+		if f, ok := byName[NormalizeName(n)]; ok && n != "" {
+			return f
+		}
+	}
+	return ""
 }
 
 // Cards lists the cards in catalog order. The slice is a copy.

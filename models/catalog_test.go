@@ -281,7 +281,7 @@ func TestLoadCatalogDirectoryFindsImages(t *testing.T) {
 	if err := os.Mkdir(images, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"glimmer_moth.jpg", "glimmer_moth.png", "bet-glimmer_moth-b-s.png", "brackwater_fen.webp", "notes.txt", "unrelated.png"} {
+	for _, f := range []string{"glimmer_moth.jpg", "glimmer_moth.png", "bet-glimmer_moth-b-s.png", "brackwater_fen.webp", "Brackwater Fen.png", "notes.txt", "unrelated.png", "Pebble-Imp.JPG"} {
 		if err := os.WriteFile(filepath.Join(images, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -291,9 +291,9 @@ func TestLoadCatalogDirectoryFindsImages(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"Glimmer Moth":   filepath.Join(images, "glimmer_moth.png"), // png is preferred over jpg
-		"Brackwater Fen": filepath.Join(images, "brackwater_fen.webp"),
-		"Pebble Imp":     "",
+		"Glimmer Moth":   filepath.Join(images, "glimmer_moth.png"),    // png is preferred over jpg
+		"Brackwater Fen": filepath.Join(images, "brackwater_fen.webp"), // the slug comes before the name
+		"Pebble Imp":     filepath.Join(images, "Pebble-Imp.JPG"),      // a scan named after the card
 	}
 	for name, img := range want {
 		card, err := cat.Lookup(name)
@@ -317,6 +317,18 @@ func TestLoadCatalogDirectoryFindsImages(t *testing.T) {
 	}
 	if card, _ := cat.Lookup("Glimmer Moth"); card.Image != filepath.Join(images, "bet-glimmer_moth-b-s.png") {
 		t.Errorf("Glimmer Moth: image %q, want its Beta printing's face", card.Image)
+	}
+
+	// A face named after no card is nobody's.
+	if err := os.Remove(filepath.Join(images, "Pebble-Imp.JPG")); err != nil {
+		t.Fatal(err)
+	}
+	cat, err = LoadCatalog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card, _ := cat.Lookup("Pebble Imp"); card.Image != "" {
+		t.Errorf("Pebble Imp: image %q, want none (unrelated.png and notes.txt are no card's)", card.Image)
 	}
 
 	// The same cards as a plain file have no images.
