@@ -31,6 +31,12 @@
 // row by row itself, left out of the faces already fitted) get a second look through a
 // perceptual-hash shortlist, and are reported unknown
 // with a low confidence when no face fits: never with a wrong name.
+// A card region (such an outline, or the picture given to Identify) is
+// named by its hash-table matches alone when they fit one shortlisted face
+// three times as well as a whole frame needs and no other face at all;
+// else its keypoints are also matched near where its outline puts them on
+// the faces that fit it (guided matching), which a catalog of a thousand
+// faces needs.
 //
 // Before keypoints are looked for, the top-down image is equalised tile by
 // tile (contrast-limited, one tile per cell width), so that a card in a

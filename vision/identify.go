@@ -92,7 +92,9 @@ func regionHashes(gray gocv.Mat, quad models.Quad) []phash {
 
 // identifyRegion names the card lying in a quad of the top-down grey image:
 // a perceptual-hash shortlist, then ORB matching against the shortlisted
-// faces only, verified by a similarity fit. ok is false when no face fits.
+// faces only (by the hash tables, and guided by the outline when those
+// alone do not name the card surely), verified by a similarity fit. ok is
+// false when no face fits.
 func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, bool) {
 	x := a.index
 	hashes := regionHashes(gray, quad)
@@ -165,6 +167,15 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 		}
 		fromLSH[r][qi] = true
 	}
+	rng := rand.New(rand.NewPCG(2, 3))
+	// Most cards are named by their hash-table matches alone, as in a
+	// whole frame, where minInliers of them name a card: a face fitting
+	// regionSureInliers of them, with no other shortlisted face fitting
+	// minInliers, is named without the guided matching (which costs most
+	// of a region's time).
+	if best, second, ok := x.fitRegion(cands, byRef, nil, rng); ok && best.inliers >= regionSureInliers && second < minInliers {
+		return best, true
+	}
 	// The hash-table matches come first in each face's pairs; the guided
 	// ones follow, but for keypoints the face has a hash-table match for.
 	lshPairs := map[int]int{}
@@ -178,10 +189,23 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 			}
 		}
 	}
-	rng := rand.New(rand.NewPCG(2, 3))
+	best, _, ok := x.fitRegion(cands, byRef, lshPairs, rng)
+	return best, ok
+}
+
+// regionSureInliers is how many hash-table inliers name a region's card
+// without the guided matching: three times what names a card in a whole
+// frame.
+const regionSureInliers = 3 * minInliers
+
+// fitRegion fits a similarity to each shortlisted face's pairs and gives
+// the face with most inliers, and the most inliers of any other face.
+// lshPairs says how many of each face's pairs (the first ones) come from
+// the hash tables, the rest from the guided matching; nil: all do. A face
+// is accepted with minInliers hash-table inliers, or guidedMinInliers in
+// all.
+func (x *catalogIndex) fitRegion(cands []int, byRef map[int][]pointPair, lshPairs map[int]int, rng *rand.Rand) (best detection, second int, found bool) {
 	params := ransacParams{threshold: inlierThreshold, minScale: regionMinScale, maxScale: regionMaxScale, iterations: ransacRounds}
-	var best detection
-	found := false
 	for _, ri := range cands {
 		ref := &x.refs[ri]
 		pairs := byRef[ri]
@@ -189,14 +213,25 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 			continue
 		}
 		sim, flags, n := ransacSimilarity(pairs, params, rng)
+		fromLSH := len(pairs)
+		if lshPairs != nil {
+			fromLSH = lshPairs[ri]
+		}
 		lshIn := 0
-		for _, in := range flags[:min(lshPairs[ri], len(flags))] {
+		for _, in := range flags[:min(fromLSH, len(flags))] {
 			if in {
 				lshIn++
 			}
 		}
-		if (lshIn < minInliers && n < guidedMinInliers) || !spreadEnough(pairs, flags, ref) || (found && n <= best.inliers) {
+		if (lshIn < minInliers && (lshPairs == nil || n < guidedMinInliers)) || !spreadEnough(pairs, flags, ref) {
 			continue
+		}
+		if found && n <= best.inliers {
+			second = max(second, n)
+			continue
+		}
+		if found {
+			second = max(second, best.inliers)
 		}
 		best = detection{ref: ri, sim: sim, inliers: n, matches: len(pairs)}
 		w, h := float64(ref.W), float64(ref.H)
@@ -206,7 +241,7 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 		}
 		found = true
 	}
-	return best, found
+	return best, second, found
 }
 
 // Identify names the single card shown in a picture of it: a crop around
