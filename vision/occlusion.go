@@ -68,6 +68,14 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	skin := gocv.NewMat()
 	defer skin.Close()
 	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
+	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
+	minArea := int(handShare * realmPx)
+	// Every step from here on only clears skin pixels (the mat's colour,
+	// the opening, the cards): with fewer than a hand's worth off the
+	// cards now, no blob can be a hand.
+	if skinOff(skin, onCards, len(polys) > 0) < minArea {
+		return false
+	}
 	// A mat may itself be skin-toned (brown, mauve, wood): its own colour,
 	// the most common one over the realm, is not a hand. A pixel is the
 	// mat's colour when both its chroma (Cr, Cb) and its chromaticity (the
@@ -104,8 +112,6 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	defer stats.Close()
 	defer centroids.Close()
 	n := gocv.ConnectedComponentsWithStats(skin, &labels, &stats, &centroids)
-	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
-	minArea := int(handShare * realmPx)
 	w, h := int32(skin.Cols()), int32(skin.Rows())
 	// Each blob's area off the grid lines, counted when needed, and the
 	// share of the image off them (a hand over lines loses that part).
@@ -128,6 +134,29 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		}
 	}
 	return false
+}
+
+// skinOff counts the skin pixels (non-zero in skin) off the cards
+// (non-zero in onCards, when cards is set).
+func skinOff(skin, onCards gocv.Mat, cards bool) int {
+	if !cards {
+		return gocv.CountNonZero(skin)
+	}
+	sk, err := skin.DataPtrUint8()
+	if err != nil {
+		return gocv.CountNonZero(skin)
+	}
+	on, err := onCards.DataPtrUint8()
+	if err != nil || len(on) != len(sk) {
+		return gocv.CountNonZero(skin)
+	}
+	n := 0
+	for i, v := range sk {
+		if v != 0 && on[i] == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // gridLineMM is how far from a printed grid line, in millimetres, a pixel
