@@ -7,8 +7,10 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/imgproc/imgproc_c.h>
 #include <immintrin.h>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <vector>
 #include "edges.h"
@@ -284,6 +286,17 @@ struct edgeDetector {
     std::vector<ushort> columns;
     std::vector<uchar> blurred;
     std::vector<short> derivatives;
+    // The outline search's contours: OpenCV's storage for them, the edge
+    // map with a border when it has no room for one, a contour's points and
+    // the rectangles kept.
+    CvMemStorage *storage = nullptr;
+    cv::Mat padded;
+    std::vector<cv::Point> points;
+    std::vector<tablecam_rect> rects;
+    ~edgeDetector() {
+        if (storage)
+            cvReleaseMemStorage(&storage);
+    }
 };
 
 // follow marks the edges of an image of rows×cols pixels in dst (255 on an
@@ -438,6 +451,79 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
         return 0;
     } catch (const cv::Exception &) {
         return -1;
+    }
+}
+
+// tablecam_filled_rects finds the contours of an 8-bit edge map as
+// cv::findContours(edges, contours, RETR_LIST, CHAIN_APPROX_SIMPLE) lists
+// them and gives, in that order, the minimum-area rectangles of those whose
+// area (cv::contourArea) is at least minArea and at least fill times their
+// rectangle's (its sides rounded to whole pixels): n of them, valid until
+// the next call. It returns NULL with n = -1 when OpenCV fails.
+//
+// cv::findContours copies the map into one a pixel bigger all round (the
+// contour scan wants a border of 0), scans the copy, then copies every
+// contour out of OpenCV's storage into a vector of its own. Here a map
+// that lies inside a bigger image with room for that border (a region of
+// it) is scanned where it lies, through OpenCV's C interface, which
+// cv::findContours calls: the map and its border are overwritten (the
+// scan marks what it has followed); and each contour is read out of the
+// storage into one reused vector.
+const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edgesp, double minArea, double fill, int *n) {
+    try {
+        edgeDetector &d = *(edgeDetector *)e;
+        cv::Mat edges = *(cv::Mat *)edgesp;
+        CV_Assert(edges.type() == CV_8UC1);
+        d.rects.clear();
+        *n = 0;
+        if (edges.empty())
+            return d.rects.data();
+        cv::Size whole;
+        cv::Point at;
+        edges.locateROI(whole, at);
+        cv::Mat scanned;
+        if (at.x >= 1 && at.y >= 1 && at.x + edges.cols + 1 <= whole.width && at.y + edges.rows + 1 <= whole.height) {
+            scanned = edges;
+            scanned.adjustROI(1, 1, 1, 1);
+        } else {
+            cv::copyMakeBorder(edges, d.padded, 1, 1, 1, 1, cv::BORDER_CONSTANT | cv::BORDER_ISOLATED, cv::Scalar(0));
+            scanned = d.padded;
+        }
+        if (!d.storage)
+            d.storage = cvCreateMemStorage(0);
+        cvClearMemStorage(d.storage);
+        CvMat image = cvMat(scanned);
+        CvSeq *first = nullptr;
+        cvFindContours(&image, d.storage, &first, sizeof(CvContour), CV_RETR_LIST, CV_CHAIN_APPROX_SIMPLE, cvPoint(-1, -1));
+        // A list's contours are one level of OpenCV's tree, linked by
+        // h_next in the order cv::findContours gives them.
+        for (CvSeq *c = first; c; c = c->h_next) {
+            d.points.resize(c->total);
+            cvCvtSeqToArray(c, d.points.data(), CV_WHOLE_SEQ);
+            const double area = cv::contourArea(d.points);
+            if (area < minArea)
+                continue;
+            const cv::RotatedRect rr = cv::minAreaRect(d.points);
+            tablecam_rect r;
+            r.width = (int)lroundf(rr.size.width);
+            r.height = (int)lroundf(rr.size.height);
+            if (area < fill * (double)std::min(r.width, r.height) * (double)std::max(r.width, r.height))
+                continue;
+            cv::Point2f corners[4];
+            rr.points(corners);
+            for (int i = 0; i < 4; i++) {
+                r.x[i] = (int)lroundf(corners[i].x);
+                r.y[i] = (int)lroundf(corners[i].y);
+            }
+            r.cx = (int)lroundf(rr.center.x);
+            r.cy = (int)lroundf(rr.center.y);
+            d.rects.push_back(r);
+        }
+        *n = (int)d.rects.size();
+        return d.rects.data();
+    } catch (const cv::Exception &) {
+        *n = -1;
+        return nullptr;
     }
 }
 

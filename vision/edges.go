@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"errors"
+	"image"
 	"math"
 	"unsafe"
 
@@ -64,4 +65,65 @@ func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high fl
 		return errCanny
 	}
 	return nil
+}
+
+// filledRect is the minimum-area rectangle of a contour, as gocv.MinAreaRect
+// gives it: corners, centre and sides rounded to whole pixels.
+type filledRect struct {
+	corners       [4]image.Point
+	center        image.Point
+	width, height int
+}
+
+// filledRects finds the contours of an edge map (as gocv.FindContours with
+// gocv.RetrievalList and gocv.ChainApproxSimple lists them) and gives, in
+// that order, the minimum-area rectangles of those whose area
+// (gocv.ContourArea) is at least minArea and at least fill times their
+// rectangle's: closed outlines of filled rectangles. One call to OpenCV
+// instead of several for every contour. When edges is a region of a bigger
+// image with a pixel of room all round (see framedEdges), the contours are
+// followed in place, without a copy: edges and that border are overwritten.
+func (d *edgeDetector) filledRects(edges gocv.Mat, minArea, fill float64) ([]filledRect, error) {
+	if edges.Type() != gocv.MatTypeCV8UC1 {
+		return nil, errors.New("vision: contours want an 8-bit edge map")
+	}
+	var n C.int
+	p := C.tablecam_filled_rects(d.p, unsafe.Pointer(edges.Ptr()), C.double(minArea), C.double(fill), &n)
+	if n < 0 {
+		return nil, errors.New("vision: finding contours failed")
+	}
+	rects := make([]filledRect, int(n))
+	for i, r := range unsafe.Slice(p, int(n)) {
+		for k := range 4 {
+			rects[i].corners[k] = image.Pt(int(r.x[k]), int(r.y[k]))
+		}
+		rects[i].center = image.Pt(int(r.cx), int(r.cy))
+		rects[i].width, rects[i].height = int(r.width), int(r.height)
+	}
+	return rects, nil
+}
+
+// framedEdges is an edge map inside an image a pixel bigger all round, so
+// that filledRects follows its contours in place.
+type framedEdges struct {
+	frame, edges gocv.Mat // edges is a region of frame
+}
+
+func newFramedEdges() *framedEdges {
+	return &framedEdges{frame: gocv.NewMat(), edges: gocv.NewMat()}
+}
+
+// sized gives the edge map, rows×cols, reallocated when its size differs.
+func (f *framedEdges) sized(rows, cols int) *gocv.Mat {
+	if f.edges.Rows() != rows || f.edges.Cols() != cols {
+		f.close()
+		f.frame = gocv.NewMatWithSize(rows+2, cols+2, gocv.MatTypeCV8UC1)
+		f.edges = f.frame.Region(image.Rect(1, 1, cols+1, rows+1))
+	}
+	return &f.edges
+}
+
+func (f *framedEdges) close() {
+	f.edges.Close()
+	f.frame.Close()
 }

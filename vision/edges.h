@@ -11,6 +11,15 @@ tablecam_edges tablecam_edges_new(void);
 void tablecam_edges_close(tablecam_edges e);
 int tablecam_canny(tablecam_edges e, void *src, void *mask, void *dst, int low, int high, int blur, int thick, int simd);
 
+// tablecam_rect is a contour's minimum-area rectangle as gocv gives it:
+// corners, centre and sides rounded to whole pixels.
+typedef struct {
+    int x[4], y[4];
+    int cx, cy, width, height;
+} tablecam_rect;
+
+const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edges, double minArea, double fill, int *n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,8 +3,10 @@ package vision
 import (
 	"fmt"
 	"image"
+	"slices"
 	"testing"
 
+	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
 )
 
@@ -174,4 +176,83 @@ func BenchmarkCanny(b *testing.B) {
 			gocv.Canny(blur, &edges, 40, 120)
 		}
 	})
+}
+
+// TestFilledRectsAreGocvs checks that filledRects keeps exactly the
+// rectangles that gocv's FindContours, ContourArea and MinAreaRect give for
+// the contours that pass its tests, in the same order, on the outline
+// search's edge maps of stills (with and without the faces of their
+// identified cards masked) and on noise; the map given as it is, and framed
+// for the search in place.
+func TestFilledRectsAreGocvs(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	o := newOutlineFinder()
+	defer o.close()
+	var maps []gocv.Mat
+	for _, name := range []string{"0003", "0042", "0077"} {
+		gray, v := stillTopGray(t, name)
+		defer gray.Close()
+		f, err := a.det.detect(gray)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var known []models.Quad
+		for _, d := range a.index.matchFrame(f, 1) {
+			known = append(known, d.quad)
+		}
+		for _, faces := range [][]models.Quad{nil, known} {
+			o.maskFaces(gray, v, faces)
+			edges := gocv.NewMat()
+			defer edges.Close()
+			if err := o.cardEdges(gray, &edges); err != nil {
+				t.Fatal(err)
+			}
+			maps = append(maps, edges)
+		}
+	}
+	noise := gocv.NewMatWithSize(300, 400, gocv.MatTypeCV8UC1)
+	defer noise.Close()
+	gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
+	gocv.Threshold(noise, &noise, 200, 255, gocv.ThresholdBinary)
+	maps = append(maps, noise)
+	kept := 0
+	for i, edges := range maps {
+		for _, c := range []struct{ minArea, fill float64 }{{2772, 0.8}, {20, 0.5}} {
+			var want []filledRect
+			contours := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
+			for k := 0; k < contours.Size(); k++ {
+				pv := contours.At(k)
+				area := gocv.ContourArea(pv)
+				if area < c.minArea {
+					continue
+				}
+				rr := gocv.MinAreaRect(pv)
+				if area < c.fill*float64(min(rr.Width, rr.Height))*float64(max(rr.Width, rr.Height)) {
+					continue
+				}
+				r := filledRect{center: rr.Center, width: rr.Width, height: rr.Height}
+				copy(r.corners[:], rr.Points)
+				want = append(want, r)
+			}
+			contours.Close()
+			// As it is (copied with a border inside), and framed (followed
+			// in place).
+			framed := newFramedEdges()
+			edges.CopyTo(framed.sized(edges.Rows(), edges.Cols()))
+			for _, m := range []gocv.Mat{edges, framed.edges} {
+				got, err := o.edges.filledRects(m, c.minArea, c.fill)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("map %d, area ≥ %v, fill ≥ %v: %d rectangles %v, gocv's %d %v", i, c.minArea, c.fill, len(got), got, len(want), want)
+				}
+			}
+			framed.close()
+			kept += len(want)
+		}
+	}
+	if kept == 0 {
+		t.Error("no rectangle kept on any map: the test compares nothing")
+	}
 }

@@ -25,17 +25,18 @@ const sizeTolerance = 0.1
 // outlineFinder looks for card outlines, keeping its images and its edge
 // detector's buffers from frame to frame.
 type outlineFinder struct {
-	edges       *edgeDetector
-	edged, mask gocv.Mat
+	edges *edgeDetector
+	edged *framedEdges // spent by the contour search
+	mask  gocv.Mat
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), edged: gocv.NewMat(), mask: gocv.NewMat()}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), mask: gocv.NewMat()}
 }
 
 func (o *outlineFinder) close() {
 	o.edges.close()
-	o.edged.Close()
+	o.edged.close()
 	o.mask.Close()
 }
 
@@ -50,10 +51,11 @@ const knownInsetMM = 3.0
 // grey image that no identified card (known, top-down quads) covers.
 func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	o.maskFaces(gray, v, known)
-	if err := o.cardEdges(gray, &o.edged); err != nil {
+	edges := o.edged.sized(gray.Rows(), gray.Cols())
+	if err := o.cardEdges(gray, edges); err != nil {
 		return nil, err
 	}
-	return outlinesFromEdges(o.edged, v, known), nil
+	return o.outlines(*edges, v, known)
 }
 
 // maskFaces sets the mask over the faces of the identified cards (known,
@@ -83,62 +85,74 @@ func (o *outlineFinder) cardEdges(gray gocv.Mat, dst *gocv.Mat) error {
 	return o.edges.cannySIMD(gray, o.mask, dst, 40, 120, cannyOptions{blur: true, thick: true}, true)
 }
 
-// outlinesFromEdges finds the card-shaped outlines of an edge map that no
-// known quad covers.
-func outlinesFromEdges(edges gocv.Mat, v *view, known []models.Quad) []unknownCard {
-	contours := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
-	defer contours.Close()
+// Card outlines are closed contours on the edge map: at least half a
+// token's area, filling outlineFill of their minimum-area rectangle.
+const outlineFill = 0.8
 
+// outlineShape is a card kind's outline size in top-down pixels.
+type outlineShape struct {
+	kind        models.CardKind
+	short, long float64
+}
+
+// outlineShapes are the outlines a card may have in view v.
+func outlineShapes(v *view) []outlineShape {
 	s := v.pxPerMM
-	type shape struct {
-		kind        models.CardKind
-		short, long float64
-	}
-	shapes := []shape{
+	return []outlineShape{
 		{models.KindStandard, models.CardShortMM * s, models.CardLongMM * s},
 		{models.KindToken, models.TokenShortMM * s, models.TokenLongMM * s},
 	}
+}
+
+// outlines finds the card-shaped outlines of an edge map that no known
+// quad covers (the map may be overwritten: see filledRects).
+func (o *outlineFinder) outlines(edges gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
+	shapes := outlineShapes(v)
+	rects, err := o.edges.filledRects(edges, 0.5*shapes[1].short*shapes[1].long, outlineFill)
+	if err != nil {
+		return nil, err
+	}
 	var found []unknownCard
-	for i := 0; i < contours.Size(); i++ {
-		c := contours.At(i)
-		area := gocv.ContourArea(c)
-		if area < 0.5*shapes[1].short*shapes[1].long {
-			continue
-		}
-		rr := gocv.MinAreaRect(c)
-		w, h := float64(rr.Width), float64(rr.Height)
-		short, long := math.Min(w, h), math.Max(w, h)
-		if area < 0.8*short*long { // not a filled rectangle's outline
-			continue
-		}
-		for _, sh := range shapes {
-			if math.Abs(short/sh.short-1) > sizeTolerance || math.Abs(long/sh.long-1) > sizeTolerance {
-				continue
-			}
-			q := uprightQuad(rr)
-			if covered(q, known) || covered(q, quadsOf(found)) {
-				break
-			}
-			kind := sh.kind
-			if kind == models.KindStandard && landscape(q) {
-				kind = models.KindSite
-			}
-			found = append(found, unknownCard{quad: q, kind: kind})
-			break
+	for _, rr := range rects {
+		if u, ok := cardOutline(rr, shapes, known, found); ok {
+			found = append(found, u)
 		}
 	}
-	return found
+	return found, nil
+}
+
+// cardOutline is the card whose outline a filled rectangle is, when it has
+// one of the shapes' sizes and neither a known quad nor one of the outlines
+// found before covers it.
+func cardOutline(rr filledRect, shapes []outlineShape, known []models.Quad, found []unknownCard) (unknownCard, bool) {
+	w, h := float64(rr.width), float64(rr.height)
+	short, long := math.Min(w, h), math.Max(w, h)
+	for _, sh := range shapes {
+		if math.Abs(short/sh.short-1) > sizeTolerance || math.Abs(long/sh.long-1) > sizeTolerance {
+			continue
+		}
+		q := uprightQuad(rr)
+		if covered(q, known) || covered(q, quadsOf(found)) {
+			return unknownCard{}, false
+		}
+		kind := sh.kind
+		if kind == models.KindStandard && landscape(q) {
+			kind = models.KindSite
+		}
+		return unknownCard{quad: q, kind: kind}, true
+	}
+	return unknownCard{}, false
 }
 
 // uprightQuad gives a rotated rectangle's corners clockwise from the corner
 // nearest the top-left of the image.
-func uprightQuad(rr gocv.RotatedRect) models.Quad {
+func uprightQuad(rr filledRect) models.Quad {
 	pts := make([]models.Point, 0, 4)
-	for _, p := range rr.Points {
+	for _, p := range rr.corners {
 		pts = append(pts, models.Point{X: float64(p.X), Y: float64(p.Y)})
 	}
 	var q models.Quad
-	cx, cy := float64(rr.Center.X), float64(rr.Center.Y)
+	cx, cy := float64(rr.center.X), float64(rr.center.Y)
 	// Order clockwise (image y down) by angle around the centre, starting top-left.
 	start, best := 0, math.Inf(1)
 	for i, p := range pts {
