@@ -125,6 +125,14 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	obs = models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
 
 	reuse := !a.opts.NoReuse && a.stable != nil && a.stable.view.same(coarse)
+	frameGray, gray := a.images.frameGray, a.images.gray
+	if !reuse {
+		// The frame is read in full: its grey copy is made first. That one
+		// pass through the frame, in order, brings it into the processor's
+		// caches, where the warp below finds it; the warp's own scattered
+		// reads would wait for memory.
+		grayInto(frame, &frameGray)
+	}
 	// The hand test's colour image, and the grey one the steady test compares.
 	if err := coarse.warpInto(frame, &small); err != nil {
 		return obs, rescale, err
@@ -146,8 +154,9 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	// Cards are read in grey only: the camera frame is turned grey first and
 	// warped at full resolution, a third of the bytes of a colour warp (the
 	// colour image is only wanted at half resolution, above).
-	frameGray, gray := a.images.frameGray, a.images.gray
-	grayInto(frame, &frameGray)
+	if reuse {
+		grayInto(frame, &frameGray)
+	}
 	if err := v.warpInto(frameGray, &gray); err != nil {
 		return obs, rescale, err
 	}
