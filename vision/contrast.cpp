@@ -26,6 +26,7 @@ struct equalizer {
     std::vector<unsigned> quad;     // (tilesX+1) × 256 interleaved tables for one band of rows
     std::vector<int> column;        // per column: its table pair's offset into quad
     std::vector<float> xa, xa1;     // per column: the weights of the right and the left tile
+    std::vector<int> starts;        // the columns where a pair of tiles begins, and the row's end
 };
 
 // countTile adds the pixels of one tile (columns x0..x0+tileW of the rows
@@ -128,6 +129,61 @@ __attribute__((target("avx2"))) void blendRowAVX2(const uchar *src, const unsign
     blendRow(src, quad, column, xa, xa1, ya, ya1, x, n, out);
 }
 
+// With AVX-512's byte permutes (VBMI) a 256-entry table fits four
+// registers, and 64 pixels look up a table in three instructions; a
+// segment of a row between two tile centres blends the same four tables,
+// 64 pixels at a time.
+
+// lookup64 gives table[v] for 64 bytes v, the table in four registers.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i lookup64(const __m512i *t, __m512i v) {
+    const __m512i lo = _mm512_permutex2var_epi8(t[0], v, t[1]); // entries 0..127 (bit 6 picks t[1])
+    const __m512i hi = _mm512_permutex2var_epi8(t[2], v, t[3]); // 128..255
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), lo, hi);
+}
+
+// blend16 equalises sixteen pixels (group g of a 64-pixel block) with the
+// same float arithmetic as blendRow: explicitly rounded operations, which
+// the compiler cannot contract into fused multiply-adds.
+template <int g>
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) inline void blend16(__m512i ul, __m512i ur, __m512i ll, __m512i lr, const float *xa,
+                                                                                     const float *xa1, __m512 ya, __m512 ya1, __mmask64 k, uchar *out) {
+    const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const __mmask16 kg = (__mmask16)(k >> (16 * g));
+    if (!kg)
+        return;
+    const __m512 a = _mm512_maskz_loadu_ps(kg, xa + 16 * g), a1 = _mm512_maskz_loadu_ps(kg, xa1 + 16 * g);
+    const __m512 fu = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(ul, g)));
+    const __m512 fr = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(ur, g)));
+    const __m512 fl = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(ll, g)));
+    const __m512 fw = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(lr, g)));
+    const __m512 upper = _mm512_add_round_ps(_mm512_mul_round_ps(fu, a1, rn), _mm512_mul_round_ps(fr, a, rn), rn);
+    const __m512 lower = _mm512_add_round_ps(_mm512_mul_round_ps(fl, a1, rn), _mm512_mul_round_ps(fw, a, rn), rn);
+    const __m512 res = _mm512_add_round_ps(_mm512_mul_round_ps(upper, ya1, rn), _mm512_mul_round_ps(lower, ya, rn), rn);
+    _mm_mask_storeu_epi8(out + 16 * g, kg, _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(res))); // 0..255 already
+}
+
+// blendSegmentVBMI equalises the pixels from..to of one row, which all lie
+// between the same two tile centres: tables holds their four tables
+// (upper-left, upper-right, lower-left, lower-right).
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void blendSegmentVBMI(const uchar *src, const uchar *const *tables, const float *xa,
+                                                                                      const float *xa1, float ya, float ya1, int from, int to, uchar *out) {
+    __m512i t[4][4];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            t[i][j] = _mm512_loadu_si512((const void *)(tables[i] + 64 * j));
+    const __m512 vya = _mm512_set1_ps(ya), vya1 = _mm512_set1_ps(ya1);
+    for (int x = from; x < to; x += 64) {
+        const int n = std::min(64, to - x);
+        const __mmask64 k = n == 64 ? ~0ULL : (1ULL << n) - 1;
+        const __m512i v = _mm512_maskz_loadu_epi8(k, src + x);
+        const __m512i ul = lookup64(t[0], v), ur = lookup64(t[1], v), ll = lookup64(t[2], v), lr = lookup64(t[3], v);
+        blend16<0>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
+        blend16<1>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
+        blend16<2>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
+        blend16<3>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -149,7 +205,7 @@ int tablecam_clahe(tablecam_equalizer e, void *srcp, void *dstp, int tilesX, int
         dst.create(rows, cols, CV_8UC1);
         if (rows == 0 || cols == 0)
             return 0;
-        const bool avx2 = simd && __builtin_cpu_supports("avx2");
+        const bool avx2 = simd > 0 && __builtin_cpu_supports("avx2");
 
         // OpenCV's tiles: when the size is not a multiple of the grid, the
         // image is extended by tilesX - cols%tilesX columns and tilesY -
@@ -190,8 +246,33 @@ int tablecam_clahe(tablecam_equalizer e, void *srcp, void *dstp, int tilesX, int
             q.column[x] = 256 * (tx1 + 1);
         }
 
-        q.quad.resize((size_t)(tilesX + 1) * 256);
         const float invH = 1.0f / tileH;
+        if (simd > 1 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) {
+            // The row's segments between tile centres: the columns of one
+            // pair of tiles.
+            std::vector<int> &starts = q.starts;
+            starts.clear();
+            for (int x = 0; x < cols; x++)
+                if (x == 0 || q.column[x] != q.column[x - 1])
+                    starts.push_back(x);
+            starts.push_back(cols);
+            for (int y = 0; y < rows; y++) {
+                const float tyf = y * invH - 0.5f;
+                const int ty1 = cvFloor(tyf);
+                const float ya = tyf - ty1, ya1 = 1.0f - ya;
+                const uchar *upper = q.lut.data() + 256 * tilesX * std::max(ty1, 0);
+                const uchar *lower = q.lut.data() + 256 * tilesX * std::min(ty1 + 1, tilesY - 1);
+                for (size_t i = 0; i + 1 < starts.size(); i++) {
+                    const int p = q.column[starts[i]] / 256;
+                    const int left = 256 * std::max(p - 1, 0), right = 256 * std::min(p, tilesX - 1);
+                    const uchar *tables[4] = {upper + left, upper + right, lower + left, lower + right};
+                    blendSegmentVBMI(src.ptr<uchar>(y), tables, q.xa.data(), q.xa1.data(), ya, ya1, starts[i], starts[i + 1], dst.ptr<uchar>(y));
+                }
+            }
+            return 0;
+        }
+
+        q.quad.resize((size_t)(tilesX + 1) * 256);
         int band = -2;
         for (int y = 0; y < rows; y++) {
             const float tyf = y * invH - 0.5f;

@@ -51,26 +51,26 @@ func (e *contrastEqualizer) tiles(gray gocv.Mat) image.Point {
 
 // equalize writes the equalised gray into dst.
 func (e *contrastEqualizer) equalize(gray gocv.Mat, dst *gocv.Mat) error {
-	return e.equalizeSIMD(gray, dst, true)
+	return e.clahe(gray, dst, e.tiles(gray), contrastClip, widestVectors)
 }
 
-// equalizeSIMD is equalize, with AVX2 instructions (where the processor
-// has them) only when simd is true.
-func (e *contrastEqualizer) equalizeSIMD(gray gocv.Mat, dst *gocv.Mat, simd bool) error {
-	return e.claheSIMD(gray, dst, e.tiles(gray), contrastClip, simd)
-}
+// vectorWidth is the widest vector instructions an own kernel may use,
+// where the processor has them; the results are the same at every width.
+type vectorWidth int
 
-// claheSIMD writes OpenCV's CLAHE of gray, with the given tile grid and
-// clip limit, into dst.
-func (e *contrastEqualizer) claheSIMD(gray gocv.Mat, dst *gocv.Mat, tiles image.Point, clip float64, simd bool) error {
+const (
+	noVectors     vectorWidth = iota // plain C++
+	avx2Vectors                      // AVX2
+	widestVectors                    // AVX-512 (with its byte permutes, VBMI), else AVX2
+)
+
+// clahe writes OpenCV's CLAHE of gray, with the given tile grid and clip
+// limit, into dst, with vector instructions up to width.
+func (e *contrastEqualizer) clahe(gray gocv.Mat, dst *gocv.Mat, tiles image.Point, clip float64, width vectorWidth) error {
 	if gray.Type() != gocv.MatTypeCV8UC1 {
 		return errors.New("vision: contrast equalisation wants an 8-bit grey image")
 	}
-	s := C.int(0)
-	if simd {
-		s = 1
-	}
-	if C.tablecam_clahe(e.p, unsafe.Pointer(gray.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(tiles.X), C.int(tiles.Y), C.double(clip), s) != 0 {
+	if C.tablecam_clahe(e.p, unsafe.Pointer(gray.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(tiles.X), C.int(tiles.Y), C.double(clip), C.int(width)) != 0 {
 		return errEqualize
 	}
 	return nil
