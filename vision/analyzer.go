@@ -24,6 +24,7 @@ type Analyzer struct {
 	stable    *stableFrame
 	images    frameImages
 	scale     matScale // the mat's cell size, as the cards show it (scale.go)
+	covered   coveredSearch
 	// laps, when set (by benchmarks), is told each time a stage of a
 	// frame's reading ends.
 	laps interface{ lap(stage string) }

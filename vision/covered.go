@@ -59,7 +59,7 @@ type coveredSite struct {
 // site, for a site lying under it.
 func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed) []coveredSite {
 	var out []coveredSite
-	var faces *siteFaces // gathered for the first cell that needs them
+	search := &a.covered
 	for row := 0; row < models.Rows; row++ {
 		for col := 0; col < models.Columns; col++ {
 			cell := models.Cell{Col: col, Row: row}
@@ -78,19 +78,27 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed) []co
 			if hasSite || !hasUnit {
 				continue
 			}
-			if faces == nil {
+			if search.faces == nil {
 				f, ok := newSiteFaces(a.index)
 				if !ok {
 					f = siteFaces{}
 				}
-				faces = &f
+				search.faces = &f
 			}
-			if s, ok := a.siteUnder(gray, v, cell, found, faces); ok {
+			if s, ok := a.siteUnder(gray, v, cell, found, search); ok {
 				out = append(out, s)
 			}
 		}
 	}
 	return out
+}
+
+// coveredSearch is what the covered-site search keeps from frame to frame:
+// the catalog's site faces, gathered for the first cell that needs them
+// (the index does not change), and the buffers of a cell's edge sums.
+type coveredSearch struct {
+	faces *siteFaces
+	sums  edgeSums
 }
 
 // cellRect gives a cell's rectangle in top-down pixels, grown by growMM on
@@ -106,7 +114,8 @@ func (v *view) cellRect(c models.Cell, growMM float64) image.Rectangle {
 }
 
 // siteUnder searches one cell for a covered site.
-func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []placed, faces *siteFaces) (coveredSite, bool) {
+func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []placed, search *coveredSearch) (coveredSite, bool) {
+	faces := search.faces
 	r := v.cellRect(cell, 0).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
 	if r.Dx() < 32 || r.Dy() < 32 {
 		return coveredSite{}, false
@@ -118,7 +127,7 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 	if float64(gocv.CountNonZero(mask)) < coveredMinAreaMM2*v.pxPerMM*v.pxPerMM {
 		return coveredSite{}, false
 	}
-	places := sitePlacements(gray, v, cell, found)
+	places := sitePlacements(gray, v, cell, found, &search.sums)
 	if len(places) == 0 {
 		return coveredSite{}, false
 	}

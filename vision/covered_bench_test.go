@@ -24,7 +24,7 @@ type coveredInput struct {
 // coveredInputs reads the first n bundled stills up to the covered-site
 // search (the frame's matches and the outlines' identification, as
 // readCards does).
-func coveredInputs(b *testing.B, a *Analyzer, n int) []coveredInput {
+func coveredInputs(b testing.TB, a *Analyzer, n int) []coveredInput {
 	b.Helper()
 	dir := filepath.Join("..", "samples", "stills")
 	var out []coveredInput

@@ -91,14 +91,18 @@ func (p sitePlacement) quad(pxPerMM float64) models.Quad {
 // of edges running across, each with the count of visible pixels.
 type edgeSums struct {
 	w, h int
-	// colE[y*w+x] is the sum of column x's first y pixels; colN the
-	// visible ones among them; rowE[y*(w+1)+x], rowN the same along rows.
-	colE, colN, rowE, rowN []float32
+	// cols[2*(x*(h+1)+y)] is the sum of column x's first y pixels, and the
+	// next value the visible ones among them; rows[2*(y*(w+1)+x)] and the
+	// next the same along row y. A column is stored whole in a row of its
+	// own, and each sum beside its count, so that an outline piece reads
+	// two nearby values.
+	cols, rows []float32
 }
 
-// newEdgeSums reads the edges of a grey image (1 px/mm) where hidden (same
-// size, non-zero where a card on top lies) is zero.
-func newEdgeSums(small gocv.Mat, hidden []byte) edgeSums {
+// read reads the edges of a grey image (1 px/mm) where hidden (same
+// size, non-zero where a card on top lies) is zero, into s's buffers
+// (grown when too small).
+func (s *edgeSums) read(small gocv.Mat, hidden []byte) {
 	w, h := small.Cols(), small.Rows()
 	// A card's edge is a step: the grey level differs placeEdgeBaseMM to
 	// either side of it, after smoothing along it. The printed lines of a
@@ -125,12 +129,17 @@ func newEdgeSums(small gocv.Mat, hidden []byte) edgeSums {
 	// faint texture stays weak.
 	full := float32(placeEdgeShare * contrast(small))
 	full = max(full, placeEdgeMinStep)
-	s := edgeSums{w: w, h: h,
-		colE: make([]float32, w*(h+1)), colN: make([]float32, w*(h+1)),
-		rowE: make([]float32, h*(w+1)), rowN: make([]float32, h*(w+1))}
+	s.w, s.h = w, h
+	s.cols = grown(s.cols, 2*w*(h+1))
+	s.rows = grown(s.rows, 2*h*(w+1))
+	col, row := s.cols, s.rows
+	for x := 0; x < w; x++ {
+		col[2*x*(h+1)], col[2*x*(h+1)+1] = 0, 0
+	}
 	inv := 1 / full
 	for y := 0; y < h; y++ {
-		row, col, prevCol := y*(w+1), (y+1)*w, y*w
+		r := 2 * y * (w + 1)
+		row[r], row[r+1] = 0, 0
 		for x := 0; x < w; x++ {
 			i := y*w + x
 			var ev, eh, n float32
@@ -144,13 +153,20 @@ func newEdgeSums(small gocv.Mat, hidden []byte) edgeSums {
 				}
 				ev, eh, n = min(max(ax-ay, 0)*inv, 1), min(max(ay-ax, 0)*inv, 1), 1
 			}
-			s.colE[col+x] = s.colE[prevCol+x] + ev
-			s.colN[col+x] = s.colN[prevCol+x] + n
-			s.rowE[row+x+1] = s.rowE[row+x] + eh
-			s.rowN[row+x+1] = s.rowN[row+x] + n
+			c := 2 * (x*(h+1) + y)
+			col[c+2], col[c+3] = col[c]+ev, col[c+1]+n
+			k := r + 2*x
+			row[k+2], row[k+3] = row[k]+eh, row[k+1]+n
 		}
 	}
-	return s
+}
+
+// grown gives buf when it holds n values, else a new buffer that does.
+func grown(buf []float32, n int) []float32 {
+	if cap(buf) < n {
+		return make([]float32, n)
+	}
+	return buf[:n]
 }
 
 // column sums column x's pixels y0 ≤ y < y1 (clipped to the region).
@@ -162,7 +178,8 @@ func (s *edgeSums) column(x, y0, y1 int) (e, n float32) {
 	if y1 <= y0 {
 		return 0, 0
 	}
-	return s.colE[y1*s.w+x] - s.colE[y0*s.w+x], s.colN[y1*s.w+x] - s.colN[y0*s.w+x]
+	b := 2 * x * (s.h + 1)
+	return s.cols[b+2*y1] - s.cols[b+2*y0], s.cols[b+2*y1+1] - s.cols[b+2*y0+1]
 }
 
 // row sums row y's pixels x0 ≤ x < x1 (clipped to the region).
@@ -174,8 +191,8 @@ func (s *edgeSums) row(y, x0, x1 int) (e, n float32) {
 	if x1 <= x0 {
 		return 0, 0
 	}
-	b := y * (s.w + 1)
-	return s.rowE[b+x1] - s.rowE[b+x0], s.rowN[b+x1] - s.rowN[b+x0]
+	b := 2 * y * (s.w + 1)
+	return s.rows[b+2*x1] - s.rows[b+2*x0], s.rows[b+2*x1+1] - s.rows[b+2*x0+1]
 }
 
 // outlineSegment is a piece of a site's outline, in millimetres from its
@@ -283,7 +300,9 @@ func (s *edgeSums) score(segs []turnedSegment, cx, cy, angleDeg float64) sitePla
 // sitePlacements gives the few placements of a site under the cards on top
 // of a cell whose outlines best lie on edges, best first, in top-down
 // pixels.
-func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed) []sitePlacement {
+//
+// sums is the search's buffer for the region's edge sums.
+func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed, sums *edgeSums) []sitePlacement {
 	s := v.pxPerMM
 	g := v.geo
 	offX := max((g.CellWidthMM-models.CardLongMM)/2, placeMinOffMM) + placeExtraOffMM
@@ -312,7 +331,7 @@ func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed) []
 	fillGrownQuads(&hiddenMat, image.Point{}, scaled, placeHiddenPadMM, color.RGBA{255, 255, 255, 0})
 	hidden := hiddenMat.ToBytes()
 	hiddenMat.Close()
-	sums := newEdgeSums(small, hidden)
+	sums.read(small, hidden)
 	segs := siteOutlineSegments()
 
 	cell0 := v.cellRect(cell, 0)
