@@ -82,7 +82,12 @@ const splitMargin = 0.2
 // edge lattice, two grids explain the frame's lines about equally (the
 // grid half lost in a dim corner or a crushed black, a lattice of half the
 // spacing over the clearer half of the realm) and ok is false: a wrong
-// realm is worse than none.
+// realm is worse than none. A lattice the
+// profile search does not believe itself has that say only against an edge
+// lattice whose grid does not end at its border (see endsAtBorder): on a
+// mat whose cells the cards nearly fill, what the cards leave of the lines
+// makes such lattices about as clear as the realm the edges found, whose
+// grid shows on most of its cells' sides and stops at its border.
 func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit) (gridFit, bool) {
 	rs := rm.ridgeScore(edge.h, g)
 	if rs >= crossCheckBelow {
@@ -94,7 +99,7 @@ func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeome
 	}
 	margin := crossCheckMargin
 	if !sameRealm(edge.h, f.h, g) {
-		if f.score >= rs-splitMargin && !(ok && f.score > rs+splitMargin) {
+		if f.score >= rs-splitMargin && !(ok && f.score > rs+splitMargin) && (ok || !rm.endsAtBorder(edge.h, g)) {
 			return edge, false
 		}
 		margin = splitMargin
@@ -237,6 +242,11 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			// are not drawn lines.
 			err = fmt.Errorf("calibration: the grid found on edges is not drawn lines: %w", ErrNotFound)
 		}
+		if err == nil && cameraInconsistency(best.h, float64(gray.Cols()), float64(gray.Rows())) > maxCameraInconsistency {
+			// Card edges and the mat's edge line up into a lattice of
+			// cells no camera over a table sees in that shape.
+			err = fmt.Errorf("calibration: the grid found on edges has cells of a shape no camera sees: %w", ErrNotFound)
+		}
 		if err == nil {
 			break
 		}
@@ -263,6 +273,14 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		}
 	}
 	if hs := settleOnSides(rm, best.h, g); hs != best.h {
+		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+	}
+	if cameraInconsistency(best.h, float64(gray.Cols()), float64(gray.Rows())) > maxCameraInconsistency {
+		return homography{}, best.score, fmt.Errorf("calibration: the grid found has cells of a shape no camera sees: %w", ErrNotFound)
+	}
+	if hs, ok := offTheMat(rm, best.h, g); !ok {
+		return homography{}, best.score, fmt.Errorf("calibration: the mat's edge runs through the grid found: %w", ErrNotFound)
+	} else if hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 	}
 	if scale != 1 {

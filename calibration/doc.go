@@ -20,7 +20,9 @@
 // lines that is not the same one moved by whole cells (a lattice line outside the realm counts only for
 // the part the frame shows); a different grid must be clearly clearer (by 0.2), and one about as clear
 // as the edges' lattice means two grids explain the lines about equally (half the grid lost in a dim
-// corner or crushed to black): no realm rather than a coin toss. Last, the lattice is moved by one
+// corner or crushed to black): no realm rather than a coin toss (unless the profile search does not
+// believe its own lattice and the edges' grid ends at its border, see below: what cards leave of the
+// lines on a mat whose cells they nearly fill). Last, the lattice is moved by one
 // cell, along either axis, when the move shows more clearly as drawn lines once its corners are
 // polished and also covers more of the sensitive edge map's grid (a row of card borders or the mat's
 // edge taken for the border); the moved lattice's lines are snapped to their edges again.
@@ -48,7 +50,13 @@
 // sides that only the moved lattice has show drawn lines more clearly than the sides it gives up (each side
 // judged alone, so that a covered side is missing rather than against): the realm's lines end at its border,
 // so a lattice whose border column lies under an arm and whose other border runs over the mat's empty margin
-// goes back onto the realm. A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
+// goes back onto the realm. The realm is printed on the mat, so when the mat's own edge (a sharp step of
+// one sign, flat on either side, along the realm's whole length) runs through the lattice's border column
+// or row, the lattice is moved a cell away from it, or refused. And whichever way it was found, a lattice
+// whose cells no camera over a table could see in that shape (square pixels, principal point at the
+// frame's centre, a field of view of 19° or more: a lattice of half the row spacing over half the realm
+// needs a grazing telephoto view) is refused.
+// A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //
 // Rectify warps a frame to the top-down realm image (PxPerMM, north at the top, column A at the left).

@@ -57,6 +57,15 @@ const minConfirmingEdges = 0.1
 // lattices with rows and columns swapped are above 0.5.
 const maxCameraInconsistency = 0.3
 
+// maxFocalWidths is the longest focal length, in frame widths, of the
+// cameras cameraInconsistency considers: a field of view of 19° across the
+// frame. Webcams and phones see 50–90° (0.5–1.1 widths), a zoomed one
+// or a frame cropped to the mat perhaps half that; the sample scenes'
+// cameras 0.65–1.9 widths. A longer focal length explains a lattice of
+// squashed cells as a grazing view whose far lines are as long as its near
+// ones, which no camera over a table gives.
+const maxFocalWidths = 3.0
+
 // detectFaint finds the realm by line profiles (see profileCandidates) and
 // the ridge score: vanishing points come from the frame's straight lines and
 // from the directions of the edge-based lattices seeds; each pair gives
@@ -218,15 +227,19 @@ func preferShiftOnLines(rm *ridgeMap, confirm *edgeMap, h homography, g models.R
 
 // cameraInconsistency says how far lattice h is from the image of a
 // rectangle seen by a real camera (square pixels, principal point at the
-// frame's centre, any focal length): the smallest, over focal lengths from
-// 0.3 to 8 frame widths, of the larger of |cos| of the angle between the
-// realm's axes and |log| of their length ratio, once the camera's
-// intrinsics are taken out. A lattice read with its rows and columns
-// swapped, or with a wrong cell aspect, cannot be undone by any camera.
+// frame's centre, a focal length of 0.3 to maxFocalWidths frame widths):
+// the smallest, over those focal lengths, of the larger of |cos| of the
+// angle between the realm's axes and |log| of their length ratio, once the
+// camera's intrinsics are taken out. A lattice read with its rows and
+// columns swapped, or with a wrong cell aspect, cannot be undone by any
+// camera; nor can one read at half the row spacing over half the realm
+// (its cells squashed to half their height), but for a camera that looks
+// at the table at a grazing angle through a telephoto lens, which keeps the
+// far lines nearly as long as the near ones.
 func cameraInconsistency(h homography, w, hgt float64) float64 {
 	cx, cy := w/2, hgt/2
 	best := math.Inf(1)
-	for f := 0.3 * w; f <= 8*w; f *= 1.08 {
+	for f := 0.3 * w; f <= maxFocalWidths*w; f *= 1.08 {
 		a := [3]float64{(h[0] - cx*h[6]) / f, (h[3] - cy*h[6]) / f, h[6]}
 		b := [3]float64{(h[1] - cx*h[7]) / f, (h[4] - cy*h[7]) / f, h[7]}
 		na := math.Sqrt(a[0]*a[0] + a[1]*a[1] + a[2]*a[2])

@@ -89,6 +89,36 @@ func TestCameraInconsistency(t *testing.T) {
 	}
 }
 
+// TestCameraInconsistencyHalfRows reads the realms of bundled stills (cameras
+// tilted 1–29°) as a lattice of half the row spacing over the realm's half
+// nearer the camera, or farther from it, as card edges along the middle of
+// a row and the grid's lines can make it when the other half lies under an
+// arm: cells of half their height, which only a grazing view through a
+// telephoto lens would show with such nearly parallel lines. Every true
+// realm must pass and every half-row lattice fail.
+func TestCameraInconsistencyHalfRows(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	for _, name := range []string{"0076", "0099", "0003", "0040", "0064"} {
+		truth, frame := readStill(t, dir, name)
+		w, hgt := float64(frame.Cols()), float64(frame.Rows())
+		frame.Close()
+		h, err := fitHomography(realmCorners(g), truth.Corners[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := cameraInconsistency(h, w, hgt); e > maxCameraInconsistency {
+			t.Errorf("%s: true lattice inconsistency %.3f > %.2f", name, e, maxCameraInconsistency)
+		}
+		for _, y0 := range []float64{0, g.HeightMM() / 2} {
+			half := homography{1, 0, 0, 0, 0.5, y0, 0, 0, 1}.Then(h)
+			if e := cameraInconsistency(half, w, hgt); e <= maxCameraInconsistency {
+				t.Errorf("%s: half-row lattice from %g mm inconsistency %.3f ≤ %.2f", name, y0, e, maxCameraInconsistency)
+			}
+		}
+	}
+}
+
 // TestConfirmedOnEdges reads stills whose realm the profile search scores
 // below minRidgeScore (cards over the lines, gold lines light on dark art
 // and dark on light): it finds them only with the edges' confirmation (or,

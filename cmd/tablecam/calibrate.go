@@ -21,11 +21,13 @@ type calibrateResult struct {
 	Method        string      `json:"method"`
 	Corners       models.Quad `json:"corners"`
 	NorthAtBottom bool        `json:"north_at_bottom"`
-	ImageWidth    int         `json:"image_width"`
-	ImageHeight   int         `json:"image_height"`
-	Score         float64     `json:"score,omitempty"`
-	Saved         string      `json:"saved,omitempty"`
-	Debug         string      `json:"debug,omitempty"`
+	// Geometry is the realm's cell size the calibration maps by.
+	Geometry    models.RealmGeometry `json:"geometry"`
+	ImageWidth  int                  `json:"image_width"`
+	ImageHeight int                  `json:"image_height"`
+	Score       float64              `json:"score,omitempty"`
+	Saved       string               `json:"saved,omitempty"`
+	Debug       string               `json:"debug,omitempty"`
 }
 
 // runCalibrate finds the realm in one image (or takes it from --corners),
@@ -37,11 +39,12 @@ func runCalibrate(_ context.Context, e env) int {
 	markers := fl.Bool("markers", false, "require the four printed ArUco markers (DICT_4X4_50, ids 0–3 at A1, E1, E4, A4)")
 	markerOffset := fl.Float64("marker-offset", calibration.DefaultMarkerOffsetMM, "how far (mm) outside each realm corner, along both axes, the marker centres sit")
 	northAtBottom := fl.Bool("north-at-bottom", false, "the camera looks from the north side: the north player is at the image bottom")
+	cellMM := fl.String("cell-mm", "", "the playmat's realm cell size WxH in millimetres (default 100x75): the grid is searched with cells of that shape, and the calibration maps by that size")
 	out := fl.String("out", "calibration.json", `where to save the calibration ("" or "-" to not save)`)
 	debug := fl.String("debug", "", "write a copy of the image with the grid drawn to this PNG/JPEG file")
 	asJSON := fl.Bool("json", false, "print the result as JSON")
 	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, `usage: tablecam calibrate [--corners "x,y x,y x,y x,y"] [--markers] [--north-at-bottom] [--out cal.json] [--debug out.png] [--json] IMAGE`)
+		fmt.Fprintln(e.stderr, `usage: tablecam calibrate [--corners "x,y x,y x,y x,y"] [--markers] [--north-at-bottom] [--cell-mm WxH] [--out cal.json] [--debug out.png] [--json] IMAGE`)
 		fmt.Fprintln(e.stderr, "\nFinds the realm (the 5×4 grid) in a camera image: from printed ArUco markers when all four are")
 		fmt.Fprintln(e.stderr, "visible, else from the mat's grid lines; or takes the corners you give. Prints the corners and")
 		fmt.Fprintln(e.stderr, "saves the calibration for \"tablecam analyze --calibration\" and \"tablecam watch\".")
@@ -62,6 +65,15 @@ func runCalibrate(_ context.Context, e env) int {
 	if *corners != "" && *markers {
 		fmt.Fprintln(e.stderr, "tablecam calibrate: give --corners or --markers, not both")
 		return 2
+	}
+	geometry := models.DefaultRealm()
+	if *cellMM != "" {
+		g, err := models.ParseCellMM(*cellMM)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "tablecam calibrate: --cell-mm: %v\n", err)
+			return 2
+		}
+		geometry = g
 	}
 	path := fl.Arg(0)
 	if st, err := os.Stat(path); err != nil || st.IsDir() {
@@ -94,11 +106,16 @@ func runCalibrate(_ context.Context, e env) int {
 			return 2
 		}
 		cal.NorthAtBottom = *northAtBottom
+		if cal, err = cal.WithGeometry(geometry); err != nil {
+			fmt.Fprintf(e.stderr, "tablecam calibrate: --cell-mm: %v\n", err)
+			return 2
+		}
 		cal.SetReference(frame)
 	} else {
 		var err error
 		cal, err = calibration.Detect(frame, calibration.Options{
 			NorthAtBottom: *northAtBottom,
+			Geometry:      geometry,
 			Markers:       *markers,
 			MarkerLayout:  calibration.MarkerLayout{OffsetMM: *markerOffset},
 		})
@@ -112,7 +129,7 @@ func runCalibrate(_ context.Context, e env) int {
 		}
 	}
 	res := calibrateResult{
-		Image: path, Method: cal.Method, Corners: cal.Corners, NorthAtBottom: cal.NorthAtBottom,
+		Image: path, Method: cal.Method, Corners: cal.Corners, NorthAtBottom: cal.NorthAtBottom, Geometry: cal.Geometry,
 		ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight, Score: cal.Score,
 	}
 	if *out != "" && *out != "-" {
@@ -146,6 +163,9 @@ func runCalibrate(_ context.Context, e env) int {
 	fmt.Fprintf(e.stdout, "corners A1 E1 E4 A4: %s\n", calibration.FormatCorners(cal.Corners))
 	if cal.NorthAtBottom {
 		fmt.Fprintln(e.stdout, "north player at the image bottom")
+	}
+	if cal.Geometry != models.DefaultRealm() {
+		fmt.Fprintf(e.stdout, "realm cells %v mm\n", cal.Geometry)
 	}
 	if res.Saved != "" {
 		fmt.Fprintf(e.stdout, "saved %s\n", res.Saved)

@@ -92,6 +92,46 @@ func TestCalibrateCommandManualCorners(t *testing.T) {
 	}
 }
 
+// TestCalibrateCommandCellSize states a mat's cell size: the grid is
+// searched with cells of that shape and the saved calibration maps by that
+// size, whether the corners are found or given.
+func TestCalibrateCommandCellSize(t *testing.T) {
+	img, truth := sampleStill(t, "0000")
+	want := models.RealmGeometry{CellWidthMM: 120, CellHeightMM: 90}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"found", nil},
+		{"given", []string{"--corners", calibration.FormatCorners(truth)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calPath := filepath.Join(t.TempDir(), "cal.json")
+			args := append(append([]string{"--json", "--cell-mm", "120x90", "--out", calPath}, tc.args...), img)
+			code, stdout, stderr := runCalibrateArgs(args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var res calibrateResult
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatalf("output %q: %v", stdout, err)
+			}
+			width := math.Hypot(truth[1].X-truth[0].X, truth[1].Y-truth[0].Y)
+			if d := maxCornerDistance(res.Corners, truth); d > 0.01*width || res.Geometry != want {
+				t.Errorf("corners %v with cells %v, want %v with cells %v (off by %.1f px)", res.Corners, res.Geometry, truth, want, d)
+			}
+			saved, err := calibration.Load(calPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The realm's far corner E4 lies 600×360 mm from A1 on this mat.
+			if p, q := saved.RealmToImage(models.Point{X: 600, Y: 360}), truth[2]; saved.Geometry != want || math.Hypot(p.X-q.X, p.Y-q.Y) > 0.01*width {
+				t.Errorf("saved cells %v map E4's corner to %v, want %v at %v", saved.Geometry, p, want, q)
+			}
+		})
+	}
+}
+
 func TestCalibrateCommandBadInput(t *testing.T) {
 	dir := t.TempDir()
 	garbage := filepath.Join(dir, "garbage.jpg")
@@ -115,6 +155,7 @@ func TestCalibrateCommandBadInput(t *testing.T) {
 		{"bad corners", []string{"--corners", "1,2 3,4", blank}, []string{"--corners", "want 4 points"}},
 		{"mirrored corners", []string{"--corners", "100,600 100,100 1000,100 1000,600", blank}, []string{"wrong way"}},
 		{"no image", nil, []string{"exactly one IMAGE"}},
+		{"bad cell size", []string{"--cell-mm", "100", blank}, []string{"--cell-mm", "WIDTHxHEIGHT"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,143 @@
+package calibration
+
+import (
+	"math"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// The realm is printed on the mat, so the mat's own edge never runs
+// through it. A lattice moved a cell off the realm (its true border column
+// hidden under an arm, the column it gains lying over the mat's margin and
+// the table beyond) has the mat's edge inside that column: a straight step
+// from mat to table, of one sign, along the column's whole length and
+// parallel to its lines. Card edges do not run that far along one straight
+// line with one sign, nor does mat art.
+
+// edgeStepOffset is how far (px) either side of a point the step across a
+// line is read: the mat's edge is a step a few pixels wide once blurred.
+const edgeStepOffset = 3.0
+
+// edgeFlankOffset is how far (px) either side the flanks of a step are
+// read, and maxFlankSlope how much of the step they may still climb: the
+// mat's edge is flat mat on one side and flat table on the other.
+const (
+	edgeFlankOffset = 8.0
+	maxFlankSlope   = 0.3
+)
+
+// minEdgeStep is the least step (in units of the frame's typical line
+// response at edgeStepOffset) that a sample must show to count for a
+// straight edge: the mat's edge against the table steps by ten units or
+// more, mat art and a card's shading by one or two.
+const minEdgeStep = 4.0
+
+// minEdgeRun is the least fraction of a line's samples, over the realm's
+// whole length, that must step the same way for it to be the mat's edge:
+// an arm or cards lying over the mat's edge hide part of it.
+const minEdgeRun = 0.6
+
+// straightEdge is the largest fraction of samples, along any line of the
+// realm's lattice h that runs through its border column or row (between
+// 15% and 85% of the cell across, so not the grid's own lines), that step
+// the same way by minEdgeStep: near 1 for the mat's edge, a few tenths
+// at most for card edges and art. It also gives the side of the realm
+// (0 west, 1 east, 2 south, 3 north, in lattice coordinates) it lies on.
+func (m *ridgeMap) straightEdge(h homography, g models.RealmGeometry) (float64, int) {
+	w, hh := g.WidthMM(), g.HeightMM()
+	best, side := 0.0, -1
+	scan := func(s int, line func(f float64) gridLine, across float64) {
+		for f := 0.15; f <= 0.85; f += 1.5 / across {
+			if run := m.stepRun(h, line(f)); run > best {
+				best, side = run, s
+			}
+		}
+	}
+	cw, ch := g.CellWidthMM, g.CellHeightMM
+	scan(0, func(f float64) gridLine {
+		return gridLine{models.Point{X: f * cw, Y: 0}, models.Point{X: f * cw, Y: hh}}
+	}, cw)
+	scan(1, func(f float64) gridLine {
+		return gridLine{models.Point{X: w - f*cw, Y: 0}, models.Point{X: w - f*cw, Y: hh}}
+	}, cw)
+	scan(2, func(f float64) gridLine {
+		return gridLine{models.Point{X: 0, Y: f * ch}, models.Point{X: w, Y: f * ch}}
+	}, ch)
+	scan(3, func(f float64) gridLine {
+		return gridLine{models.Point{X: 0, Y: hh - f*ch}, models.Point{X: w, Y: hh - f*ch}}
+	}, ch)
+	return best, side
+}
+
+// stepRun is the larger of the fractions of gl's samples (every 4 mm under
+// h) that step up, or down, across the line by minEdgeStep; 0 when less
+// than half the line is in the frame.
+func (m *ridgeMap) stepRun(h homography, gl gridLine) float64 {
+	const step = 4.0
+	dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
+	length := math.Hypot(dx, dy)
+	ux, uy := dx/length, dy/length
+	count := int(length/step) + 1
+	noise := m.noise[1]
+	up, down, n := 0, 0, 0
+	for i := 0; i < count; i++ {
+		s := float64(i) * step
+		q := models.Point{X: gl.p0.X + ux*s, Y: gl.p0.Y + uy*s}
+		p := h.Apply(q)
+		p2 := h.Apply(models.Point{X: q.X + ux, Y: q.Y + uy})
+		ex, ey := p2.X-p.X, p2.Y-p.Y
+		el := math.Hypot(ex, ey)
+		if el == 0 || math.IsNaN(el) {
+			continue
+		}
+		nx, ny := -ey/el, ex/el
+		a, ok1 := m.at(p.X-edgeStepOffset*nx, p.Y-edgeStepOffset*ny)
+		b, ok2 := m.at(p.X+edgeStepOffset*nx, p.Y+edgeStepOffset*ny)
+		fa, ok3 := m.at(p.X-edgeFlankOffset*nx, p.Y-edgeFlankOffset*ny)
+		fb, ok4 := m.at(p.X+edgeFlankOffset*nx, p.Y+edgeFlankOffset*ny)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			continue
+		}
+		n++
+		// A sharp step: either side flat beyond it (a lighting gradient
+		// or an arm's shading steps as much on the flanks).
+		d := b - a
+		if math.Abs(fb-b) > math.Abs(d)*maxFlankSlope || math.Abs(a-fa) > math.Abs(d)*maxFlankSlope {
+			continue
+		}
+		switch d /= noise; {
+		case d >= minEdgeStep:
+			up++
+		case d <= -minEdgeStep:
+			down++
+		}
+	}
+	if float64(n) < 0.5*float64(count) {
+		return 0
+	}
+	return float64(max(up, down)) / float64(count)
+}
+
+// offTheMat moves lattice h by a cell away from the mat's edge when that
+// edge runs through one of its border columns or rows (see straightEdge):
+// the realm lies a cell further onto the mat. ok is false when the edge is
+// there and the moved lattice is no realm either (outside the frame, of a
+// shape no camera sees, the mat's edge in it too, or its lines not drawn
+// lines); h comes back unchanged when no mat edge runs through it.
+func offTheMat(rm *ridgeMap, h homography, g models.RealmGeometry) (homography, bool) {
+	run, side := rm.straightEdge(h, g)
+	if run < minEdgeRun {
+		return h, true
+	}
+	moves := [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	w, hgt := float64(rm.w), float64(rm.h)
+	hs := shiftedBy(h, g, moves[side][0], moves[side][1])
+	if !plausible(hs, g, w, hgt) || cameraInconsistency(hs, w, hgt) > maxCameraInconsistency {
+		return h, false
+	}
+	hs = polishOnLines(rm, hs, g)
+	if r, _ := rm.straightEdge(hs, g); r >= minEdgeRun || rm.ridgeScore(hs, g) < minBorderedRidgeScore {
+		return h, false
+	}
+	return hs, true
+}

@@ -1,0 +1,98 @@
+package calibration
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// TestStraightEdge reads bundled stills whose mat's margin is narrower than
+// a cell: the true realm has no straight edge through its border cells,
+// while the realm moved a cell towards the margin has the mat's edge
+// running along its new border column or row.
+func TestStraightEdge(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	for _, tc := range []struct {
+		name     string
+		dx, dy   int
+		wantSide int
+	}{
+		{"0020", 1, 0, 1},
+		{"0020", -1, 0, 0},
+		{"0085", -1, 0, 0},
+		{"0064", 0, 1, 3},
+	} {
+		truth, rm := stillRidgeMap(t, dir, tc.name)
+		h, err := fitHomography(realmCorners(g), truth.Corners[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run, side := rm.straightEdge(h, g); run >= minEdgeRun {
+			t.Errorf("%s: a straight edge (run %.2f, side %d) through the true realm", tc.name, run, side)
+		}
+		run, side := rm.straightEdge(shiftedBy(h, g, tc.dx, tc.dy), g)
+		if run < minEdgeRun || side != tc.wantSide {
+			t.Errorf("%s moved by (%d, %d): straight edge run %.2f on side %d, want ≥ %.2f on side %d", tc.name, tc.dx, tc.dy, run, side, minEdgeRun, tc.wantSide)
+		}
+	}
+}
+
+// TestDetectArmOverEastColumn covers a bundled still's east column (its
+// border line and most of its cells' sides) with an arm reaching in from
+// the far side, while the mat's margin west of the realm is narrower than
+// a cell: the line profiles see the grid clearly a column west, where the
+// lattice's border runs over the table and the mat's edge through its
+// west column. Detect must find the true realm, not the one a column off.
+func TestDetectArmOverEastColumn(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	cw, ch, w, hh := g.CellWidthMM, g.CellHeightMM, g.WidthMM(), g.HeightMM()
+	truth, frame := readStill(t, dir, "0064")
+	defer frame.Close()
+	h, err := fitHomography(realmCorners(g), truth.Corners[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := coverWithArm(t, &frame, h, []models.Point{{X: w - cw - 15, Y: 0.8 * ch}, {X: w + 40, Y: 0.8 * ch}, {X: w + 50, Y: hh + 400}, {X: w - cw - 25, Y: hh + 400}})
+	defer covered.Close()
+	c, err := Detect(covered, Options{NorthAtBottom: truth.NorthAtBottom})
+	if err != nil {
+		t.Fatalf("no realm: %v", err)
+	}
+	if e := cornerError(c.Corners, truth.Corners) / realmWidthPx(truth.Corners); e > 0.01 {
+		t.Errorf("a wrong realm: corner error %.1f%% of its width (found %v, want %v)", 100*e, fmtQuad(c.Corners), fmtQuad(truth.Corners))
+	}
+}
+
+// TestDetectArmOverSouthRow covers a bundled still's south row from column
+// A to E with an arm reaching in from the near side: the cards' edges
+// along the middle of the rows left in view make a lattice of half the row
+// spacing over the north half of the realm. Detect must find the true realm
+// or none, never the half-row lattice.
+func TestDetectArmOverSouthRow(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	cw, ch, w := g.CellWidthMM, g.CellHeightMM, g.WidthMM()
+	for _, name := range []string{"0076", "0099"} {
+		t.Run(name, func(t *testing.T) {
+			truth, frame := readStill(t, dir, name)
+			defer frame.Close()
+			h, err := fitHomography(realmCorners(g), truth.Corners[:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			covered := coverWithArm(t, &frame, h, []models.Point{{X: 0.6 * cw, Y: -300}, {X: w - 0.6*cw, Y: -300}, {X: w - 0.6*cw, Y: ch + 12}, {X: 0.6 * cw, Y: ch + 12}})
+			defer covered.Close()
+			c, err := Detect(covered, Options{NorthAtBottom: truth.NorthAtBottom})
+			if err != nil {
+				t.Logf("not found: %v", err)
+				return
+			}
+			if e := cornerError(c.Corners, truth.Corners) / realmWidthPx(truth.Corners); e > 0.01 {
+				t.Errorf("a wrong realm: corner error %.1f%% of its width (found %v, want %v)", 100*e, fmtQuad(c.Corners), fmtQuad(truth.Corners))
+			}
+		})
+	}
+}
