@@ -169,9 +169,11 @@ func uprightQuad(rr filledRect) models.Quad {
 			}
 		}
 	}
+	first := pts[start]
 	for i, p := range sorted {
-		if p == pts[start] {
+		if p == first {
 			start = i
+			break
 		}
 	}
 	for i := 0; i < 4; i++ {
