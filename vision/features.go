@@ -18,6 +18,82 @@ type keypoint struct{ X, Y float32 }
 type features struct {
 	Points []keypoint
 	Descs  []descriptor
+	// strength is each keypoint's corner score: a frame's only (nil for a
+	// reference face's).
+	strength []float32
+	// lazy, when not nil, computes descriptors on demand: Descs[i] is
+	// keypoint i's only once it has been described (see describe).
+	lazy *lazyDescriptors
+}
+
+// lazyDescriptors are the descriptors of an image's keypoints not all
+// computed yet.
+type lazyDescriptors struct {
+	src     describer
+	done    []bool
+	pending []int32 // scratch: the keypoints being described
+	raw     []byte  // scratch: their descriptors' bytes
+}
+
+// describer computes the descriptors of an image's keypoints (by number)
+// into out, 32 bytes each, in the order asked.
+type describer interface {
+	describeInto(ids []int32, out []byte)
+}
+
+// described reports whether keypoint i's descriptor is known.
+func (f features) described(i int) bool { return f.lazy == nil || f.lazy.done[i] }
+
+// describe computes the descriptors of the keypoints listed that lack one.
+func (f features) describe(ids []int) {
+	l := f.lazy
+	if l == nil {
+		return
+	}
+	l.pending = l.pending[:0]
+	for _, i := range ids {
+		if !l.done[i] {
+			l.done[i] = true
+			l.pending = append(l.pending, int32(i))
+		}
+	}
+	if len(l.pending) == 0 {
+		return
+	}
+	if need := 32 * len(l.pending); cap(l.raw) < need {
+		l.raw = make([]byte, need)
+	}
+	raw := l.raw[:32*len(l.pending)]
+	l.src.describeInto(l.pending, raw)
+	for k, i := range l.pending {
+		row := raw[32*k : 32*k+32]
+		for w := 0; w < 4; w++ {
+			f.Descs[i][w] = binary.LittleEndian.Uint64(row[w*8:])
+		}
+	}
+}
+
+// within lists the keypoints inside the box x0–x1, y0–y1.
+func (f features) within(x0, y0, x1, y1 float64) []int {
+	var out []int
+	for i, p := range f.Points {
+		if x, y := float64(p.X), float64(p.Y); x >= x0 && x <= x1 && y >= y0 && y <= y1 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// describeAll computes every descriptor not yet known.
+func (f features) describeAll() {
+	if f.lazy == nil {
+		return
+	}
+	all := make([]int, len(f.Points))
+	for i := range all {
+		all[i] = i
+	}
+	f.describe(all)
 }
 
 // newORB makes the ORB detector used for references and frames alike: FAST

@@ -294,9 +294,9 @@ func balancedBits(descs []descriptor, n int) []uint8 {
 // once, each stage's reads independent of one another (the processor has
 // many under way at a time) and in the order they lie in memory: each
 // table's root slots in key order, then one level of child nodes after
-// another, then the buckets; then every (candidate, query) pair is sorted
-// by candidate, and the distances are taken reading the index's
-// descriptors in their order in memory. The results are queryTables'
+// another, then the buckets; then every (candidate, query) pair is grouped
+// by block of candidates (groupByKey), and the distances are taken reading
+// the index's descriptors in their order in memory. The results are queryTables'
 // (nearest does not depend on the order of its candidates).
 func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int, out []nearest) {
 	for i := range out[:len(which)] {
@@ -316,7 +316,7 @@ func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int,
 		for i, w := range which {
 			order[i] = uint64(t.rootKey(&descs[w]))<<32 | uint64(i)
 		}
-		sortByKey(order, scratch, t.rootBits)
+		groupByKey(order, scratch, t.rootBits)
 		deeper := false
 		for i, o := range order {
 			bucket[i] = t.slots[o>>32]
@@ -353,7 +353,7 @@ func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int,
 			}
 		}
 	}
-	sortByKey(pairs, make([]uint64, len(pairs)), bits.Len(uint(len(x.descs))))
+	groupByKey(pairs, make([]uint64, len(pairs)), bits.Len(uint(len(x.descs))))
 	for _, p := range pairs {
 		id, q := int32(p>>32), uint32(p)
 		n := &out[q]
@@ -363,33 +363,30 @@ func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int,
 	}
 }
 
-// sortByKey sorts keyed queries (key in the high half, at most keyBits
-// bits) by key, a radix sort of as few passes of at most 11 bits as the
-// key needs; scratch is as long as order. The result is in order.
-func sortByKey(order, scratch []uint64, keyBits int) {
-	passes := max((keyBits+10)/11, 1)
-	width := (keyBits + passes - 1) / passes
-	var count [1 << 11]int
-	src, dst := order, scratch
-	for p := 0; p < passes; p++ {
-		shift := 32 + p*width
-		mask := uint64(1)<<width - 1
-		count = [1 << 11]int{}
-		for _, o := range src {
-			count[o>>shift&mask]++
-		}
-		sum := 0
-		for d := range count[:mask+1] {
-			sum, count[d] = sum+count[d], sum
-		}
-		for _, o := range src {
-			d := o >> shift & mask
-			dst[count[d]] = o
-			count[d]++
-		}
-		src, dst = dst, src
+// groupByKey orders keyed queries (key in the high half, at most keyBits
+// bits) by the key's top groupBits bits (all of it when shorter), in one
+// pass of a radix sort, stable; scratch is as long as order. Reading what
+// the keys name in that order goes through memory in blocks of 2^(keyBits −
+// groupBits) in ascending order, which is what the order is for: a full
+// sort would cost a second pass for no fewer cache misses.
+func groupByKey(order, scratch []uint64, keyBits int) {
+	shift := 32 + max(keyBits-groupBits, 0)
+	mask := uint64(1)<<min(keyBits, groupBits) - 1
+	var count [1 << groupBits]int
+	for _, o := range order {
+		count[o>>shift&mask]++
 	}
-	if passes%2 == 1 {
-		copy(order, src)
+	sum := 0
+	for d := range count[:mask+1] {
+		sum, count[d] = sum+count[d], sum
 	}
+	for _, o := range order {
+		d := o >> shift & mask
+		scratch[count[d]] = o
+		count[d]++
+	}
+	copy(order, scratch)
 }
+
+// groupBits is how many of a key's top bits groupByKey orders by.
+const groupBits = 11

@@ -149,6 +149,7 @@ func TestVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.describeAll()
 	grid := newPointGrid(f.Points, frameGridCell)
 	evidence := func(ref int) (agree, checked int) {
 		r := &x.refs[ref]

@@ -1,5 +1,5 @@
 // Frame keypoints and descriptors exactly as cv::ORB (FAST scores, WTA_K 2)
-// finds them, found faster.
+// finds them, found faster, and described only when asked.
 //
 // cv::ORB runs FAST at its threshold on every pyramid level and keeps the
 // corners with the highest scores, a quota per level. A corner's FAST score
@@ -13,9 +13,12 @@
 // kept are put in a fixed order (level, row, column), so the result does
 // not depend on T.
 //
-// The descriptors are cv::ORB's, computed with the same arithmetic, eight
-// sample points at a time where the processor has AVX2 (cv::ORB computes
-// them one point at a time, and that was a third of its cost).
+// Finding the corners and describing them are apart: a frame's matching
+// needs the descriptors of a fraction of its corners (see matchFrame), and
+// a corner's orientation and descriptor are most of its cost. Asked for,
+// they are cv::ORB's, computed with the same arithmetic, eight sample points
+// at a time where the processor has AVX2 (cv::ORB computes them one point at
+// a time, and that was a third of its cost).
 
 #include <opencv2/core.hpp>
 #include <opencv2/features2d.hpp>
@@ -42,6 +45,8 @@ struct frameORB {
     std::vector<signed char> weightU, weightV;
     bool simd;
     std::vector<cv::Mat> levels, bordered, blurred;
+    std::vector<cv::KeyPoint> kps; // the last image's, angles not yet known
+    std::vector<cv::Point2f> levelPts; // each one's position on its level
 };
 
 // randomPattern is cv::ORB's sampling pattern for patches other than 31
@@ -70,30 +75,25 @@ inline void samplePlace(const frameORB *o, const cv::KeyPoint &k, const uchar *&
     center = &img.at<uchar>(cvRound(k.pt.y * scale), cvRound(k.pt.x * scale));
 }
 
-// describe computes cv::ORB's descriptors (2-point tests, 32 bytes) of the
-// keypoints on the blurred pyramid levels.
-void describe(frameORB *o, const std::vector<cv::KeyPoint> &kps, cv::Mat &desc) {
-    desc.create((int)kps.size(), 32, CV_8U);
-    for (size_t j = 0; j < kps.size(); j++) {
-        const cv::KeyPoint &k = kps[j];
-        const uchar *center;
-        int step;
-        float a, b;
-        samplePlace(o, k, center, step, a, b);
-        const cv::Point *p = &o->pattern[0];
-        uchar *d = desc.ptr<uchar>((int)j);
-        for (int i = 0; i < 32; ++i, p += 16) {
-            int val = 0;
-            for (int bit = 0; bit < 8; bit++) {
-                const cv::Point &p0 = p[2 * bit], &p1 = p[2 * bit + 1];
-                float x0 = p0.x * a - p0.y * b, y0 = p0.x * b + p0.y * a;
-                float x1 = p1.x * a - p1.y * b, y1 = p1.x * b + p1.y * a;
-                int t0 = center[cvRound(y0) * step + cvRound(x0)];
-                int t1 = center[cvRound(y1) * step + cvRound(x1)];
-                val |= (t0 < t1) << bit;
-            }
-            d[i] = (uchar)val;
+// describe computes cv::ORB's descriptor (2-point tests, 32 bytes) of a
+// keypoint on its blurred pyramid level into d.
+void describe(const frameORB *o, const cv::KeyPoint &k, uchar *d) {
+    const uchar *center;
+    int step;
+    float a, b;
+    samplePlace(o, k, center, step, a, b);
+    const cv::Point *p = &o->pattern[0];
+    for (int i = 0; i < 32; ++i, p += 16) {
+        int val = 0;
+        for (int bit = 0; bit < 8; bit++) {
+            const cv::Point &p0 = p[2 * bit], &p1 = p[2 * bit + 1];
+            float x0 = p0.x * a - p0.y * b, y0 = p0.x * b + p0.y * a;
+            float x1 = p1.x * a - p1.y * b, y1 = p1.x * b + p1.y * a;
+            int t0 = center[cvRound(y0) * step + cvRound(x0)];
+            int t1 = center[cvRound(y1) * step + cvRound(x1)];
+            val |= (t0 < t1) << bit;
         }
+        d[i] = (uchar)val;
     }
 }
 
@@ -197,7 +197,7 @@ __attribute__((target("avx2"))) float angleAVX2(const frameORB *o, const cv::Mat
 }
 
 // detectLevel finds a level's corners as cv::ORB keeps them.
-void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoint> &out) {
+void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoint> &out, std::vector<cv::Point2f> &levelPts) {
     std::vector<cv::KeyPoint> kps;
     int want = o->quota[l];
     int t = std::max(o->threshold, o->last[l] - 2);
@@ -213,6 +213,7 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
     float boundary = o->threshold;
     if (want == 0) {
         kps.clear();
+        o->levelPts.clear();
     } else if ((int)kps.size() >= want) {
         std::vector<float> scores(kps.size());
         for (size_t i = 0; i < kps.size(); i++)
@@ -233,50 +234,52 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
     for (auto &k : kps) {
         k.octave = l;
         k.size = o->patch * s;
-        k.angle = o->simd && img.isContinuous() ? angleAVX2(o, img, k.pt) : angle(img, k.pt, o->umax, o->patch / 2);
+        levelPts.push_back(k.pt);
         k.pt *= s;
         out.push_back(k);
     }
 }
 
+// orient gives a keypoint cv::ORB's angle, read on its (unblurred) level
+// at pt, its position there.
+void orient(const frameORB *o, cv::KeyPoint &k, cv::Point2f pt) {
+    const cv::Mat &img = o->levels[k.octave];
+    k.angle = o->simd && img.isContinuous() ? angleAVX2(o, img, pt) : angle(img, pt, o->umax, o->patch / 2);
+}
+
 // describeAVX2 is describe eight sample points at a time, with the same
 // float arithmetic (products rounded, then summed; rounding half to even).
-__attribute__((target("avx2"))) void describeAVX2(frameORB *o, const std::vector<cv::KeyPoint> &kps, cv::Mat &desc) {
-    desc.create((int)kps.size(), 32, CV_8U);
+__attribute__((target("avx2"))) void describeAVX2(const frameORB *o, const cv::KeyPoint &k, uchar *d) {
     alignas(32) int offsets[512];
     const float *px = o->patternX.data(), *py = o->patternY.data();
-    for (size_t j = 0; j < kps.size(); j++) {
-        const cv::KeyPoint &k = kps[j];
-        const uchar *center;
-        int step;
-        float a, b;
-        samplePlace(o, k, center, step, a, b);
-        const __m256 va = _mm256_set1_ps(a), vb = _mm256_set1_ps(b);
-        const __m256i vstep = _mm256_set1_epi32(step);
-        for (int i = 0; i < 512; i += 8) {
-            __m256 x = _mm256_loadu_ps(px + i), y = _mm256_loadu_ps(py + i);
-            __m256 rx = _mm256_sub_ps(_mm256_mul_ps(x, va), _mm256_mul_ps(y, vb));
-            __m256 ry = _mm256_add_ps(_mm256_mul_ps(x, vb), _mm256_mul_ps(y, va));
-            __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtps_epi32(ry), vstep), _mm256_cvtps_epi32(rx));
-            _mm256_store_si256((__m256i *)(offsets + i), off);
-        }
-        // (Loading the samples one by one is faster than gathering them.)
-        // Test k compares first[k] with second[k]; it is bit k%8 of byte
-        // k/8, so 32 tests at a time give 4 bytes, little-endian.
-        alignas(32) uchar first[256], second[256];
-        for (int k = 0; k < 256; k++) {
-            first[k] = center[offsets[2 * k]];
-            second[k] = center[offsets[2 * k + 1]];
-        }
-        uchar *d = desc.ptr<uchar>((int)j);
-        const __m256i sign = _mm256_set1_epi8((char)0x80); // unsigned order as signed
-        for (int k = 0; k < 256; k += 32) {
-            __m256i a = _mm256_xor_si256(_mm256_load_si256((const __m256i *)(first + k)), sign);
-            __m256i b = _mm256_xor_si256(_mm256_load_si256((const __m256i *)(second + k)), sign);
-            uint32_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(b, a));
-            for (int i = 0; i < 4; i++)
-                d[k / 8 + i] = (uchar)(bits >> (8 * i));
-        }
+    const uchar *center;
+    int step;
+    float a, b;
+    samplePlace(o, k, center, step, a, b);
+    const __m256 va = _mm256_set1_ps(a), vb = _mm256_set1_ps(b);
+    const __m256i vstep = _mm256_set1_epi32(step);
+    for (int i = 0; i < 512; i += 8) {
+        __m256 x = _mm256_loadu_ps(px + i), y = _mm256_loadu_ps(py + i);
+        __m256 rx = _mm256_sub_ps(_mm256_mul_ps(x, va), _mm256_mul_ps(y, vb));
+        __m256 ry = _mm256_add_ps(_mm256_mul_ps(x, vb), _mm256_mul_ps(y, va));
+        __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_cvtps_epi32(ry), vstep), _mm256_cvtps_epi32(rx));
+        _mm256_store_si256((__m256i *)(offsets + i), off);
+    }
+    // (Loading the samples one by one is faster than gathering them.)
+    // Test k compares first[k] with second[k]; it is bit k%8 of byte
+    // k/8, so 32 tests at a time give 4 bytes, little-endian.
+    alignas(32) uchar first[256], second[256];
+    for (int k = 0; k < 256; k++) {
+        first[k] = center[offsets[2 * k]];
+        second[k] = center[offsets[2 * k + 1]];
+    }
+    const __m256i sign = _mm256_set1_epi8((char)0x80); // unsigned order as signed
+    for (int k = 0; k < 256; k += 32) {
+        __m256i a = _mm256_xor_si256(_mm256_load_si256((const __m256i *)(first + k)), sign);
+        __m256i b = _mm256_xor_si256(_mm256_load_si256((const __m256i *)(second + k)), sign);
+        uint32_t bits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(b, a));
+        for (int i = 0; i < 4; i++)
+            d[k / 8 + i] = (uchar)(bits >> (8 * i));
     }
 }
 
@@ -310,16 +313,18 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
 
 void tablecam_orb_close(tablecam_orb o) { delete (frameORB *)o; }
 
-// tablecam_orb_detect writes the keypoints of a grey image (rows x, y at the
-// image's scale, CV_32F) and their descriptors; it returns their number, or
-// -1 on an OpenCV error.
-int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp, void *descp) {
+// tablecam_orb_detect finds the keypoints of a grey image and writes them
+// (rows x, y at the image's scale, FAST score; CV_32F); it returns their
+// number, or -1 on an OpenCV error. tablecam_orb_describe describes them.
+// The detector keeps a reference to the image until the next one.
+int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp) {
     frameORB *o = (frameORB *)h;
     const cv::Mat &gray = *(cv::Mat *)grayp;
     cv::Mat &points = *(cv::Mat *)pointsp;
-    cv::Mat &desc = *(cv::Mat *)descp;
     try {
-        std::vector<cv::KeyPoint> kps;
+        std::vector<cv::KeyPoint> &kps = o->kps;
+        kps.clear();
+        o->levelPts.clear();
         // As cv::ORB: each level is the one before it resized.
         o->levels[0] = gray;
         for (int l = 0; l < o->nlevels; l++) {
@@ -328,7 +333,7 @@ int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp, void *descp)
                 cv::Size sz(cvRound(gray.cols / s), cvRound(gray.rows / s));
                 cv::resize(o->levels[l - 1], o->levels[l], sz, 0, 0, cv::INTER_LINEAR_EXACT);
             }
-            detectLevel(o, o->levels[l], l, kps);
+            detectLevel(o, o->levels[l], l, kps, o->levelPts);
         }
         // cv::ORB blurs each level in place inside its bordered pyramid,
         // where OpenCV's Gaussian blur takes its floating-point path (its
@@ -340,19 +345,31 @@ int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp, void *descp)
             o->blurred[l] = o->bordered[l](cv::Rect(border, border, o->levels[l].cols, o->levels[l].rows));
             cv::GaussianBlur(o->blurred[l], o->blurred[l], cv::Size(7, 7), 2, 2, cv::BORDER_REFLECT_101);
         }
-        if (o->simd)
-            describeAVX2(o, kps, desc);
-        else
-            describe(o, kps, desc);
-        o->levels[0].release(); // the caller's image
-        points.create((int)kps.size(), 2, CV_32F);
+        points.create((int)kps.size(), 3, CV_32F);
         for (size_t i = 0; i < kps.size(); i++) {
             points.at<float>((int)i, 0) = kps[i].pt.x;
             points.at<float>((int)i, 1) = kps[i].pt.y;
+            points.at<float>((int)i, 2) = kps[i].response;
         }
         return (int)kps.size();
     } catch (const cv::Exception &) {
         return -1;
+    }
+}
+
+// tablecam_orb_describe writes the descriptors of the last image's
+// keypoints ids[0..n) (each below the number tablecam_orb_detect returned)
+// into out, 32 bytes each, in the order asked. It allocates nothing and
+// cannot fail.
+void tablecam_orb_describe(tablecam_orb h, const int *ids, int n, unsigned char *out) {
+    frameORB *o = (frameORB *)h;
+    for (int i = 0; i < n; i++) {
+        cv::KeyPoint k = o->kps[ids[i]];
+        orient(o, k, o->levelPts[ids[i]]);
+        if (o->simd)
+            describeAVX2(o, k, out + 32 * (size_t)i);
+        else
+            describe(o, k, out + 32 * (size_t)i);
     }
 }
 

@@ -7,7 +7,6 @@ package vision
 import "C"
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"unsafe"
@@ -21,10 +20,13 @@ import (
 // pyramid level and keeps the corners scoring highest; FAST at a higher
 // threshold finds the same top corners much faster, and orb.cpp runs it at
 // the last frame's lowest kept score, looking again at ORB's own threshold
-// on a level where that falls short.
+// on a level where that falls short. A keypoint's orientation and
+// descriptor, most of ORB's cost, are computed only when asked for (see
+// features.describe): a frame's matching reads a fraction of them.
 type frameORB struct {
-	p             C.tablecam_orb
-	points, descs gocv.Mat
+	p      C.tablecam_orb
+	points gocv.Mat
+	image  uint64 // counts the images detected, so that stale features are caught
 }
 
 func newFrameORB(n int) *frameORB { return newFrameORBSIMD(n, true) }
@@ -38,46 +40,60 @@ func newFrameORBSIMD(n int, simd bool) *frameORB {
 	}
 	return &frameORB{
 		p:      C.tablecam_orb_new(C.int(n), C.float(orbScaleFactor), C.int(orbLevels), C.int(orbPatch), C.int(fastThreshold), C.int(s)),
-		points: gocv.NewMat(), descs: gocv.NewMat(),
+		points: gocv.NewMat(),
 	}
 }
 
 func (o *frameORB) close() {
 	C.tablecam_orb_close(o.p)
 	o.points.Close()
-	o.descs.Close()
 }
 
 // errFrameORB is returned when OpenCV fails inside the frame detector.
 var errFrameORB = errors.New("vision: ORB detection failed")
 
-// detect finds the features of a grey image.
+// detect finds the keypoints of a grey image, with their corner scores;
+// their descriptors are computed on demand (features.describe), until the
+// detector reads another image.
 func (o *frameORB) detect(gray gocv.Mat) (features, error) {
-	n := int(C.tablecam_orb_detect(o.p, unsafe.Pointer(gray.Ptr()), unsafe.Pointer(o.points.Ptr()), unsafe.Pointer(o.descs.Ptr())))
+	o.image++
+	n := int(C.tablecam_orb_detect(o.p, unsafe.Pointer(gray.Ptr()), unsafe.Pointer(o.points.Ptr())))
 	if n < 0 {
 		return features{}, errFrameORB
 	}
 	if n == 0 {
 		return features{}, nil
 	}
-	if o.descs.Cols() != 32 || o.descs.Rows() != n || o.points.Rows() != n {
-		return features{}, fmt.Errorf("vision: unexpected ORB descriptor shape %dx%d for %d keypoints", o.descs.Rows(), o.descs.Cols(), n)
+	if o.points.Cols() != 3 || o.points.Rows() != n {
+		return features{}, fmt.Errorf("vision: unexpected ORB keypoint shape %dx%d for %d keypoints", o.points.Rows(), o.points.Cols(), n)
 	}
 	pts, err := o.points.DataPtrFloat32()
 	if err != nil {
 		return features{}, err
 	}
-	raw, err := o.descs.DataPtrUint8()
-	if err != nil {
-		return features{}, err
-	}
-	f := features{Points: make([]keypoint, n), Descs: make([]descriptor, n)}
+	f := features{Points: make([]keypoint, n), Descs: make([]descriptor, n), strength: make([]float32, n)}
 	for i := range f.Points {
-		f.Points[i] = keypoint{pts[2*i], pts[2*i+1]}
-		row := raw[i*32 : i*32+32]
-		for w := 0; w < 4; w++ {
-			f.Descs[i][w] = binary.LittleEndian.Uint64(row[w*8:])
-		}
+		f.Points[i] = keypoint{pts[3*i], pts[3*i+1]}
+		f.strength[i] = pts[3*i+2]
 	}
+	f.lazy = &lazyDescriptors{src: frameDescriber{o, o.image}, done: make([]bool, n)}
 	return f, nil
+}
+
+// frameDescriber describes the keypoints of one image a frameORB detected.
+type frameDescriber struct {
+	o     *frameORB
+	image uint64
+}
+
+// describeInto writes the descriptors of keypoints ids into out, 32 bytes
+// each.
+func (d frameDescriber) describeInto(ids []int32, out []byte) {
+	if d.o.image != d.image {
+		panic("vision: frame keypoints described after their detector read another image")
+	}
+	if len(ids) == 0 {
+		return
+	}
+	C.tablecam_orb_describe(d.o.p, (*C.int)(unsafe.Pointer(&ids[0])), C.int(len(ids)), (*C.uchar)(unsafe.Pointer(&out[0])))
 }

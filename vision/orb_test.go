@@ -71,6 +71,7 @@ func TestFrameORBIsORB(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			got.describeAll()
 			gs := sortedFeatures(got)
 			if len(ws) != len(gs) {
 				t.Fatalf("frame %d (%s): %s finds %d keypoints, ORB %d", i, tc.name, d.name, len(gs), len(ws))

@@ -236,6 +236,7 @@ func (x *catalogIndex) axisScale(f features, d detection, rng *rand.Rand) (axisS
 	grow := 0.1 * math.Max(maxX-minX, maxY-minY)
 	type pair struct{ ux, uy, fx, fy float64 }
 	var pairs []pair
+	f.describe(f.within(minX-grow, minY-grow, maxX+grow, maxY+grow))
 	for i, p := range f.Points {
 		fx, fy := float64(p.X), float64(p.Y)
 		if fx < minX-grow || fx > maxX+grow || fy < minY-grow || fy > maxY+grow {

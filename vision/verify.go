@@ -107,9 +107,9 @@ func (g *spotGrid) at(cx, cy int) []spot {
 	return g.spots[g.offsets[c]:g.offsets[c+1]]
 }
 
-// verify counts the evidence for a fitted card over all the frame's
-// keypoints, not only those the hash tables matched: every free keypoint
-// inside the card's outline is mapped back onto the face, and it agrees
+// verify counts the evidence for a fitted card over the frame's described
+// keypoints (see matchFrame), not only those the hash tables matched: every
+// free one inside the card's outline is mapped back onto the face, and it agrees
 // when a keypoint of the face lies within inlierThreshold there with a
 // descriptor within maxHamming. Features other faces have at the same
 // place (see markGeneric) are left out, so that a face fitted by chance
@@ -142,7 +142,7 @@ func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken 
 	for gy := fy0; gy <= fy1; gy++ {
 		for gx := fx0; gx <= fx1; gx++ {
 			for _, i := range frame.at(gx, gy) {
-				if taken[i] {
+				if taken[i] || !f.described(int(i)) {
 					continue
 				}
 				p := f.Points[i]
