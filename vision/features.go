@@ -18,9 +18,6 @@ type keypoint struct{ X, Y float32 }
 type features struct {
 	Points []keypoint
 	Descs  []descriptor
-	// strength is each keypoint's corner score: a frame's only (nil for a
-	// reference face's).
-	strength []float32
 	// lazy, when not nil, computes descriptors on demand: Descs[i] is
 	// keypoint i's only once it has been described (see describe).
 	lazy *lazyDescriptors

@@ -314,7 +314,7 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
 void tablecam_orb_close(tablecam_orb o) { delete (frameORB *)o; }
 
 // tablecam_orb_detect finds the keypoints of a grey image and writes them
-// (rows x, y at the image's scale, FAST score; CV_32F); it returns their
+// (rows x, y at the image's scale, CV_32F); it returns their
 // number, or -1 on an OpenCV error. tablecam_orb_describe describes them.
 // The detector keeps a reference to the image until the next one.
 int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp) {
@@ -345,11 +345,10 @@ int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp) {
             o->blurred[l] = o->bordered[l](cv::Rect(border, border, o->levels[l].cols, o->levels[l].rows));
             cv::GaussianBlur(o->blurred[l], o->blurred[l], cv::Size(7, 7), 2, 2, cv::BORDER_REFLECT_101);
         }
-        points.create((int)kps.size(), 3, CV_32F);
+        points.create((int)kps.size(), 2, CV_32F);
         for (size_t i = 0; i < kps.size(); i++) {
             points.at<float>((int)i, 0) = kps[i].pt.x;
             points.at<float>((int)i, 1) = kps[i].pt.y;
-            points.at<float>((int)i, 2) = kps[i].response;
         }
         return (int)kps.size();
     } catch (const cv::Exception &) {

@@ -52,8 +52,7 @@ func (o *frameORB) close() {
 // errFrameORB is returned when OpenCV fails inside the frame detector.
 var errFrameORB = errors.New("vision: ORB detection failed")
 
-// detect finds the keypoints of a grey image, with their corner scores;
-// their descriptors are computed on demand (features.describe), until the
+// detect finds the keypoints of a grey image; their descriptors are computed on demand (features.describe), until the
 // detector reads another image.
 func (o *frameORB) detect(gray gocv.Mat) (features, error) {
 	o.image++
@@ -64,17 +63,16 @@ func (o *frameORB) detect(gray gocv.Mat) (features, error) {
 	if n == 0 {
 		return features{}, nil
 	}
-	if o.points.Cols() != 3 || o.points.Rows() != n {
+	if o.points.Cols() != 2 || o.points.Rows() != n {
 		return features{}, fmt.Errorf("vision: unexpected ORB keypoint shape %dx%d for %d keypoints", o.points.Rows(), o.points.Cols(), n)
 	}
 	pts, err := o.points.DataPtrFloat32()
 	if err != nil {
 		return features{}, err
 	}
-	f := features{Points: make([]keypoint, n), Descs: make([]descriptor, n), strength: make([]float32, n)}
+	f := features{Points: make([]keypoint, n), Descs: make([]descriptor, n)}
 	for i := range f.Points {
-		f.Points[i] = keypoint{pts[3*i], pts[3*i+1]}
-		f.strength[i] = pts[3*i+2]
+		f.Points[i] = keypoint{pts[2*i], pts[2*i+1]}
 	}
 	f.lazy = &lazyDescriptors{src: frameDescriber{o, o.image}, done: make([]bool, n)}
 	return f, nil
