@@ -21,21 +21,17 @@ var errWarp = errors.New("vision: perspective warp failed")
 // map and black outside src, for a fraction of the cost (see warp.cpp).
 // dst's buffer is reused when it has the size and type already.
 func warpPerspective(src gocv.Mat, dst *gocv.Mat, toSrc homography, size image.Point) error {
-	return warpPerspectiveSIMD(src, dst, toSrc, size, true)
+	return warpPerspectiveWidth(src, dst, toSrc, size, widestVectors)
 }
 
-// warpPerspectiveSIMD is warpPerspective, with AVX2 instructions (where
-// the processor has them) only when simd is true.
-func warpPerspectiveSIMD(src gocv.Mat, dst *gocv.Mat, toSrc homography, size image.Point, simd bool) error {
+// warpPerspectiveWidth is warpPerspective with vector instructions up to
+// width (see vectorWidth): the same result at every width.
+func warpPerspectiveWidth(src gocv.Mat, dst *gocv.Mat, toSrc homography, size image.Point, width vectorWidth) error {
 	m := [9]C.double{}
 	for i, v := range toSrc {
 		m[i] = C.double(v)
 	}
-	s := C.int(0)
-	if simd {
-		s = 1
-	}
-	if C.tablecam_warp_perspective(unsafe.Pointer(src.Ptr()), unsafe.Pointer(dst.Ptr()), &m[0], C.int(size.X), C.int(size.Y), s) != 0 {
+	if C.tablecam_warp_perspective(unsafe.Pointer(src.Ptr()), unsafe.Pointer(dst.Ptr()), &m[0], C.int(size.X), C.int(size.Y), C.int(width)) != 0 {
 		return errWarp
 	}
 	return nil

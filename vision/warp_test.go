@@ -89,14 +89,21 @@ func TestWarpMatchesOpenCV(t *testing.T) {
 					if in == "BGRA" {
 						return
 					}
-					// The AVX2 path must compute exactly what the plain one does.
+					// The vector paths must compute exactly what the plain one does.
 					plain := gocv.NewMat()
 					defer plain.Close()
-					if err := warpPerspectiveSIMD(img, &plain, view.toImage, view.size, false); err != nil {
+					if err := warpPerspectiveWidth(img, &plain, view.toImage, view.size, noVectors); err != nil {
 						t.Fatal(err)
 					}
-					if mean, _ := warpDifference(t, got, plain); mean != 0 {
-						t.Errorf("AVX2 and plain warps differ: mean %.5f levels", mean)
+					for _, width := range []vectorWidth{avx2Vectors, widestVectors} {
+						vec := gocv.NewMat()
+						if err := warpPerspectiveWidth(img, &vec, view.toImage, view.size, width); err != nil {
+							t.Fatal(err)
+						}
+						if mean, _ := warpDifference(t, vec, plain); mean != 0 {
+							t.Errorf("vector width %d and plain warps differ: mean %.5f levels", width, mean)
+						}
+						vec.Close()
 					}
 				})
 			}
@@ -121,18 +128,18 @@ func TestWarpBeyondHorizon(t *testing.T) {
 	}
 	r.Close()
 	mirrored.Close()
-	for _, simd := range []bool{true, false} {
+	for _, width := range []vectorWidth{noVectors, avx2Vectors, widestVectors} {
 		out := gocv.NewMat()
-		if err := warpPerspectiveSIMD(src, &out, toSrc, image.Pt(100, 40), simd); err != nil {
+		if err := warpPerspectiveWidth(src, &out, toSrc, image.Pt(100, 40), width); err != nil {
 			t.Fatal(err)
 		}
 		before := out.Region(image.Rect(0, 0, 30, 40))
 		beyond := out.Region(image.Rect(50, 0, 100, 40))
 		if n := gocv.CountNonZero(before); n != 30*40 {
-			t.Errorf("simd %v: %d of the %d pixels in front of the horizon are lit, want all", simd, n, 30*40)
+			t.Errorf("vector width %d: %d of the %d pixels in front of the horizon are lit, want all", width, n, 30*40)
 		}
 		if n := gocv.CountNonZero(beyond); n != 0 {
-			t.Errorf("simd %v: %d pixels beyond the horizon are lit, want none", simd, n)
+			t.Errorf("vector width %d: %d pixels beyond the horizon are lit, want none", width, n)
 		}
 		before.Close()
 		beyond.Close()
