@@ -1,12 +1,15 @@
 package vision
 
 import (
+	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
 )
 
 // sitesAt lists the observed sites whose centre lies in a cell.
@@ -246,6 +249,79 @@ func TestAnalyzeNoSiteNamedUnderLoneUnit(t *testing.T) {
 					t.Errorf("seed %d: a site named %s (confidence %.2f) under the lone %s in %s", seed, s.NameOr(""), s.Confidence, p.slug, cell)
 				}
 			}
+		}
+	}
+}
+
+// TestEdgeSumsReadBack reads the edge sums of a grey image with a card-like
+// rectangle on it, part of it hidden, and checks them against themselves
+// pixel by pixel: a pixel's count is 1 where it is visible and 0 where it is
+// hidden, along columns and rows alike; a pixel's edge runs one way at most,
+// with a strength between 0 and 1; a span's sums are its pixels' sums; a
+// span is clipped to the region; the rectangle's sides are read as edges
+// running their way; and a buffer read again for a smaller region gives the
+// same sums as a new one.
+func TestEdgeSumsReadBack(t *testing.T) {
+	const w, h = 40, 30
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 0, 0, 0), h, w, gocv.MatTypeCV8U)
+	defer img.Close()
+	gocv.Rectangle(&img, image.Rect(10, 8, 31, 23), color.RGBA{200, 200, 200, 0}, -1)
+	hidden := make([]byte, w*h)
+	for y := 0; y < h; y++ {
+		for x := 25; x < w; x++ {
+			hidden[y*w+x] = 255 // a card on top over the right-hand part
+		}
+	}
+	var reused edgeSums
+	big := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 0, 0, 0), h+20, w+20, gocv.MatTypeCV8U)
+	reused.read(big, make([]byte, (w+20)*(h+20)))
+	big.Close()
+	reused.read(img, hidden)
+	var fresh edgeSums
+	fresh.read(img, hidden)
+	for _, s := range []*edgeSums{&fresh, &reused} {
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				ev, nv := s.column(x, y, y+1)
+				eh, nh := s.row(y, x, x+1)
+				want := float32(1)
+				if hidden[y*w+x] != 0 {
+					want = 0
+				}
+				if nv != want || nh != want {
+					t.Fatalf("pixel (%d, %d): counts %g down, %g across, want %g", x, y, nv, nh, want)
+				}
+				// (Read back from running sums: up to float32 rounding.)
+				const eps = 1e-4
+				if ev < -eps || ev > 1+eps || eh < -eps || eh > 1+eps || (ev > eps && eh > eps) {
+					t.Fatalf("pixel (%d, %d): edge strengths %g down, %g across", x, y, ev, eh)
+				}
+			}
+		}
+		for _, c := range []struct{ x, y0, y1 int }{{10, 0, h}, {3, 5, 17}, {24, 8, 23}} {
+			e, n := s.column(c.x, c.y0, c.y1)
+			var se, sn float32
+			for y := c.y0; y < c.y1; y++ {
+				pe, pn := s.column(c.x, y, y+1)
+				se, sn = se+pe, sn+pn
+			}
+			if math.Abs(float64(e-se)) > 1e-3 || n != sn {
+				t.Errorf("column %d, %d…%d: sums %g, %g; its pixels' %g, %g", c.x, c.y0, c.y1, e, n, se, sn)
+			}
+		}
+		if e, n := s.row(5, -10, w+10); n != 25 || e < 0 {
+			t.Errorf("row 5 beyond the region: sums %g, %g, want the 25 visible pixels", e, n)
+		}
+		// The rectangle's left side (x 10) runs down its rows 8…22, its top
+		// (y 8) across columns 10…24 (the rest is hidden).
+		if e, n := s.column(10, 10, 21); e < 0.8*n {
+			t.Errorf("the rectangle's left side reads %g of %g as edges running down", e, n)
+		}
+		if e, n := s.row(8, 12, 24); e < 0.8*n {
+			t.Errorf("the rectangle's top reads %g of %g as edges running across", e, n)
+		}
+		if e, _ := s.column(18, 12, 20); math.Abs(float64(e)) > 1e-3 {
+			t.Errorf("inside the rectangle, %g of edges", e)
 		}
 	}
 }
