@@ -242,6 +242,11 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		cards = append(cards, u.observation(v))
 		found = append(found, placed(u))
 	}
+	// Cards stacked on others show no closed outline of their own.
+	for _, s := range findStackedCards(gray, v, f.Points, dets, found) {
+		cards = append(cards, s.observation(v))
+		found = append(found, placed{s.quad, s.kind})
+	}
 	a.lap("unexplained outlines")
 	// A site under a unit centred on it shows only its two short ends.
 	covered := a.findCoveredSites(gray, v, found)

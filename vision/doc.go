@@ -30,7 +30,14 @@
 // OpenCV's edges of the lightly blurred image, blurring and thickening them
 // row by row itself, left out of the faces already fitted) get a second look through a
 // perceptual-hash shortlist, and are reported unknown
-// with a low confidence when no face fits: never with a wrong name.
+// with a low confidence when no face fits: never with a wrong name. A closed
+// outline that is landscape is reported as a site. A card standing on
+// another shows no closed outline of its own (its edges merge with the
+// card's below): where many keypoints lie on no card found, a rectangle of
+// a card's size is sought whose four sides are straight edges with a
+// card's plain printed border just inside (outline_stack.go); it is
+// reported unknown, a landscape one as a tapped unit when it lies across
+// another card and as a site otherwise.
 // A card region (such an outline, or the picture given to Identify) is
 // named by its hash-table matches alone when they fit one shortlisted face
 // three times as well as a whole frame needs and no other face at all;

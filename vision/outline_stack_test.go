@@ -1,0 +1,61 @@
+package vision
+
+import (
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// TestAnalyzeUnknownCardOnAnother checks that a card missing from the
+// catalog is still reported, unknown, when it stands on another card, so
+// that its outline and the other's merge into one blob on the edge map.
+func TestAnalyzeUnknownCardOnAnother(t *testing.T) {
+	full := devCatalog(t)
+	missing := map[string]bool{"stonehide_ox": true, "cinder_hollow": true}
+	var cards []*models.Card
+	for _, c := range full.Cards() {
+		if !missing[c.Slug] {
+			cards = append(cards, c)
+		}
+	}
+	a := newTestAnalyzer(t, models.NewCatalog(cards))
+	unit, _ := full.BySlug("stonehide_ox")
+	tests := []struct {
+		name    string
+		under   placement // the card below, in the catalog
+		x, y    float64   // the unknown unit's centre
+		rot     models.Rotation
+		wantRot models.Rotation
+	}{
+		{"upright across a site's edge", placement{slug: "emberfall_ridge", x: 150, y: 112.5}, 175, 120, 0, 0},
+		{"upright on a north site", placement{slug: "emberfall_ridge", x: 350, y: 187.5, rot: 180}, 385, 175, 180, 180},
+		{"tapped across a site", placement{slug: "emberfall_ridge", x: 250, y: 112.5}, 290, 135, 90, 90},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			place := []placement{tt.under, {image: unit.Image, kind: kindOf(unit), x: tt.x, y: tt.y, rot: tt.rot}}
+			sc := renderTestScene(t, full, place, tiltedCorners, 70+uint64(i))
+			defer sc.frame.Close()
+			obs := analyzeScene(t, a, sc)
+			got, ok := findCard(obs, sc.corners, tt.x, tt.y)
+			switch {
+			case !ok:
+				t.Fatalf("the unknown unit at %.0f,%.0f was not reported", tt.x, tt.y)
+			case got.Identified():
+				t.Fatalf("a card not in the catalog was named %q", got.NameOr(""))
+			case got.Confidence > 0.3:
+				t.Errorf("unknown card reported with confidence %.2f", got.Confidence)
+			}
+			if got.Kind == models.KindSite {
+				t.Errorf("a unit standing on a site was reported as a site")
+			}
+			if got.Rotation != tt.wantRot || got.Tapped != tt.wantRot.Tapped() {
+				t.Errorf("rotation %d tapped %v, want %d", got.Rotation, got.Tapped, tt.wantRot)
+			}
+			site, _ := full.BySlug(tt.under.slug)
+			if below, ok := findCard(obs, sc.corners, tt.under.x, tt.under.y); !ok || below.NameOr("") != site.Name {
+				t.Errorf("the site below: got %s", below.NameOr("nothing"))
+			}
+		})
+	}
+}
