@@ -21,7 +21,8 @@
 // scans buckets as small as one of forty. A pass's keypoints are looked up
 // together, stage by stage, and their candidates compared in the order the
 // index holds them in memory. Each card fitted is then
-// verified against every keypoint in its outline (mapped back onto the face,
+// verified against every described keypoint in its outline (those the
+// passes looked up; mapped back onto the face,
 // features all faces share left out), which gives its confidence. One fit
 // gives the card's outline, its turn (so its owner and whether it is tapped; a site's
 // landscape shape says nothing about tapped) and its name, and it holds when
@@ -53,7 +54,9 @@
 // A frame's keypoints and descriptors are exactly those OpenCV's ORB (FAST
 // scores) gives, computed by a detector of the package's own (orb.cpp) that
 // runs FAST at a higher threshold when the last frame shows that it finds
-// the same top corners, and computes descriptors eight samples at a time.
+// the same top corners, and computes descriptors eight samples at a time,
+// on demand: only the keypoints a matching pass looks up are described
+// (about two thirds of them), the rest never are.
 //
 // A site under a unit centred on it shows only its two short ends, about
 // 12 mm each. Every cell holding a unit and no site is searched for one:
