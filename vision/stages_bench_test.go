@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -30,7 +29,7 @@ type stageClock struct {
 }
 
 func (c *stageClock) lap(stage string) {
-	now := threadCPU()
+	now := preciseThreadCPU()
 	if _, ok := c.total[stage]; !ok {
 		c.order = append(c.order, stage)
 	}
@@ -94,7 +93,7 @@ func BenchmarkFrameStages(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, f := range frames {
 			f.img.CopyTo(&fresh)
-			clock.last = threadCPU()
+			clock.last = preciseThreadCPU()
 			start := clock.last
 			if _, err := a.Analyze(fresh, f.cal); err != nil {
 				b.Fatal(err)
@@ -194,18 +193,9 @@ func cpuPerOp(b *testing.B, f func()) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ResetTimer()
-	start := threadCPU()
+	start := preciseThreadCPU()
 	for i := 0; i < b.N; i++ {
 		f()
 	}
-	b.ReportMetric(float64(threadCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-}
-
-// threadCPU is the calling thread's CPU time (RUSAGE_THREAD).
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(preciseThreadCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }

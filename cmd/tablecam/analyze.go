@@ -221,6 +221,7 @@ type analyzedCardJSON struct {
 	Cell       *models.Cell    `json:"cell"`
 	Name       *string         `json:"name"`
 	Type       *string         `json:"type"`
+	Kind       models.CardKind `json:"kind"`
 	Token      bool            `json:"token"`
 	Owner      models.Player   `json:"owner"`
 	Rotation   models.Rotation `json:"rotation"`
@@ -232,7 +233,7 @@ type analyzedCardJSON struct {
 func writeAnalysisJSON(w io.Writer, obs models.FrameObservation) error {
 	out := analysisJSON{Image: obs.Image, Mat: analyzedMatJSON{Found: obs.Mat.Found, Corners: obs.Mat.Corners}, Occluded: obs.Occluded, Cards: []analyzedCardJSON{}}
 	for _, c := range obs.Cards {
-		out.Cards = append(out.Cards, analyzedCardJSON{Cell: c.Cell, Name: c.Name, Type: c.Type, Token: c.Token, Owner: c.Owner,
+		out.Cards = append(out.Cards, analyzedCardJSON{Cell: c.Cell, Name: c.Name, Type: c.Type, Kind: c.Kind, Token: c.Token, Owner: c.Owner,
 			Rotation: c.Rotation, Tapped: c.Tapped, Quad: c.Quad, Confidence: c.Confidence})
 	}
 	b, err := json.Marshal(out)

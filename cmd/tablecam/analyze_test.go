@@ -103,6 +103,7 @@ func TestAnalyzeCommand(t *testing.T) {
 		Cell     *string `json:"cell"`
 		Name     *string `json:"name"`
 		Type     *string `json:"type"`
+		Kind     string  `json:"kind"`
 		Owner    string  `json:"owner"`
 		Rotation int     `json:"rotation"`
 		Tapped   bool    `json:"tapped"`
@@ -123,8 +124,8 @@ func TestAnalyzeCommand(t *testing.T) {
 		t.Errorf("line 1 header: %+v", first)
 	}
 	want := map[string]card{
-		"B1": {Name: models.StrPtr("Emberfall Ridge"), Type: models.StrPtr("Site"), Owner: "south", Rotation: 0},
-		"D3": {Name: models.StrPtr("Ember Whelp"), Type: models.StrPtr("Minion"), Owner: "north", Rotation: 180},
+		"B1": {Name: models.StrPtr("Emberfall Ridge"), Type: models.StrPtr("Site"), Kind: "site", Owner: "south", Rotation: 0},
+		"D3": {Name: models.StrPtr("Ember Whelp"), Type: models.StrPtr("Minion"), Kind: "standard", Owner: "north", Rotation: 180},
 	}
 	if len(first.Cards) != len(want) {
 		t.Errorf("got %d cards, want %d: %s", len(first.Cards), len(want), lines[0])
@@ -135,8 +136,8 @@ func TestAnalyzeCommand(t *testing.T) {
 			continue
 		}
 		w, ok := want[*c.Cell]
-		if !ok || *c.Name != *w.Name || *c.Type != *w.Type || c.Owner != w.Owner || c.Rotation != w.Rotation || c.Tapped {
-			t.Errorf("cell %s: got %s %s %s %d, want %+v", *c.Cell, *c.Name, *c.Type, c.Owner, c.Rotation, w)
+		if !ok || *c.Name != *w.Name || *c.Type != *w.Type || c.Kind != w.Kind || c.Owner != w.Owner || c.Rotation != w.Rotation || c.Tapped {
+			t.Errorf("cell %s: got %s %s %s %s %d, want %+v", *c.Cell, *c.Name, *c.Type, c.Kind, c.Owner, c.Rotation, w)
 		}
 	}
 	for _, name := range []string{"one.annotated.jpg", "two.annotated.jpg"} {

@@ -15,7 +15,6 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -25,6 +24,7 @@ import (
 	"github.com/tablecam/tablecam/synth"
 	"github.com/tablecam/tablecam/vision"
 	"gocv.io/x/gocv"
+	"golang.org/x/sys/unix"
 )
 
 // Targets of issue 4, section 6.
@@ -744,15 +744,14 @@ func (b *visionBench) reportFrames(w io.Writer, note string) {
 	}
 }
 
-// rusageThread is Linux's RUSAGE_THREAD, which package syscall does not name.
-const rusageThread = 1
-
 // threadCPUTime is the CPU time the calling OS thread has used, or -1 when
-// the system cannot say.
+// the system cannot say. It reads the thread's CPU clock, which counts in
+// nanoseconds (getrusage's RUSAGE_THREAD counts in scheduler ticks on some
+// kernels: a 1.7 ms step read as 0).
 func threadCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return -1
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ts.Nano())
 }
