@@ -278,6 +278,30 @@ func combine(fx family, hx hyp1, fy family, hy hyp1, g models.RealmGeometry) (ho
 // gridLine is one lattice line in realm millimetres, from p0 to p1.
 type gridLine struct{ p0, p1 models.Point }
 
+// sample calls visit for the line's samples every step mm under h, with
+// each sample's image point and the unit normal of the line's image there
+// (a sample where that image degenerates is skipped), and returns how many
+// samples the line has.
+func (gl gridLine) sample(h homography, step float64, visit func(p models.Point, nx, ny float64)) int {
+	dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
+	length := math.Hypot(dx, dy)
+	ux, uy := dx/length, dy/length
+	count := int(length/step) + 1
+	for i := 0; i < count; i++ {
+		s := float64(i) * step
+		q := models.Point{X: gl.p0.X + ux*s, Y: gl.p0.Y + uy*s}
+		p := h.Apply(q)
+		p2 := h.Apply(models.Point{X: q.X + ux, Y: q.Y + uy})
+		ex, ey := p2.X-p.X, p2.Y-p.Y
+		el := math.Hypot(ex, ey)
+		if el == 0 || math.IsNaN(el) {
+			continue
+		}
+		visit(p, -ey/el, ex/el)
+	}
+	return count
+}
+
 // innerLines are the Columns+1 + Rows+1 lines of the realm grid.
 func innerLines(g models.RealmGeometry) []gridLine {
 	w, h := g.WidthMM(), g.HeightMM()
@@ -310,38 +334,24 @@ func outerLines(g models.RealmGeometry) []gridLine {
 // samples with a matching edge within r px, and the supporting image points.
 // With collect, r is the search radius for the line's centre (see edgeMap.centre).
 func lineSupport(m *edgeMap, h homography, gl gridLine, step float64, r int, collect bool) (float64, []models.Point) {
-	dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
-	length := math.Hypot(dx, dy)
-	n := int(length/step) + 1
-	ux, uy := dx/length, dy/length
 	hits := 0
 	var pts []models.Point
-	for i := 0; i < n; i++ {
-		s := float64(i) * step
-		q := models.Point{X: gl.p0.X + ux*s, Y: gl.p0.Y + uy*s}
-		p := h.Apply(q)
+	n := gl.sample(h, step, func(p models.Point, nx, ny float64) {
 		if !m.inside(p) {
-			continue
+			return
 		}
-		p2 := h.Apply(models.Point{X: q.X + ux, Y: q.Y + uy})
-		ex, ey := p2.X-p.X, p2.Y-p.Y
-		el := math.Hypot(ex, ey)
-		if el == 0 || math.IsNaN(el) {
-			continue
-		}
-		nx, ny := -ey/el, ex/el
 		bin := directionBin(math.Atan2(ny, nx))
 		if !collect {
 			if off, paired, ok := m.lineCentre(p, nx, ny, r, bin); ok && paired && math.Abs(off) <= centreTolerance {
 				hits++
 			}
-			continue
+			return
 		}
 		if off, ok := m.centre(p, nx, ny, r, bin); ok {
 			hits++
 			pts = append(pts, models.Point{X: p.X + off*nx, Y: p.Y + off*ny})
 		}
-	}
+	})
 	return float64(hits) / float64(n), pts
 }
 

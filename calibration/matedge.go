@@ -73,37 +73,22 @@ func (m *ridgeMap) straightEdge(h homography, g models.RealmGeometry) (float64, 
 // h) that step up, or down, across the line by minEdgeStep; 0 when less
 // than half the line is in the frame.
 func (m *ridgeMap) stepRun(h homography, gl gridLine) float64 {
-	const step = 4.0
-	dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
-	length := math.Hypot(dx, dy)
-	ux, uy := dx/length, dy/length
-	count := int(length/step) + 1
 	noise := m.noise[1]
 	up, down, n := 0, 0, 0
-	for i := 0; i < count; i++ {
-		s := float64(i) * step
-		q := models.Point{X: gl.p0.X + ux*s, Y: gl.p0.Y + uy*s}
-		p := h.Apply(q)
-		p2 := h.Apply(models.Point{X: q.X + ux, Y: q.Y + uy})
-		ex, ey := p2.X-p.X, p2.Y-p.Y
-		el := math.Hypot(ex, ey)
-		if el == 0 || math.IsNaN(el) {
-			continue
-		}
-		nx, ny := -ey/el, ex/el
+	count := gl.sample(h, 4, func(p models.Point, nx, ny float64) {
 		a, ok1 := m.at(p.X-edgeStepOffset*nx, p.Y-edgeStepOffset*ny)
 		b, ok2 := m.at(p.X+edgeStepOffset*nx, p.Y+edgeStepOffset*ny)
 		fa, ok3 := m.at(p.X-edgeFlankOffset*nx, p.Y-edgeFlankOffset*ny)
 		fb, ok4 := m.at(p.X+edgeFlankOffset*nx, p.Y+edgeFlankOffset*ny)
 		if !ok1 || !ok2 || !ok3 || !ok4 {
-			continue
+			return
 		}
 		n++
 		// A sharp step: either side flat beyond it (a lighting gradient
 		// or an arm's shading steps as much on the flanks).
 		d := b - a
 		if math.Abs(fb-b) > math.Abs(d)*maxFlankSlope || math.Abs(a-fa) > math.Abs(d)*maxFlankSlope {
-			continue
+			return
 		}
 		switch d /= noise; {
 		case d >= minEdgeStep:
@@ -111,7 +96,7 @@ func (m *ridgeMap) stepRun(h homography, gl gridLine) float64 {
 		case d <= -minEdgeStep:
 			down++
 		}
-	}
+	})
 	if float64(n) < 0.5*float64(count) {
 		return 0
 	}

@@ -142,29 +142,16 @@ const flankSlack = 1.5
 // fell inside the frame.
 // Samples are clipped to ±clip.
 func (m *ridgeMap) lineEvidence(h homography, gl gridLine, step, clip float64, light bool) (float64, int) {
-	dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
-	length := math.Hypot(dx, dy)
-	ux, uy := dx/length, dy/length
-	count := int(length/step) + 1
 	var sum float64
 	n := 0
-	for i := 0; i < count; i++ {
-		s := float64(i) * step
-		q := models.Point{X: gl.p0.X + ux*s, Y: gl.p0.Y + uy*s}
-		p := h.Apply(q)
-		p2 := h.Apply(models.Point{X: q.X + ux, Y: q.Y + uy})
-		ex, ey := p2.X-p.X, p2.Y-p.Y
-		el := math.Hypot(ex, ey)
-		if el == 0 || math.IsNaN(el) {
-			continue
-		}
-		r, ok := m.response(p, -ey/el, ex/el, light)
+	gl.sample(h, step, func(p models.Point, nx, ny float64) {
+		r, ok := m.response(p, nx, ny, light)
 		if !ok {
-			continue
+			return
 		}
 		sum += math.Max(-clip, math.Min(clip, r))
 		n++
-	}
+	})
 	if n == 0 {
 		return 0, 0
 	}
