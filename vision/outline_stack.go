@@ -101,7 +101,13 @@ func findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detectio
 	if len(centres) == 0 {
 		return nil
 	}
-	shapes := outlineShapesOf(v)
+	// Standard cards only: at token size, a face's printed panels pass for cards.
+	var shapes []outlineShape
+	for _, sh := range outlineShapes(v) {
+		if sh.kind == models.KindStandard {
+			shapes = append(shapes, sh)
+		}
+	}
 	var out []stackedCard
 	taken := make([]models.Quad, 0, len(found))
 	for _, f := range found {
@@ -148,19 +154,6 @@ func landscapeAny(q models.Quad) bool {
 	long0 := sideLen(q, 0) > sideLen(q, 1)
 	horizontal0 := math.Abs(a) > math.Abs(b)
 	return long0 == horizontal0
-}
-
-// stackShape is a card kind's outline size in top-down pixels.
-type stackShape struct {
-	kind        models.CardKind
-	short, long float64
-}
-
-func outlineShapesOf(v *view) []stackShape {
-	s := v.pxPerMM
-	return []stackShape{
-		{models.KindStandard, models.CardShortMM * s, models.CardLongMM * s},
-	}
 }
 
 // unexplainedClusters gives the centres (top-down pixels) of the windows,
@@ -281,13 +274,13 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 // of its border that lies on edges.
 type rectangle struct {
 	quad    models.Quad
-	shape   stackShape
+	shape   outlineShape
 	support float64
 }
 
 // rectanglesAround finds the card-sized rectangles whose four sides lie on
 // edges in a square around c, best supported first, none covering another.
-func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []stackShape) []rectangle {
+func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []outlineShape) []rectangle {
 	half := shapes[0].long
 	r := image.Rect(int(c.X-half), int(c.Y-half), int(c.X+half), int(c.Y+half)).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
 	if r.Dx() < int(shapes[0].short) || r.Dy() < int(shapes[0].short) {
