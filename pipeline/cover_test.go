@@ -62,15 +62,22 @@ func unitSeen(name string, owner models.Player, c coverCard) models.CardObservat
 		Quad: quadOf(mmRect(250, 112.5+c.north, c.w, c.h)), Confidence: 0.9}
 }
 
-func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2)) // the frames' sensor noise
+// newTestCoverWatch gives a change gate and a cover watch over the realm of
+// TestChangeGate (the gate is closed when the test ends).
+func newTestCoverWatch(t *testing.T) (*changeGate, *coverWatch) {
+	t.Helper()
 	cal, err := calibration.FromCorners(models.Quad{{X: 200, Y: 600}, {X: 1080, Y: 600}, {X: 1080, Y: 120}, {X: 200, Y: 120}}, 1280, 720)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := newChangeGate(cal)
-	defer g.Close()
-	w := newCoverWatch(cal, g.size.X)
+	t.Cleanup(g.Close)
+	return g, newCoverWatch(cal, g.size.X)
+}
+
+func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2)) // the frames' sensor noise
+	g, w := newTestCoverWatch(t)
 	under := coverCard{w: 63, h: 88, ink: color.RGBA{40, 40, 160, 0}}  // upright, south's Goblin
 	tapped := coverCard{w: 88, h: 63, ink: color.RGBA{160, 40, 40, 0}} // north's Frog, tapped, on top of it
 	upright := coverCard{w: 66, h: 91, ink: color.RGBA{160, 40, 40, 0}}
@@ -131,13 +138,7 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 // unit that moved onto it used to stay on the board for good).
 func TestCoverWatchSeesATokenTakenFromUnderACard(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	cal, err := calibration.FromCorners(models.Quad{{X: 200, Y: 600}, {X: 1080, Y: 600}, {X: 1080, Y: 120}, {X: 200, Y: 120}}, 1280, 720)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newChangeGate(cal)
-	defer g.Close()
-	w := newCoverWatch(cal, g.size.X)
+	g, w := newTestCoverWatch(t)
 	token := coverCard{w: 44, h: 63, ink: color.RGBA{40, 40, 160, 0}, kind: models.KindToken}
 	// A tapped card put on it, north of its centre: the token's south third shows.
 	onTop := coverCard{w: 88, h: 63, ink: color.RGBA{160, 40, 40, 0}, north: 30}
