@@ -47,12 +47,11 @@ func runCalibrateArgs(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func TestCalibrateCommand(t *testing.T) {
-	img, truth := sampleStill(t, "0000")
-	dir := t.TempDir()
-	calPath := filepath.Join(dir, "cal.json")
-	debugPath := filepath.Join(dir, "grid.png")
-	code, stdout, stderr := runCalibrateArgs("--json", "--out", calPath, "--debug", debugPath, img)
+// calibrateJSON runs `tablecam calibrate` with args (which include --json)
+// and gives what it printed; a failing run fails the test.
+func calibrateJSON(t *testing.T, args ...string) calibrateResult {
+	t.Helper()
+	code, stdout, stderr := runCalibrateArgs(args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -60,6 +59,15 @@ func TestCalibrateCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("output %q: %v", stdout, err)
 	}
+	return res
+}
+
+func TestCalibrateCommand(t *testing.T) {
+	img, truth := sampleStill(t, "0000")
+	dir := t.TempDir()
+	calPath := filepath.Join(dir, "cal.json")
+	debugPath := filepath.Join(dir, "grid.png")
+	res := calibrateJSON(t, "--json", "--out", calPath, "--debug", debugPath, img)
 	width := math.Hypot(truth[1].X-truth[0].X, truth[1].Y-truth[0].Y)
 	if d := maxCornerDistance(res.Corners, truth); d > 0.01*width || res.Method != calibration.MethodAuto {
 		t.Errorf("corners %v by %s, want %v by auto (off by %.1f px)", res.Corners, res.Method, truth, d)
@@ -108,14 +116,7 @@ func TestCalibrateCommandCellSize(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			calPath := filepath.Join(t.TempDir(), "cal.json")
 			args := append(append([]string{"--json", "--cell-mm", "120x90", "--out", calPath}, tc.args...), img)
-			code, stdout, stderr := runCalibrateArgs(args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			var res calibrateResult
-			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
-				t.Fatalf("output %q: %v", stdout, err)
-			}
+			res := calibrateJSON(t, args...)
 			width := math.Hypot(truth[1].X-truth[0].X, truth[1].Y-truth[0].Y)
 			if d := maxCornerDistance(res.Corners, truth); d > 0.01*width || res.Geometry != want {
 				t.Errorf("corners %v with cells %v, want %v with cells %v (off by %.1f px)", res.Corners, res.Geometry, truth, want, d)
