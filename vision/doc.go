@@ -19,8 +19,8 @@
 // crowded bucket by further key bits instead of dropping it (a tree of
 // buckets of at most 16 descriptors), so a catalog of a thousand faces
 // scans buckets as small as one of forty. A pass's keypoints are looked up
-// together, stage by stage, and their candidates compared in the order the
-// index holds them in memory. Each card fitted is then
+// together (lsh.c), table by table in sweeps over all of them, each read
+// asked for ahead of need so that many wait for memory at once. Each card fitted is then
 // verified against every described keypoint in its outline (those the
 // passes looked up; mapped back onto the face,
 // features all faces share left out), which gives its confidence. One fit

@@ -1,10 +1,14 @@
 package vision
 
+// #include "lsh.h"
+import "C"
+
 import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"sort"
+	"unsafe"
 )
 
 // lshIndex finds, for a query descriptor, the nearest reference descriptors by
@@ -28,6 +32,41 @@ type lshIndex struct {
 	descs  []descriptor
 	owner  []int32 // reference of each descriptor
 	tables []lshTable
+	// flat holds the tables end to end (each table's slices are parts of
+	// it), as lsh.c reads them.
+	flat lshFlat
+}
+
+// lshFlat is the parts of all the tables of an lshIndex end to end, and
+// where each table's begin.
+type lshFlat struct {
+	slots, offsets, ids []int32
+	bits                []uint8
+	tables              []C.tablecam_lsh_table
+}
+
+// flatten puts the tables' parts end to end in x.flat, and points the
+// tables at their copies.
+func (x *lshIndex) flatten() {
+	var f lshFlat
+	for _, t := range x.tables {
+		f.tables = append(f.tables, C.tablecam_lsh_table{
+			slots: C.int64_t(len(f.slots)), offsets: C.int64_t(len(f.offsets)), ids: C.int64_t(len(f.ids)), bits: C.int64_t(len(f.bits)),
+			root_bits: C.int32_t(t.rootBits), split_bits: splitBits,
+		})
+		f.slots = append(f.slots, t.slots...)
+		f.offsets = append(f.offsets, t.offsets...)
+		f.ids = append(f.ids, t.ids...)
+		f.bits = append(f.bits, t.bits...)
+	}
+	for i := range x.tables {
+		t, m := &x.tables[i], f.tables[i]
+		t.slots = f.slots[m.slots : int(m.slots)+len(t.slots) : int(m.slots)+len(t.slots)]
+		t.offsets = f.offsets[m.offsets : int(m.offsets)+len(t.offsets) : int(m.offsets)+len(t.offsets)]
+		t.ids = f.ids[m.ids : int(m.ids)+len(t.ids) : int(m.ids)+len(t.ids)]
+		t.bits = f.bits[m.bits : int(m.bits)+len(t.bits) : int(m.bits)+len(t.bits)]
+	}
+	x.flat = f
 }
 
 // lshTable is one hash table: a tree of buckets. The first rootBits of bits
@@ -95,6 +134,7 @@ func newLSHIndex(descs []descriptor, owner []int32, late []bool) *lshIndex {
 		b.fill(0, 0, rootBits, append([]int32(nil), all...))
 		idx.tables = append(idx.tables, lshTable{bits: b.bits[:b.used], rootBits: rootBits, slots: b.slots, offsets: b.offsets, ids: b.ids})
 	}
+	idx.flatten()
 	return idx
 }
 
@@ -288,107 +328,45 @@ func balancedBits(descs []descriptor, n int) []uint8 {
 // queryBatch finds the nearest reference descriptor to each of
 // descs[which[i]] as queryTables does, in out[i] (id −1: none), except that
 // a bucket holding more than bucketCap descriptors is passed over
-// (lshBucketCap: none is). With a large catalog the time goes into waiting
-// for memory: the buckets and the candidates' descriptors lie scattered
-// over tens of megabytes. So it works in stages over all the queries at
-// once, each stage's reads independent of one another (the processor has
-// many under way at a time) and in the order they lie in memory: each
-// table's root slots in key order, then one level of child nodes after
-// another, then the buckets; then every (candidate, query) pair is grouped
-// by block of candidates (groupByKey), and the distances are taken reading
-// the index's descriptors in their order in memory. (Read query by
-// query, even the sample catalog's 41-face index takes twice as long.)
-// The results are queryTables' (nearest does not depend on the order of
-// its candidates).
+// (lshBucketCap: none is). The time goes into waiting for memory: the
+// buckets and the candidates' descriptors lie scattered over megabytes. So
+// lsh.c reads each table in sweeps over all the queries, each sweep's reads
+// independent of one another and asked for ahead of need: the processor
+// has many under way at a time. (Read query by query in Go, the sample
+// catalog's 41-face index took twice as long; in Go in stages, with the
+// candidates sorted by their place in memory, half again as long.) The
+// results are queryTables' (nearest does not depend on the order of its
+// candidates).
 func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int, out []nearest) {
-	for i := range out[:len(which)] {
-		out[i] = nearest{id: -1, ref: -1, dist: 257, second: 256}
-	}
-	tables := x.tables[:min(k, len(x.tables))]
 	nq := len(which)
-	// For each table, the queries in root slot order (slot in the high
-	// half, query in the low half), and the bucket each falls in.
-	orders := make([]uint64, len(tables)*nq)
-	buckets := make([]int32, len(tables)*nq)
-	scratch := make([]uint64, nq)
-	total := 0
-	for ti := range tables {
-		t := &tables[ti]
-		order, bucket := orders[ti*nq:(ti+1)*nq], buckets[ti*nq:(ti+1)*nq]
-		for i, w := range which {
-			order[i] = uint64(t.rootKey(&descs[w]))<<32 | uint64(i)
+	tables := x.flat.tables[:min(k, len(x.tables))]
+	if nq == 0 || len(tables) == 0 || len(x.descs) == 0 {
+		for i := range out[:nq] {
+			out[i] = nearest{id: -1, ref: -1, dist: 257, second: 256}
 		}
-		groupByKey(order, scratch, t.rootBits)
-		deeper := false
-		for i, o := range order {
-			bucket[i] = t.slots[o>>32]
-			deeper = deeper || bucket[i] < 0
-		}
-		for level := 0; deeper; level++ {
-			deeper = false
-			pos := t.rootBits + level*splitBits
-			for i, o := range order {
-				if v := bucket[i]; v < 0 {
-					bucket[i] = t.slots[^v+int32(keyOf(&descs[which[uint32(o)]], t.bits[pos:pos+splitBits]))]
-					deeper = deeper || bucket[i] < 0
-				}
-			}
-		}
-		for _, b := range bucket {
-			if n := int(t.offsets[b+1] - t.offsets[b]); n <= bucketCap {
-				total += n
-			}
-		}
+		return
 	}
-	pairs := make([]uint64, 0, total) // candidate id in the high half, query in the low
-	for ti := range tables {
-		t := &tables[ti]
-		order, bucket := orders[ti*nq:(ti+1)*nq], buckets[ti*nq:(ti+1)*nq]
-		for i, b := range bucket {
-			members := t.members(b)
-			if len(members) > bucketCap {
-				continue
-			}
-			q := order[i] & (1<<32 - 1)
-			for _, id := range members {
-				pairs = append(pairs, uint64(id)<<32|q)
-			}
-		}
+	w := make([]int32, nq)
+	for i, q := range which {
+		_ = descs[q] // bad input panics here, not in C
+		w[i] = int32(q)
 	}
-	groupByKey(pairs, make([]uint64, len(pairs)), bits.Len(uint(len(x.descs))))
-	for _, p := range pairs {
-		id, q := int32(p>>32), uint32(p)
-		n := &out[q]
-		if dist := hamming(&descs[which[q]], &x.descs[id]); n.matters(dist) {
-			n.offer(id, x.owner[id], dist)
-		}
+	found := make([]C.tablecam_nearest, nq)
+	keys := make([]uint32, nq)
+	scratch := make([]int32, 2*nq)
+	C.tablecam_lsh_query(first(x.flat.slots), first(x.flat.offsets), first(x.flat.ids), (*C.uint8_t)(unsafe.Pointer(&x.flat.bits[0])),
+		&tables[0], C.int(len(tables)), (*C.uint64_t)(unsafe.Pointer(&x.descs[0][0])), first(x.owner),
+		(*C.uint64_t)(unsafe.Pointer(&descs[0][0])), first(w), C.int(nq), C.int(bucketCap), &found[0],
+		(*C.uint32_t)(unsafe.Pointer(&keys[0])), first(scratch))
+	for i, n := range found {
+		out[i] = nearest{id: int32(n.id), ref: int32(n.ref), dist: int(n.dist), second: int(n.second)}
 	}
 }
 
-// groupByKey orders keyed queries (key in the high half, at most keyBits
-// bits) by the key's top groupBits bits (all of it when shorter), in one
-// pass of a radix sort, stable; scratch is as long as order. Reading what
-// the keys name in that order goes through memory in blocks of 2^(keyBits −
-// groupBits) in ascending order, which is what the order is for: a full
-// sort would cost a second pass for no fewer cache misses.
-func groupByKey(order, scratch []uint64, keyBits int) {
-	shift := 32 + max(keyBits-groupBits, 0)
-	mask := uint64(1)<<min(keyBits, groupBits) - 1
-	var count [1 << groupBits]int
-	for _, o := range order {
-		count[o>>shift&mask]++
+// first points C at the start of s (nil when s is empty).
+func first(s []int32) *C.int32_t {
+	if len(s) == 0 {
+		return nil
 	}
-	sum := 0
-	for d := range count[:mask+1] {
-		sum, count[d] = sum+count[d], sum
-	}
-	for _, o := range order {
-		d := o >> shift & mask
-		scratch[count[d]] = o
-		count[d]++
-	}
-	copy(order, scratch)
+	return (*C.int32_t)(unsafe.Pointer(&s[0]))
 }
-
-// groupBits is how many of a key's top bits groupByKey orders by.
-const groupBits = 11

@@ -302,33 +302,3 @@ func TestNearestIgnoresOrder(t *testing.T) {
 		}
 	}
 }
-
-// TestGroupByKey checks the one-pass radix sort of keyed queries by their
-// keys' top bits, for every key length the index uses: nothing lost, the
-// groups in order, and queries of one group in their order.
-func TestGroupByKey(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for bits := 1; bits <= 32; bits++ {
-		order := make([]uint64, 1000)
-		for i := range order {
-			order[i] = uint64(rng.Int64N(1<<bits))<<32 | uint64(i)
-		}
-		groupByKey(order, make([]uint64, len(order)), bits)
-		group := func(o uint64) uint64 { return o >> 32 >> max(bits-groupBits, 0) }
-		seen := make([]bool, len(order))
-		for i, o := range order {
-			seen[uint32(o)] = true
-			if i > 0 && group(order[i-1]) > group(o) {
-				t.Fatalf("%d-bit keys: %x before %x", bits, order[i-1], o)
-			}
-			if i > 0 && group(order[i-1]) == group(o) && uint32(order[i-1]) > uint32(o) {
-				t.Fatalf("%d-bit keys: one group's queries out of their order: %x before %x", bits, order[i-1], o)
-			}
-		}
-		for i, s := range seen {
-			if !s {
-				t.Fatalf("%d-bit keys: query %d lost", bits, i)
-			}
-		}
-	}
-}

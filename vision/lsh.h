@@ -1,0 +1,34 @@
+#ifndef TABLECAM_LSH_H
+#define TABLECAM_LSH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One hash table of an lshIndex, as offsets into the index's flat arrays.
+typedef struct {
+    int64_t slots, offsets, ids, bits; // where its parts begin
+    int32_t root_bits;                 // key bits read by the root node
+    int32_t split_bits;                // key bits read by each child node
+} tablecam_lsh_table;
+
+// The nearest indexed descriptor to one query (id −1: none) and the
+// distance to the nearest on any other reference (256: none).
+typedef struct {
+    int32_t id, ref, dist, second;
+} tablecam_nearest;
+
+// tablecam_lsh_query finds the nearest indexed descriptor to each of
+// queries[which[q]] in out[q]; keys and scratch hold nq and 2nq numbers.
+void tablecam_lsh_query(const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
+                        const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
+                        const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
+                        uint32_t *keys, int32_t *scratch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
