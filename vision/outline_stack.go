@@ -280,8 +280,20 @@ type rectangle struct {
 
 // rectanglesAround finds the card-sized rectangles whose four sides lie on
 // edges in a square around c, best supported first, none covering another.
+//
+// A card's sides are long straight edges at one of a few orientations
+// (those of the cards and the mat's grid), where a face's art has edges at
+// every orientation. So the square's edge pixels are first counted by the
+// direction of their grey gradient; at each of the strongest directions,
+// the pixels whose gradient points that way (or square to it) are projected
+// onto that direction and onto its square, and each peak of a projection is
+// a straight side. Pairs of peaks a card's short and long side apart give
+// the rectangles.
 func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []outlineShape) []rectangle {
-	half := shapes[0].long
+	// The cluster's window lies on the card, its centre at most reach
+	// beyond it: the card's far side may be a card's length farther.
+	reach := 0.5 * models.TokenShortMM * v.pxPerMM
+	half := shapes[0].long + reach
 	r := image.Rect(int(c.X-half), int(c.Y-half), int(c.X+half), int(c.Y+half)).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
 	if r.Dx() < int(shapes[0].short) || r.Dy() < int(shapes[0].short) {
 		return nil
@@ -294,13 +306,6 @@ func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []outlineSh
 	edges := gocv.NewMat()
 	defer edges.Close()
 	gocv.Canny(roi, &edges, 40, 120)
-	lines := gocv.NewMat()
-	defer lines.Close()
-	minLen := 0.5 * models.TokenShortMM * v.pxPerMM
-	gocv.HoughLinesPWithParams(edges, &lines, 1, math.Pi/180, int(0.5*minLen), float32(minLen), float32(2*v.pxPerMM))
-	if lines.Rows() == 0 {
-		return nil
-	}
 	thick := gocv.NewMat()
 	defer thick.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
@@ -310,88 +315,33 @@ func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []outlineSh
 	grey := edgeMap{pix: roi.ToBytes(), w: roi.Cols(), h: roi.Rows(), off: r.Min}
 	inset := stackBorderInsetMM * v.pxPerMM
 
-	// The segments' lines, x·cos θ + y·sin θ = ρ in top-down pixels, θ in [0, π).
-	type line struct{ theta, rho float64 }
-	var ls []line
-	for i := 0; i < lines.Rows(); i++ {
-		l := lines.GetVeciAt(i, 0)
-		x0, y0 := float64(int(l[0])+r.Min.X), float64(int(l[1])+r.Min.Y)
-		x1, y1 := float64(int(l[2])+r.Min.X), float64(int(l[3])+r.Min.Y)
-		theta := math.Atan2(x1-x0, -(y1 - y0)) // the normal's angle
-		if theta < 0 {
-			theta += math.Pi
-		}
-		if theta >= math.Pi {
-			theta -= math.Pi
-		}
-		rho := x0*math.Cos(theta) + y0*math.Sin(theta)
-		dup := false
-		for _, o := range ls { // Hough gives a border's line many times over
-			if math.Abs(o.theta-theta) < stackAngleTolDeg*math.Pi/360 && math.Abs(o.rho-rho) < v.pxPerMM {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			ls = append(ls, line{theta, rho})
-		}
-	}
-	// Pairs of parallel lines a card's side apart.
-	type pair struct {
-		a, b  line
-		theta float64
-		dim   int // index into dims
-	}
-	angleTol := stackAngleTolDeg * math.Pi / 180
+	thin := edgeMap{pix: edges.ToBytes(), w: edges.Cols(), h: edges.Rows(), off: r.Min}
+	px := edgePixelsOf(thin.pix, grey)
 	var dims []float64
 	for _, sh := range shapes {
 		dims = append(dims, sh.short, sh.long)
 	}
-	var pairs []pair
-	for i := range ls {
-		for j := i + 1; j < len(ls); j++ {
-			a, b := ls[i], ls[j]
-			d := math.Abs(a.theta - b.theta)
-			if d > math.Pi/2 { // across θ = 0: flip b
-				b = line{b.theta - math.Pi, -b.rho}
-				d = math.Abs(a.theta - b.theta)
-			}
-			if d > angleTol {
-				continue
-			}
-			sep := math.Abs(a.rho - b.rho)
-			for k, dim := range dims {
-				if math.Abs(sep/dim-1) <= stackSizeTolerance {
-					pairs = append(pairs, pair{a, b, (a.theta + b.theta) / 2, k})
-				}
-			}
-		}
-	}
+	minSide := stackMinSideShare * shapes[0].short
 	var cands []rectangle
-	for i := range pairs {
-		for j := i + 1; j < len(pairs); j++ {
-			p, o := pairs[i], pairs[j]
-			if p.dim/2 != o.dim/2 || p.dim == o.dim { // one shape's short and long sides
-				continue
-			}
-			d := math.Abs(math.Mod(math.Abs(p.theta-o.theta), math.Pi) - math.Pi/2)
-			if d > angleTol {
-				continue
-			}
-			q, ok := models.Quad{}, true
-			for k, ab := range [4][2]line{{p.a, o.a}, {o.a, p.b}, {p.b, o.b}, {o.b, p.a}} {
-				pt, hit := crossing(ab[0].theta, ab[0].rho, ab[1].theta, ab[1].rho)
-				if !hit {
-					ok = false
-					break
+	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}}
+	for _, alpha := range strongDirections(px) {
+		us := sidePeaks(px, alpha, r.Min, minSide)
+		ws := sidePeaks(px, alpha+math.Pi/2, r.Min, minSide)
+		up, wp := sidePairs(us, dims), sidePairs(ws, dims)
+		for _, a := range up {
+			for _, b := range wp {
+				if a.dim/2 != b.dim/2 || a.dim == b.dim { // one shape's short and long sides
+					continue
 				}
-				q[k] = pt
-			}
-			if !ok {
-				continue
-			}
-			if sup, good := em.support(q); good && grey.plainBorder(q, inset) {
-				cands = append(cands, rectangle{quad: q, shape: shapes[p.dim/2], support: sup})
+				// The cluster lies on the card: its window, half a
+				// token wide, at least touches it.
+				if !inside(c, grow(rectangleOf(alpha, a.lo, a.hi, b.lo, b.hi), reach)) {
+					continue
+				}
+				q := snap.outermost(alpha, a.lo, a.hi, b.lo, b.hi)
+				if sup, good := em.support(q); good && grey.plainBorder(q, inset) {
+					cands = append(cands, rectangle{quad: q, shape: shapes[a.dim/2], support: sup - (a.sizeErr + b.sizeErr)})
+				}
 			}
 		}
 	}
@@ -404,6 +354,285 @@ func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []outlineSh
 		out = append(out, cd)
 	}
 	return out
+}
+
+// stackMinSideShare: a side shows as a straight edge at least this share
+// of a card's short side long (in one line, as projected).
+const stackMinSideShare = 0.4
+
+// edgePixel is an edge pixel of a part of the top-down image and the
+// direction of its grey gradient, in [0, π).
+type edgePixel struct {
+	x, y int // in the part
+	dir  float64
+}
+
+// edgePixelsOf lists the pixels of an edge map (of the part grey shows,
+// lightly blurred) with their gradients' directions.
+func edgePixelsOf(edges []byte, grey edgeMap) []edgePixel {
+	var out []edgePixel
+	w, h := grey.w, grey.h
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			if edges[y*w+x] == 0 {
+				continue
+			}
+			gx := float64(grey.pix[y*w+x+1]) - float64(grey.pix[y*w+x-1])
+			gy := float64(grey.pix[(y+1)*w+x]) - float64(grey.pix[(y-1)*w+x])
+			if gx == 0 && gy == 0 {
+				continue
+			}
+			d := math.Atan2(gy, gx)
+			if d < 0 {
+				d += math.Pi
+			}
+			if d >= math.Pi {
+				d -= math.Pi
+			}
+			out = append(out, edgePixel{x, y, d})
+		}
+	}
+	return out
+}
+
+// Directions: edge pixels are counted in bins of stackDirBinDeg by their
+// gradient's direction modulo a quarter turn (a rectangle's four sides
+// fall in one bin); the stackDirections fullest bins, local maxima, are
+// searched.
+const (
+	stackDirBinDeg  = 0.5
+	stackDirections = 4
+	// A pixel belongs to a side when its gradient is within
+	// stackDirTolDeg of square to it.
+	stackDirTolDeg = 4.0
+)
+
+// strongDirections gives the directions (radians, in [0, π/2)) most edge
+// pixels' gradients share, modulo a quarter turn.
+func strongDirections(px []edgePixel) []float64 {
+	n := int(math.Round(90 / stackDirBinDeg))
+	hist := make([]float64, n)
+	binOf := func(d float64) int {
+		b := int(math.Floor(math.Mod(d, math.Pi/2) / (math.Pi / 2) * float64(n)))
+		return (b%n + n) % n
+	}
+	for _, p := range px {
+		hist[binOf(p.dir)]++
+	}
+	smooth := make([]float64, n)
+	for i := range hist { // over ±1°, around the circle
+		for k := -2; k <= 2; k++ {
+			smooth[i] += hist[(i+k+n)%n]
+		}
+	}
+	type peak struct {
+		bin int
+		v   float64
+	}
+	var peaks []peak
+	for i, v := range smooth {
+		if v > 0 && v >= smooth[(i+n-1)%n] && v > smooth[(i+1)%n] {
+			peaks = append(peaks, peak{i, v})
+		}
+	}
+	sort.Slice(peaks, func(i, j int) bool { return peaks[i].v > peaks[j].v })
+	var out []float64
+	for _, p := range peaks {
+		a := (float64(p.bin) + 0.5) * stackDirBinDeg * math.Pi / 180
+		near := false
+		for _, o := range out {
+			d := math.Abs(a - o)
+			if math.Min(d, math.Pi/2-d) < 1.5*math.Pi/180 {
+				near = true
+			}
+		}
+		if near {
+			continue
+		}
+		out = append(out, a)
+		if len(out) == stackDirections {
+			break
+		}
+	}
+	return out
+}
+
+// sidePeak is a straight side: where it lies along a direction (top-down
+// pixels, from the image origin) and how many edge pixels lie on it.
+type sidePeak struct {
+	pos   float64
+	count int
+}
+
+// sidePeaks projects the edge pixels whose gradient points along alpha
+// (either way) onto alpha and gives the positions where at least minCount
+// of them lie on one line, strongest first.
+func sidePeaks(px []edgePixel, alpha float64, off image.Point, minCount float64) []sidePeak {
+	ca, sa := math.Cos(alpha), math.Sin(alpha)
+	dirA := math.Mod(alpha, math.Pi)
+	tol := stackDirTolDeg * math.Pi / 180
+	lo, hi := math.Inf(1), math.Inf(-1)
+	us := make([]float64, 0, len(px)/2)
+	for _, p := range px {
+		d := math.Abs(p.dir - dirA)
+		if math.Min(d, math.Pi-d) > tol {
+			continue
+		}
+		u := float64(p.x+off.X)*ca + float64(p.y+off.Y)*sa
+		us = append(us, u)
+		lo, hi = math.Min(lo, u), math.Max(hi, u)
+	}
+	if len(us) == 0 {
+		return nil
+	}
+	base := math.Floor(lo)
+	bins := make([]int, int(hi-base)+2)
+	for _, u := range us {
+		bins[int(u-base)]++
+	}
+	// A side's pixels spread over two bins or three (a slight bend, the
+	// rounding): each peak counts its bin and the two beside it.
+	sum := func(i int) int {
+		s := bins[i]
+		if i > 0 {
+			s += bins[i-1]
+		}
+		if i+1 < len(bins) {
+			s += bins[i+1]
+		}
+		return s
+	}
+	var out []sidePeak
+	for i := range bins {
+		s := sum(i)
+		if float64(s) < minCount {
+			continue
+		}
+		if (i > 0 && sum(i-1) > s) || (i+1 < len(bins) && sum(i+1) >= s) {
+			continue
+		}
+		out = append(out, sidePeak{pos: base + float64(i) + 0.5, count: s})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].count > out[j].count })
+	if len(out) > stackMaxSides {
+		out = out[:stackMaxSides]
+	}
+	return out
+}
+
+// stackMaxSides bounds the sides looked at along one direction.
+const stackMaxSides = 16
+
+// sidePair is two parallel sides a card's dimension apart (dims[dim]).
+type sidePair struct {
+	lo, hi  float64
+	dim     int
+	sizeErr float64 // the relative error of their distance
+}
+
+// sidePairs gives the pairs of sides a card's side (one of dims) apart
+// within stackSizeTolerance.
+func sidePairs(peaks []sidePeak, dims []float64) []sidePair {
+	var out []sidePair
+	for i := range peaks {
+		for j := i + 1; j < len(peaks); j++ {
+			a, b := peaks[i].pos, peaks[j].pos
+			if a > b {
+				a, b = b, a
+			}
+			for k, dim := range dims {
+				if e := math.Abs((b-a)/dim - 1); e <= stackSizeTolerance {
+					out = append(out, sidePair{a, b, k, e})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stackSnapPx is how far (top-down pixels) a side found by projection is
+// moved to lie on its line of edges: a projection's peak falls anywhere
+// within the card's printed border, whose outer edge is the card's.
+const stackSnapPx = 4
+
+// sideSnapper moves the sides of rectangles onto a thin edge map's lines,
+// remembering each side it moved: one side takes part in many rectangles.
+type sideSnapper struct {
+	edges edgeMap
+	done  map[snapKey]float64
+}
+
+type snapKey struct {
+	alpha, pos, lo, hi float64
+	alongU             bool
+}
+
+// outermost gives the rectangle with each side of the rectangle between u0, u1 (along
+// alpha) and w0, w1 (along alpha + π/2) moved, within stackSnapPx, to the
+// outermost line of the thin edge map that holds nearly as many edge
+// pixels along the side as the fullest one there.
+func (s sideSnapper) outermost(alpha, u0, u1, w0, w1 float64) models.Quad {
+	e := s.edges
+	ca, sa := math.Cos(alpha), math.Sin(alpha)
+	at := func(u, w float64) (float64, float64) { return u*ca - w*sa, u*sa + w*ca }
+	// count gives the edge pixels on the line u = pos (along u when alongU,
+	// else w = pos) between lo and hi of the other coordinate.
+	count := func(alongU bool, pos, lo, hi float64) int {
+		n := 0
+		for t := lo; t <= hi; t++ {
+			var x, y float64
+			if alongU {
+				x, y = at(pos, t)
+			} else {
+				x, y = at(t, pos)
+			}
+			if e.on(x, y) {
+				n++
+			}
+		}
+		return n
+	}
+	snap := func(alongU bool, pos, outward, lo, hi float64) float64 {
+		key := snapKey{alpha, pos, lo, hi, alongU}
+		if p, ok := s.done[key]; ok {
+			return p
+		}
+		p := snapSide(alongU, pos, outward, lo, hi, count)
+		s.done[key] = p
+		return p
+	}
+	return rectangleOf(alpha, snap(true, u0, -1, w0, w1), snap(true, u1, 1, w0, w1), snap(false, w0, -1, u0, u1), snap(false, w1, 1, u0, u1))
+}
+
+// snapSide moves a side at pos, within stackSnapPx, to the outermost
+// (outward: +1 or −1) line that holds at least 80% of the edge pixels of
+// the fullest (count gives a line's).
+func snapSide(alongU bool, pos, outward, lo, hi float64, count func(alongU bool, pos, lo, hi float64) int) float64 {
+	var counts [2*stackSnapPx + 1]int
+	best := 0
+	for k := range counts {
+		counts[k] = count(alongU, pos+float64(k-stackSnapPx), lo, hi)
+		best = max(best, counts[k])
+	}
+	if best == 0 {
+		return pos
+	}
+	for k := stackSnapPx; k >= -stackSnapPx; k-- { // outermost first
+		if c := counts[int(outward)*k+stackSnapPx]; 10*c >= 8*best {
+			return pos + outward*float64(k)
+		}
+	}
+	return pos
+}
+
+// rectangleOf gives the rectangle between the lines u = u0, u = u1 along
+// alpha and w = w0, w = w1 along alpha + π/2 (top-down pixels).
+func rectangleOf(alpha, u0, u1, w0, w1 float64) models.Quad {
+	ca, sa := math.Cos(alpha), math.Sin(alpha)
+	at := func(u, w float64) models.Point { // u·(ca, sa) + w·(−sa, ca)
+		return models.Point{X: u*ca - w*sa, Y: u*sa + w*ca}
+	}
+	return models.Quad{at(u0, w0), at(u1, w0), at(u1, w1), at(u0, w1)}
 }
 
 func quadsOfRects(rs []rectangle) []models.Quad {
@@ -541,16 +770,6 @@ func (s stackedCard) observation(v *view) models.CardObservation {
 		o.Tapped = true
 	}
 	return o
-}
-
-// crossing gives where two lines x·cos θ + y·sin θ = ρ cross.
-func crossing(t1, r1, t2, r2 float64) (models.Point, bool) {
-	a, b, c, d := math.Cos(t1), math.Sin(t1), math.Cos(t2), math.Sin(t2)
-	det := a*d - b*c
-	if math.Abs(det) < 1e-6 {
-		return models.Point{}, false
-	}
-	return models.Point{X: (r1*d - b*r2) / det, Y: (a*r2 - r1*c) / det}, true
 }
 
 // value gives the grey level at the top-down pixel (x, y), ok false
