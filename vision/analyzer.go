@@ -25,6 +25,7 @@ type Analyzer struct {
 	images    frameImages
 	scale     matScale // the mat's cell size, as the cards show it (scale.go)
 	covered   coveredSearch
+	names     nameChecker // checks the names given against the frame (consistency.go)
 	// laps, when set (by benchmarks), is told each time a stage of a
 	// frame's reading ends.
 	laps interface{ lap(stage string) }
@@ -215,8 +216,10 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		a.lap("scale check")
 	}
 	cards = make([]models.CardObservation, 0, len(dets))
+	var named []namedCard // checked against the frame at the end (consistency.go)
 	var quads []models.Quad
 	for _, d := range dets {
+		named = append(named, namedCard{len(cards), d})
 		cards = append(cards, a.observe(d, v))
 		quads = append(quads, d.quad)
 	}
@@ -235,6 +238,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	a.lap("outline search")
 	for _, u := range unknown {
 		if d, ok := a.identifyRegion(gray, u.quad); ok {
+			named = append(named, namedCard{len(cards), d})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
@@ -253,11 +257,14 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	a.lap("covered sites")
 	for _, s := range covered {
 		if s.named {
+			named = append(named, namedCard{len(cards), s.det})
 			cards = append(cards, a.observe(s.det, v))
 			continue
 		}
 		cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 	}
+	a.confirmNames(f, cards, named, found)
+	a.lap("name check")
 	sortObservations(cards)
 	a.lap("report")
 	return cards, rescale, nil

@@ -96,11 +96,17 @@ func regionHashes(gray gocv.Mat, quad models.Quad) []phash {
 // alone do not name the card surely), verified by a similarity fit. ok is
 // false when no face fits.
 func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, bool) {
+	d, _, ok := a.readRegion(gray, quad)
+	return d, ok
+}
+
+// readRegion is identifyRegion, which also gives the region's features.
+func (a *Analyzer) readRegion(gray gocv.Mat, quad models.Quad) (detection, features, bool) {
 	x := a.index
 	hashes := regionHashes(gray, quad)
 	cands := x.shortlist(hashes, shortlistSize, nil)
 	if len(cands) == 0 {
-		return detection{}, false
+		return detection{}, features{}, false
 	}
 	// The guided matching's faces: for each face size that fits the
 	// outline in some turn, the closest by hash of that size. Only the
@@ -127,13 +133,13 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 	const pad = 12
 	r := image.Rect(int(minX)-pad, int(minY)-pad, int(maxX)+pad, int(maxY)+pad).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
 	if r.Dx() < 16 || r.Dy() < 16 {
-		return detection{}, false
+		return detection{}, features{}, false
 	}
 	roi := gray.Region(r)
 	f, err := detect(&a.regionORB, roi, a.det.mask)
 	roi.Close()
 	if err != nil || len(f.Points) < minInliers {
-		return detection{}, false
+		return detection{}, features{}, false
 	}
 	for i := range f.Points {
 		f.Points[i].X += float32(r.Min.X)
@@ -174,7 +180,7 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 	// minInliers, is named without the guided matching (which costs most
 	// of a region's time).
 	if best, second, ok := x.fitRegion(cands, byRef, nil, rng); ok && best.inliers >= regionSureInliers && second < minInliers {
-		return best, true
+		return best, f, true
 	}
 	// The hash-table matches come first in each face's pairs; the guided
 	// ones follow, but for keypoints the face has a hash-table match for.
@@ -190,7 +196,7 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 		}
 	}
 	best, _, ok := x.fitRegion(cands, byRef, lshPairs, rng)
-	return best, ok
+	return best, f, ok
 }
 
 // regionSureInliers is how many hash-table inliers name a region's card
@@ -274,9 +280,16 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 			gray.CopyTo(&scaled)
 		}
 		w, h := float64(scaled.Cols()), float64(scaled.Rows())
-		d, ok := a.identifyRegion(scaled, models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}})
-		if !ok {
+		d, feat, ok := a.readRegion(scaled, models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}})
+		// The face must agree with all of the picture (consistency.go).
+		if !ok || !fillsPicture(d.quad, w, h) {
 			continue
+		}
+		// The face must agree with all of the picture (consistency.go): a
+		// card whose face is contradicted is a card, of no face of the
+		// catalog, not a token.
+		if a.contradicted(&d, feat, keypointsInside(feat, d.quad)) || !a.agreesWhole(&d, feat, keypointsInside(feat, d.quad)) {
+			break
 		}
 		ref := &a.index.refs[d.ref]
 		rot := d.rotation()
@@ -292,4 +305,24 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 	}
 	w, h := float64(gray.Cols()), float64(gray.Rows())
 	return models.CardObservation{Quad: models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, Confidence: unknownConfidence}, false
+}
+
+// fillsPicture reports whether a card fitted in a picture of w × h (its
+// quad) fills it, as Identify's picture should: its corners lie in the
+// picture, up to a tenth of its short side, and it covers two thirds of
+// it or more. A face fitted to a part of the picture only, or turned
+// across it, is not the card shown.
+func fillsPicture(q models.Quad, w, h float64) bool {
+	m := 0.1 * math.Min(w, h)
+	for _, p := range q {
+		if p.X < -m || p.Y < -m || p.X > w+m || p.Y > h+m {
+			return false
+		}
+	}
+	area := 0.0
+	for i := range q {
+		j := (i + 1) % 4
+		area += q[i].X*q[j].Y - q[j].X*q[i].Y
+	}
+	return math.Abs(area)/2 >= 2*w*h/3
 }

@@ -38,7 +38,7 @@ const (
 	targetFrameMS       = 20.0
 	targetIdentifyMS    = 5.0
 	realCatalogFaces    = 1104
-	benchVisionUsageMsg = "usage: tablecam bench vision [--frames DIR] [--catalog DIR] [--limit N] [--threads N] [--detect] [--no-realm] [--catalog-size N] [--misses] [--cpuprofile FILE]"
+	benchVisionUsageMsg = "usage: tablecam bench vision [--frames DIR] [--catalog DIR] [--limit N] [--threads N] [--detect] [--no-realm] [--catalog-size N] [--catalog-faces N] [--misses] [--cpuprofile FILE]"
 )
 
 // benchVisionFlags are the options of "tablecam bench vision".
@@ -46,6 +46,7 @@ type benchVisionFlags struct {
 	frames, catalog, cache, realList string
 	cpuProfile                       string
 	limit, threads, catalogSize      int
+	catalogFaces                     int
 	detect, misses, noRealm          bool
 }
 
@@ -65,6 +66,7 @@ func runBenchVision(ctx context.Context, e env) int {
 	fs.BoolVar(&f.noRealm, "no-realm", false, "skip measuring realm detection (faster when only the cards' figures matter)")
 	fs.BoolVar(&f.detect, "detect", false, "read cards with the automatically detected realm instead of the truth corners")
 	fs.IntVar(&f.catalogSize, "catalog-size", 0, fmt.Sprintf("also read the frames and time identification against a catalog of N faces (e.g. %d, the realistic case): the catalog plus faces rendered for the real card list's names", realCatalogFaces))
+	fs.IntVar(&f.catalogFaces, "catalog-faces", 0, "read the frames against only the first N faces of the catalog by slug, the other cards left without a face (a player who scanned one deck, or a few cards): wrong names, and how the cards without a face are reported")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the frames' analysis to this `FILE` (for go tool pprof)")
 	fs.StringVar(&f.realList, "real-list", "../shared/data/sorcery-cards.json", "card list whose names the --catalog-size faces are rendered for")
 	fs.Usage = func() {
@@ -103,6 +105,13 @@ func runBenchVision(ctx context.Context, e env) int {
 		fmt.Fprintf(e.stderr, "tablecam bench vision: %v\n", err)
 		return 2
 	}
+	if f.catalogFaces < 0 {
+		fmt.Fprintf(e.stderr, "tablecam bench vision: --catalog-faces %d: want a positive number of faces\n", f.catalogFaces)
+		return 2
+	}
+	if f.catalogFaces > 0 {
+		cat = firstFaces(cat, f.catalogFaces)
+	}
 	prev := vision.SetOpenCVThreads(f.threads)
 	defer vision.SetOpenCVThreads(prev)
 
@@ -113,6 +122,8 @@ func runBenchVision(ctx context.Context, e env) int {
 	}
 	defer an.Close()
 	b := newVisionBench()
+	b.faces = an.Faces()
+	b.hasFace = facesOf(cat)
 	if f.misses {
 		b.log = e.stderr
 	}
@@ -143,7 +154,7 @@ func runBenchVision(ctx context.Context, e env) int {
 	if f.cpuProfile != "" {
 		pprof.StopCPUProfile()
 	}
-	b.identifyAll(an, frames, "catalog", cat.Len())
+	b.identifyAll(an, frames, "catalog", an.Faces(), b.hasFace)
 	var big *visionBench
 	if f.catalogSize > 0 {
 		bigCat, note, err := visionBenchCatalog(cat, f, e.stderr)
@@ -158,11 +169,12 @@ func runBenchVision(ctx context.Context, e env) int {
 		}
 		defer bigAn.Close()
 		b.bigNote = note
-		b.identifyAll(bigAn, frames, "big", bigCat.Len())
+		b.identifyAll(bigAn, frames, "big", bigAn.Faces(), facesOf(bigCat))
 		// The realistic case: a player loads the whole card list with its
 		// faces. The same frames are read again against it.
 		big = newVisionBench()
-		big.faces = bigCat.Len()
+		big.faces = bigAn.Faces()
+		big.hasFace = facesOf(bigCat)
 		if b.log != nil {
 			big.log = prefixWriter{w: b.log, prefix: fmt.Sprintf("[%d faces] ", bigCat.Len())}
 		}
@@ -333,14 +345,20 @@ type visionBench struct {
 	frameCPU, steadyCPU                        []float64 // CPU time of the analysing thread
 	identify                                   map[string]*identifyFigures
 	bigNote                                    string
-	faces                                      int       // the catalog's faces, when not the --catalog's
-	log                                        io.Writer // misses are listed here when not nil
+	faces                                      int             // the faces the frames are read against
+	hasFace                                    map[string]bool // the slugs of the cards with a face
+	// Cards of the frames whose face is not in the catalog: reported as
+	// an unknown card, not found, or named (wrongly: counted in wrongNames too).
+	faceless                       ratio // found, as unknown or named
+	facelessUnknown, facelessNamed int
+	log                            io.Writer // misses are listed here when not nil
 }
 
 type identifyFigures struct {
 	faces   int
-	correct ratio
-	wrong   int // cards named as another card (not left unknown)
+	correct ratio // of the cards with a face
+	unknown ratio // of the cards without a face: left unknown
+	wrong   int   // cards named as another card (not left unknown)
 	ms      []float64
 	cpu     []float64 // CPU time of the identifying thread
 }
@@ -480,6 +498,15 @@ func (b *visionBench) score(obs models.FrameObservation, t *synth.SceneTruth, im
 		if m >= 0 && obs.Cards[m].Identified() && !named {
 			b.wrongNames++
 		}
+		if !b.hasFace[tc.Slug] {
+			b.faceless.add(m >= 0)
+			switch {
+			case m >= 0 && obs.Cards[m].Identified():
+				b.facelessNamed++
+			case m >= 0:
+				b.facelessUnknown++
+			}
+		}
 		switch {
 		case tc.Token:
 			b.idTokens.add(named)
@@ -522,7 +549,7 @@ func shortSide(q models.Quad) float64 {
 // identifyAll times Identify on every fully visible card of the frames, cut
 // out along its true outline but starting from the corner nearest the image's
 // top-left, so the crop does not give away the card's turn.
-func (b *visionBench) identifyAll(an *vision.Analyzer, frames []benchFrame, key string, faces int) {
+func (b *visionBench) identifyAll(an *vision.Analyzer, frames []benchFrame, key string, faces int, hasFace map[string]bool) {
 	fig := &identifyFigures{faces: faces}
 	b.identify[key] = fig
 	for _, fr := range frames {
@@ -542,11 +569,15 @@ func (b *visionBench) identifyAll(an *vision.Analyzer, frames []benchFrame, key 
 				fig.cpu = append(fig.cpu, ms(threadCPUTime()-cpu))
 			}
 			crop.Close()
-			fig.correct.add(o.NameOr("") == tc.Name)
+			if hasFace[tc.Slug] {
+				fig.correct.add(o.NameOr("") == tc.Name)
+			} else {
+				fig.unknown.add(o.Name == nil)
+			}
 			if o.Name != nil && *o.Name != tc.Name {
 				fig.wrong++
 			}
-			if b.log != nil && o.NameOr("") != tc.Name {
+			if b.log != nil && o.NameOr("") != tc.Name && (hasFace[tc.Slug] || o.Name != nil) {
 				fmt.Fprintf(b.log, "%s: identify, %d faces: %s (rotation %d): read as %s\n", fr.image, faces, tc.Name, tc.Rotation, o.NameOr("unknown"))
 			}
 		}
@@ -674,7 +705,10 @@ func mark(ok bool) string {
 }
 
 func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
-	fmt.Fprintf(w, "vision bench: %d frames from %s, catalog %s, OpenCV threads %d\n", b.frames, f.frames, f.catalog, f.threads)
+	fmt.Fprintf(w, "vision bench: %d frames from %s, catalog %s (%d faces), OpenCV threads %d\n", b.frames, f.frames, f.catalog, b.faces, f.threads)
+	if f.catalogFaces > 0 {
+		fmt.Fprintf(w, "only the first %d faces by slug are read (--catalog-faces): the frames' other cards have none\n", f.catalogFaces)
+	}
 	corners := "truth corners"
 	if f.detect {
 		corners = "detected corners"
@@ -698,6 +732,7 @@ func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
 	fmt.Fprintf(w, "identity, fully visible  %s  target ≥ %.0f%%  %s\n", b.idFull, 100*targetIDFull, mark(b.idFull.value() >= targetIDFull))
 	fmt.Fprintf(w, "identity, sites 40–80%%   %s  target ≥ %.0f%%  %s\n", b.idHalf, 100*targetIDHalfSite, mark(b.idHalf.value() >= targetIDHalfSite))
 	fmt.Fprintf(w, "wrong names              %d\n", b.wrongNames)
+	b.reportFaceless(w, "")
 	fmt.Fprintf(w, "\nrotation                 %s  target ≥ %.0f%%  %s\n", b.rotation, 100*targetRotation, mark(b.rotation.value() >= targetRotation))
 	fmt.Fprintf(w, "owner                    %s\n", b.owner)
 	fmt.Fprintf(w, "tapped                   %s\n", b.tapped)
@@ -721,6 +756,9 @@ func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
 		}
 		fmt.Fprintf(w, "identify one card, %4d faces: %s median %.2f ms, p95 %.2f ms, correct %s, wrong %d  target ≤ %.0f ms  %s\n",
 			fig.faces, what, m, p95, fig.correct, fig.wrong, targetIdentifyMS, mark(m <= targetIdentifyMS))
+		if fig.unknown.n > 0 {
+			fmt.Fprintf(w, "  cards without a face left unknown %s\n", fig.unknown)
+		}
 	}
 	if b.bigNote != "" {
 		fmt.Fprintf(w, "  (%s)\n", b.bigNote)
@@ -736,6 +774,7 @@ func (b *visionBench) reportFrames(w io.Writer, note string) {
 	fmt.Fprintf(w, "  identity, fully visible  %s  target ≥ %.0f%%  %s\n", b.idFull, 100*targetIDFull, mark(b.idFull.value() >= targetIDFull))
 	fmt.Fprintf(w, "  identity, sites 40–80%%   %s  target ≥ %.0f%%  %s\n", b.idHalf, 100*targetIDHalfSite, mark(b.idHalf.value() >= targetIDHalfSite))
 	fmt.Fprintf(w, "  wrong names              %d\n", b.wrongNames)
+	b.reportFaceless(w, "  ")
 	fmt.Fprintf(w, "  rotation                 %s\n", b.rotation)
 	if len(b.frameCPU) > 0 {
 		med := percentile(b.frameCPU, 0.5)
@@ -754,4 +793,50 @@ func threadCPUTime() time.Duration {
 		return -1
 	}
 	return time.Duration(ts.Nano())
+}
+
+// reportFaceless writes how the cards whose face the catalog lacks were
+// reported, when the frames hold any.
+func (b *visionBench) reportFaceless(w io.Writer, indent string) {
+	if b.faceless.n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%scards without a face     found %s: as unknown %d, named %d (wrong)\n", indent, b.faceless, b.facelessUnknown, b.facelessNamed)
+}
+
+// firstFaces is the catalog with the faces of only its first n cards by
+// slug: the other cards stay, without a face.
+func firstFaces(cat *models.Catalog, n int) *models.Catalog {
+	cards := cat.Cards()
+	var withFace []string
+	for _, c := range cards {
+		if c.Image != "" {
+			withFace = append(withFace, c.Slug)
+		}
+	}
+	sort.Strings(withFace)
+	keep := map[string]bool{}
+	for _, slug := range withFace[:min(n, len(withFace))] {
+		keep[slug] = true
+	}
+	out := make([]*models.Card, len(cards))
+	for i, c := range cards {
+		cc := *c
+		if !keep[c.Slug] {
+			cc.Image = ""
+		}
+		out[i] = &cc
+	}
+	return models.NewCatalog(out)
+}
+
+// facesOf gives the slugs of the catalog's cards that have a face.
+func facesOf(cat *models.Catalog) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range cat.Cards() {
+		if c.Image != "" {
+			out[c.Slug] = true
+		}
+	}
+	return out
 }

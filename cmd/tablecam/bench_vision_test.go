@@ -95,3 +95,37 @@ func TestBenchBarNotTerminal(t *testing.T) {
 		t.Errorf("progress on a non-terminal:\n%q\nwant\n%q", buf.String(), want)
 	}
 }
+
+// TestBenchVisionCatalogFaces reads the frames against only the first few
+// faces of the catalog: the report names the faces read, counts how the
+// cards without a face were reported, and gives no wrong name.
+func TestBenchVisionCatalogFaces(t *testing.T) {
+	frames := filepath.Join("..", "..", "samples", "stills")
+	if matches, _ := filepath.Glob(filepath.Join(frames, "*.json")); len(matches) == 0 {
+		t.Skip("no sample stills")
+	}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), env{
+		args:   []string{"bench", "vision", "--frames", frames, "--catalog", sampleCatalogDir, "--cache", t.TempDir(), "--limit", "6", "--no-realm", "--catalog-faces", "5"},
+		stdin:  strings.NewReader(""),
+		stdout: &out, stderr: &errOut,
+	})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	report := out.String()
+	for _, want := range []string{"(5 faces)", "only the first 5 faces by slug", "wrong names              0", "cards without a face     found",
+		"identify one card,    5 faces", "wrong 0", "cards without a face left unknown"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	code = run(context.Background(), env{
+		args:   []string{"bench", "vision", "--frames", frames, "--catalog", sampleCatalogDir, "--catalog-faces", "-1"},
+		stdin:  strings.NewReader(""),
+		stdout: &out, stderr: &errOut,
+	})
+	if code != 2 || !strings.Contains(errOut.String(), "--catalog-faces -1") {
+		t.Errorf("--catalog-faces -1: exit %d, stderr %q; want 2 naming the option", code, errOut.String())
+	}
+}

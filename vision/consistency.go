@@ -1,0 +1,439 @@
+package vision
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// The consistency check: a name is given by a fit of a face to some of a
+// card's keypoints, and the ratio test and the generic marks (markGeneric)
+// keep the layout every card shares from naming a card only when other
+// faces of its kind compete for it. With a catalog of one deck, or a few
+// scanned cards, nothing competes: a card missing from the catalog whose
+// title bar, type line and text box read like a face in it (every avatar
+// of a set shares them, only the art differs) fits that face with a
+// hundred inliers. So once a frame's cards are all fitted, every named
+// card's face is laid over what the camera shows of it, cut into a coarse
+// grid of cells, and each cell is asked whether its keypoints agree with
+// the face there. A part of the card the size of an art window that
+// disagrees, and that no card lying on top explains, contradicts the name:
+// the card is reported unknown, with its outline, kind and turn.
+const (
+	// checkCols × checkRows cells of about 16 × 22 mm cut a face: an art
+	// window covers several of them.
+	checkCols = 4
+	checkRows = 4
+	// checkMinKeypoints is the fewest checked keypoints (see
+	// faceAgreement) a cell needs to be judged.
+	checkMinKeypoints = 8
+	// checkCellAgree is the share of its checked keypoints below which a
+	// cell disagrees with the face. On the face that is there, a cell's
+	// keypoints agree at 60–95% (bundled stills, unseen seeds, blurred,
+	// dim and glared copies); on another face, where its art differs,
+	// at 0–30%.
+	checkCellAgree = 0.35
+	// A name is contradicted when the cells that disagree hold at least
+	// checkContradictShare of the card's checked keypoints and at least
+	// checkContradictMin of them: on a face of one size, an art window is
+	// a third of it or more, while what a true card shows disagrees in a
+	// cell or two at most (a reflection, a blurred corner).
+	checkContradictShare = 0.3
+	checkContradictMin   = 40
+	// checkBetweenMM is how far around a card lying on top of it a card's
+	// keypoints are not checked: a third card may lie between the two,
+	// showing a strip beside the top card's edge.
+	checkBetweenMM = 12
+)
+
+// cellTally counts, in one cell of a face's grid, the frame keypoints
+// checked there (near a keypoint of the face: see faceAgreement) and those
+// whose descriptor agrees.
+type cellTally struct{ checked, agree int }
+
+// faceTally is a card's cellTally, cell by cell, row by row.
+type faceTally [checkRows * checkCols]cellTally
+
+// against lists the cells that disagree with the face (see
+// checkCellAgree), and counts the keypoints checked in all cells and in
+// those.
+func (t *faceTally) against() (cells [checkRows * checkCols]bool, checked, disagreeing int) {
+	for k, c := range t {
+		checked += c.checked
+		if c.checked >= checkMinKeypoints && float64(c.agree) < checkCellAgree*float64(c.checked) {
+			cells[k] = true
+			disagreeing += c.checked
+		}
+	}
+	return cells, checked, disagreeing
+}
+
+// contradicts reports whether the tally contradicts the name (see
+// checkContradictShare).
+func (t *faceTally) contradicts() bool {
+	_, checked, against := t.against()
+	return against >= checkContradictMin && float64(against) >= checkContradictShare*float64(checked)
+}
+
+// cellOf gives the cell of a face of w × h that (rx, ry) lies in.
+func cellOf(rx, ry, w, h float64) int {
+	return min(max(int(ry*checkRows/h), 0), checkRows-1)*checkCols + min(max(int(rx*checkCols/w), 0), checkCols-1)
+}
+
+// nameChecker checks named cards against what the camera shows of them. It
+// keeps, for each face it has checked, all its keypoints by position (the
+// generic ones too: the layout a card shares with others still has to be
+// there).
+type nameChecker struct {
+	spots map[int]*spotGrid
+}
+
+// faceSpots gives all the keypoints of face ref by position.
+func (c *nameChecker) faceSpots(x *catalogIndex, ref int) *spotGrid {
+	if c.spots == nil {
+		c.spots = map[int]*spotGrid{}
+	}
+	g, ok := c.spots[ref]
+	if !ok {
+		pts := x.refs[ref].Feat.Points
+		all := make([]bool, len(pts))
+		for i := range all {
+			all[i] = true
+		}
+		g = newSpotGrid(pts, all, faceGridCell)
+		c.spots[ref] = g
+	}
+	return g
+}
+
+// faceAgreement maps keypoint i of f onto d's face (spots: its keypoints):
+// on says whether it lands on the face, at (rx, ry); checked whether a
+// keypoint of the face lies within inlierThreshold of it there; agree
+// whether one of those has a descriptor within maxHamming.
+func (x *catalogIndex) faceAgreement(d *detection, spots *spotGrid, f features, i int) (rx, ry float64, on, checked, agree bool) {
+	ref := &x.refs[d.ref]
+	s2 := d.sim.A*d.sim.A + d.sim.B*d.sim.B
+	if s2 < 1e-9 {
+		return 0, 0, false, false, false
+	}
+	p := f.Points[i]
+	dx, dy := float64(p.X)-d.sim.Tx, float64(p.Y)-d.sim.Ty
+	rx, ry = (d.sim.A*dx+d.sim.B*dy)/s2, (-d.sim.B*dx+d.sim.A*dy)/s2
+	if rx < 0 || ry < 0 || rx >= float64(ref.W) || ry >= float64(ref.H) {
+		return rx, ry, false, false, false
+	}
+	r2 := inlierThreshold * inlierThreshold / s2
+	x0, x1, y0, y1 := spots.cellsNear(rx, ry, math.Sqrt(r2))
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, q := range spots.at(x, y) {
+				if ex, ey := float64(q.X)-rx, float64(q.Y)-ry; ex*ex+ey*ey > r2 {
+					continue
+				}
+				checked = true
+				if hamming(&f.Descs[i], &ref.Feat.Descs[q.ID]) <= maxHamming {
+					return rx, ry, true, true, true
+				}
+			}
+		}
+	}
+	return rx, ry, true, checked, false
+}
+
+// checkedKeypoint is a keypoint checked against a face: its cell there,
+// and whether it agrees.
+type checkedKeypoint struct {
+	id    int32
+	cell  int
+	agree bool
+}
+
+// check checks the keypoints ids of f against d's face.
+func (a *Analyzer) check(d *detection, f features, ids []int32) []checkedKeypoint {
+	ref := &a.index.refs[d.ref]
+	spots := a.names.faceSpots(a.index, d.ref)
+	out := make([]checkedKeypoint, 0, len(ids))
+	for _, i := range ids {
+		if rx, ry, on, checked, agree := a.index.faceAgreement(d, spots, f, int(i)); on && checked {
+			out = append(out, checkedKeypoint{i, cellOf(rx, ry, float64(ref.W), float64(ref.H)), agree})
+		}
+	}
+	return out
+}
+
+// tallyOf counts checked keypoints by cell.
+func tallyOf(ks []checkedKeypoint) faceTally {
+	var t faceTally
+	for _, k := range ks {
+		t[k.cell].checked++
+		if k.agree {
+			t[k.cell].agree++
+		}
+	}
+	return t
+}
+
+// contradicted reports whether the keypoints ids of f contradict d's
+// name. The keypoints of the cells that disagree may show part of another
+// card of the catalog, lying between d and a card on top of it or barely
+// seen: those that another face fits (see explainedElsewhere) do not count.
+func (a *Analyzer) contradicted(d *detection, f features, ids []int32) bool {
+	ks := a.check(d, f, ids)
+	t := tallyOf(ks)
+	if !t.contradicts() {
+		return false
+	}
+	cells, _, _ := t.against()
+	var suspects []int
+	for _, k := range ks {
+		if cells[k.cell] && !k.agree {
+			suspects = append(suspects, int(k.id))
+		}
+	}
+	explained := a.index.explainedElsewhere(f, suspects, d.ref)
+	if len(explained) == 0 {
+		return true
+	}
+	kept := ks[:0]
+	for _, k := range ks {
+		if !explained[int(k.id)] {
+			kept = append(kept, k)
+		}
+	}
+	t = tallyOf(kept)
+	return t.contradicts()
+}
+
+// explainedElsewhere gives the keypoints ids of f that another face than
+// ref's (and than any face of its name) fits: looked up in all the hash
+// tables, those of a face that a similarity fits with minInliers of them.
+func (x *catalogIndex) explainedElsewhere(f features, ids []int, ref int) map[int]bool {
+	if len(ids) < minInliers {
+		return nil
+	}
+	byRef := x.matchKeypoints(f, ids, len(x.lsh.tables))
+	params := ransacParams{threshold: inlierThreshold, minScale: regionMinScale, maxScale: regionMaxScale, iterations: ransacRounds}
+	rng := rand.New(rand.NewPCG(uint64(ref), 11))
+	name := x.refs[ref].card.Name
+	var out map[int]bool
+	for r, ms := range byRef {
+		if r == ref || len(ms) < minInliers || x.refs[r].card.Name == name {
+			continue
+		}
+		pairs := make([]pointPair, len(ms))
+		for k, m := range ms {
+			rp, fp := x.refs[r].Feat.Points[m.refPoint], f.Points[m.frame]
+			pairs[k] = pointPair{float64(rp.X), float64(rp.Y), float64(fp.X), float64(fp.Y)}
+		}
+		_, flags, n := ransacSimilarity(pairs, params, rng)
+		if n < minInliers {
+			continue
+		}
+		if out == nil {
+			out = map[int]bool{}
+		}
+		for k, in := range flags {
+			if in {
+				out[ms[k].frame] = true
+			}
+		}
+	}
+	return out
+}
+
+// namedCard is a card the frame's reading named: its place among the
+// frame's cards and the fit that named it.
+type namedCard struct {
+	card int
+	det  detection
+}
+
+// confirmNames checks every named card against the frame's keypoints f
+// once all the frame's cards are found (found: the top-down outlines of
+// all of them but the covered sites, named or not), and reports those
+// whose name the frame contradicts as unknown cards. A card unnamed so
+// neither explains nor hides what lies under it: the cards it overlaps
+// are checked again.
+func (a *Analyzer) confirmNames(f features, cards []models.CardObservation, named []namedCard, found []placed) {
+	if len(named) == 0 {
+		return
+	}
+	grid := newPointGrid(f.Points, frameGridCell)
+	isNamed := make(map[models.Quad]bool, len(named))
+	for _, n := range named {
+		isNamed[n.det.quad] = true
+	}
+	var unnamed []models.Quad
+	for _, p := range found {
+		if !isNamed[p.quad] {
+			unnamed = append(unnamed, p.quad)
+		}
+	}
+	active := make([]bool, len(named))
+	recheck := make([]bool, len(named))
+	for k := range named {
+		active[k], recheck[k] = true, true
+	}
+	for {
+		var dropped []models.Quad
+		for k := range named {
+			if !recheck[k] {
+				continue
+			}
+			recheck[k] = false
+			ids := a.visibleKeypoints(f, grid, k, named, active, unnamed)
+			if a.contradicted(&named[k].det, f, ids) {
+				active[k] = false
+				unname(&cards[named[k].card])
+				dropped = append(dropped, named[k].det.quad)
+			}
+		}
+		if len(dropped) == 0 {
+			return
+		}
+		for k := range named {
+			for _, q := range dropped {
+				if active[k] && boxesOverlap(named[k].det.quad, q) {
+					recheck[k] = true
+				}
+			}
+		}
+	}
+}
+
+// unname turns a named card's observation into an unknown card's: its
+// outline, kind, turn and owner stay.
+func unname(o *models.CardObservation) {
+	o.Name, o.Slug, o.Type = nil, nil, nil
+	o.Confidence = unknownConfidence
+}
+
+// visibleKeypoints lists the described keypoints of f (grid holds them by
+// position) that named card k shows: inside its outline, more than
+// edgeBand in, under none of the unnamed cards (whose outline shows whole,
+// so they lie on top of what they overlap) but the card itself, and under
+// no other active named card. Of two named cards that overlap, the one
+// whose face agrees with more of the keypoints they share lies on top.
+func (a *Analyzer) visibleKeypoints(f features, grid *pointGrid, k int, named []namedCard, active []bool, unnamed []models.Quad) []int32 {
+	x := a.index
+	d := &named[k].det
+	quad := d.quad
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range quad {
+		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
+		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+	}
+	o := newOutline(quad)
+	var hidden []outline
+	for _, q := range unnamed {
+		if boxesOverlap(quad, q) && !sameCardAsAny(q, []models.Quad{quad}) {
+			hidden = append(hidden, newOutline(grow(q, edgeBand)))
+		}
+	}
+	var ids []int32
+	x0, x1, y0, y1 := grid.cellsNear((minX+maxX)/2, (minY+maxY)/2, math.Max(maxX-minX, maxY-minY)/2)
+	for gy := y0; gy <= y1; gy++ {
+		for gx := x0; gx <= x1; gx++ {
+		next:
+			for _, i := range grid.at(gx, gy) {
+				if !f.described(int(i)) {
+					continue
+				}
+				p := models.Point{X: float64(f.Points[i].X), Y: float64(f.Points[i].Y)}
+				if o.insideDistance(p) < edgeBand {
+					continue
+				}
+				for h := range hidden {
+					if hidden[h].insideDistance(p) > 0 {
+						continue next
+					}
+				}
+				ids = append(ids, i)
+			}
+		}
+	}
+	spots := a.names.faceSpots(x, d.ref)
+	for j := range named {
+		od := &named[j].det
+		if j == k || !active[j] || !boxesOverlap(quad, od.quad) {
+			continue
+		}
+		// The keypoints in the overlap, and which face they agree with.
+		other := newOutline(od.quad)
+		otherSpots := a.names.faceSpots(x, od.ref)
+		mine, theirs := 0, 0
+		for _, i := range ids {
+			p := models.Point{X: float64(f.Points[i].X), Y: float64(f.Points[i].Y)}
+			if other.insideDistance(p) < edgeBand {
+				continue
+			}
+			if _, _, _, _, ok := x.faceAgreement(d, spots, f, int(i)); ok {
+				mine++
+			}
+			if _, _, _, _, ok := x.faceAgreement(od, otherSpots, f, int(i)); ok {
+				theirs++
+			}
+		}
+		if theirs <= mine {
+			continue
+		}
+		kept := ids[:0]
+		margin := edgeBand + checkBetweenMM*a.opts.pxPerMM()
+		for _, i := range ids {
+			if other.insideDistance(models.Point{X: float64(f.Points[i].X), Y: float64(f.Points[i].Y)}) <= -margin {
+				kept = append(kept, i)
+			}
+		}
+		ids = kept
+	}
+	return ids
+}
+
+// boxesOverlap reports whether the bounding boxes of two quads overlap.
+func boxesOverlap(a, b models.Quad) bool {
+	box := func(q models.Quad) (x0, y0, x1, y1 float64) {
+		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, p := range q {
+			x0, x1 = math.Min(x0, p.X), math.Max(x1, p.X)
+			y0, y1 = math.Min(y0, p.Y), math.Max(y1, p.Y)
+		}
+		return x0, y0, x1, y1
+	}
+	ax0, ay0, ax1, ay1 := box(a)
+	bx0, by0, bx1, by1 := box(b)
+	return ax0 < bx1 && bx0 < ax1 && ay0 < by1 && by0 < ay1
+}
+
+// keypointsInside lists the keypoints of f inside quad, more than
+// edgeBand in.
+func keypointsInside(f features, quad models.Quad) []int32 {
+	o := newOutline(quad)
+	var ids []int32
+	for i, p := range f.Points {
+		if o.insideDistance(models.Point{X: float64(p.X), Y: float64(p.Y)}) >= edgeBand {
+			ids = append(ids, int32(i))
+		}
+	}
+	return ids
+}
+
+// identifyMinAgree is the share of a single card's checked keypoints that
+// must agree with the face that names it. A picture given to Identify
+// shows one card and nothing on it: the face that is there agrees with
+// half of its keypoints or more (crops of the bundled stills, blurred
+// ones too), another face of the same layout with 20–50%.
+const identifyMinAgree = 0.5
+
+// agreesWhole reports whether at least identifyMinAgree of the keypoints
+// ids of f that d's face has keypoints near agree with it.
+func (a *Analyzer) agreesWhole(d *detection, f features, ids []int32) bool {
+	agree, checked := 0, 0
+	for _, k := range a.check(d, f, ids) {
+		checked++
+		if k.agree {
+			agree++
+		}
+	}
+	return float64(agree) >= identifyMinAgree*float64(checked)
+}
