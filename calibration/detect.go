@@ -237,9 +237,10 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	var seeds []gridFit
 	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {
 		best, err = fitGrid(gray, faint, g, th)
-		if err == nil && rm.ridgeScore(best.h, g) < minEdgeRidgeScore {
+		if err == nil && math.Max(rm.ridgeScore(best.h, g), rm.bentRidgeScore(best.h, g)) < minEdgeRidgeScore {
 			// Edges of cards and art line up into a lattice whose lines
-			// are not drawn lines.
+			// are not drawn lines, even allowing the lines to bend a
+			// little (a lens's barrel distortion, a mat not lying flat).
 			err = fmt.Errorf("calibration: the grid found on edges is not drawn lines: %w", ErrNotFound)
 		}
 		if err == nil && cameraInconsistency(best.h, float64(gray.Cols()), float64(gray.Rows())) > maxCameraInconsistency {

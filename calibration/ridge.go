@@ -183,10 +183,17 @@ func (m *ridgeMap) gridEvidence(h homography, g models.RealmGeometry, clip, line
 
 // polarEvidence is gridEvidence for dark or for light lines.
 func (m *ridgeMap) polarEvidence(h homography, g models.RealmGeometry, clip, lineCap float64, light bool, step float64) float64 {
+	return m.polarEvidenceOf(func(gl gridLine) (float64, int) { return m.lineEvidence(h, gl, step, clip, light) }, g, lineCap, step)
+}
+
+// polarEvidenceOf is polarEvidence with each line's evidence (its mean
+// response and how many samples fell inside the frame, samples every step
+// mm) read by evidence.
+func (m *ridgeMap) polarEvidenceOf(evidence func(gridLine) (float64, int), g models.RealmGeometry, lineCap, step float64) float64 {
 	var hit, total float64
 	for _, gl := range innerLines(g) {
 		l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
-		e, n := m.lineEvidence(h, gl, step, clip, light)
+		e, n := evidence(gl)
 		if float64(n) < 0.5*(l/step+1) {
 			e = 0
 		}
@@ -198,7 +205,7 @@ func (m *ridgeMap) polarEvidence(h homography, g models.RealmGeometry, clip, lin
 	// line.
 	maxOut := 0.0
 	for _, gl := range outerLines(g) {
-		if e, n := m.lineEvidence(h, gl, step, clip, light); n > 0 {
+		if e, n := evidence(gl); n > 0 {
 			l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
 			seen := math.Min(1, float64(n)/(l/step+1))
 			maxOut = math.Max(maxOut, seen*math.Min(lineCap, e))
@@ -209,7 +216,7 @@ func (m *ridgeMap) polarEvidence(h homography, g models.RealmGeometry, clip, lin
 	// every other true line.
 	var mid, midTotal float64
 	for _, gl := range midLines(g) {
-		if e, n := m.lineEvidence(h, gl, step, clip, light); n > 0 {
+		if e, n := evidence(gl); n > 0 {
 			l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
 			mid += math.Max(0, math.Min(lineCap, e)) * l
 			midTotal += l
@@ -219,6 +226,77 @@ func (m *ridgeMap) polarEvidence(h homography, g models.RealmGeometry, clip, lin
 		mid /= midTotal
 	}
 	return hit/total - 0.5*maxOut - 0.5*mid
+}
+
+// bentRidgeScore is ridgeScore for a grid whose lines may bend a few
+// pixels away from the straight lattice h: a lens's barrel distortion
+// bows a line across the frame by several pixels, and a cloth mat that
+// does not lie flat waves, while the ridge response falls to nothing, or
+// below, a pixel or two off a thin line's centre. Each grid line is read
+// cell side by cell side, every side at the shift across it (up to
+// bentShift px either way) where it answers best; the lines one cell
+// outside and through the cells' middles, which ridgeScore subtracts, are
+// read the same way, so that picking the best shift raises noise as much
+// on the lines subtracted as on the grid's own.
+func (m *ridgeMap) bentRidgeScore(h homography, g models.RealmGeometry) float64 {
+	const step = 4
+	score := math.Inf(-1)
+	for _, light := range []bool{false, true} {
+		ev := func(gl gridLine) (float64, int) { return m.bentLineEvidence(h, gl, g, step, ridgeClip, light) }
+		score = math.Max(score, m.polarEvidenceOf(ev, g, ridgeLineCap, step))
+	}
+	return score
+}
+
+// bentShift is the largest shift (px, at the working width) across a grid
+// line at which bentRidgeScore reads a cell side.
+const bentShift = 3
+
+// bentLineEvidence is lineEvidence with the line read in pieces one cell
+// side long, each at its best shift across the line (see bentRidgeScore).
+func (m *ridgeMap) bentLineEvidence(h homography, gl gridLine, g models.RealmGeometry, step, clip float64, light bool) (float64, int) {
+	dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
+	side := g.CellWidthMM
+	if math.Abs(dy) > math.Abs(dx) {
+		side = g.CellHeightMM
+	}
+	pieces := max(1, int(math.Round(math.Hypot(dx, dy)/side)))
+	type sample struct {
+		p      models.Point
+		nx, ny float64
+	}
+	var sum float64
+	n := 0
+	for k := 0; k < pieces; k++ {
+		a, b := float64(k)/float64(pieces), float64(k+1)/float64(pieces)
+		piece := gridLine{models.Point{X: gl.p0.X + a*dx, Y: gl.p0.Y + a*dy}, models.Point{X: gl.p0.X + b*dx, Y: gl.p0.Y + b*dy}}
+		var samples []sample
+		piece.sample(h, step, func(p models.Point, nx, ny float64) { samples = append(samples, sample{p, nx, ny}) })
+		best, bestN := math.Inf(-1), 0
+		for s := -bentShift; s <= bentShift; s++ {
+			var ps float64
+			pn := 0
+			for _, q := range samples {
+				r, ok := m.response(models.Point{X: q.p.X + float64(s)*q.nx, Y: q.p.Y + float64(s)*q.ny}, q.nx, q.ny, light)
+				if !ok {
+					continue
+				}
+				ps += math.Max(-clip, math.Min(clip, r))
+				pn++
+			}
+			if pn > 0 && ps/float64(pn) > best {
+				best, bestN = ps/float64(pn), pn
+			}
+		}
+		if bestN > 0 {
+			sum += best * float64(bestN)
+			n += bestN
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return sum / float64(n), n
 }
 
 // midLines are the lines through the middles of the realm's columns and rows.
