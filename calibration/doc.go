@@ -14,7 +14,8 @@
 // grows, and the winner is compared with its aliases (shifted by a cell, twice or half the line
 // spacing) on a more sensitive edge map. Every lattice is then checked against the drawn lines
 // themselves (a ridge response: a point darker, or lighter, than both its flanks, read straight off
-// the grey frame): a lattice of card edges and art whose lines are not drawn lines is refused, and a
+// the grey frame): a lattice of card edges and art whose lines are not drawn lines is refused (each cell side may
+// show a few pixels off the straight lattice: a lens's barrel distortion or a mat not lying flat bends the lines), and a
 // right one is polished onto the lines' centres; when its lines are not clearly drawn lines (ridge
 // score below 1.2), the profile search below also runs and replaces it if it finds a lattice of clearer
 // lines that is not the same one moved by whole cells (a lattice line outside the realm counts only for
