@@ -90,7 +90,10 @@ const splitMargin = 0.2
 // grid shows on most of its cells' sides and stops at its border.
 func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit) (gridFit, bool) {
 	rs := rm.ridgeScore(edge.h, g)
-	if rs >= crossCheckBelow {
+	if rs >= crossCheckBelow || rm.bentRidgeScore(edge.h, g) >= crossCheckBelow {
+		// Clearly drawn lines, straight or bent a few pixels by the lens
+		// (whose straight lattice the line profiles would beat with a
+		// lattice of half the spacing over part of the realm).
 		return edge, true
 	}
 	f, ok := detectFaint(gray, rm, faint, g, []gridFit{edge})
