@@ -132,12 +132,6 @@ void tablecam_lsh_query(const int32_t *slots, const int32_t *offsets, const int3
                         const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                         uint32_t *keys, int32_t *scratch) {
     span *spans = (span *)scratch;
-    for (int q = 0; q < nq; q++) {
-        out[q].id = -1;
-        out[q].ref = -1;
-        out[q].dist = 257;
-        out[q].second = 256;
-    }
     if (nq == 0 || ntables == 0) {
         return;
     }

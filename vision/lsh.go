@@ -338,20 +338,31 @@ func balancedBits(descs []descriptor, n int) []uint8 {
 // results are queryTables' (nearest does not depend on the order of its
 // candidates).
 func (x *lshIndex) queryBatch(descs []descriptor, which []int, k, bucketCap int, out []nearest) {
+	for i := range out[:len(which)] {
+		out[i] = nearest{id: -1, ref: -1, dist: 257, second: 256}
+	}
+	x.queryMore(descs, which, 0, k, bucketCap, out)
+}
+
+// queryMore goes on with a batch lookup (see queryBatch) whose out holds
+// what the tables before table from found: it looks in the tables from
+// up to (not including) to. What it finds is what queryBatch over all those
+// tables would (nearest does not depend on the order of its candidates).
+func (x *lshIndex) queryMore(descs []descriptor, which []int, from, to, bucketCap int, out []nearest) {
 	nq := len(which)
-	tables := x.flat.tables[:min(k, len(x.tables))]
-	if nq == 0 || len(tables) == 0 || len(x.descs) == 0 {
-		for i := range out[:nq] {
-			out[i] = nearest{id: -1, ref: -1, dist: 257, second: 256}
-		}
+	to = min(to, len(x.tables))
+	if nq == 0 || from >= to || len(x.descs) == 0 {
 		return
 	}
+	tables := x.flat.tables[from:to]
 	w := make([]int32, nq)
+	found := make([]C.tablecam_nearest, nq)
 	for i, q := range which {
 		_ = descs[q] // bad input panics here, not in C
 		w[i] = int32(q)
+		n := out[i]
+		found[i] = C.tablecam_nearest{id: C.int32_t(n.id), ref: C.int32_t(n.ref), dist: C.int32_t(n.dist), second: C.int32_t(n.second)}
 	}
-	found := make([]C.tablecam_nearest, nq)
 	keys := make([]uint32, nq)
 	scratch := make([]int32, 2*nq)
 	C.tablecam_lsh_query(first(x.flat.slots), first(x.flat.offsets), first(x.flat.ids), (*C.uint8_t)(unsafe.Pointer(&x.flat.bits[0])),

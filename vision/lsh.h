@@ -20,8 +20,10 @@ typedef struct {
     int32_t id, ref, dist, second;
 } tablecam_nearest;
 
-// tablecam_lsh_query finds the nearest indexed descriptor to each of
-// queries[which[q]] in out[q]; keys and scratch hold nq and 2nq numbers.
+// tablecam_lsh_query offers each of queries[which[q]] the indexed
+// descriptors sharing a bucket with it in the tables given, keeping the
+// nearest in out[q] (which holds what earlier tables found, or none); keys
+// and scratch hold nq and 2nq numbers.
 void tablecam_lsh_query(const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
                         const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
                         const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,

@@ -64,8 +64,9 @@ type keyMatch struct {
 // the keypoints (see quickSample) are described and looked up in the first
 // quickTables hash tables only, which finds the cards in plain view; then
 // the keypoints those cards do not explain (see unexplained: the visible part of a card under another, a
-// blurred card, the mat) are described and looked up in all the tables, and
-// fitted again. The keypoints neither pass looks up are never described:
+// blurred card, the mat) are described and looked up in all the tables (a
+// keypoint of the first pass in the tables it did not look in; see
+// lookupAgain), and fitted again. The keypoints neither pass looks up are never described:
 // describing a keypoint costs about as much as finding it.
 func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 	rng := rand.New(rand.NewPCG(seed, 7))
@@ -73,10 +74,48 @@ func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 	sample := quickSample(f)
 	f.describe(sample)
 	grid := newPointGrid(f.Points, frameGridCell)
-	out := x.fitCards(f, x.matchKeypoints(f, sample, quickTables), grid, taken, rng)
+	quick := x.lookup(f, sample, quickTables)
+	out := x.fitCards(f, x.groupMatches(sample, quick), grid, taken, rng)
 	rest := unexplained(f, out)
 	f.describe(rest)
-	return append(out, x.fitCards(f, x.matchKeypoints(f, rest, len(x.lsh.tables)), grid, taken, rng)...)
+	return append(out, x.fitCards(f, x.groupMatches(rest, x.lookupAgain(f, rest, quick)), grid, taken, rng)...)
+}
+
+// lookupAgain finds the nearest reference descriptor of each listed
+// keypoint in all the hash tables, as lookup does; those the first pass
+// looked up (quick holds what it found) go on from there.
+func (x *catalogIndex) lookupAgain(f features, which []int, quick []nearest) []nearest {
+	var again, fresh []int // positions in which
+	for q, i := range which {
+		if i%quickStride == 0 {
+			again = append(again, q)
+		} else {
+			fresh = append(fresh, q)
+		}
+	}
+	near := make([]nearest, len(which))
+	for _, part := range []struct {
+		at    []int
+		again bool
+	}{{again, true}, {fresh, false}} {
+		ids := make([]int, len(part.at))
+		got := make([]nearest, len(part.at))
+		for j, q := range part.at {
+			ids[j] = which[q]
+		}
+		if part.again {
+			for j, i := range ids {
+				got[j] = quick[i/quickStride]
+			}
+			x.lsh.queryMore(f.Descs, ids, quickTables, len(x.lsh.tables), lshBucketCap, got)
+		} else {
+			x.lsh.queryBatch(f.Descs, ids, len(x.lsh.tables), lshBucketCap, got)
+		}
+		for j, q := range part.at {
+			near[q] = got[j]
+		}
+	}
+	return near
 }
 
 // frameGridCell is the cell side (pixels) of the grid of frame keypoints.
@@ -92,7 +131,8 @@ const (
 	quickStride = 2
 )
 
-// quickSample lists the first pass's keypoints.
+// quickSample lists the first pass's keypoints: keypoint i is
+// quickSample(f)[i/quickStride] when i is a multiple of quickStride.
 func quickSample(f features) []int {
 	out := make([]int, 0, len(f.Points)/quickStride+1)
 	for i := 0; i < len(f.Points); i += quickStride {
@@ -230,14 +270,20 @@ func (o *outline) insideDistance(p models.Point) float64 {
 	return d
 }
 
-// matchKeypoints matches the listed frame keypoints against all faces,
-// looking in the first k hash tables, and groups the matches that pass the
-// distance and ratio tests by face.
-func (x *catalogIndex) matchKeypoints(f features, which []int, k int) map[int][]keyMatch {
-	offsets := x.descriptorOffsets()
-	byRef := map[int][]keyMatch{}
+// lookup finds the nearest reference descriptor of each listed keypoint in
+// the first k hash tables.
+func (x *catalogIndex) lookup(f features, which []int, k int) []nearest {
 	near := make([]nearest, len(which))
 	x.lsh.queryBatch(f.Descs, which, k, lshBucketCap, near)
+	return near
+}
+
+// groupMatches groups by face the matches of the listed keypoints (near[q]
+// is which[q]'s nearest reference descriptor) that pass the distance and
+// ratio tests.
+func (x *catalogIndex) groupMatches(which []int, near []nearest) map[int][]keyMatch {
+	offsets := x.descriptorOffsets()
+	byRef := map[int][]keyMatch{}
 	for q, i := range which {
 		n := near[q]
 		if n.id < 0 || n.dist > maxHamming || float64(n.dist) >= ratio*float64(n.second) {

@@ -46,7 +46,8 @@ func BenchmarkMatchStages(b *testing.B) {
 	f.describeAll()
 	sample := quickSample(f)
 	grid := newPointGrid(f.Points, frameGridCell)
-	first := x.matchKeypoints(f, sample, quickTables)
+	quick := x.lookup(f, sample, quickTables)
+	first := x.groupMatches(sample, quick)
 	taken := make([]bool, len(f.Points))
 	dets := x.fitCards(f, first, grid, taken, rand.New(rand.NewPCG(1, 7)))
 	rest := unexplained(f, dets)
@@ -56,13 +57,13 @@ func BenchmarkMatchStages(b *testing.B) {
 		run  func()
 	}{
 		{"keypoints", func() { _, _ = a.det.detect(gray) }},
-		{"first lookups", func() { x.matchKeypoints(f, sample, quickTables) }},
+		{"first lookups", func() { x.groupMatches(sample, x.lookup(f, sample, quickTables)) }},
 		{"first fit", func() {
 			taken := make([]bool, len(f.Points))
 			x.fitCards(f, first, grid, taken, rand.New(rand.NewPCG(1, 7)))
 		}},
 		{"unexplained", func() { unexplained(f, dets) }},
-		{"second lookups", func() { x.matchKeypoints(f, rest, len(x.lsh.tables)) }},
+		{"second lookups", func() { x.groupMatches(rest, x.lookupAgain(f, rest, quick)) }},
 		{"matchFrame", func() { x.matchFrame(f, 1) }},
 	}
 	for _, s := range stages {
@@ -125,17 +126,18 @@ func BenchmarkMatchStills(b *testing.B) {
 			x := a.index
 			var sample, rest []int
 			var first, second map[int][]keyMatch
+			var quick []nearest
 			var dets []detection
 			grid := newPointGrid(f.Points, frameGridCell)
 			taken := make([]bool, len(f.Points))
 			rng := rand.New(rand.NewPCG(1, 7))
 			clock("quick sample", func() { sample = quickSample(f) })
 			clock("describe 1", func() { f.describe(sample) })
-			clock("lookups 1", func() { first = x.matchKeypoints(f, sample, quickTables) })
+			clock("lookups 1", func() { quick = x.lookup(f, sample, quickTables); first = x.groupMatches(sample, quick) })
 			clock("fit 1", func() { dets = x.fitCards(f, first, grid, taken, rng) })
 			clock("unexplained", func() { rest = unexplained(f, dets) })
 			clock("describe 2", func() { f.describe(rest) })
-			clock("lookups 2", func() { second = x.matchKeypoints(f, rest, len(x.lsh.tables)) })
+			clock("lookups 2", func() { second = x.groupMatches(rest, x.lookupAgain(f, rest, quick)) })
 			clock("fit 2", func() { x.fitCards(f, second, grid, taken, rng) })
 			times["keypoints n"] = append(times["keypoints n"], float64(len(f.Points)))
 			times["second n"] = append(times["second n"], float64(len(rest)))

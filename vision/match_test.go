@@ -180,3 +180,51 @@ func TestVerify(t *testing.T) {
 		t.Errorf("wrong face: %d of %d checked keypoints agree, want fewer than %d and ≤ 15%%", wa, wc, minInliers)
 	}
 }
+
+// TestLookupAgainIsFullLookup checks that the second matching pass, which
+// goes on from the first pass's lookups for the keypoints it looked up,
+// finds for every keypoint what looking it up in all the tables afresh
+// finds: on a bundled still, for the keypoints the cards found leave
+// unexplained and for every keypoint.
+func TestLookupAgainIsFullLookup(t *testing.T) {
+	gray, _ := stillTopGray(t, "0005")
+	defer gray.Close()
+	a := newTestAnalyzer(t, devCatalog(t))
+	x := a.index
+	f, err := a.det.detect(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := quickSample(f)
+	f.describe(sample)
+	quick := x.lookup(f, sample, quickTables)
+	taken := make([]bool, len(f.Points))
+	dets := x.fitCards(f, x.groupMatches(sample, quick), newPointGrid(f.Points, frameGridCell), taken, rand.New(rand.NewPCG(1, 7)))
+	all := make([]int, len(f.Points))
+	for i := range all {
+		all[i] = i
+	}
+	f.describeAll()
+	for _, tc := range []struct {
+		name  string
+		which []int
+	}{{"unexplained", unexplained(f, dets)}, {"all", all}} {
+		got, want := x.lookupAgain(f, tc.which, quick), x.lookup(f, tc.which, len(x.lsh.tables))
+		again, found := 0, 0
+		for q, i := range tc.which {
+			if got[q] != want[q] {
+				t.Fatalf("%s: keypoint %d: found %+v going on from the first pass, %+v afresh", tc.name, i, got[q], want[q])
+			}
+			if i%quickStride == 0 {
+				again++
+			}
+			if want[q].id >= 0 {
+				found++
+			}
+		}
+		// Not a test unless many go on from the first pass and find something.
+		if again < 500 || found < len(tc.which)/2 {
+			t.Fatalf("%s: %d of %d keypoints go on from the first pass, %d find a neighbour: not a test", tc.name, again, len(tc.which), found)
+		}
+	}
+}
