@@ -33,6 +33,9 @@ type catalogIndex struct {
 	// faceSpots holds each face's keypoints but the generic ones by
 	// position (verify); nil when the face's generic marks are missing.
 	faceSpots []*spotGrid
+	// peers counts, for each face, the other faces of its kind and size
+	// (those markGeneric compares it with).
+	peers []int
 }
 
 // cachedIndex is what the disk cache holds.
@@ -257,7 +260,18 @@ func newCatalogIndex(refs []reference) *catalogIndex {
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
-	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner, late), siteRef: site, meanSiteThumb: mean}
+	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner, late), siteRef: site, meanSiteThumb: mean, peers: make([]int, len(refs))}
+	type shape struct {
+		kind models.CardKind
+		w, h int
+	}
+	count := map[shape]int{} // faces by kind and size
+	for _, r := range refs {
+		count[shape{r.Kind, r.W, r.H}]++
+	}
+	for i, r := range refs {
+		x.peers[i] = count[shape{r.Kind, r.W, r.H}] - 1
+	}
 	for _, r := range refs {
 		var spots *spotGrid
 		if len(r.Generic) == len(r.Feat.Points) {

@@ -332,26 +332,69 @@ func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, grid *poin
 				break
 			}
 			sim, flags, n := ransacSimilarity(pairs, params, rng)
-			if n < minInliers || !spreadEnough(pairs, flags, ref) {
+			least := minInliers
+			if x.peers[r] >= minWeakPeers {
+				least = minWeakInliers
+			}
+			if n < least || !spreadEnough(pairs, flags, ref) {
 				break
 			}
 			d := detection{ref: r, sim: sim, inliers: n, matches: len(pairs)}
-			for k, in := range flags {
-				if in {
-					taken[idx[k]] = true
-					d.used = append(d.used, idx[k])
-				}
-			}
 			w, h := float64(ref.W), float64(ref.H)
 			for k, c := range [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}} {
 				px, py := sim.apply(c[0], c[1])
 				d.quad[k] = models.Point{X: px, Y: py}
 			}
-			x.verify(&d, f, grid, taken)
+			mark := taken
+			if n < minInliers {
+				// Too few hash-table inliers to accept the card on their
+				// own: it is accepted when the keypoints in its outline
+				// bear it out (see confirmed); nothing is taken until then.
+				mark = append([]bool(nil), taken...)
+			}
+			for k, in := range flags {
+				if in {
+					mark[idx[k]] = true
+					d.used = append(d.used, idx[k])
+				}
+			}
+			x.verify(&d, f, grid, mark)
+			if n < minInliers {
+				if !confirmed(d, n, len(pairs)) {
+					break
+				}
+				copy(taken, mark)
+			}
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// A fit with at least minWeakInliers but fewer than minInliers hash-table
+// inliers (a small card, a token, seen blurred or at a low resolution:
+// few of its keypoints find their face in the hash tables) is accepted when
+// the keypoints in its outline bear it out: at least weakAgree of them
+// agree with the face where the fit puts them, and at least weakShare of
+// those checked (see verify; a card in plain view agrees at about half its
+// checked keypoints, a wrong face fitted onto another card at a few
+// percent, TestVerify). Only a face with at least minWeakPeers other faces
+// of its kind and size in the catalog is accepted so: verify tells a face's
+// own features from the layout cards of its kind share (frame, title bar,
+// text box) by comparing it with those faces; with fewer, that layout could
+// bear out a wrong face on a card missing from the catalog.
+const (
+	minWeakInliers = 5
+	weakAgree      = 3 * minInliers
+	weakShare      = 0.25
+	minWeakPeers   = 2
+)
+
+// confirmed reports whether a fit with n hash-table inliers among its
+// matches, verified into d, is borne out by the keypoints in its outline.
+func confirmed(d detection, n, matches int) bool {
+	agree, checked := d.inliers-n, d.matches-matches
+	return agree >= weakAgree && float64(agree) >= weakShare*float64(checked)
 }
 
 // spreadEnough rejects fits whose inliers all sit in a tiny patch of the

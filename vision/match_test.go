@@ -228,3 +228,132 @@ func TestLookupAgainIsFullLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakFitConfirmed checks that a card whose face only a few hash-table
+// matches fit (a token seen blurred or at a low resolution) is accepted
+// when the keypoints in its outline agree with the face, and not when they
+// do not: a token is drawn on a blank top-down image, and fitCards is given
+// six right matches to it among wrong ones, too few inliers alone.
+func TestWeakFitConfirmed(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	x := a.index
+	token, other := -1, -1
+	for i, r := range x.refs {
+		if r.Kind != models.KindToken || x.peers[i] < minWeakPeers {
+			continue
+		}
+		if token < 0 {
+			token = i
+		} else if other < 0 {
+			other = i
+		}
+	}
+	if other < 0 {
+		t.Skipf("catalog has fewer than two tokens with %d other tokens each", minWeakPeers)
+	}
+	face, err := uprightFace(x.refs[token].card, a.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer face.Close()
+	canvas := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 90, 90, 0), 400, 300, gocv.MatTypeCV8U)
+	defer canvas.Close()
+	const ox, oy = 80, 110
+	roi := canvas.Region(image.Rect(ox, oy, ox+face.Cols(), oy+face.Rows()))
+	face.CopyTo(&roi)
+	roi.Close()
+	f, err := a.det.detect(canvas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.describeAll()
+	grid := newPointGrid(f.Points, frameGridCell)
+	// Six right matches, spread over the face: frame keypoints and the
+	// face's keypoints at the same place with a close descriptor, each the
+	// farthest from those chosen before.
+	ref := &x.refs[token]
+	var cands []keyMatch
+	for i, p := range f.Points {
+		for j, q := range ref.Feat.Points {
+			if math.Hypot(float64(q.X)+ox-float64(p.X), float64(q.Y)+oy-float64(p.Y)) < 1.5 && hamming(&f.Descs[i], &ref.Feat.Descs[j]) <= maxHamming/2 {
+				cands = append(cands, keyMatch{frame: i, refPoint: j})
+				break
+			}
+		}
+	}
+	if len(cands) < 20 {
+		t.Skipf("only %d keypoints of %s match its face: not a test", len(cands), ref.Slug)
+	}
+	right := spreadMatches(f, cands, 6)
+	// Wrong matches: face keypoints paired with frame keypoints elsewhere.
+	rng := rand.New(rand.NewPCG(5, 5))
+	matches := append([]keyMatch(nil), right...)
+	for len(matches) < 2*len(right) {
+		matches = append(matches, keyMatch{frame: rng.IntN(len(f.Points)), refPoint: rng.IntN(len(ref.Feat.Points))})
+	}
+	fit := func(r int, ms []keyMatch) []detection {
+		return x.fitCards(f, map[int][]keyMatch{r: ms}, grid, make([]bool, len(f.Points)), rand.New(rand.NewPCG(1, 7)))
+	}
+	dets := fit(token, matches)
+	if len(dets) != 1 {
+		t.Fatalf("%s with %d right matches among %d: %d cards found, want 1", ref.Slug, len(right), len(matches), len(dets))
+	}
+	if c := dets[0].quad.Center(); math.Hypot(c.X-ox-float64(ref.W)/2, c.Y-oy-float64(ref.H)/2) > 3 {
+		t.Errorf("%s found at %v, want its centre at (%d, %d) + half its size", ref.Slug, c, ox, oy)
+	}
+	t.Logf("%s: %d inliers of %d checked", ref.Slug, dets[0].inliers, dets[0].matches)
+	// Another token's face fitted at the same place, by as many of its
+	// keypoints paired with frame keypoints where the fit puts them, spread
+	// as far: the fit is as good, but the keypoints in its outline do not
+	// bear it out.
+	o := &x.refs[other]
+	var onOther []keyMatch
+	for j, q := range o.Feat.Points {
+		for i, p := range f.Points {
+			if math.Hypot(float64(q.X)+ox-float64(p.X), float64(q.Y)+oy-float64(p.Y)) < 1.5 {
+				onOther = append(onOther, keyMatch{frame: i, refPoint: j})
+				break
+			}
+		}
+	}
+	wrong := spreadMatches(f, onOther, len(right))
+	for len(wrong) < len(matches) {
+		wrong = append(wrong, keyMatch{frame: rng.IntN(len(f.Points)), refPoint: rng.IntN(len(o.Feat.Points))})
+	}
+	var pairs []pointPair
+	for _, m := range wrong {
+		q, p := o.Feat.Points[m.refPoint], f.Points[m.frame]
+		pairs = append(pairs, pointPair{float64(q.X), float64(q.Y), float64(p.X), float64(p.Y)})
+	}
+	params := ransacParams{threshold: inlierThreshold, minScale: 0.75, maxScale: 1.33, iterations: ransacRounds}
+	if _, _, n := ransacSimilarity(pairs, params, rand.New(rand.NewPCG(1, 7))); n < minWeakInliers {
+		t.Fatalf("%s: only %d of the wrong matches fit: not a test", o.Slug, n)
+	}
+	if dets := fit(other, wrong); len(dets) != 0 {
+		t.Errorf("%s fitted where %s lies: %d inliers of %d checked", o.Slug, ref.Slug, dets[0].inliers, dets[0].matches)
+	}
+}
+
+// spreadMatches picks n of the matches, each the farthest (by its frame keypoint,
+// of the features f) from those picked before.
+func spreadMatches(f features, ms []keyMatch, n int) []keyMatch {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := []keyMatch{ms[0]}
+	for len(out) < min(n, len(ms)) {
+		best, far := 0, -1.0
+		for k, c := range ms {
+			near := math.Inf(1)
+			for _, r := range out {
+				p, q := f.Points[c.frame], f.Points[r.frame]
+				near = math.Min(near, math.Hypot(float64(p.X-q.X), float64(p.Y-q.Y)))
+			}
+			if near > far {
+				best, far = k, near
+			}
+		}
+		out = append(out, ms[best])
+	}
+	return out
+}
