@@ -270,6 +270,13 @@ func (o *outline) insideDistance(p models.Point) float64 {
 	return d
 }
 
+// matchKeypoints matches the listed frame keypoints against all faces,
+// looking in the first k hash tables, and groups the matches that pass the
+// distance and ratio tests by face.
+func (x *catalogIndex) matchKeypoints(f features, which []int, k int) map[int][]keyMatch {
+	return x.groupMatches(which, x.lookup(f, which, k))
+}
+
 // lookup finds the nearest reference descriptor of each listed keypoint in
 // the first k hash tables.
 func (x *catalogIndex) lookup(f features, which []int, k int) []nearest {
