@@ -76,6 +76,26 @@ func (t *faceTally) contradicts() bool {
 	return against >= checkContradictMin && float64(against) >= checkContradictShare*float64(checked)
 }
 
+// checkStride is the sample of a card's keypoints read first: every
+// checkStride-th. A name the sample contradicts in no way
+// (mayContradict) stands; else all of them are read.
+const checkStride = 5
+
+// mayContradict reports whether the tally of every stride-th keypoint
+// leaves room for a contradiction when all are counted: its disagreeing
+// cells, judged with checkMinKeypoints/stride keypoints, hold half the
+// share and count that contradicts.
+func (t *faceTally) mayContradict(stride int) bool {
+	checked, against := 0, 0
+	for _, c := range t {
+		checked += c.checked
+		if c.checked*stride >= checkMinKeypoints && float64(c.agree) < checkCellAgree*float64(c.checked) {
+			against += c.checked
+		}
+	}
+	return against*stride >= checkContradictMin/2 && float64(against) >= checkContradictShare/2*float64(checked)
+}
+
 // cellOf gives the cell of a face of w × h that (rx, ry) lies in.
 func cellOf(rx, ry, w, h float64) int {
 	return min(max(int(ry*checkRows/h), 0), checkRows-1)*checkCols + min(max(int(rx*checkCols/w), 0), checkCols-1)
@@ -174,12 +194,12 @@ func tallyOf(ks []checkedKeypoint) faceTally {
 	return t
 }
 
-// contradicted reports whether the keypoints ids of f contradict d's
-// name. The keypoints of the cells that disagree may show part of another
-// card of the catalog, lying between d and a card on top of it or barely
-// seen: those that another face fits (see explainedElsewhere) do not count.
-func (a *Analyzer) contradicted(d *detection, f features, ids []int32) bool {
-	ks := a.check(d, f, ids)
+// contradicted reports whether the keypoints ks of f, checked against
+// d's face, contradict d's name. The keypoints of the cells that disagree
+// may show part of another card of the catalog, lying between d and a card
+// on top of it or barely seen: those that another face fits (see
+// explainedElsewhere) do not count.
+func (a *Analyzer) contradicted(d *detection, f features, ks []checkedKeypoint) bool {
 	t := tallyOf(ks)
 	if !t.contradicts() {
 		return false
@@ -259,7 +279,11 @@ func (a *Analyzer) confirmNames(f features, cards []models.CardObservation, name
 	if len(named) == 0 {
 		return
 	}
-	grid := newPointGrid(f.Points, frameGridCell)
+	described := make([]bool, len(f.Points))
+	for i := range described {
+		described[i] = f.described(i)
+	}
+	grid := newSpotGrid(f.Points, described, frameGridCell)
 	isNamed := make(map[models.Quad]bool, len(named))
 	for _, n := range named {
 		isNamed[n.det.quad] = true
@@ -282,8 +306,13 @@ func (a *Analyzer) confirmNames(f features, cards []models.CardObservation, name
 				continue
 			}
 			recheck[k] = false
-			ids := a.visibleKeypoints(f, grid, k, named, active, unnamed)
-			if a.contradicted(&named[k].det, f, ids) {
+			// A sample of the card's keypoints first: most names it
+			// leaves beyond doubt.
+			if t := tallyOf(a.visibleKeypoints(f, grid, k, named, active, unnamed, checkStride)); !t.mayContradict(checkStride) {
+				continue
+			}
+			ks := a.visibleKeypoints(f, grid, k, named, active, unnamed, 1)
+			if a.contradicted(&named[k].det, f, ks) {
 				active[k] = false
 				unname(&cards[named[k].card])
 				dropped = append(dropped, named[k].det.quad)
@@ -309,15 +338,17 @@ func unname(o *models.CardObservation) {
 	o.Confidence = unknownConfidence
 }
 
-// visibleKeypoints lists the described keypoints of f (grid holds them by
-// position) that named card k shows: inside its outline, more than
-// edgeBand in, under none of the unnamed cards (whose outline shows whole,
-// so they lie on top of what they overlap) but the card itself, and under
-// no other active named card. Of two named cards that overlap, the one
-// whose face agrees with more of the keypoints they share lies on top.
-func (a *Analyzer) visibleKeypoints(f features, grid *pointGrid, k int, named []namedCard, active []bool, unnamed []models.Quad) []int32 {
+// visibleKeypoints checks against its face the described keypoints of f
+// (grid holds them by position) that named card k shows: inside its
+// outline, more than edgeBand in, under none of the unnamed cards (whose
+// outline shows whole, so they lie on top of what they overlap) but the
+// card itself, and under no other active named card. Of two named cards
+// that overlap, the one whose face agrees with more of the keypoints they
+// share lies on top, and checkBetweenMM around it are left out too.
+func (a *Analyzer) visibleKeypoints(f features, grid *spotGrid, k int, named []namedCard, active []bool, unnamed []models.Quad, stride int) []checkedKeypoint {
 	x := a.index
 	d := &named[k].det
+	ref := &x.refs[d.ref]
 	quad := d.quad
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range quad {
@@ -331,16 +362,20 @@ func (a *Analyzer) visibleKeypoints(f features, grid *pointGrid, k int, named []
 			hidden = append(hidden, newOutline(grow(q, edgeBand)))
 		}
 	}
-	var ids []int32
+	// Every stride-th keypoint the card shows, checked against its face
+	// (cell -1: not on the face, or no keypoint of the face near).
+	spots := a.names.faceSpots(x, d.ref)
+	var ks []checkedKeypoint
+	n := 0
 	x0, x1, y0, y1 := grid.cellsNear((minX+maxX)/2, (minY+maxY)/2, math.Max(maxX-minX, maxY-minY)/2)
 	for gy := y0; gy <= y1; gy++ {
 		for gx := x0; gx <= x1; gx++ {
 		next:
-			for _, i := range grid.at(gx, gy) {
-				if !f.described(int(i)) {
+			for _, sp := range grid.at(gx, gy) {
+				if n++; n%stride != 0 {
 					continue
 				}
-				p := models.Point{X: float64(f.Points[i].X), Y: float64(f.Points[i].Y)}
+				i, p := sp.ID, models.Point{X: float64(sp.X), Y: float64(sp.Y)}
 				if o.insideDistance(p) < edgeBand {
 					continue
 				}
@@ -349,11 +384,14 @@ func (a *Analyzer) visibleKeypoints(f features, grid *pointGrid, k int, named []
 						continue next
 					}
 				}
-				ids = append(ids, i)
+				k := checkedKeypoint{id: i, cell: -1}
+				if rx, ry, on, checked, agree := x.faceAgreement(d, spots, f, int(i)); on && checked {
+					k.cell, k.agree = cellOf(rx, ry, float64(ref.W), float64(ref.H)), agree
+				}
+				ks = append(ks, k)
 			}
 		}
 	}
-	spots := a.names.faceSpots(x, d.ref)
 	for j := range named {
 		od := &named[j].det
 		if j == k || !active[j] || !boxesOverlap(quad, od.quad) {
@@ -363,31 +401,36 @@ func (a *Analyzer) visibleKeypoints(f features, grid *pointGrid, k int, named []
 		other := newOutline(od.quad)
 		otherSpots := a.names.faceSpots(x, od.ref)
 		mine, theirs := 0, 0
-		for _, i := range ids {
-			p := models.Point{X: float64(f.Points[i].X), Y: float64(f.Points[i].Y)}
+		for _, c := range ks {
+			p := models.Point{X: float64(f.Points[c.id].X), Y: float64(f.Points[c.id].Y)}
 			if other.insideDistance(p) < edgeBand {
 				continue
 			}
-			if _, _, _, _, ok := x.faceAgreement(d, spots, f, int(i)); ok {
+			if c.agree {
 				mine++
-			}
-			if _, _, _, _, ok := x.faceAgreement(od, otherSpots, f, int(i)); ok {
+			} else if _, _, _, _, ok := x.faceAgreement(od, otherSpots, f, int(c.id)); ok {
 				theirs++
 			}
 		}
 		if theirs <= mine {
 			continue
 		}
-		kept := ids[:0]
+		kept := ks[:0]
 		margin := edgeBand + checkBetweenMM*a.opts.pxPerMM()
-		for _, i := range ids {
-			if other.insideDistance(models.Point{X: float64(f.Points[i].X), Y: float64(f.Points[i].Y)}) <= -margin {
-				kept = append(kept, i)
+		for _, c := range ks {
+			if other.insideDistance(models.Point{X: float64(f.Points[c.id].X), Y: float64(f.Points[c.id].Y)}) <= -margin {
+				kept = append(kept, c)
 			}
 		}
-		ids = kept
+		ks = kept
 	}
-	return ids
+	kept := ks[:0]
+	for _, c := range ks {
+		if c.cell >= 0 {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // boxesOverlap reports whether the bounding boxes of two quads overlap.
@@ -425,15 +468,14 @@ func keypointsInside(f features, quad models.Quad) []int32 {
 // ones too), another face of the same layout with 20–50%.
 const identifyMinAgree = 0.5
 
-// agreesWhole reports whether at least identifyMinAgree of the keypoints
-// ids of f that d's face has keypoints near agree with it.
-func (a *Analyzer) agreesWhole(d *detection, f features, ids []int32) bool {
-	agree, checked := 0, 0
-	for _, k := range a.check(d, f, ids) {
-		checked++
+// agreesWhole reports whether at least identifyMinAgree of the checked
+// keypoints ks agree with their face.
+func agreesWhole(ks []checkedKeypoint) bool {
+	agree := 0
+	for _, k := range ks {
 		if k.agree {
 			agree++
 		}
 	}
-	return float64(agree) >= identifyMinAgree*float64(checked)
+	return float64(agree) >= identifyMinAgree*float64(len(ks))
 }

@@ -288,7 +288,7 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 		// The face must agree with all of the picture (consistency.go): a
 		// card whose face is contradicted is a card, of no face of the
 		// catalog, not a token.
-		if a.contradicted(&d, feat, keypointsInside(feat, d.quad)) || !a.agreesWhole(&d, feat, keypointsInside(feat, d.quad)) {
+		if ks := a.check(&d, feat, keypointsInside(feat, d.quad)); a.contradicted(&d, feat, ks) || !agreesWhole(ks) {
 			break
 		}
 		ref := &a.index.refs[d.ref]
@@ -309,11 +309,12 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 
 // fillsPicture reports whether a card fitted in a picture of w × h (its
 // quad) fills it, as Identify's picture should: its corners lie in the
-// picture, up to a tenth of its short side, and it covers two thirds of
-// it or more. A face fitted to a part of the picture only, or turned
-// across it, is not the card shown.
+// picture, up to a fifth of its short side (a crop from a tilted camera
+// squashes the card one way, which the fit's uniform scale does not
+// follow), and it covers two thirds of it or more. A face fitted to a
+// part of the picture only, or turned across it, is not the card shown.
 func fillsPicture(q models.Quad, w, h float64) bool {
-	m := 0.1 * math.Min(w, h)
+	m := 0.2 * math.Min(w, h)
 	for _, p := range q {
 		if p.X < -m || p.Y < -m || p.X > w+m || p.Y > h+m {
 			return false
