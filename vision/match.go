@@ -76,7 +76,7 @@ func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 	grid := newPointGrid(f.Points, frameGridCell)
 	quick := x.lookup(f, sample, quickTables)
 	out := x.fitCards(f, x.groupMatches(sample, quick), grid, taken, rng)
-	rest := unexplained(f, out)
+	rest := unexplained(f, out, grid)
 	f.describe(rest)
 	return append(out, x.fitCards(f, x.groupMatches(rest, x.lookupAgain(f, rest, quick)), grid, taken, rng)...)
 }
@@ -165,8 +165,9 @@ const (
 // unexplained lists the keypoints the cards found do not explain: those on
 // a card's outline (see edgeBand), or inside it within explainDeep cells of
 // one of its inliers, are explained. Outside its outline a card explains
-// nothing: what shows there is another card, or the mat.
-func unexplained(f features, dets []detection) []int {
+// nothing: what shows there is another card, or the mat. The grid holds
+// the keypoints by position.
+func unexplained(f features, dets []detection, grid *pointGrid) []int {
 	type area struct {
 		box       image.Rectangle // the card's outline grown by edgeBand, pixels
 		x0, y0, w int             // its cells: first column and row, columns
@@ -195,22 +196,29 @@ func unexplained(f features, dets []detection) []int {
 		}
 		areas[k] = a
 	}
-	var out []int
-	for i, p := range f.Points {
-		explained := false
-		for k := range areas {
-			a := &areas[k]
-			if !image.Pt(int(p.X), int(p.Y)).In(a.box) {
-				continue
-			}
-			d := a.outline.insideDistance(models.Point{X: float64(p.X), Y: float64(p.Y)})
-			cx, cy := int(p.X)/explainCell-a.x0, int(p.Y)/explainCell-a.y0
-			if (d >= -outsideBand && d <= edgeBand) || (d > 0 && a.deep[cy*a.w+cx]) {
-				explained = true
-				break
+	// Each card's keypoints are read from the grid: a card's box holds a
+	// small part of the frame's.
+	explained := make([]bool, len(f.Points))
+	for k := range areas {
+		a := &areas[k]
+		x0, x1, y0, y1 := grid.cellsNear(float64(a.box.Min.X+a.box.Max.X)/2, float64(a.box.Min.Y+a.box.Max.Y)/2, float64(max(a.box.Dx(), a.box.Dy()))/2+1)
+		for gy := y0; gy <= y1; gy++ {
+			for gx := x0; gx <= x1; gx++ {
+				for _, i := range grid.at(gx, gy) {
+					p := f.Points[i]
+					if explained[i] || !image.Pt(int(p.X), int(p.Y)).In(a.box) {
+						continue
+					}
+					d := a.outline.insideDistance(models.Point{X: float64(p.X), Y: float64(p.Y)})
+					cx, cy := int(p.X)/explainCell-a.x0, int(p.Y)/explainCell-a.y0
+					explained[i] = (d >= -outsideBand && d <= edgeBand) || (d > 0 && a.deep[cy*a.w+cx])
+				}
 			}
 		}
-		if !explained {
+	}
+	var out []int
+	for i, e := range explained {
+		if !e {
 			out = append(out, i)
 		}
 	}

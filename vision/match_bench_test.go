@@ -50,7 +50,7 @@ func BenchmarkMatchStages(b *testing.B) {
 	first := x.groupMatches(sample, quick)
 	taken := make([]bool, len(f.Points))
 	dets := x.fitCards(f, first, grid, taken, rand.New(rand.NewPCG(1, 7)))
-	rest := unexplained(f, dets)
+	rest := unexplained(f, dets, grid)
 	b.Logf("keypoints %d, first pass %d, found %d, second pass %d", len(f.Points), len(sample), len(dets), len(rest))
 	stages := []struct {
 		name string
@@ -62,7 +62,7 @@ func BenchmarkMatchStages(b *testing.B) {
 			taken := make([]bool, len(f.Points))
 			x.fitCards(f, first, grid, taken, rand.New(rand.NewPCG(1, 7)))
 		}},
-		{"unexplained", func() { unexplained(f, dets) }},
+		{"unexplained", func() { unexplained(f, dets, grid) }},
 		{"second lookups", func() { x.groupMatches(rest, x.lookupAgain(f, rest, quick)) }},
 		{"matchFrame", func() { x.matchFrame(f, 1) }},
 	}
@@ -135,7 +135,7 @@ func BenchmarkMatchStills(b *testing.B) {
 			clock("describe 1", func() { f.describe(sample) })
 			clock("lookups 1", func() { quick = x.lookup(f, sample, quickTables); first = x.groupMatches(sample, quick) })
 			clock("fit 1", func() { dets = x.fitCards(f, first, grid, taken, rng) })
-			clock("unexplained", func() { rest = unexplained(f, dets) })
+			clock("unexplained", func() { rest = unexplained(f, dets, grid) })
 			clock("describe 2", func() { f.describe(rest) })
 			clock("lookups 2", func() { second = x.groupMatches(rest, x.lookupAgain(f, rest, quick)) })
 			clock("fit 2", func() { x.fitCards(f, second, grid, taken, rng) })

@@ -43,7 +43,7 @@ func TestUnexplained(t *testing.T) {
 		used[i] = i
 	}
 	rest := map[int]bool{}
-	for _, i := range unexplained(f, []detection{{quad: card, used: used}}) {
+	for _, i := range unexplained(f, []detection{{quad: card, used: used}}, newPointGrid(f.Points, frameGridCell)) {
 		rest[i] = true
 	}
 	for i := range inliers {
@@ -56,7 +56,7 @@ func TestUnexplained(t *testing.T) {
 			t.Errorf("%s %v: explained %v, want %v", tc.name, tc.p, got, tc.explained)
 		}
 	}
-	if n := len(unexplained(f, nil)); n != len(f.Points) {
+	if n := len(unexplained(f, nil, newPointGrid(f.Points, frameGridCell))); n != len(f.Points) {
 		t.Errorf("with no card found, %d of %d keypoints are left, want all", n, len(f.Points))
 	}
 }
@@ -199,7 +199,8 @@ func TestLookupAgainIsFullLookup(t *testing.T) {
 	f.describe(sample)
 	quick := x.lookup(f, sample, quickTables)
 	taken := make([]bool, len(f.Points))
-	dets := x.fitCards(f, x.groupMatches(sample, quick), newPointGrid(f.Points, frameGridCell), taken, rand.New(rand.NewPCG(1, 7)))
+	grid := newPointGrid(f.Points, frameGridCell)
+	dets := x.fitCards(f, x.groupMatches(sample, quick), grid, taken, rand.New(rand.NewPCG(1, 7)))
 	all := make([]int, len(f.Points))
 	for i := range all {
 		all[i] = i
@@ -208,7 +209,7 @@ func TestLookupAgainIsFullLookup(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		which []int
-	}{{"unexplained", unexplained(f, dets)}, {"all", all}} {
+	}{{"unexplained", unexplained(f, dets, grid)}, {"all", all}} {
 		got, want := x.lookupAgain(f, tc.which, quick), x.lookup(f, tc.which, len(x.lsh.tables))
 		again, found := 0, 0
 		for q, i := range tc.which {
