@@ -45,35 +45,54 @@ const (
 	// keypoints are not checked: a third card may lie between the two,
 	// showing a strip beside the top card's edge.
 	checkBetweenMM = 12
+	// At checkCloseHamming, where a keypoint of another card's art seldom
+	// agrees by chance, a name is contradicted too when the cells where
+	// fewer than checkCellClose of the keypoints agree so hold
+	// checkContradictClose of them (a face dense with keypoints, where
+	// chance agreement within maxHamming runs high: a catalog of one
+	// face fits it wherever it can).
+	checkCloseHamming    = 48
+	checkCellClose       = 0.2
+	checkContradictClose = 0.6
 )
 
 // cellTally counts, in one cell of a face's grid, the frame keypoints
 // checked there (near a keypoint of the face: see faceAgreement) and those
-// whose descriptor agrees.
-type cellTally struct{ checked, agree int }
+// whose descriptor agrees (within maxHamming), and closely (within
+// checkCloseHamming).
+type cellTally struct{ checked, agree, close int }
 
 // faceTally is a card's cellTally, cell by cell, row by row.
 type faceTally [checkRows * checkCols]cellTally
 
 // against lists the cells that disagree with the face (see
-// checkCellAgree), and counts the keypoints checked in all cells and in
-// those.
-func (t *faceTally) against() (cells [checkRows * checkCols]bool, checked, disagreeing int) {
+// checkCellAgree), those that disagree closely (see checkCellClose), and
+// counts the keypoints checked in all cells and in those. Cells with
+// fewer than minKeypoints are not judged.
+func (t *faceTally) against(minKeypoints int) (cells, closeCells [checkRows * checkCols]bool, checked, disagreeing, disagreeingClose int) {
 	for k, c := range t {
 		checked += c.checked
-		if c.checked >= checkMinKeypoints && float64(c.agree) < checkCellAgree*float64(c.checked) {
+		if c.checked < minKeypoints {
+			continue
+		}
+		if float64(c.agree) < checkCellAgree*float64(c.checked) {
 			cells[k] = true
 			disagreeing += c.checked
 		}
+		if float64(c.close) < checkCellClose*float64(c.checked) {
+			closeCells[k] = true
+			disagreeingClose += c.checked
+		}
 	}
-	return cells, checked, disagreeing
+	return cells, closeCells, checked, disagreeing, disagreeingClose
 }
 
 // contradicts reports whether the tally contradicts the name (see
-// checkContradictShare).
+// checkContradictShare and checkContradictClose).
 func (t *faceTally) contradicts() bool {
-	_, checked, against := t.against()
-	return against >= checkContradictMin && float64(against) >= checkContradictShare*float64(checked)
+	_, _, checked, against, againstClose := t.against(checkMinKeypoints)
+	return (against >= checkContradictMin && float64(against) >= checkContradictShare*float64(checked)) ||
+		(againstClose >= checkContradictMin && float64(againstClose) >= checkContradictClose*float64(checked))
 }
 
 // checkStride is the sample of a card's keypoints read first: every
@@ -86,14 +105,9 @@ const checkStride = 5
 // cells, judged with checkMinKeypoints/stride keypoints, hold half the
 // share and count that contradicts.
 func (t *faceTally) mayContradict(stride int) bool {
-	checked, against := 0, 0
-	for _, c := range t {
-		checked += c.checked
-		if c.checked*stride >= checkMinKeypoints && float64(c.agree) < checkCellAgree*float64(c.checked) {
-			against += c.checked
-		}
-	}
-	return against*stride >= checkContradictMin/2 && float64(against) >= checkContradictShare/2*float64(checked)
+	_, _, checked, against, againstClose := t.against((checkMinKeypoints + stride - 1) / stride)
+	return (against*stride >= checkContradictMin/2 && float64(against) >= checkContradictShare/2*float64(checked)) ||
+		(againstClose*stride >= checkContradictMin/2 && float64(againstClose) >= checkContradictClose/2*float64(checked))
 }
 
 // cellOf gives the cell of a face of w × h that (rx, ry) lies in.
@@ -130,18 +144,19 @@ func (c *nameChecker) faceSpots(x *catalogIndex, ref int) *spotGrid {
 // faceAgreement maps keypoint i of f onto d's face (spots: its keypoints):
 // on says whether it lands on the face, at (rx, ry); checked whether a
 // keypoint of the face lies within inlierThreshold of it there; agree
-// whether one of those has a descriptor within maxHamming.
-func (x *catalogIndex) faceAgreement(d *detection, spots *spotGrid, f features, i int) (rx, ry float64, on, checked, agree bool) {
+// whether one of those has a descriptor within maxHamming, close within
+// checkCloseHamming.
+func (x *catalogIndex) faceAgreement(d *detection, spots *spotGrid, f features, i int) (rx, ry float64, on, checked, agree, close bool) {
 	ref := &x.refs[d.ref]
 	s2 := d.sim.A*d.sim.A + d.sim.B*d.sim.B
 	if s2 < 1e-9 {
-		return 0, 0, false, false, false
+		return 0, 0, false, false, false, false
 	}
 	p := f.Points[i]
 	dx, dy := float64(p.X)-d.sim.Tx, float64(p.Y)-d.sim.Ty
 	rx, ry = (d.sim.A*dx+d.sim.B*dy)/s2, (-d.sim.B*dx+d.sim.A*dy)/s2
 	if rx < 0 || ry < 0 || rx >= float64(ref.W) || ry >= float64(ref.H) {
-		return rx, ry, false, false, false
+		return rx, ry, false, false, false, false
 	}
 	r2 := inlierThreshold * inlierThreshold / s2
 	x0, x1, y0, y1 := spots.cellsNear(rx, ry, math.Sqrt(r2))
@@ -152,21 +167,23 @@ func (x *catalogIndex) faceAgreement(d *detection, spots *spotGrid, f features, 
 					continue
 				}
 				checked = true
-				if hamming(&f.Descs[i], &ref.Feat.Descs[q.ID]) <= maxHamming {
-					return rx, ry, true, true, true
+				if h := hamming(&f.Descs[i], &ref.Feat.Descs[q.ID]); h <= checkCloseHamming {
+					return rx, ry, true, true, true, true
+				} else if h <= maxHamming {
+					agree = true
 				}
 			}
 		}
 	}
-	return rx, ry, true, checked, false
+	return rx, ry, true, checked, agree, false
 }
 
 // checkedKeypoint is a keypoint checked against a face: its cell there,
-// and whether it agrees.
+// and whether it agrees, and closely (see faceAgreement).
 type checkedKeypoint struct {
-	id    int32
-	cell  int
-	agree bool
+	id           int32
+	cell         int
+	agree, close bool
 }
 
 // check checks the keypoints ids of f against d's face.
@@ -175,8 +192,8 @@ func (a *Analyzer) check(d *detection, f features, ids []int32) []checkedKeypoin
 	spots := a.names.faceSpots(a.index, d.ref)
 	out := make([]checkedKeypoint, 0, len(ids))
 	for _, i := range ids {
-		if rx, ry, on, checked, agree := a.index.faceAgreement(d, spots, f, int(i)); on && checked {
-			out = append(out, checkedKeypoint{i, cellOf(rx, ry, float64(ref.W), float64(ref.H)), agree})
+		if rx, ry, on, checked, agree, close := a.index.faceAgreement(d, spots, f, int(i)); on && checked {
+			out = append(out, checkedKeypoint{i, cellOf(rx, ry, float64(ref.W), float64(ref.H)), agree, close})
 		}
 	}
 	return out
@@ -189,6 +206,9 @@ func tallyOf(ks []checkedKeypoint) faceTally {
 		t[k.cell].checked++
 		if k.agree {
 			t[k.cell].agree++
+		}
+		if k.close {
+			t[k.cell].close++
 		}
 	}
 	return t
@@ -204,10 +224,10 @@ func (a *Analyzer) contradicted(d *detection, f features, ks []checkedKeypoint) 
 	if !t.contradicts() {
 		return false
 	}
-	cells, _, _ := t.against()
+	cells, closeCells, _, _, _ := t.against(checkMinKeypoints)
 	var suspects []int
 	for _, k := range ks {
-		if cells[k.cell] && !k.agree {
+		if (cells[k.cell] && !k.agree) || (closeCells[k.cell] && !k.close) {
 			suspects = append(suspects, int(k.id))
 		}
 	}
@@ -385,8 +405,8 @@ func (a *Analyzer) visibleKeypoints(f features, grid *spotGrid, k int, named []n
 					}
 				}
 				k := checkedKeypoint{id: i, cell: -1}
-				if rx, ry, on, checked, agree := x.faceAgreement(d, spots, f, int(i)); on && checked {
-					k.cell, k.agree = cellOf(rx, ry, float64(ref.W), float64(ref.H)), agree
+				if rx, ry, on, checked, agree, close := x.faceAgreement(d, spots, f, int(i)); on && checked {
+					k.cell, k.agree, k.close = cellOf(rx, ry, float64(ref.W), float64(ref.H)), agree, close
 				}
 				ks = append(ks, k)
 			}
@@ -408,7 +428,7 @@ func (a *Analyzer) visibleKeypoints(f features, grid *spotGrid, k int, named []n
 			}
 			if c.agree {
 				mine++
-			} else if _, _, _, _, ok := x.faceAgreement(od, otherSpots, f, int(c.id)); ok {
+			} else if _, _, _, _, ok, _ := x.faceAgreement(od, otherSpots, f, int(c.id)); ok {
 				theirs++
 			}
 		}
