@@ -23,7 +23,11 @@
 // asked for ahead of need so that many wait for memory at once. Each card fitted is then
 // verified against every described keypoint in its outline (those the
 // passes looked up; mapped back onto the face,
-// features all faces share left out), which gives its confidence. One fit
+// features all faces share left out), which gives its confidence; a fit
+// with too few hash-table inliers to stand alone (a token seen blurred or
+// at a low resolution) is accepted when that check bears it out, for faces
+// with others of their kind to tell their own features from the layout
+// all share. One fit
 // gives the card's outline, its turn (so its owner and whether it is tapped; a site's
 // landscape shape says nothing about tapped) and its name, and it holds when
 // a unit covers half a site. Card-shaped outlines no fit explains (Canny's
