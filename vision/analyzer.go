@@ -207,7 +207,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		return nil, rescale, err
 	}
 	a.lap("keypoints")
-	dets := a.index.matchFrame(f, 1)
+	dets := a.index.withoutDuplicates(a.index.matchFrame(f, 1))
 	a.lap("matching")
 	if measure {
 		if shown, off := a.scale.check(a.index, f, dets, v.geo); off {
@@ -235,19 +235,20 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	if err != nil {
 		return nil, rescale, err
 	}
+	unknown = onCards(unknown, dets, f.Points, v.pxPerMM)
 	a.lap("outline search")
 	for _, u := range unknown {
-		if d, ok := a.identifyRegion(gray, u.quad); ok {
+		if d, ok := a.nameOutline(gray, u.quad, f.Points, dets); ok {
 			named = append(named, namedCard{len(cards), d})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
 		}
 		cards = append(cards, u.observation(v))
-		found = append(found, placed(u))
+		found = append(found, placed{u.quad, u.kind})
 	}
 	// Cards stacked on others show no closed outline of their own.
-	for _, s := range findStackedCards(gray, v, f.Points, dets, found) {
+	for _, s := range a.outlines.findStackedCards(gray, v, f.Points, dets, found) {
 		cards = append(cards, s.observation(v))
 		found = append(found, placed{s.quad, s.kind})
 	}

@@ -85,10 +85,21 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed) []co
 				}
 				search.faces = &f
 			}
-			if s, ok := a.siteUnder(gray, v, cell, found, search); ok {
+			s, ok := a.siteUnder(gray, v, cell, found, search)
+			// An outline that is a card found already (a landscape card
+			// taken for a tapped unit) is not a site under it as well.
+			if ok && (s.named || !sameCardAsAny(s.quad, quadsOfPlaced(found))) {
 				out = append(out, s)
 			}
 		}
+	}
+	return out
+}
+
+func quadsOfPlaced(ps []placed) []models.Quad {
+	out := make([]models.Quad, len(ps))
+	for i, p := range ps {
+		out[i] = p.quad
 	}
 	return out
 }

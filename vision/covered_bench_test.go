@@ -73,7 +73,7 @@ func coveredInputs(b testing.TB, a *Analyzer, n int) []coveredInput {
 				found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 				continue
 			}
-			found = append(found, placed(u))
+			found = append(found, placed{u.quad, u.kind})
 		}
 		out = append(out, coveredInput{gray, v, found})
 	}

@@ -82,7 +82,7 @@ type stackedCard struct {
 // closed outline or face explains, around clusters of the frame's
 // keypoints (top-down pixels) that lie on no card found so far (found;
 // dets are the matched ones among them).
-func findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed) []stackedCard {
+func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed) []stackedCard {
 	used := make([]bool, len(points))
 	for _, d := range dets {
 		for _, i := range d.used {
@@ -108,13 +108,22 @@ func findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detectio
 			shapes = append(shapes, sh)
 		}
 	}
+	// The edges of all the squares searched, found once.
+	var span image.Rectangle
+	for _, c := range centres {
+		span = span.Union(searchSquare(gray, c, shapes))
+	}
+	e, err := o.stackEdges(gray, span)
+	if err != nil {
+		return nil
+	}
 	var out []stackedCard
 	taken := make([]models.Quad, 0, len(found))
 	for _, f := range found {
 		taken = append(taken, f.quad)
 	}
 	for _, c := range centres {
-		rs := rectanglesAround(gray, v, c, shapes)
+		rs := e.rectanglesAround(searchSquare(gray, c, shapes), v, c, shapes)
 		for _, q := range rs {
 			if sameCardAsAny(q.quad, taken) {
 				continue
@@ -289,34 +298,84 @@ type rectangle struct {
 // onto that direction and onto its square, and each peak of a projection is
 // a straight side. Pairs of peaks a card's short and long side apart give
 // the rectangles.
-func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []outlineShape) []rectangle {
-	// The cluster's window lies on the card, its centre at most reach
-	// beyond it: the card's far side may be a card's length farther.
-	reach := 0.5 * models.TokenShortMM * v.pxPerMM
+// searchSquare is the square of the top-down image searched around a
+// cluster's centre c: the cluster's window lies on the card, its centre at
+// most half a token's width beyond it, so the card's far side may be a
+// card's length and that much away.
+func searchSquare(gray gocv.Mat, c models.Point, shapes []outlineShape) image.Rectangle {
+	reach := 0.5 * shapes[0].short * models.TokenShortMM / models.CardShortMM
 	half := shapes[0].long + reach
 	r := image.Rect(int(c.X-half), int(c.Y-half), int(c.X+half), int(c.Y+half)).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
 	if r.Dx() < int(shapes[0].short) || r.Dy() < int(shapes[0].short) {
-		return nil
+		return image.Rectangle{}
+	}
+	return r
+}
+
+// squareEdges are the edges of a part of the top-down image, found once
+// for all the squares searched in a frame.
+type squareEdges struct {
+	thin, thick edgeMap     // the edges, and the edges dilated by a 3×3 square
+	grey        edgeMap     // the part, lightly blurred
+	px          []edgePixel // the edge pixels, with their gradients' directions
+}
+
+// stackEdges finds the edges of the part r of the top-down grey image:
+// lightly blurred (5×5 Gaussian) first, as Canny's thresholds suppose.
+func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle) (squareEdges, error) {
+	if r.Empty() {
+		return squareEdges{}, nil
 	}
 	region := gray.Region(r)
-	roi := region.Clone()
+	part := region.Clone()
 	region.Close()
-	defer roi.Close()
-	gocv.GaussianBlur(roi, &roi, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
-	edges := gocv.NewMat()
-	defer edges.Close()
-	gocv.Canny(roi, &edges, 40, 120)
+	defer part.Close()
+	thin := gocv.NewMat()
+	defer thin.Close()
+	if err := o.edges.cannySIMD(part, gocv.NewMat(), &thin, 40, 120, cannyOptions{blur: true}, true); err != nil {
+		return squareEdges{}, err
+	}
 	thick := gocv.NewMat()
 	defer thick.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
-	gocv.Dilate(edges, &thick, kernel)
+	gocv.Dilate(thin, &thick, kernel)
 	kernel.Close()
-	em := edgeMap{pix: thick.ToBytes(), w: thick.Cols(), h: thick.Rows(), off: r.Min}
-	grey := edgeMap{pix: roi.ToBytes(), w: roi.Cols(), h: roi.Rows(), off: r.Min}
-	inset := stackBorderInsetMM * v.pxPerMM
+	gocv.GaussianBlur(part, &part, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	e := squareEdges{
+		thin:  edgeMap{pix: thin.ToBytes(), w: thin.Cols(), h: thin.Rows(), off: r.Min},
+		thick: edgeMap{pix: thick.ToBytes(), w: thick.Cols(), h: thick.Rows(), off: r.Min},
+		grey:  edgeMap{pix: part.ToBytes(), w: part.Cols(), h: part.Rows(), off: r.Min},
+	}
+	e.px = edgePixelsOf(e.thin.pix, e.grey)
+	return e, nil
+}
 
-	thin := edgeMap{pix: edges.ToBytes(), w: edges.Cols(), h: edges.Rows(), off: r.Min}
-	px := edgePixelsOf(thin.pix, grey)
+// rectanglesAround finds the card-sized rectangles whose four sides lie on
+// edges in the square r around c, best supported first, none covering
+// another.
+//
+// A card's sides are long straight edges at one of a few orientations
+// (those of the cards and the mat's grid), where a face's art has edges at
+// every orientation. So the square's edge pixels are first counted by the
+// direction of their grey gradient; at each of the strongest directions,
+// the pixels whose gradient points that way (or square to it) are projected
+// onto that direction and onto its square, and each peak of a projection is
+// a straight side. Pairs of peaks a card's short and long side apart give
+// the rectangles.
+func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point, shapes []outlineShape) []rectangle {
+	if r.Empty() {
+		return nil
+	}
+	reach := 0.5 * models.TokenShortMM * v.pxPerMM
+	inset := stackBorderInsetMM * v.pxPerMM
+	em, grey, thin := e.thick, e.grey, e.thin
+	in := r.Sub(e.thin.off)
+	px := make([]edgePixel, 0, len(e.px)/4)
+	for _, p := range e.px {
+		if image.Pt(p.x, p.y).In(in) {
+			px = append(px, p)
+		}
+	}
 	var dims []float64
 	for _, sh := range shapes {
 		dims = append(dims, sh.short, sh.long)
@@ -325,8 +384,8 @@ func rectanglesAround(gray gocv.Mat, v *view, c models.Point, shapes []outlineSh
 	var cands []rectangle
 	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}}
 	for _, alpha := range strongDirections(px) {
-		us := sidePeaks(px, alpha, r.Min, minSide)
-		ws := sidePeaks(px, alpha+math.Pi/2, r.Min, minSide)
+		us := sidePeaks(px, alpha, e.thin.off, minSide)
+		ws := sidePeaks(px, alpha+math.Pi/2, e.thin.off, minSide)
 		up, wp := sidePairs(us, dims), sidePairs(ws, dims)
 		for _, a := range up {
 			for _, b := range wp {
@@ -688,31 +747,13 @@ func (e edgeMap) support(q models.Quad) (float64, bool) {
 	return s, s >= stackMeanSupport
 }
 
-// card turns a rectangle into the card it shows. A landscape card lying on
-// another card (its whole border shows over the other's) is a tapped unit;
-// one that other cards lie on, or that lies alone, is a site: sites are
-// landscape and stand on nothing, tapped units are landscape too but
-// nearly always stand on a site.
+// card turns a rectangle into the card it shows: a landscape one is a
+// site or a tapped unit by what it lies on (see landscapeCard).
 func (r rectangle) card(found []placed) stackedCard {
 	q := clockwiseFromTopLeft(r.quad)
 	sc := stackedCard{quad: q, kind: r.shape.kind}
-	if !landscape(q) {
-		return sc
-	}
-	onAnother := false
-	for _, f := range found {
-		if overlapsFromAbove(q, f.quad) {
-			onAnother = true
-			break
-		}
-	}
-	switch {
-	case r.shape.kind == models.KindToken:
-		sc.tapped = true
-	case onAnother:
-		sc.tapped = true
-	default:
-		sc.kind = models.KindSite
+	if landscape(q) {
+		sc.tapped, sc.kind = landscapeCard(q, r.shape.kind, quadsOfPlaced(found))
 	}
 	return sc
 }
@@ -761,15 +802,9 @@ func clockwiseFromTopLeft(q models.Quad) models.Quad {
 	return out
 }
 
-// observation reports the card as an unidentified one, like unknownCard's,
-// turned a quarter when it is taken for a tapped unit.
+// observation reports the card as an unidentified one, like unknownCard's.
 func (s stackedCard) observation(v *view) models.CardObservation {
-	o := unknownCard{quad: s.quad, kind: s.kind}.observation(v)
-	if s.tapped {
-		o.Rotation = models.RotationFor(o.Owner, true)
-		o.Tapped = true
-	}
-	return o
+	return unknownCard(s).observation(v)
 }
 
 // value gives the grey level at the top-down pixel (x, y), ok false

@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"sort"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
@@ -14,6 +15,9 @@ import (
 type unknownCard struct {
 	quad models.Quad // top-down pixels, clockwise from the top-left corner as seen
 	kind models.CardKind
+	// tapped: a landscape card of a standard card's size that lies on
+	// another card is a unit turned sideways, not a site (see cardOutline).
+	tapped bool
 }
 
 // unknownConfidence is what an unidentified card is reported with.
@@ -135,13 +139,73 @@ func cardOutline(rr filledRect, shapes []outlineShape, known []models.Quad, foun
 		if covered(q, known) || covered(q, quadsOf(found)) {
 			return unknownCard{}, false
 		}
-		kind := sh.kind
-		if kind == models.KindStandard && landscape(q) {
-			kind = models.KindSite
+		u := unknownCard{quad: q, kind: sh.kind}
+		if landscape(q) {
+			// A site until shown to lie on a card (onCards).
+			u.tapped, u.kind = landscapeCard(q, sh.kind, nil)
 		}
-		return unknownCard{quad: q, kind: kind}, true
+		return u, true
 	}
 	return unknownCard{}, false
+}
+
+// landscapeCard tells what a landscape card of kind shape, whose whole
+// outline shows (q), is: a site, or a unit or token turned sideways
+// (tapped). Sites lie on the mat and nothing lies under them; a card
+// lying across another card is a unit or token, so it is taken for a
+// tapped one. A token is never a site.
+func landscapeCard(q models.Quad, shape models.CardKind, under []models.Quad) (tapped bool, kind models.CardKind) {
+	if shape == models.KindToken {
+		return true, models.KindToken
+	}
+	for _, o := range under {
+		if liesAcross(q, o) {
+			return true, models.KindStandard
+		}
+	}
+	return false, models.KindSite
+}
+
+// liesAcross reports whether q, whose whole outline shows, lies on o: it
+// overlaps o without holding it whole (see overlapsFromAbove), and one's
+// centre lies within the other. Cards side by side in the grid, a corner
+// or an edge over the next card's, are not one on the other.
+func liesAcross(q, o models.Quad) bool {
+	return overlapsFromAbove(q, o) && (inside(q.Center(), o) || inside(o.Center(), q))
+}
+
+// onCards settles what the landscape outlines lie on: an outline lies on
+// a matched card (dets, whose inliers are among points) that it overlaps
+// when none of that card's inliers lies within it (a few millimetres
+// inside its border): the card's face does not show there, so the outline
+// covers it. (Its outline alone cannot tell: the matched cards' faces are
+// left out of the edges it was found on.) One lying on a card is taken
+// for a tapped unit (see landscapeCard).
+func onCards(us []unknownCard, dets []detection, points []keypoint, pxPerMM float64) []unknownCard {
+	for i, u := range us {
+		if !landscape(u.quad) {
+			continue
+		}
+		inner := grow(u.quad, -knownInsetMM*pxPerMM)
+		var under []models.Quad
+		for _, d := range dets {
+			if !liesAcross(u.quad, d.quad) {
+				continue
+			}
+			shows := false
+			for _, k := range d.used {
+				if k >= 0 && k < len(points) && inside(models.Point{X: float64(points[k].X), Y: float64(points[k].Y)}, inner) {
+					shows = true
+					break
+				}
+			}
+			if !shows {
+				under = append(under, d.quad)
+			}
+		}
+		us[i].tapped, us[i].kind = landscapeCard(u.quad, u.kind, under)
+	}
+	return us
 }
 
 // uprightQuad gives a rotated rectangle's corners clockwise from the corner
@@ -237,8 +301,8 @@ func inside(p models.Point, q models.Quad) bool {
 }
 
 // observation reports the outline as an unidentified card. Without a face
-// the turn is a guess: untapped (a landscape outline is taken for a site),
-// upright for the player on whose half of the realm it lies.
+// the turn is a guess: upright for the player on whose half of the realm it
+// lies, tapped when it is taken for a tapped unit (see landscapeCard).
 func (u unknownCard) observation(v *view) models.CardObservation {
 	c := u.quad.Center()
 	_, y := v.mm(c)
@@ -246,13 +310,72 @@ func (u unknownCard) observation(v *view) models.CardObservation {
 	if y > v.geo.HeightMM()/2 {
 		owner = models.North
 	}
-	rot := models.RotationFor(owner, false)
+	rot := models.RotationFor(owner, u.tapped)
 	o := models.CardObservation{
-		Kind: u.kind, Token: u.kind == models.KindToken, Owner: owner, Rotation: rot,
+		Kind: u.kind, Token: u.kind == models.KindToken, Owner: owner, Rotation: rot, Tapped: u.tapped,
 		Quad: v.toImageQuad(u.quad), Confidence: unknownConfidence,
 	}
 	if cell, ok := v.cellAt(c); ok {
 		o.Cell = &cell
 	}
 	return o
+}
+
+// nameOutline names the card in an outline that no match explains by
+// reading the region on its own (identifyRegion), unless the frame's
+// matching had as good a look at it already: when the outline holds the
+// frame's keypoints (points) as densely as the matched cards (dets) hold
+// them, all of this card's keypoints were looked up in every hash table
+// and no face fitted them, so the card is missing from the catalog. A
+// region's own reading then costs several milliseconds and, against a
+// catalog of a few faces whose layout features nothing competes for,
+// finds only wrong names. A card the frame's keypoints left sparse (out of
+// focus, in shadow) gets its own look.
+func (a *Analyzer) nameOutline(gray gocv.Mat, quad models.Quad, points []keypoint, dets []detection) (detection, bool) {
+	if len(dets) > 0 {
+		densities := make([]float64, 0, len(dets))
+		for _, d := range dets {
+			densities = append(densities, keypointDensity(d.quad, points))
+		}
+		sort.Float64s(densities)
+		if keypointDensity(quad, points) >= outlineSeenShare*densities[len(densities)/2] {
+			return detection{}, false
+		}
+	}
+	return a.identifyRegion(gray, quad)
+}
+
+// outlineSeenShare: an outline holding this share of the matched cards'
+// keypoint density (their median) was seen by the frame's matching as
+// well as they were.
+const outlineSeenShare = 0.5
+
+// keypointDensity gives the keypoints per square pixel inside a convex quad.
+func keypointDensity(q models.Quad, points []keypoint) float64 {
+	area := 0.0
+	for i := range q {
+		j := (i + 1) % 4
+		area += q[i].X*q[j].Y - q[j].X*q[i].Y
+	}
+	area = math.Abs(area) / 2
+	if area < 1 {
+		return 0
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range q {
+		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
+		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+	}
+	o := newOutline(q)
+	n := 0
+	for _, p := range points {
+		x, y := float64(p.X), float64(p.Y)
+		if x < minX || x > maxX || y < minY || y > maxY {
+			continue
+		}
+		if o.insideDistance(models.Point{X: x, Y: y}) >= 0 {
+			n++
+		}
+	}
+	return float64(n) / area
 }
