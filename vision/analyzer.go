@@ -207,7 +207,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		return nil, rescale, err
 	}
 	a.lap("keypoints")
-	dets := a.index.withoutDuplicates(a.index.matchFrame(f, 1))
+	dets := a.index.withoutDuplicates(a.index.matchFrame(f, 1), f.Points)
 	a.lap("matching")
 	if measure {
 		if shown, off := a.scale.check(a.index, f, dets, v.geo); off {

@@ -85,10 +85,7 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed) []co
 				}
 				search.faces = &f
 			}
-			s, ok := a.siteUnder(gray, v, cell, found, search)
-			// An outline that is a card found already (a landscape card
-			// taken for a tapped unit) is not a site under it as well.
-			if ok && (s.named || !sameCardAsAny(s.quad, quadsOfPlaced(found))) {
+			if s, ok := a.siteUnder(gray, v, cell, found, search); ok {
 				out = append(out, s)
 			}
 		}

@@ -9,12 +9,13 @@ import (
 // withoutDuplicates drops the detections that are another detection of
 // the same card over again: the same card's face fitted twice where one
 // card lies, the second fit turned or shifted a little from the first
-// (the first fit's inliers left the pool, the rest of the keypoints it
-// did not take fit again). Two copies of one card do not lie one on the
-// other, so of two fits of one card where either's centre lies within the
-// other (or most of its corners do), only the one with most inliers is
-// kept. Units on sites, and different cards overlapping, are left alone.
-func (x *catalogIndex) withoutDuplicates(dets []detection) []detection {
+// (the first fit's inliers left the pool, and the keypoints it did not
+// take fit again). Two fits of one card are one card when each holds most
+// of the other's inliers (points are the frame's keypoints): a face shows
+// nowhere another card lies on it, so of two copies of a card one on the
+// other, the lower one's inliers lie outside the upper one's outline. Of
+// one card's fits, the one with most inliers is kept.
+func (x *catalogIndex) withoutDuplicates(dets []detection, points []keypoint) []detection {
 	if len(dets) < 2 {
 		return dets
 	}
@@ -29,7 +30,7 @@ func (x *catalogIndex) withoutDuplicates(dets []detection) []detection {
 			if drop[j] || x.refs[dets[i].ref].card != x.refs[dets[j].ref].card {
 				continue
 			}
-			if overlapMostly(dets[i].quad, dets[j].quad) {
+			if holdsMostInliers(dets[j].quad, dets[i], points) && holdsMostInliers(dets[i].quad, dets[j], points) {
 				drop[i] = true
 				break
 			}
@@ -44,8 +45,18 @@ func (x *catalogIndex) withoutDuplicates(dets []detection) []detection {
 	return out
 }
 
-// overlapMostly reports whether either quad's centre lies within the
-// other, or most of its corners do.
-func overlapMostly(a, b models.Quad) bool {
-	return covered(a, []models.Quad{b}) || covered(b, []models.Quad{a})
+// holdsMostInliers reports whether at least half of d's inliers (indices
+// into points) lie within q.
+func holdsMostInliers(q models.Quad, d detection, points []keypoint) bool {
+	in, n := 0, 0
+	for _, k := range d.used {
+		if k < 0 || k >= len(points) {
+			continue
+		}
+		n++
+		if inside(models.Point{X: float64(points[k].X), Y: float64(points[k].Y)}, q) {
+			in++
+		}
+	}
+	return n > 0 && 2*in >= n
 }

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -9,51 +10,86 @@ import (
 
 // TestWithoutDuplicates checks that a card fitted twice where it lies (as
 // still 0001's half-covered C1 site was, against a catalog of five faces:
-// the two fits turned 10° from each other) is reported once, by its
-// better fit, while different cards lying on each other, and two copies
-// of a card apart, are all kept.
+// the two fits 18 mm and 10° apart on the same keypoints) is reported once,
+// by its better fit, while two copies of a card one on the other (still
+// 0074's Reefstalkers, 36 mm apart), different cards on each other, and
+// copies side by side are all kept.
 func TestWithoutDuplicates(t *testing.T) {
-	site, other := &models.Card{Name: "Site"}, &models.Card{Name: "Unit"}
-	x := &catalogIndex{refs: []reference{{card: site, W: 176, H: 126}, {card: other, W: 126, H: 176}}}
-	// fit places face ref turned by deg about its centre at (cx, cy).
-	fit := func(ref int, cx, cy, deg float64, inliers int) detection {
+	site, unit := &models.Card{Name: "Site"}, &models.Card{Name: "Unit"}
+	x := &catalogIndex{refs: []reference{{card: site, W: 176, H: 126}, {card: unit, W: 126, H: 176}}}
+	var points []keypoint
+	// quadOf places face ref turned by deg about its centre at (cx, cy).
+	quadOf := func(ref int, cx, cy, deg float64) (similarity, models.Quad) {
 		r := x.refs[ref]
 		a := deg * math.Pi / 180
 		s := similarity{A: math.Cos(a), B: math.Sin(a)}
 		hx, hy := s.apply(float64(r.W)/2, float64(r.H)/2)
 		s.Tx, s.Ty = cx-hx, cy-hy
-		d := detection{ref: ref, sim: s, inliers: inliers}
+		var q models.Quad
 		for k, c := range [4][2]float64{{0, 0}, {float64(r.W), 0}, {float64(r.W), float64(r.H)}, {0, float64(r.H)}} {
 			px, py := s.apply(c[0], c[1])
-			d.quad[k] = models.Point{X: px, Y: py}
+			q[k] = models.Point{X: px, Y: py}
 		}
+		return s, q
+	}
+	// fit is a detection of face ref at (cx, cy), turned deg, whose inliers
+	// are a grid over the face lying at (kx, ky), but where the cards on
+	// top (over) hide it.
+	fit := func(ref int, cx, cy, deg float64, kx, ky float64, over ...models.Quad) detection {
+		r := x.refs[ref]
+		_, q := quadOf(ref, cx, cy, deg)
+		// The keypoints lie on the card the face shows: at (kx, ky), its own
+		// centre for a true fit, elsewhere for a fit on another's keypoints.
+		ks, _ := quadOf(ref, kx, ky, deg)
+		d := detection{ref: ref, quad: q}
+		for i := 1; i < 8; i++ {
+			for j := 1; j < 8; j++ {
+				px, py := ks.apply(float64(r.W)*float64(i)/8, float64(r.H)*float64(j)/8)
+				p := models.Point{X: px, Y: py}
+				hidden := false
+				for _, o := range over {
+					hidden = hidden || inside(p, o)
+				}
+				if hidden {
+					continue
+				}
+				d.used = append(d.used, len(points))
+				points = append(points, keypoint{X: float32(px), Y: float32(py)})
+			}
+		}
+		d.inliers = len(d.used)
 		return d
 	}
+	_, upper := quadOf(1, 265, 245, 90)
 	tests := []struct {
 		name string
 		dets []detection
-		want []int // inlier counts of the detections kept, in order
+		want []string // the kept detections' faces and inlier counts
 	}{
-		{"one card fitted twice, turned 10° apart", []detection{fit(0, 700, 680, 0, 71), fit(0, 668, 672, 10, 91)}, []int{91}},
-		{"the better fit first", []detection{fit(0, 700, 680, 0, 91), fit(0, 690, 690, -8, 40)}, []int{91}},
-		{"a unit on the site", []detection{fit(0, 700, 680, 0, 91), fit(1, 705, 675, 2, 60)}, []int{91, 60}},
-		{"two copies side by side", []detection{fit(0, 300, 680, 0, 91), fit(0, 500, 680, 0, 80)}, []int{91, 80}},
-		{"two copies overlapping a little", []detection{fit(0, 300, 680, 0, 91), fit(0, 300+176*0.8, 680, 0, 80)}, []int{91, 80}},
-		{"three fits of one card", []detection{fit(0, 700, 680, 0, 50), fit(0, 705, 684, 3, 70), fit(0, 694, 676, -4, 60)}, []int{70}},
+		{"one card fitted twice, 18 mm and 10° apart", []detection{fit(0, 700, 680, 0, 668, 672), fit(0, 668, 672, 10, 668, 672)}, []string{"Site 49"}},
+		{"a copy on a copy", []detection{fit(1, 330, 212, 95, 330, 212, upper), fit(1, 265, 245, 90, 265, 245)}, nil},
+		{"a unit on the site", []detection{fit(0, 700, 680, 0, 700, 680), fit(1, 705, 675, 2, 705, 675)}, []string{"Site 49", "Unit 49"}},
+		{"two copies side by side", []detection{fit(0, 300, 680, 0, 300, 680), fit(0, 500, 680, 0, 500, 680)}, []string{"Site 49", "Site 49"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := x.withoutDuplicates(tt.dets)
-			var inliers []int
+			got := x.withoutDuplicates(tt.dets, points)
+			want := tt.want
+			if want == nil { // all kept
+				for _, d := range tt.dets {
+					want = append(want, x.refs[d.ref].card.Name+" "+strconv.Itoa(d.inliers))
+				}
+			}
+			var kept []string
 			for _, d := range got {
-				inliers = append(inliers, d.inliers)
+				kept = append(kept, x.refs[d.ref].card.Name+" "+strconv.Itoa(d.inliers))
 			}
-			if len(inliers) != len(tt.want) {
-				t.Fatalf("kept %v, want %v", inliers, tt.want)
+			if len(kept) != len(want) {
+				t.Fatalf("kept %v, want %v", kept, want)
 			}
-			for i := range inliers {
-				if inliers[i] != tt.want[i] {
-					t.Fatalf("kept %v, want %v", inliers, tt.want)
+			for i := range kept {
+				if kept[i] != want[i] {
+					t.Fatalf("kept %v, want %v", kept, want)
 				}
 			}
 		})
