@@ -488,14 +488,22 @@ func keypointsInside(f features, quad models.Quad) []int32 {
 // ones too), another face of the same layout with 20–50%.
 const identifyMinAgree = 0.5
 
+// identifyMinClose is the share of them that must agree within
+// checkCloseHamming: at least 40% on the face that is there, at most a
+// third on another face.
+const identifyMinClose = 0.35
+
 // agreesWhole reports whether at least identifyMinAgree of the checked
-// keypoints ks agree with their face.
+// keypoints ks agree with their face, and identifyMinClose closely.
 func agreesWhole(ks []checkedKeypoint) bool {
-	agree := 0
+	agree, close := 0, 0
 	for _, k := range ks {
 		if k.agree {
 			agree++
 		}
+		if k.close {
+			close++
+		}
 	}
-	return float64(agree) >= identifyMinAgree*float64(len(ks))
+	return float64(agree) >= identifyMinAgree*float64(len(ks)) && float64(close) >= identifyMinClose*float64(len(ks))
 }
