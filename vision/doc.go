@@ -43,6 +43,13 @@
 // card's plain printed border just inside (outline_stack.go); it is
 // reported unknown, a landscape one as a tapped unit when it lies across
 // another card and as a site otherwise.
+// Once all of a frame's cards are fitted, every named card's face is laid
+// over what the camera shows of it and checked cell by cell (a 4×4 grid
+// over the face, so no card design is assumed): where parts of the card
+// that nothing lies on disagree with the face, the name is dropped and the
+// card reported unknown with its outline, kind and turn (consistency.go).
+// This is what keeps a small catalog, such as one deck's faces, from naming
+// a card it lacks after one that shares its frame and text.
 // A card region (such an outline, or the picture given to Identify) is
 // named by its hash-table matches alone when they fit one shortlisted face
 // three times as well as a whole frame needs and no other face at all;
