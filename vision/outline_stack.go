@@ -326,28 +326,53 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle) (squareEdge
 	if r.Empty() {
 		return squareEdges{}, nil
 	}
+	b := &o.stack
 	region := gray.Region(r)
-	part := region.Clone()
+	region.CopyTo(&b.part)
 	region.Close()
-	defer part.Close()
-	thin := gocv.NewMat()
-	defer thin.Close()
-	if err := o.edges.cannySIMD(part, gocv.NewMat(), &thin, 40, 120, cannyOptions{blur: true}, true); err != nil {
+	noMask := gocv.NewMat()
+	defer noMask.Close()
+	if err := o.edges.cannySIMD(b.part, noMask, &b.thin, 40, 120, cannyOptions{blur: true}, true); err != nil {
 		return squareEdges{}, err
 	}
-	thick := gocv.NewMat()
-	defer thick.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
-	gocv.Dilate(thin, &thick, kernel)
+	gocv.Dilate(b.thin, &b.thick, kernel)
 	kernel.Close()
-	gocv.GaussianBlur(part, &part, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
-	e := squareEdges{
-		thin:  edgeMap{pix: thin.ToBytes(), w: thin.Cols(), h: thin.Rows(), off: r.Min},
-		thick: edgeMap{pix: thick.ToBytes(), w: thick.Cols(), h: thick.Rows(), off: r.Min},
-		grey:  edgeMap{pix: part.ToBytes(), w: part.Cols(), h: part.Rows(), off: r.Min},
+	gocv.GaussianBlur(b.part, &b.part, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	// Views of the buffers' pixels, good until the next frame's search.
+	view := func(m gocv.Mat) (edgeMap, error) {
+		pix, err := m.DataPtrUint8()
+		return edgeMap{pix: pix, w: m.Cols(), h: m.Rows(), off: r.Min}, err
+	}
+	var e squareEdges
+	var err error
+	if e.thin, err = view(b.thin); err != nil {
+		return e, err
+	}
+	if e.thick, err = view(b.thick); err != nil {
+		return e, err
+	}
+	if e.grey, err = view(b.part); err != nil {
+		return e, err
 	}
 	e.px = edgePixelsOf(e.thin.pix, e.grey)
 	return e, nil
+}
+
+// stackBuffers are the images of the stacked-card search, kept from frame
+// to frame.
+type stackBuffers struct {
+	part, thin, thick gocv.Mat // the part searched (blurred in place), its edges, dilated
+}
+
+func newStackBuffers() stackBuffers {
+	return stackBuffers{part: gocv.NewMat(), thin: gocv.NewMat(), thick: gocv.NewMat()}
+}
+
+func (b *stackBuffers) close() {
+	b.part.Close()
+	b.thin.Close()
+	b.thick.Close()
 }
 
 // rectanglesAround finds the card-sized rectangles whose four sides lie on
@@ -370,12 +395,13 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	inset := stackBorderInsetMM * v.pxPerMM
 	em, grey, thin := e.thick, e.grey, e.thin
 	in := r.Sub(e.thin.off)
-	px := make([]edgePixel, 0, len(e.px)/4)
+	var px []edgePixel
 	for _, p := range e.px {
-		if image.Pt(p.x, p.y).In(in) {
+		if image.Pt(int(p.x), int(p.y)).In(in) {
 			px = append(px, p)
 		}
 	}
+	byDir := byDirection(px)
 	var dims []float64
 	for _, sh := range shapes {
 		dims = append(dims, sh.short, sh.long)
@@ -384,8 +410,8 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	var cands []rectangle
 	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}}
 	for _, alpha := range strongDirections(px) {
-		us := sidePeaks(px, alpha, e.thin.off, minSide)
-		ws := sidePeaks(px, alpha+math.Pi/2, e.thin.off, minSide)
+		us := sidePeaks(byDir, alpha, e.thin.off, minSide)
+		ws := sidePeaks(byDir, alpha+math.Pi/2, e.thin.off, minSide)
 		up, wp := sidePairs(us, dims), sidePairs(ws, dims)
 		for _, a := range up {
 			for _, b := range wp {
@@ -422,14 +448,20 @@ const stackMinSideShare = 0.4
 // edgePixel is an edge pixel of a part of the top-down image and the
 // direction of its grey gradient, in [0, π).
 type edgePixel struct {
-	x, y int // in the part
-	dir  float64
+	x, y int32 // in the part
+	dir  float32
 }
 
 // edgePixelsOf lists the pixels of an edge map (of the part grey shows,
 // lightly blurred) with their gradients' directions.
 func edgePixelsOf(edges []byte, grey edgeMap) []edgePixel {
-	var out []edgePixel
+	n := 0
+	for _, e := range edges {
+		if e != 0 {
+			n++
+		}
+	}
+	out := make([]edgePixel, 0, n)
 	w, h := grey.w, grey.h
 	for y := 1; y < h-1; y++ {
 		for x := 1; x < w-1; x++ {
@@ -448,7 +480,7 @@ func edgePixelsOf(edges []byte, grey edgeMap) []edgePixel {
 			if d >= math.Pi {
 				d -= math.Pi
 			}
-			out = append(out, edgePixel{x, y, d})
+			out = append(out, edgePixel{int32(x), int32(y), float32(d)})
 		}
 	}
 	return out
@@ -466,6 +498,37 @@ const (
 	stackDirTolDeg = 4.0
 )
 
+// dirBins is how many bins of direction (each a degree) dirPixels files
+// edge pixels in.
+const dirBins = 180
+
+// dirPixels are edge pixels filed by their gradients' direction: those of
+// bin b (direction in [b°, b+1°)) are px[start[b]:start[b+1]].
+type dirPixels struct {
+	px    []edgePixel
+	start [dirBins + 1]int
+}
+
+func dirBin(d float64) int { return max(0, min(int(d*dirBins/math.Pi), dirBins-1)) }
+
+// byDirection files edge pixels by their gradients' direction.
+func byDirection(px []edgePixel) *dirPixels {
+	out := &dirPixels{px: make([]edgePixel, len(px))}
+	for _, p := range px {
+		out.start[dirBin(float64(p.dir))+1]++
+	}
+	for i := 1; i <= dirBins; i++ {
+		out.start[i] += out.start[i-1]
+	}
+	next := out.start
+	for _, p := range px {
+		b := dirBin(float64(p.dir))
+		out.px[next[b]] = p
+		next[b]++
+	}
+	return out
+}
+
 // strongDirections gives the directions (radians, in [0, π/2)) most edge
 // pixels' gradients share, modulo a quarter turn.
 func strongDirections(px []edgePixel) []float64 {
@@ -476,7 +539,7 @@ func strongDirections(px []edgePixel) []float64 {
 		return (b%n + n) % n
 	}
 	for _, p := range px {
-		hist[binOf(p.dir)]++
+		hist[binOf(float64(p.dir))]++
 	}
 	smooth := make([]float64, n)
 	for i := range hist { // over ±1°, around the circle
@@ -526,20 +589,26 @@ type sidePeak struct {
 // sidePeaks projects the edge pixels whose gradient points along alpha
 // (either way) onto alpha and gives the positions where at least minCount
 // of them lie on one line, strongest first.
-func sidePeaks(px []edgePixel, alpha float64, off image.Point, minCount float64) []sidePeak {
+func sidePeaks(px *dirPixels, alpha float64, off image.Point, minCount float64) []sidePeak {
 	ca, sa := math.Cos(alpha), math.Sin(alpha)
 	dirA := math.Mod(alpha, math.Pi)
 	tol := stackDirTolDeg * math.Pi / 180
 	lo, hi := math.Inf(1), math.Inf(-1)
-	us := make([]float64, 0, len(px)/2)
-	for _, p := range px {
-		d := math.Abs(p.dir - dirA)
-		if math.Min(d, math.Pi-d) > tol {
-			continue
+	var us []float64
+	// Only the bins within tol of dirA are looked at (around 0 and π,
+	// where directions wrap, at both ends).
+	b0, b1 := int(math.Floor((dirA-tol)*dirBins/math.Pi)), int(math.Floor((dirA+tol)*dirBins/math.Pi))
+	for b := b0; b <= b1; b++ {
+		wb := (b%dirBins + dirBins) % dirBins
+		for _, p := range px.px[px.start[wb]:px.start[wb+1]] {
+			d := math.Abs(float64(p.dir) - dirA)
+			if math.Min(d, math.Pi-d) > tol {
+				continue
+			}
+			u := float64(int(p.x)+off.X)*ca + float64(int(p.y)+off.Y)*sa
+			us = append(us, u)
+			lo, hi = math.Min(lo, u), math.Max(hi, u)
 		}
-		u := float64(p.x+off.X)*ca + float64(p.y+off.Y)*sa
-		us = append(us, u)
-		lo, hi = math.Min(lo, u), math.Max(hi, u)
 	}
 	if len(us) == 0 {
 		return nil

@@ -32,16 +32,18 @@ type outlineFinder struct {
 	edges *edgeDetector
 	edged *framedEdges // spent by the contour search
 	mask  gocv.Mat
+	stack stackBuffers // the stacked-card search's (outline_stack.go)
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), mask: gocv.NewMat()}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), mask: gocv.NewMat(), stack: newStackBuffers()}
 }
 
 func (o *outlineFinder) close() {
 	o.edges.close()
 	o.edged.close()
 	o.mask.Close()
+	o.stack.close()
 }
 
 // knownInsetMM is how far inside an identified card's outline its face is
