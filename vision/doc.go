@@ -34,15 +34,23 @@
 // edges, by a detector of the package's own (edges.cpp) that marks exactly
 // OpenCV's edges of the lightly blurred image, blurring and thickening them
 // row by row itself, left out of the faces already fitted) get a second look through a
-// perceptual-hash shortlist, and are reported unknown
-// with a low confidence when no face fits: never with a wrong name. A closed
-// outline that is landscape is reported as a site. A card standing on
+// perceptual-hash shortlist (unless the frame's keypoints covered the
+// outline as densely as the matched cards: then the frame's matching saw
+// the card as well and no face fitted), and are reported unknown
+// with a low confidence when no face fits: never with a wrong name. A
+// landscape card of a card's size whose whole outline shows is a tapped
+// unit when it lies across a matched card (none of that card's inliers
+// within it) and a site otherwise. A card standing on
 // another shows no closed outline of its own (its edges merge with the
 // card's below): where many keypoints lie on no card found, a rectangle of
 // a card's size is sought whose four sides are straight edges with a
-// card's plain printed border just inside (outline_stack.go); it is
-// reported unknown, a landscape one as a tapped unit when it lies across
-// another card and as a site otherwise.
+// card's plain printed border just inside (outline_stack.go: the edge
+// pixels around the cluster are projected along the few directions most
+// of their gradients share, and pairs of peaks a card's sides apart are
+// its sides); it is reported unknown, a landscape one as a tapped unit
+// when it lies across another card and as a site otherwise. One card is
+// never reported twice: two fits of one face that each hold most of the
+// other's inliers are one card (duplicates.go).
 // Once all of a frame's cards are fitted, every named card's face is laid
 // over what the camera shows of it and checked cell by cell (a 4×4 grid
 // over the face, so no card design is assumed): where parts of the card
