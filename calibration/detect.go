@@ -238,6 +238,7 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	}
 	var best gridFit
 	var seeds []gridFit
+	fromMarks := false
 	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {
 		best, err = fitGrid(gray, faint, g, th)
 		if err == nil && math.Max(rm.ridgeScore(best.h, g), rm.bentRidgeScore(best.h, g)) < minEdgeRidgeScore {
@@ -262,10 +263,16 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		// Grid lines too faint, blurred or broken for the edges: read them
 		// off line profiles instead (see detectFaint).
 		f, ok := detectFaint(gray, rm, faint, g, seeds)
-		if !ok {
+		if ok {
+			best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+		} else if hm, n, ok := detectMarks(rm, g); ok {
+			// No lines at all: the cells' corners are marked by dots,
+			// crosses or dashes that meet (see marks.go).
+			best = gridFit{h: hm, score: float64(n) / float64((models.Columns+1)*(models.Rows+1))}
+			fromMarks = true
+		} else {
 			return homography{}, best.score, err
 		}
-		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
 		var agreed bool
@@ -276,7 +283,9 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 		}
 	}
-	if hs := settleOnSides(rm, best.h, g); hs != best.h {
+	// A lattice of marks already ends where the marks do; the drawn lines
+	// settleOnSides weighs are not there.
+	if hs := settleOnSides(rm, best.h, g); !fromMarks && hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 	}
 	if cameraInconsistency(best.h, float64(gray.Cols()), float64(gray.Rows())) > maxCameraInconsistency {

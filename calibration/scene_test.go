@@ -35,6 +35,7 @@ type scene struct {
 	markers     bool // print ArUco markers at the corners
 	northAtBot  bool // the camera looks from the north side
 	jpegQuality int
+	dots        bool // the cells' corners printed as dots, with no lines
 }
 
 // planeScale is the mat image's pixels per millimetre.
@@ -120,6 +121,17 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 			w = s.borderMM
 		}
 		gocv.Line(&lines, planePx(models.Point{X: 0, Y: y}), planePx(models.Point{X: g.WidthMM(), Y: y}), lc, max(1, int(w*planeScale)))
+	}
+	if s.dots {
+		// No lines: a dot at each of the realm's corners.
+		lines.Close()
+		lines = plane.Clone()
+		for i := 0; i <= models.Columns; i++ {
+			for j := 0; j <= models.Rows; j++ {
+				c := planePx(models.Point{X: float64(i) * g.CellWidthMM, Y: float64(j) * g.CellHeightMM})
+				gocv.Circle(&lines, c, int(1.5*planeScale), lc, -1)
+			}
+		}
 	}
 	gocv.AddWeighted(lines, s.contrast, plane, 1-s.contrast, 0, &plane)
 	lines.Close()

@@ -1,0 +1,457 @@
+package calibration
+
+import (
+	"math"
+	"sort"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// A mat need not print its grid as continuous lines: many mark only the
+// cells' corners, with a dot or a small cross, or draw dashes that meet at
+// the corners. Their lines are too broken for the edge lattice and too
+// faint in a line profile, but the 30 corners of the realm stand out as
+// points darker (or lighter) than the mat around them in two directions at
+// once. detectMarks reads the realm off those points: it finds them, grows
+// a lattice from each point and two of its neighbours (predicting the next
+// corner from the corners found so far, so that perspective and a little
+// lens distortion are followed), and believes a lattice only when it ends,
+// on every side, where the realm does: exactly 6 by 5 corners, most of them
+// seen, and no mark one step beyond.
+
+// markOffsets are the flank distances (px, indices into ridgeOffsets) at
+// which a mark is read: a dot a few pixels across answers at the wider one,
+// a thin cross at both.
+var markOffsets = [...]int{1, 2}
+
+// Mark detection and lattice growth limits.
+const (
+	minMarkResponse = 2.0 // a mark's response (noise units) in both directions
+	maxMarks        = 700 // strongest marks kept
+	markSeeds       = 160 // strongest marks a lattice is grown from
+	markNeighbours  = 6   // nearest marks tried as a seed's two steps
+	markTolerance   = 0.2 // a corner is found within this share of a cell step from its prediction
+	maxMarkExtent   = 7   // growth stops once a lattice is this many corners along an axis
+	minMarkCorners  = 16  // of the realm's 30 corners, at least this many seen
+	minBorderMarks  = 3   // and at least this many on each of its four border lines
+)
+
+// mark is a candidate corner mark: a local maximum of the two-direction
+// response, at sub-pixel precision.
+type mark struct {
+	p     models.Point
+	r     float64
+	light bool // lighter than the mat around it (else darker)
+}
+
+// alike says whether two marks could be prints of the same corner mark: of
+// one polarity, and of responses within a factor markSpread of each other.
+func (a mark) alike(b mark) bool {
+	return a.light == b.light && a.r <= markSpread*b.r && b.r <= markSpread*a.r
+}
+
+// markSpread: see alike. Lamp falloff, blur and JPEG change a mark's
+// response across the mat, but less than card art's marks differ.
+const markSpread = 2.5
+
+// markResponse is how clearly the point (x, y) stands out from the mat in
+// two perpendicular directions at once (dark or light, the better of the
+// axis pair and the diagonal pair, the better flank offset), in noise
+// units: high at a dot, a cross's centre or where two lines meet, low along
+// a single line, an edge or a flat area.
+func (m *ridgeMap) markResponse(x, y int) float64 {
+	d, l := m.markResponses(x, y)
+	return max(d, l)
+}
+
+// markResponses is markResponse for a dark and for a light mark.
+func (m *ridgeMap) markResponses(x, y int) (dark, light float64) {
+	for _, k := range markOffsets {
+		d := ridgeOffsets[k]
+		di := int(math.Round(d))
+		dd := int(math.Round(d / math.Sqrt2))
+		c := float64(m.pix[y*m.w+x])
+		pair := func(dx, dy int) (float64, float64) {
+			a := float64(m.pix[(y-dy)*m.w+x-dx])
+			b := float64(m.pix[(y+dy)*m.w+x+dx])
+			return flankContrast(a, b, c, m.noise[k], false), flankContrast(a, b, c, m.noise[k], true)
+		}
+		xd, xl := pair(di, 0)
+		yd, yl := pair(0, di)
+		ad, al := pair(dd, dd)
+		bd, bl := pair(dd, -dd)
+		dark = max(dark, min(xd, yd), min(ad, bd))
+		light = max(light, min(xl, yl), min(al, bl))
+	}
+	return dark, light
+}
+
+// findMarks returns the local maxima of markResponse above minMarkResponse,
+// strongest first, at most maxMarks of them.
+func (m *ridgeMap) findMarks() []mark {
+	margin := int(math.Ceil(ridgeOffsets[len(ridgeOffsets)-1])) + 1
+	resp := make([]float32, m.w*m.h)
+	for y := margin; y < m.h-margin; y++ {
+		for x := margin; x < m.w-margin; x++ {
+			resp[y*m.w+x] = float32(m.markResponse(x, y))
+		}
+	}
+	const nms = 4 // a mark is the strongest within this many pixels
+	var marks []mark
+	for y := margin + nms; y < m.h-margin-nms; y++ {
+		for x := margin + nms; x < m.w-margin-nms; x++ {
+			v := resp[y*m.w+x]
+			if v < minMarkResponse {
+				continue
+			}
+			peak := true
+			for dy := -nms; dy <= nms && peak; dy++ {
+				for dx := -nms; dx <= nms; dx++ {
+					o := resp[(y+dy)*m.w+x+dx]
+					if o > v || (o == v && (dy < 0 || (dy == 0 && dx < 0))) {
+						peak = false
+						break
+					}
+				}
+			}
+			if !peak {
+				continue
+			}
+			// Sub-pixel: the response-weighted centroid of the 3×3.
+			var sw, sx, sy float64
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					wt := math.Max(0, float64(resp[(y+dy)*m.w+x+dx]))
+					sw += wt
+					sx += wt * float64(dx)
+					sy += wt * float64(dy)
+				}
+			}
+			p := models.Point{X: float64(x), Y: float64(y)}
+			if sw > 0 {
+				p.X += sx / sw
+				p.Y += sy / sw
+			}
+			dk, lt := m.markResponses(x, y)
+			marks = append(marks, mark{p: p, r: float64(v), light: lt > dk})
+		}
+	}
+	sort.Slice(marks, func(i, j int) bool { return marks[i].r > marks[j].r })
+	if len(marks) > maxMarks {
+		marks = marks[:maxMarks]
+	}
+	return marks
+}
+
+// markIndex finds the mark nearest a point through a coarse bucket grid.
+type markIndex struct {
+	marks   []mark
+	cell    float64
+	nx, ny  int
+	buckets [][]int
+}
+
+func newMarkIndex(marks []mark, w, h int) *markIndex {
+	const cell = 16.0
+	ix := &markIndex{marks: marks, cell: cell, nx: int(float64(w)/cell) + 1, ny: int(float64(h)/cell) + 1}
+	ix.buckets = make([][]int, ix.nx*ix.ny)
+	for i, mk := range marks {
+		b := int(mk.p.Y/cell)*ix.nx + int(mk.p.X/cell)
+		ix.buckets[b] = append(ix.buckets[b], i)
+	}
+	return ix
+}
+
+// nearest is the index of the mark nearest p within radius r, or -1.
+func (ix *markIndex) nearest(p models.Point, r float64, like mark) int {
+	best, bestD := -1, r*r
+	x0, x1 := int((p.X-r)/ix.cell), int((p.X+r)/ix.cell)
+	y0, y1 := int((p.Y-r)/ix.cell), int((p.Y+r)/ix.cell)
+	for by := max(0, y0); by <= min(ix.ny-1, y1); by++ {
+		for bx := max(0, x0); bx <= min(ix.nx-1, x1); bx++ {
+			for _, i := range ix.buckets[by*ix.nx+bx] {
+				q := ix.marks[i].p
+				if !ix.marks[i].alike(like) {
+					continue
+				}
+				if d := (q.X-p.X)*(q.X-p.X) + (q.Y-p.Y)*(q.Y-p.Y); d <= bestD {
+					best, bestD = i, d
+				}
+			}
+		}
+	}
+	return best
+}
+
+// markLattice is a lattice grown over marks: lattice index → mark.
+type markLattice map[[2]int]int
+
+// extent is the lattice's index bounds.
+func (l markLattice) extent() (i0, i1, j0, j1 int) {
+	i0, j0 = math.MaxInt, math.MaxInt
+	i1, j1 = math.MinInt, math.MinInt
+	for k := range l {
+		i0, i1 = min(i0, k[0]), max(i1, k[0])
+		j0, j1 = min(j0, k[1]), max(j1, k[1])
+	}
+	return
+}
+
+// trimmed drops, while there is one, an outer row or column of the lattice
+// holding at most minStrayLine marks and under a third of its length: a card
+// corner or a speck of art near where a corner beyond the realm would be.
+func (l markLattice) trimmed() markLattice {
+	for len(l) > 0 {
+		i0, i1, j0, j1 := l.extent()
+		count := func(axis, at int) int {
+			n := 0
+			for k := range l {
+				if k[axis] == at {
+					n++
+				}
+			}
+			return n
+		}
+		type line struct{ axis, at, n, length int }
+		var worst *line
+		for _, c := range []line{{0, i0, count(0, i0), j1 - j0 + 1}, {0, i1, count(0, i1), j1 - j0 + 1}, {1, j0, count(1, j0), i1 - i0 + 1}, {1, j1, count(1, j1), i1 - i0 + 1}} {
+			if c.n <= minStrayLine && 3*c.n < c.length && (worst == nil || c.n < worst.n) {
+				worst = &c
+			}
+		}
+		if worst == nil {
+			return l
+		}
+		for k := range l {
+			if k[worst.axis] == worst.at {
+				delete(l, k)
+			}
+		}
+	}
+	return l
+}
+
+// minStrayLine: see trimmed.
+const minStrayLine = 2
+
+// fit is the homography from lattice indices to pixels (least squares over
+// its marks); ok is false with fewer than 4 marks.
+func (l markLattice) fit(marks []mark) (homography, bool) {
+	if len(l) < 4 {
+		return homography{}, false
+	}
+	src := make([]models.Point, 0, len(l))
+	dst := make([]models.Point, 0, len(l))
+	for k, i := range l {
+		src = append(src, models.Point{X: float64(k[0]), Y: float64(k[1])})
+		dst = append(dst, marks[i].p)
+	}
+	h, err := fitHomography(src, dst)
+	return h, err == nil
+}
+
+// growLattice grows a lattice from marks s (index 0,0), a (1,0) and b
+// (0,1): each round predicts every index next to the lattice (from the
+// homography of the marks found so far, or the affine steps before there
+// are four), takes the nearest mark within markTolerance of the local step,
+// and stops when a round adds none or the lattice reaches maxMarkExtent
+// along an axis.
+func growLattice(ix *markIndex, s, a, b int) markLattice {
+	marks := ix.marks
+	l := markLattice{{0, 0}: s, {1, 0}: a, {0, 1}: b}
+	used := map[int]bool{s: true, a: true, b: true}
+	u := models.Point{X: marks[a].p.X - marks[s].p.X, Y: marks[a].p.Y - marks[s].p.Y}
+	v := models.Point{X: marks[b].p.X - marks[s].p.X, Y: marks[b].p.Y - marks[s].p.Y}
+	for round := 0; round < 12; round++ {
+		predict := func(i, j int) models.Point {
+			return models.Point{X: marks[s].p.X + float64(i)*u.X + float64(j)*v.X, Y: marks[s].p.Y + float64(i)*u.Y + float64(j)*v.Y}
+		}
+		if h, ok := l.fit(marks); ok && len(l) >= 5 {
+			predict = func(i, j int) models.Point { return h.Apply(models.Point{X: float64(i), Y: float64(j)}) }
+		}
+		i0, i1, j0, j1 := l.extent()
+		var add [][3]int
+		for k := range l {
+			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				n := [2]int{k[0] + d[0], k[1] + d[1]}
+				if _, ok := l[n]; ok {
+					continue
+				}
+				if max(i1, n[0])-min(i0, n[0])+1 > maxMarkExtent || max(j1, n[1])-min(j0, n[1])+1 > maxMarkExtent {
+					continue
+				}
+				p := predict(n[0], n[1])
+				pu, pv := predict(n[0]+1, n[1]), predict(n[0], n[1]+1)
+				step := math.Min(dist(p, pu), dist(p, pv))
+				if math.IsNaN(step) || step < 8 {
+					continue
+				}
+				if m := ix.nearest(p, markTolerance*step, marks[s]); m >= 0 && !used[m] {
+					add = append(add, [3]int{n[0], n[1], m})
+				}
+			}
+		}
+		added := 0
+		for _, c := range add {
+			k := [2]int{c[0], c[1]}
+			if _, ok := l[k]; ok || used[c[2]] {
+				continue
+			}
+			l[k] = c[2]
+			used[c[2]] = true
+			added++
+		}
+		if added == 0 {
+			break
+		}
+	}
+	return l
+}
+
+// detectMarks reads the realm off its corner marks (see the comment at the
+// top of this file). It returns the homography from realm millimetres to
+// working-image pixels and how many of the 30 corners were seen; ok is
+// false when no lattice of marks is believable.
+func detectMarks(rm *ridgeMap, g models.RealmGeometry) (homography, int, bool) {
+	lattices, marks := rm.markLattices()
+	var best homography
+	bestN := 0
+	for _, l := range lattices {
+		h, n, ok := realmOfMarks(l, marks, g, rm.w, rm.h)
+		if !ok {
+			continue
+		}
+		if bestN > 0 && !sameRealm(best, h, g) {
+			// Two lattices of marks, each ending where a realm would:
+			// which one is printed on the mat is a guess.
+			return homography{}, 0, false
+		}
+		if n > bestN {
+			best, bestN = h, n
+		}
+	}
+	return best, bestN, bestN > 0
+}
+
+// markLattices are the lattices of at least minMarkCorners marks grown from
+// the strongest marks, each with two alike neighbours as its steps.
+func (rm *ridgeMap) markLattices() ([]markLattice, []mark) {
+	marks := rm.findMarks()
+	if len(marks) < minMarkCorners {
+		return nil, marks
+	}
+	var found []markLattice
+	ix := newMarkIndex(marks, rm.w, rm.h)
+	minStep := 0.05 * float64(rm.w) / 4.5 // the realm spans ≥ ¼ of the frame; rows foreshortened ≤ 4.5×
+	maxStep := 0.5 * float64(rm.w)
+	seen := map[int]bool{} // marks already in a full-size lattice: seeds from them find the same one
+	for s := 0; s < min(markSeeds, len(marks)); s++ {
+		if seen[s] {
+			continue
+		}
+		type nb struct {
+			i int
+			d float64
+		}
+		var nbs []nb
+		for i := range marks {
+			if d := dist(marks[s].p, marks[i].p); i != s && d >= minStep && d <= maxStep && marks[i].alike(marks[s]) {
+				nbs = append(nbs, nb{i, d})
+			}
+		}
+		sort.Slice(nbs, func(a, b int) bool { return nbs[a].d < nbs[b].d })
+		if len(nbs) > markNeighbours {
+			nbs = nbs[:markNeighbours]
+		}
+		for x := range nbs {
+			for y := range nbs {
+				a, b := nbs[x].i, nbs[y].i
+				ua := models.Point{X: marks[a].p.X - marks[s].p.X, Y: marks[a].p.Y - marks[s].p.Y}
+				ub := models.Point{X: marks[b].p.X - marks[s].p.X, Y: marks[b].p.Y - marks[s].p.Y}
+				// a is the step along the image's x more than b is, and the two
+				// steps are far from parallel (each pair tried once).
+				if math.Abs(ua.X) < math.Abs(ub.X) || x == y {
+					continue
+				}
+				sin := (ua.X*ub.Y - ua.Y*ub.X) / (nbs[x].d * nbs[y].d)
+				if math.Abs(sin) < 0.5 {
+					continue
+				}
+				l := growLattice(ix, s, a, b)
+				if len(l) >= minMarkCorners {
+					found = append(found, l)
+					for _, m := range l {
+						seen[m] = true
+					}
+				}
+			}
+		}
+	}
+	return found, marks
+}
+
+// realmOfMarks is the realm read off a lattice of marks, if it is believable.
+func realmOfMarks(best markLattice, marks []mark, g models.RealmGeometry, w, hgt int) (homography, int, bool) {
+	if len(best) < minMarkCorners {
+		return homography{}, len(best), false
+	}
+	best = best.trimmed()
+	i0, i1, j0, j1 := best.extent()
+	ni, nj := i1-i0+1, j1-j0+1
+	var colsAlongI bool
+	switch {
+	case ni == models.Columns+1 && nj == models.Rows+1:
+		colsAlongI = true
+	case ni == models.Rows+1 && nj == models.Columns+1:
+	default:
+		// More corners than the realm's (a grid that goes on past it, a
+		// pattern in the mat's art) or fewer (a side under an arm or off
+		// the frame): which 6 by 5 of them is the realm is a guess.
+		return homography{}, len(best), false
+	}
+	borders := map[string]int{}
+	src := make([]models.Point, 0, len(best))
+	dst := make([]models.Point, 0, len(best))
+	for k, m := range best {
+		c, r := k[0]-i0, k[1]-j0
+		if !colsAlongI {
+			c, r = k[1]-j0, k[0]-i0
+		}
+		switch {
+		case c == 0:
+			borders["w"]++
+		case c == models.Columns:
+			borders["e"]++
+		}
+		switch {
+		case r == 0:
+			borders["s"]++
+		case r == models.Rows:
+			borders["n"]++
+		}
+		src = append(src, models.Point{X: float64(c) * g.CellWidthMM, Y: float64(r) * g.CellHeightMM})
+		dst = append(dst, marks[m].p)
+	}
+	for _, side := range []string{"w", "e", "s", "n"} {
+		if borders[side] < minBorderMarks {
+			return homography{}, len(best), false
+		}
+	}
+	h, err := fitHomography(src, dst)
+	if err != nil {
+		return homography{}, len(best), false
+	}
+	// Every mark lies near the fitted lattice (a lens bends it a little).
+	for i := range src {
+		p := h.Apply(src[i])
+		cell := math.Min(dist(p, h.Apply(models.Point{X: src[i].X + g.CellWidthMM, Y: src[i].Y})),
+			dist(p, h.Apply(models.Point{X: src[i].X, Y: src[i].Y + g.CellHeightMM})))
+		if dist(p, dst[i]) > markTolerance*cell {
+			return homography{}, len(best), false
+		}
+	}
+	if !plausible(h, g, float64(w), float64(hgt)) {
+		return homography{}, len(best), false
+	}
+	return h, len(best), true
+}

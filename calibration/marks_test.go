@@ -1,0 +1,41 @@
+package calibration
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestDetectDottedMat: a mat that marks the cells' corners with dots only,
+// no lines, with cards over some of them, a tilted camera and a lens's
+// barrel distortion: the realm is read off the dots.
+func TestDetectDottedMat(t *testing.T) {
+	for _, tc := range []struct {
+		seed  uint64
+		tilt  float64
+		k1    float64
+		light bool
+	}{
+		{9200, 10, 0, true},
+		{9202, 18, 0.06, true},
+		{9205, 14, 0, false},
+	} {
+		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
+			s := scene{seed: tc.seed, tiltDeg: tc.tilt, rotDeg: 3, widthFrac: 0.8, contrast: 0.8, lightLines: tc.light,
+				cards: 7, noise: 3, jpegQuality: 80, dots: true}
+			frame, truth := s.render(t)
+			if tc.k1 > 0 {
+				bent, bentTruth := barrel(t, frame, tc.k1, 0.8*float64(frame.Cols()), truth)
+				frame.Close()
+				frame, truth = bent, bentTruth
+			}
+			defer frame.Close()
+			c, err := Detect(frame, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
+			}
+		})
+	}
+}
