@@ -57,6 +57,12 @@
 // whose cells no camera over a table could see in that shape (square pixels, principal point at the
 // frame's centre, a field of view of 19° or more: a lattice of half the row spacing over half the realm
 // needs a grazing telephoto view) is refused.
+// A mat that prints no lines, only a mark at each of the cells' corners (dots, crosses), is read,
+// when neither the edges nor the profiles find a grid, off points that stand out from the mat in every
+// direction: a lattice is grown from each strong mark and two alike neighbours, following perspective and
+// a little lens bending, and believed only when it holds exactly the realm's 6 by 5 corners (16 or more
+// seen, 3 or more on each border line), its marks look alike (prints of one mark, not card corners and
+// art that happen to fall in line), and no other lattice of marks makes another realm (marks.go).
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //

@@ -10,14 +10,15 @@ import (
 // A mat need not print its grid as continuous lines: many mark only the
 // cells' corners, with a dot or a small cross, or draw dashes that meet at
 // the corners. Their lines are too broken for the edge lattice and too
-// faint in a line profile, but the 30 corners of the realm stand out as
-// points darker (or lighter) than the mat around them in two directions at
-// once. detectMarks reads the realm off those points: it finds them, grows
+// faint in a line profile, but the corners of the realm stand out as
+// points darker (or lighter) than the mat around them in every direction. detectMarks reads the realm off those points: it finds them, grows
 // a lattice from each point and two of its neighbours (predicting the next
 // corner from the corners found so far, so that perspective and a little
 // lens distortion are followed), and believes a lattice only when it ends,
 // on every side, where the realm does: exactly 6 by 5 corners, most of them
-// seen, and no mark one step beyond.
+// seen, and no mark one step beyond, whose marks look alike (prints of one
+// mark, not card corners and art that happen to fall on a lattice), and no
+// other lattice of marks that would make another realm.
 
 // markOffsets are the flank distances (px, indices into ridgeOffsets) at
 // which a mark is read: a dot a few pixels across answers at the wider one,
@@ -55,10 +56,10 @@ func (a mark) alike(b mark) bool {
 const markSpread = 2.5
 
 // markResponse is how clearly the point (x, y) stands out from the mat in
-// two perpendicular directions at once (dark or light, the better of the
-// axis pair and the diagonal pair, the better flank offset), in noise
-// units: high at a dot, a cross's centre or where two lines meet, low along
-// a single line, an edge or a flat area.
+// every direction at once (across x, y and both diagonals; dark or light;
+// the better flank offset), in noise units: high at a dot or a cross's
+// centre, nothing along a line or an edge, whatever its direction, or on a
+// flat area.
 func (m *ridgeMap) markResponse(x, y int) float64 {
 	d, l := m.markResponses(x, y)
 	return max(d, l)
@@ -80,8 +81,8 @@ func (m *ridgeMap) markResponses(x, y int) (dark, light float64) {
 		yd, yl := pair(0, di)
 		ad, al := pair(dd, dd)
 		bd, bl := pair(dd, -dd)
-		dark = max(dark, min(xd, yd), min(ad, bd))
-		light = max(light, min(xl, yl), min(al, bl))
+		dark = max(dark, min(xd, yd, ad, bd))
+		light = max(light, min(xl, yl, al, bl))
 	}
 	return dark, light
 }
@@ -317,7 +318,7 @@ func detectMarks(rm *ridgeMap, g models.RealmGeometry) (homography, int, bool) {
 	var best homography
 	bestN := 0
 	for _, l := range lattices {
-		h, n, ok := realmOfMarks(l, marks, g, rm.w, rm.h)
+		h, n, ok := realmOfMarks(rm, l, marks, g)
 		if !ok {
 			continue
 		}
@@ -391,7 +392,7 @@ func (rm *ridgeMap) markLattices() ([]markLattice, []mark) {
 }
 
 // realmOfMarks is the realm read off a lattice of marks, if it is believable.
-func realmOfMarks(best markLattice, marks []mark, g models.RealmGeometry, w, hgt int) (homography, int, bool) {
+func realmOfMarks(rm *ridgeMap, best markLattice, marks []mark, g models.RealmGeometry) (homography, int, bool) {
 	if len(best) < minMarkCorners {
 		return homography{}, len(best), false
 	}
@@ -441,6 +442,9 @@ func realmOfMarks(best markLattice, marks []mark, g models.RealmGeometry, w, hgt
 	if err != nil {
 		return homography{}, len(best), false
 	}
+	if !rm.alikeMarks(dst) {
+		return homography{}, len(best), false
+	}
 	// Every mark lies near the fitted lattice (a lens bends it a little).
 	for i := range src {
 		p := h.Apply(src[i])
@@ -450,8 +454,89 @@ func realmOfMarks(best markLattice, marks []mark, g models.RealmGeometry, w, hgt
 			return homography{}, len(best), false
 		}
 	}
-	if !plausible(h, g, float64(w), float64(hgt)) {
+	// Its corners are marks seen in the frame, and its cells have a shape a
+	// camera over a table sees (a lattice indexed askew over the same marks
+	// has not).
+	if !plausible(h, g, float64(rm.w), float64(rm.h)) || cameraInconsistency(h, float64(rm.w), float64(rm.h)) > maxCameraInconsistency {
 		return homography{}, len(best), false
 	}
+	for _, p := range quadOfLattice(h, g) {
+		if p.X < 0 || p.Y < 0 || p.X > float64(rm.w-1) || p.Y > float64(rm.h-1) {
+			return homography{}, len(best), false
+		}
+	}
 	return h, len(best), true
+}
+
+// markPatch is the half-size (px) of the patch around a mark that
+// alikeMarks compares.
+const markPatch = 6
+
+// alikeMarks says whether the grey patches around the points look like
+// prints of one mark: each patch, less its mean, is correlated with the
+// pixelwise median of them all, and most must correlate well. Dots or
+// crosses printed on a mat look alike; card corners, art and text that
+// happen to fall on a lattice do not.
+func (m *ridgeMap) alikeMarks(pts []models.Point) bool {
+	const n = (2*markPatch + 1) * (2*markPatch + 1)
+	var patches [][]float64
+	for _, p := range pts {
+		x0, y0 := int(math.Round(p.X)), int(math.Round(p.Y))
+		if x0 < markPatch || y0 < markPatch || x0 >= m.w-markPatch || y0 >= m.h-markPatch {
+			continue
+		}
+		patch := make([]float64, 0, n)
+		var mean float64
+		for dy := -markPatch; dy <= markPatch; dy++ {
+			for dx := -markPatch; dx <= markPatch; dx++ {
+				v := float64(m.pix[(y0+dy)*m.w+x0+dx])
+				patch = append(patch, v)
+				mean += v
+			}
+		}
+		mean /= n
+		for i := range patch {
+			patch[i] -= mean
+		}
+		patches = append(patches, patch)
+	}
+	if len(patches) < minMarkCorners {
+		return false
+	}
+	median := make([]float64, n)
+	col := make([]float64, len(patches))
+	for i := range median {
+		for k, p := range patches {
+			col[k] = p[i]
+		}
+		sort.Float64s(col)
+		median[i] = col[len(col)/2]
+	}
+	good := 0
+	for _, p := range patches {
+		if correlation(p, median) >= minMarkLikeness {
+			good++
+		}
+	}
+	return float64(good) >= minAlikeShare*float64(len(patches))
+}
+
+// Mark likeness thresholds: see alikeMarks.
+const (
+	minMarkLikeness = 0.5
+	minAlikeShare   = 0.75
+)
+
+// correlation is the Pearson correlation of two zero-mean vectors.
+func correlation(a, b []float64) float64 {
+	var ab, aa, bb float64
+	for i := range a {
+		ab += a[i] * b[i]
+		aa += a[i] * a[i]
+		bb += b[i] * b[i]
+	}
+	if aa == 0 || bb == 0 {
+		return 0
+	}
+	return ab / math.Sqrt(aa*bb)
 }

@@ -16,7 +16,9 @@ func TestDetectDottedMat(t *testing.T) {
 		light bool
 	}{
 		{9200, 10, 0, true},
+		{9201, 25, 0.04, false},
 		{9202, 18, 0.06, true},
+		{9204, 22, 0.03, false},
 		{9205, 14, 0, false},
 	} {
 		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
