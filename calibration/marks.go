@@ -65,7 +65,8 @@ func (m *ridgeMap) markResponse(x, y int) float64 {
 	return max(d, l)
 }
 
-// markResponses is markResponse for a dark and for a light mark.
+// markResponses is markResponse for a dark and for a light mark; below
+// minMarkResponse it may read low.
 func (m *ridgeMap) markResponses(x, y int) (dark, light float64) {
 	for _, k := range markOffsets {
 		d := ridgeOffsets[k]
@@ -78,6 +79,11 @@ func (m *ridgeMap) markResponses(x, y int) (dark, light float64) {
 			return flankContrast(a, b, c, m.noise[k], false), flankContrast(a, b, c, m.noise[k], true)
 		}
 		xd, xl := pair(di, 0)
+		if max(xd, xl) < minMarkResponse {
+			// Not a mark at this offset, whatever the other directions
+			// say (most of the frame: read first, it saves the rest).
+			continue
+		}
 		yd, yl := pair(0, di)
 		ad, al := pair(dd, dd)
 		bd, bl := pair(dd, -dd)

@@ -3,6 +3,8 @@ package calibration
 import (
 	"fmt"
 	"testing"
+
+	"github.com/tablecam/tablecam/models"
 )
 
 // TestDetectDottedMat: a mat that marks the cells' corners with dots only,
@@ -39,5 +41,26 @@ func TestDetectDottedMat(t *testing.T) {
 				t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
 			}
 		})
+	}
+}
+
+// BenchmarkDetectMarks is the cost of reading a realm off its corner marks
+// (run only when no lines are found), on a dotted mat at the working size.
+func BenchmarkDetectMarks(b *testing.B) {
+	s := scene{seed: 9200, tiltDeg: 10, rotDeg: 3, widthFrac: 0.8, contrast: 0.8, lightLines: true,
+		cards: 7, noise: 3, jpegQuality: 80, dots: true}
+	frame, _ := s.render(b)
+	defer frame.Close()
+	gray, _ := workingGray(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := models.DefaultRealm()
+	for b.Loop() {
+		if _, _, ok := detectMarks(rm, g); !ok {
+			b.Fatal("no realm")
+		}
 	}
 }
