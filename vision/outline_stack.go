@@ -125,7 +125,7 @@ func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoi
 	for _, c := range centres {
 		rs := e.rectanglesAround(searchSquare(gray, c, shapes), v, c, shapes)
 		for _, q := range rs {
-			if sameCardAsAny(q.quad, taken) {
+			if sameCardAsAny(q.quad, taken) || underMatchedCard(q.quad, dets, points, v.pxPerMM) {
 				continue
 			}
 			taken = append(taken, q.quad)
@@ -134,6 +134,42 @@ func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoi
 	}
 	return out
 }
+
+// underMatchedCard reports whether a matched card lies across q, partly
+// within it, with its face showing inside q's border (a few of its inliers
+// there): q is then a card under it, such as a site under a tapped unit,
+// which the covered-site search names, not a card stacked on top. A card
+// lying wholly within q (a token on a unit) says nothing about which is on
+// top.
+func underMatchedCard(q models.Quad, dets []detection, points []keypoint, pxPerMM float64) bool {
+	inner := grow(q, -knownInsetMM*pxPerMM)
+	for _, d := range dets {
+		within := 0
+		for _, p := range d.quad {
+			if inside(p, q) {
+				within++
+			}
+		}
+		if within == 4 {
+			continue
+		}
+		shows := 0
+		for _, k := range d.used {
+			if k >= 0 && k < len(points) && inside(models.Point{X: float64(points[k].X), Y: float64(points[k].Y)}, inner) {
+				shows++
+			}
+		}
+		if shows >= underMinInliers {
+			return true
+		}
+	}
+	return false
+}
+
+// underMinInliers is how many of a matched card's inliers inside a
+// rectangle show that the card lies on it: more than a stray keypoint at
+// its border.
+const underMinInliers = 4
 
 // sameCardAsAny reports whether q outlines a card of quads: their centres
 // lie within a quarter of q's short side and both are turned alike

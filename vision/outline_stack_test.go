@@ -59,3 +59,50 @@ func TestAnalyzeUnknownCardOnAnother(t *testing.T) {
 		})
 	}
 }
+
+// A rectangle the stacked-card search finds is a card on top only when no
+// matched card's face shows inside it: a site under a tapped unit (frame
+// 255 of `synth game --seed 8282`) is the covered-site search's to name.
+func TestUnderMatchedCard(t *testing.T) {
+	const px = 2.0 // top-down pixels per mm
+	rect := func(cx, cy, w, h float64) models.Quad {
+		return models.Quad{{X: cx - w/2, Y: cy - h/2}, {X: cx + w/2, Y: cy - h/2}, {X: cx + w/2, Y: cy + h/2}, {X: cx - w/2, Y: cy + h/2}}
+	}
+	// A grid of keypoints over the image, and the ids of those in a quad.
+	var points []keypoint
+	for y := 0.0; y < 600; y += 8 {
+		for x := 0.0; x < 800; x += 8 {
+			points = append(points, keypoint{float32(x), float32(y)})
+		}
+	}
+	in := func(q models.Quad, but models.Quad) []int {
+		var ids []int
+		for i, p := range points {
+			pt := models.Point{X: float64(p.X), Y: float64(p.Y)}
+			if inside(pt, q) && (but == (models.Quad{}) || !inside(pt, but)) {
+				ids = append(ids, i)
+			}
+		}
+		return ids
+	}
+	site := rect(400, 300, 88*px, 63*px)
+	tappedUnit := rect(370, 305, 88*px, 63*px) // lies across the site, shifted
+	uprightUnit := rect(400, 300, 63*px, 88*px)
+	token := rect(400, 300, 30*px, 30*px)
+	cases := []struct {
+		name string
+		q    models.Quad
+		det  detection
+		want bool
+	}{
+		{"site under a matched tapped unit", site, detection{quad: tappedUnit, used: in(tappedUnit, models.Quad{})}, true},
+		{"unit on a matched site (its face hidden under the unit)", uprightUnit, detection{quad: site, used: in(site, uprightUnit)}, false},
+		{"matched token wholly on the card", site, detection{quad: token, used: in(token, models.Quad{})}, false},
+		{"matched card elsewhere", site, detection{quad: rect(100, 100, 63*px, 88*px), used: in(rect(100, 100, 63*px, 88*px), models.Quad{})}, false},
+	}
+	for _, c := range cases {
+		if got := underMatchedCard(c.q, []detection{c.det}, points, px); got != c.want {
+			t.Errorf("%s: underMatchedCard = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
