@@ -134,22 +134,8 @@ func TestVerify(t *testing.T) {
 	if wrong < 0 {
 		t.Skip("catalog has fewer than two standard cards")
 	}
-	face, err := uprightFace(x.refs[right].card, a.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer face.Close()
-	canvas := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 90, 90, 0), 400, 300, gocv.MatTypeCV8U)
-	defer canvas.Close()
 	const ox, oy = 70, 90
-	roi := canvas.Region(image.Rect(ox, oy, ox+face.Cols(), oy+face.Rows()))
-	face.CopyTo(&roi)
-	roi.Close()
-	f, err := a.det.detect(canvas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.describeAll()
+	f := faceOnCanvas(t, a, x.refs[right].card, ox, oy)
 	grid := newPointGrid(f.Points, frameGridCell)
 	evidence := func(ref int) (agree, checked int) {
 		r := &x.refs[ref]
@@ -252,22 +238,8 @@ func TestWeakFitConfirmed(t *testing.T) {
 	if other < 0 {
 		t.Skipf("catalog has fewer than two tokens with %d other tokens each", minWeakPeers)
 	}
-	face, err := uprightFace(x.refs[token].card, a.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer face.Close()
-	canvas := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 90, 90, 0), 400, 300, gocv.MatTypeCV8U)
-	defer canvas.Close()
 	const ox, oy = 80, 110
-	roi := canvas.Region(image.Rect(ox, oy, ox+face.Cols(), oy+face.Rows()))
-	face.CopyTo(&roi)
-	roi.Close()
-	f, err := a.det.detect(canvas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.describeAll()
+	f := faceOnCanvas(t, a, x.refs[token].card, ox, oy)
 	grid := newPointGrid(f.Points, frameGridCell)
 	// Six right matches, spread over the face: frame keypoints and the
 	// face's keypoints at the same place with a close descriptor, each the
@@ -357,4 +329,27 @@ func spreadMatches(f features, ms []keyMatch, n int) []keyMatch {
 		out = append(out, ms[best])
 	}
 	return out
+}
+
+// faceOnCanvas draws a card's upright face on a plain grey 300×400 canvas
+// with its top-left at (ox, oy), and gives the canvas's keypoints, all
+// described.
+func faceOnCanvas(t *testing.T, a *Analyzer, card *models.Card, ox, oy int) features {
+	t.Helper()
+	face, err := uprightFace(card, a.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer face.Close()
+	canvas := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 90, 90, 0), 400, 300, gocv.MatTypeCV8U)
+	defer canvas.Close()
+	roi := canvas.Region(image.Rect(ox, oy, ox+face.Cols(), oy+face.Rows()))
+	face.CopyTo(&roi)
+	roi.Close()
+	f, err := a.det.detect(canvas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.describeAll()
+	return f
 }
