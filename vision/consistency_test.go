@@ -1,9 +1,7 @@
 package vision
 
 import (
-	"fmt"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -61,14 +59,9 @@ func TestTinyCatalogNoWrongNames(t *testing.T) {
 				hasFace[c.Name] = true
 			}
 			// Whole frames.
-			dir := filepath.Join("..", "samples", "stills")
 			var full, fullNamed, faceless int
 			for i := 0; i < stills; i++ {
-				truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
-				if err != nil {
-					t.Skipf("no sample stills: %v", err)
-				}
-				obs := analyzeStill(t, a, filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), truth.Corners)
+				truth, obs := readSampleStill(t, a, i)
 				s := scoreStill(obs, truth)
 				for _, n := range s.notes {
 					t.Errorf("still %04d: %s", i, n)

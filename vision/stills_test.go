@@ -83,18 +83,13 @@ func scoreStill(obs models.FrameObservation, truth *synth.SceneTruth) stillScore
 func TestAnalyzeStills(t *testing.T) {
 	cat := devCatalog(t)
 	a := newTestAnalyzer(t, cat)
-	dir := filepath.Join("..", "samples", "stills")
 	frames := 15
 	if testing.Short() {
 		frames = 5
 	}
 	var total stillScore
 	for i := 0; i < frames; i++ {
-		truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
-		if err != nil {
-			t.Skipf("no sample stills: %v", err)
-		}
-		obs := analyzeStill(t, a, filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), truth.Corners)
+		truth, obs := readSampleStill(t, a, i)
 		s := scoreStill(obs, truth)
 		for _, n := range s.notes {
 			t.Logf("still %04d: %s", i, n)
@@ -168,6 +163,19 @@ func TestOcclusionStills(t *testing.T) {
 }
 
 // analyzeStill reads the still image at path with its truth corners.
+// readSampleStill reads bundled still i (samples/stills/NNNN) at its true
+// corners, giving its truth and what a saw; it skips the test when the
+// stills are missing.
+func readSampleStill(t *testing.T, a *Analyzer, i int) (*synth.SceneTruth, models.FrameObservation) {
+	t.Helper()
+	dir := filepath.Join("..", "samples", "stills")
+	truth, err := synth.LoadSceneTruth(filepath.Join(dir, fmt.Sprintf("%04d.json", i)))
+	if err != nil {
+		t.Skipf("no sample stills: %v", err)
+	}
+	return truth, analyzeStill(t, a, filepath.Join(dir, fmt.Sprintf("%04d.jpg", i)), truth.Corners)
+}
+
 func analyzeStill(t *testing.T, a *Analyzer, path string, corners models.Quad) models.FrameObservation {
 	t.Helper()
 	frame := gocv.IMRead(path, gocv.IMReadColor)
