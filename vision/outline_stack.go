@@ -153,13 +153,7 @@ func underMatchedCard(q models.Quad, dets []detection, points []keypoint, pxPerM
 		if within == 4 {
 			continue
 		}
-		shows := 0
-		for _, k := range d.used {
-			if k >= 0 && k < len(points) && inside(models.Point{X: float64(points[k].X), Y: float64(points[k].Y)}, inner) {
-				shows++
-			}
-		}
-		if shows >= underMinInliers {
+		if faceShows(d, points, inner, underMinInliers) {
 			return true
 		}
 	}

@@ -194,20 +194,27 @@ func onCards(us []unknownCard, dets []detection, points []keypoint, pxPerMM floa
 			if !liesAcross(u.quad, d.quad) {
 				continue
 			}
-			shows := false
-			for _, k := range d.used {
-				if k >= 0 && k < len(points) && inside(models.Point{X: float64(points[k].X), Y: float64(points[k].Y)}, inner) {
-					shows = true
-					break
-				}
-			}
-			if !shows {
+			if !faceShows(d, points, inner, 1) {
 				under = append(under, d.quad)
 			}
 		}
 		us[i].tapped, us[i].kind = landscapeCard(u.quad, u.kind, under)
 	}
 	return us
+}
+
+// faceShows reports whether at least n of matched card d's inliers (among
+// points) lie within q: its face shows there.
+func faceShows(d detection, points []keypoint, q models.Quad, n int) bool {
+	shows := 0
+	for _, k := range d.used {
+		if k >= 0 && k < len(points) && inside(models.Point{X: float64(points[k].X), Y: float64(points[k].Y)}, q) {
+			if shows++; shows >= n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // uprightQuad gives a rotated rectangle's corners clockwise from the corner
