@@ -11,7 +11,10 @@
 // T is the last frame's boundary score less a little; a level that falls
 // short is looked at again at the detector's own threshold. The corners
 // kept are put in a fixed order (level, row, column), so the result does
-// not depend on T.
+// not depend on T. Where the processor has AVX-512, FAST is our own
+// (cornersAVX512): scores 64 pixels at a time, skipping groups of pixels
+// that cannot hold a corner at T, and looking again at the detector's
+// threshold only in the groups skipped.
 //
 // Finding the corners and describing them are apart: a frame's matching
 // needs the descriptors of a fraction of its corners (see matchFrame), and
@@ -44,6 +47,9 @@ struct frameORB {
     // and 0 outside; for angleAVX2.
     std::vector<signed char> weightU, weightV;
     bool simd;
+    bool wide; // the corners are found by cornersAVX512
+    std::vector<uchar> marks;   // cornersAVX512's corner marks, a level's
+    std::vector<uchar> skipped; // its groups marked 0 unseen, by row
     std::vector<cv::Mat> levels, bordered, blurred;
     std::vector<cv::KeyPoint> kps; // the last image's, angles not yet known
     std::vector<cv::Point2f> levelPts; // each one's position on its level
@@ -196,17 +202,167 @@ __attribute__((target("avx2"))) float angleAVX2(const frameORB *o, const cv::Mat
     return cv::fastAtan2((float)s01, (float)s10);
 }
 
+// FAST's circle of 16 pixels around a corner candidate, as cv::FAST
+// reads it: (x, y) offsets, in order round the circle.
+const int circle16[16][2] = {{0, 3}, {1, 3}, {2, 2}, {3, 1}, {3, 0}, {3, -1}, {2, -2}, {1, -3},
+                             {0, -3}, {-1, -3}, {-2, -2}, {-3, -1}, {-3, 0}, {-3, 1}, {-2, 2}, {-1, 3}};
+
+// arcMax gives, per byte lane, the largest over the 16 arcs of 9 contiguous
+// circle pixels of the smallest of d over the arc (d[k] for circle pixel k).
+__attribute__((target("avx512f,avx512bw"))) inline __m512i arcMax(const __m512i *d) {
+    __m512i m2[16], m4[16];
+    for (int k = 0; k < 16; k++)
+        m2[k] = _mm512_min_epu8(d[k], d[(k + 1) & 15]);
+    for (int k = 0; k < 16; k++)
+        m4[k] = _mm512_min_epu8(m2[k], m2[(k + 2) & 15]);
+    __m512i best = _mm512_setzero_si512();
+    for (int k = 0; k < 16; k++) {
+        __m512i m9 = _mm512_min_epu8(_mm512_min_epu8(m4[k], m4[(k + 4) & 15]), d[(k + 8) & 15]);
+        best = _mm512_max_epu8(best, m9);
+    }
+    return best;
+}
+
+// cornerMarksAVX512 marks pixels of a level with their FAST score plus 1
+// (see markGroup), for the rows y0..y1 and the columns x0..x1 (at least 3
+// pixels from the level's edges, x1 − x0 ≥ 64), in groups of 64 columns
+// from x0 (the last one ending at x1, overlapping the one before). A group
+// whose pixels cannot be corners at t is marked 0 and noted in o->skipped;
+// when again is set, only the groups skipped before are looked at.
+//
+// A pixel is a FAST corner at threshold t when 9 contiguous pixels of its
+// circle are all darker than it by more than t, or all brighter: when A or
+// B, the largest over the arcs of 9 of the smallest difference over the
+// arc (darker, brighter; negative differences as 0), is above t; and
+// cv::FAST's score (cornerScore) is then max(A, B) − 1. So the mark is
+// max(A, B), computed 64 pixels at a time. A pixel cannot be a corner at t
+// without two circle pixels a quarter turn apart both darker, or both
+// brighter, by more than t (every arc of 9 holds such a pair): a group
+// without one is marked 0, which is as good as its marks (at most t) for
+// corners at t or above.
+__attribute__((target("avx512f,avx512bw"))) void cornerMarksAVX512(frameORB *o, const cv::Mat &img, int t, int x0, int x1, int y0, int y1, bool again) {
+    const int step = (int)img.step, cols = img.cols, groups = (x1 - x0 + 63) / 64;
+    int offset[16];
+    for (int k = 0; k < 16; k++)
+        offset[k] = circle16[k][0] + circle16[k][1] * step;
+    const __m512i vt = _mm512_set1_epi8((char)t);
+    for (int y = y0; y < y1; y++) {
+        const uchar *row = img.ptr<uchar>(y);
+        uchar *out = o->marks.data() + (size_t)y * cols;
+        uchar *skipped = o->skipped.data() + (size_t)y * groups;
+        for (int g = 0; g < groups; g++) {
+            if (again && !skipped[g])
+                continue;
+            int xs = std::min(x0 + 64 * g, x1 - 64);
+            const uchar *p = row + xs;
+            __m512i v = _mm512_loadu_si512(p);
+            __mmask64 dark[4], bright[4];
+            for (int q = 0; q < 4; q++) {
+                __m512i c = _mm512_loadu_si512(p + offset[4 * q]);
+                dark[q] = _mm512_cmpgt_epu8_mask(_mm512_subs_epu8(v, c), vt);
+                bright[q] = _mm512_cmpgt_epu8_mask(_mm512_subs_epu8(c, v), vt);
+            }
+            __mmask64 maybe = (dark[0] & dark[1]) | (dark[1] & dark[2]) | (dark[2] & dark[3]) | (dark[3] & dark[0]) |
+                              (bright[0] & bright[1]) | (bright[1] & bright[2]) | (bright[2] & bright[3]) | (bright[3] & bright[0]);
+            skipped[g] = maybe == 0;
+            if (maybe == 0) {
+                _mm512_storeu_si512(out + xs, _mm512_setzero_si512());
+                continue;
+            }
+            __m512i darker[16], brighter[16];
+            for (int k = 0; k < 16; k++) {
+                __m512i ck = _mm512_loadu_si512(p + offset[k]);
+                darker[k] = _mm512_subs_epu8(v, ck);
+                brighter[k] = _mm512_subs_epu8(ck, v);
+            }
+            _mm512_storeu_si512(out + xs, _mm512_max_epu8(arcMax(darker), arcMax(brighter)));
+        }
+    }
+}
+
+// suppressAVX512 lists the corners at t of a level marked by
+// cornerMarksAVX512 (with a threshold at most t) that survive non-maximum
+// suppression, without those within border pixels of its edges, row by
+// row: (x, y, score). A corner survives when its score is above each of
+// its 8 neighbours' (cv::FAST compares with the neighbours that are
+// corners at t, the others counting 0: the same, since a neighbour that is
+// no corner scores below t).
+__attribute__((target("avx512f,avx512bw"))) void suppressAVX512(frameORB *o, const cv::Mat &img, int t, int border, std::vector<cv::KeyPoint> &out) {
+    const int cols = img.cols, rows = img.rows;
+    const int x0 = border - 1, x1 = cols - border + 1, groups = (x1 - x0 + 63) / 64;
+    const uchar *marks = o->marks.data();
+    const __m512i vt = _mm512_set1_epi8((char)t);
+    for (int y = border; y < rows - border; y++) {
+        const uchar *up = marks + (size_t)(y - 1) * cols, *at = up + cols, *down = at + cols;
+        const uchar *skipped = o->skipped.data() + (size_t)y * groups;
+        for (int g = 0; g < groups; g++) {
+            if (skipped[g])
+                continue;
+            // The group's pixels not in the group before, inside the border.
+            int xs = std::min(x0 + 64 * g, x1 - 64);
+            int from = std::max(x0 + 64 * g, border) - xs, to = std::min(xs + 64, cols - border) - xs;
+            if (to <= from)
+                continue;
+            __mmask64 inside = (to == 64 ? ~(__mmask64)0 : ((__mmask64)1 << to) - 1) & ~(((__mmask64)1 << from) - 1);
+            const int x = xs;
+            __m512i c = _mm512_loadu_si512(at + x);
+            __mmask64 keep = _mm512_mask_cmpgt_epu8_mask(inside, c, vt);
+            if (keep == 0)
+                continue;
+            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x + 1));
+            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x)) &
+                    _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x + 1));
+            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x)) &
+                    _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x + 1));
+            while (keep) {
+                int b = __builtin_ctzll(keep);
+                keep &= keep - 1;
+                out.emplace_back((float)(x + b), (float)y, 7.f, -1.f, (float)(at[x + b] - 1));
+            }
+        }
+    }
+}
+
+// cornersAVX512 finds a level's corners at threshold t or above as cv::FAST
+// with non-maximum suppression finds them, without those within border
+// pixels of its edges, row by row (x, y, score): at least want of them, or
+// all those at the detector's own threshold. The corners are marked
+// 64 pixels at a time (cornerMarksAVX512) skipping groups that cannot hold
+// one at t, and again at the detector's threshold only in those groups
+// when t finds too few. The level must be continuous, and wider and
+// taller than 2·border + 64.
+__attribute__((target("avx512f,avx512bw"))) void cornersAVX512(frameORB *o, const cv::Mat &img, int t, int border, int want, std::vector<cv::KeyPoint> &out) {
+    const int cols = img.cols, rows = img.rows;
+    // Marks one pixel beyond the corners' area, for their neighbours.
+    const int x0 = border - 1, x1 = cols - border + 1, y0 = border - 1, y1 = rows - border + 1;
+    o->marks.resize((size_t)cols * rows);
+    o->skipped.assign((size_t)rows * ((x1 - x0 + 63) / 64), 1);
+    cornerMarksAVX512(o, img, t, x0, x1, y0, y1, false);
+    suppressAVX512(o, img, t, border, out);
+    if ((int)out.size() >= want || t == o->threshold)
+        return;
+    out.clear();
+    cornerMarksAVX512(o, img, o->threshold, x0, x1, y0, y1, true);
+    suppressAVX512(o, img, o->threshold, border, out);
+}
+
 // detectLevel finds a level's corners as cv::ORB keeps them.
 void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoint> &out, std::vector<cv::Point2f> &levelPts) {
     std::vector<cv::KeyPoint> kps;
     int want = o->quota[l];
     int t = std::max(o->threshold, o->last[l] - 2);
-    for (;;) {
-        cv::FAST(img, kps, t, true);
-        cv::KeyPointsFilter::runByImageBorder(kps, img.size(), o->patch);
-        if ((int)kps.size() >= want || t == o->threshold)
-            break;
-        t = o->threshold;
+    // (The loads around a 64-pixel group stay inside the image; 3 pixels
+    // beyond the corners' area for the circle, one for the neighbours.)
+    if (o->wide && img.isContinuous() && o->patch >= 4 && img.cols > 2 * o->patch + 64 && img.rows > 2 * o->patch + 64) {
+        cornersAVX512(o, img, t, o->patch, want, kps);
+    } else {
+        for (;;) {
+            cv::FAST(img, kps, t, true);
+            cv::KeyPointsFilter::runByImageBorder(kps, img.size(), o->patch);
+            if ((int)kps.size() >= want || t == o->threshold)
+                break;
+            t = o->threshold;
+        }
     }
     // cv::KeyPointsFilter::retainBest's choice (every corner scoring at
     // least the want-th best score), left in FAST's order: row by row.
@@ -303,7 +459,8 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
         o->patternY.push_back((float)p.y);
     }
     // (angleAVX2 reads a row of the patch in 32 bytes.)
-    o->simd = simd && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
+    o->simd = simd > 0 && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
+    o->wide = simd > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     angleWeights(o);
     o->levels.resize(nlevels);
     o->bordered.resize(nlevels);

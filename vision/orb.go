@@ -20,7 +20,8 @@ import (
 // pyramid level and keeps the corners scoring highest; FAST at a higher
 // threshold finds the same top corners much faster, and orb.cpp runs it at
 // the last frame's lowest kept score, looking again at ORB's own threshold
-// on a level where that falls short. A keypoint's orientation and
+// on a level where that falls short (with AVX-512, an own FAST scoring 64
+// pixels at a time: the same corners). A keypoint's orientation and
 // descriptor, most of ORB's cost, are computed only when asked for (see
 // features.describe): a frame's matching reads a fraction of them.
 type frameORB struct {
@@ -29,17 +30,13 @@ type frameORB struct {
 	image  uint64 // counts the images detected, so that stale features are caught
 }
 
-func newFrameORB(n int) *frameORB { return newFrameORBSIMD(n, true) }
+func newFrameORB(n int) *frameORB { return newFrameORBWidth(n, widestVectors) }
 
-// newFrameORBSIMD is newFrameORB, with AVX2 instructions for descriptors
-// (where the processor has them) only when simd is true.
-func newFrameORBSIMD(n int, simd bool) *frameORB {
-	s := 0
-	if simd {
-		s = 1
-	}
+// newFrameORBWidth is newFrameORB with vector instructions up to width
+// (see vectorWidth): the same features at every width.
+func newFrameORBWidth(n int, width vectorWidth) *frameORB {
 	return &frameORB{
-		p:      C.tablecam_orb_new(C.int(n), C.float(orbScaleFactor), C.int(orbLevels), C.int(orbPatch), C.int(fastThreshold), C.int(s)),
+		p:      C.tablecam_orb_new(C.int(n), C.float(orbScaleFactor), C.int(orbLevels), C.int(orbPatch), C.int(fastThreshold), C.int(width)),
 		points: gocv.NewMat(),
 	}
 }

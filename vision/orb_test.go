@@ -46,8 +46,9 @@ func TestFrameORBIsORB(t *testing.T) {
 	const n = 10000
 	ref := gocv.NewORBWithParams(n, orbScaleFactor, orbLevels, orbPatch, 0, 2, gocv.ORBScoreTypeFAST, orbPatch, fastThreshold)
 	defer ref.Close()
-	fast, scalar := newFrameORB(n), newFrameORBSIMD(n, false)
+	fast, avx2, scalar := newFrameORB(n), newFrameORBWidth(n, avx2Vectors), newFrameORBWidth(n, noVectors)
 	defer fast.close()
+	defer avx2.close()
 	defer scalar.close()
 	empty := gocv.NewMat()
 	defer empty.Close()
@@ -66,7 +67,7 @@ func TestFrameORBIsORB(t *testing.T) {
 		for _, d := range []struct {
 			name string
 			orb  *frameORB
-		}{{"frameORB", fast}, {"frameORB without SIMD", scalar}} {
+		}{{"frameORB", fast}, {"frameORB with AVX2 at most", avx2}, {"frameORB without SIMD", scalar}} {
 			got, err := d.orb.detect(tc.img)
 			if err != nil {
 				t.Fatal(err)

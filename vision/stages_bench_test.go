@@ -199,3 +199,40 @@ func cpuPerOp(b *testing.B, f func()) {
 	}
 	b.ReportMetric(float64(preciseThreadCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkFrameORB times the frame detector's keypoints (not their
+// descriptors) on equalised top-down images of bundled stills, one after
+// another as a camera moving between tables would show them, at each vector
+// width.
+func BenchmarkFrameORB(b *testing.B) {
+	var images []gocv.Mat
+	for _, name := range []string{"0003", "0010", "0027", "0050", "0077"} {
+		gray, v := stillTopGrayB(b, name)
+		eq := gocv.NewMat()
+		defer eq.Close()
+		e := newContrastEqualizer(v.pxPerMM)
+		err := e.equalize(gray, &eq)
+		e.close()
+		gray.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		images = append(images, eq)
+	}
+	for _, w := range []struct {
+		name  string
+		width vectorWidth
+	}{{"widest", widestVectors}, {"AVX2", avx2Vectors}} {
+		o := newFrameORBWidth(Options{}.frameFeatures(), w.width)
+		defer o.close()
+		next := 0
+		b.Run(w.name, func(b *testing.B) {
+			cpuPerOp(b, func() {
+				if _, err := o.detect(images[next%len(images)]); err != nil {
+					b.Fatal(err)
+				}
+				next++
+			})
+		})
+	}
+}
