@@ -21,11 +21,15 @@ const (
 	LifeLoss      EventType = "life_loss"
 	LifeGain      EventType = "life_gain"
 	ManaSpent     EventType = "mana_spent"
+	// CardNamed gives an unnamed card its name once the camera identifies
+	// it: Card is the name, Player and Cell say which unnamed card (a
+	// site's name names the unnamed site there, any other the unnamed unit).
+	CardNamed EventType = "card_named"
 )
 
 // EventTypes lists every known event type.
 var EventTypes = []EventType{GameStart, TurnStart, TurnEnd, SitePlayed, UnitSummoned, SpellCast,
-	CardTapped, CardUntapped, UnitMoved, CardRemoved, SiteDestroyed, Damage, LifeLoss, LifeGain, ManaSpent}
+	CardTapped, CardUntapped, UnitMoved, CardRemoved, SiteDestroyed, Damage, LifeLoss, LifeGain, ManaSpent, CardNamed}
 
 // Known reports whether t is one of EventTypes.
 func (t EventType) Known() bool {
@@ -44,7 +48,13 @@ type Seat struct {
 	Cell *Cell `json:"cell,omitempty"`
 	// Life is the seat's life at the start (default: the Avatar's printed life, which stays the maximum); 0 starts at death's door.
 	Life *int `json:"life,omitempty"`
+	// Unnamed marks an Avatar the camera saw but could not name (its face is
+	// not in the catalog); Avatar is then empty.
+	Unnamed bool `json:"unnamed,omitempty"`
 }
+
+// Seated reports whether the seat has an Avatar, named or seen unnamed.
+func (s *Seat) Seated() bool { return s != nil && (s.Avatar != "" || s.Unnamed) }
 
 // Event is one line of a game: what happened, to which card, where.
 // Fields that an event type does not use are left empty and omitted in JSON.
@@ -56,6 +66,11 @@ type Event struct {
 	From   *Cell     `json:"from,omitempty"`
 	To     *Cell     `json:"to,omitempty"`
 	Amount int       `json:"amount,omitempty"`
+	// Unnamed marks a card the camera saw but could not name (its face is
+	// not in the catalog, as an opponent's unscanned deck): Card is empty and
+	// the event stands for the unnamed card of Player at the cell. A later
+	// card_named gives it its name.
+	Unnamed bool `json:"unnamed,omitempty"`
 
 	// game_start only.
 	South *Seat  `json:"south,omitempty"`

@@ -62,12 +62,17 @@ type PlayerState struct {
 	Affinity   Thresholds `json:"affinity"`
 	Sites      []Cell     `json:"sites"`
 	Avatar     string     `json:"avatar,omitempty"`
+	// UnnamedSites counts the player's sites the camera could not name:
+	// Affinity leaves out the threshold they may provide.
+	UnnamedSites int `json:"unnamed_sites,omitempty"`
 }
 
 // SiteState is the site on a cell. Rubble has Card "Rubble" and no controller.
 type SiteState struct {
 	Card       string `json:"card"`
 	Controller Player `json:"controller"`
+	// Unnamed marks a site the camera could not name; Card is empty.
+	Unnamed bool `json:"unnamed,omitempty"`
 }
 
 // UnitState is a unit (minion, avatar, artifact or token) on a cell.
@@ -76,6 +81,10 @@ type UnitState struct {
 	Owner           Player `json:"owner"`
 	Tapped          bool   `json:"tapped"`
 	EnteredThisTurn bool   `json:"entered_this_turn"`
+	// Avatar marks the player's Avatar.
+	Avatar bool `json:"avatar,omitempty"`
+	// Unnamed marks a unit the camera could not name; Card is empty.
+	Unnamed bool `json:"unnamed,omitempty"`
 }
 
 // CellState is what one cell holds.

@@ -103,7 +103,11 @@ func (s *Session) noteAvatars(obs models.FrameObservation, cal *calibration.Cali
 		return
 	}
 	for _, c := range obs.Cards {
-		if c.Cell != nil && c.Type != nil && models.CardType(*c.Type) == models.Avatar {
+		// A card that could not be identified counts too: it may be an
+		// Avatar the catalog lacks, and cards found in the realm's cells
+		// say the realm is right.
+		unnamed := !c.Identified() && c.Kind == models.KindStandard
+		if c.Cell != nil && (unnamed || c.Type != nil && models.CardType(*c.Type) == models.Avatar) {
 			switch c.Owner {
 			case models.South:
 				s.avatarsSeen |= 1

@@ -23,6 +23,7 @@ func (s *site) name() string {
 }
 
 // water reports whether the site is a water site (Rubble is a land site).
+// An unnamed site is not known to be water.
 func (s *site) water() bool { return !s.rubble() && s.card.IsWaterSite() }
 
 // unit is a card standing on the realm: an Avatar, minion, artifact, aura or token.
@@ -129,7 +130,7 @@ func (b *board) sitesOf(p models.Player) []models.Cell {
 func describeUnits(us []*unit) string {
 	names := make([]string, len(us))
 	for i, u := range us {
-		names[i] = u.card.Name
+		names[i] = label(u.card)
 	}
 	return strings.Join(names, ", ")
 }

@@ -12,7 +12,8 @@ import (
 // X (the card list gives it no cost); it is ignored for the others.
 func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cell, x int) []models.Warning {
 	var ws []models.Warning
-	if need := card.Thresholds; !g.affinity(p).Meets(need) {
+	// An unnamed card of p may provide what the affinity lacks: no warning.
+	if need := card.Thresholds; !g.affinity(p).Meets(need) && !g.holdsUnnamed(p) {
 		have := g.affinity(p)
 		ws = append(ws, warn(ThresholdUnmet, p, cells,
 			"%s needs a threshold of %s but %s's affinity is %s (missing %s); your affinity must meet a spell's threshold to cast it (Elemental Threshold).",
@@ -29,16 +30,22 @@ func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cel
 // castSpell applies spell_cast: a magic (or any spell that does not stay on a
 // cell the camera can see) is cast.
 func (g *Game) castSpell(ev models.Event) ([]models.Warning, error) {
+	var cells []models.Cell
+	if ev.Cell != nil {
+		cells = cellsOf(*ev.Cell)
+	}
+	if ev.Unnamed {
+		// Its cost and threshold are unknown: only the turn is checked.
+		ws := g.inactiveWarning(ev.Player, cells, "cast an unnamed spell")
+		g.act(ev.Player)
+		return ws, nil
+	}
 	card, err := g.lookup("card", ev.Card)
 	if err != nil {
 		return nil, err
 	}
 	if !card.Type.IsSpell() {
 		return nil, fieldErr("card", nil, "%s is a %s, not a spell", card.Name, strings.ToLower(string(card.Type)))
-	}
-	var cells []models.Cell
-	if ev.Cell != nil {
-		cells = cellsOf(*ev.Cell)
 	}
 	ws := g.inactiveWarning(ev.Player, cells, "cast "+card.Name)
 	ws = append(ws, g.castChecks(ev.Player, card, cells, ev.Amount)...)
@@ -51,6 +58,15 @@ func (g *Game) castSpell(ev models.Event) ([]models.Warning, error) {
 // effect (no cost). Minions and artifacts are cast atop a site their player
 // controls; a minion in the void without Voidwalk is banished.
 func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
+	if ev.Unnamed {
+		// Its type, cost and text are unknown: only the turn is checked
+		// (tokens, made by effects, cannot be told apart, so none is warned).
+		u := &unit{card: unnamedCard(""), owner: ev.Player, entered: true}
+		sq := g.board.at(*ev.Cell)
+		sq.units = append(sq.units, u)
+		g.act(ev.Player)
+		return nil, nil
+	}
 	card, err := g.lookup("card", ev.Card)
 	if err != nil {
 		return nil, err
@@ -76,7 +92,7 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 		if placed && s != nil && (s.rubble() || s.controller != p) {
 			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
 				"%s was cast to %s at %s, which %s does not control; a minion or artifact is cast atop a site you control (Casting Spells).",
-				card.Name, s.name(), cell, p))
+				card.Name, s.label(), cell, p))
 		} else if placed && s == nil && card.Type == models.Artifact && !isMinion(card) {
 			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
 				"%s was conjured into the void at %s; an artifact is conjured atop a site you control (Casting Artifacts).", card.Name, cell))

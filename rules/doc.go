@@ -21,6 +21,12 @@
 // (F)", "Provides no mana", "Only provides mana and threshold while in your back row", "(A) — Provides
 // (2) instead", "unless completely empty", "if not adjacent to the void", "for everyone"; provides.go).
 //
+// A card the camera could not name (an event with "unnamed": true and no card; a seat with
+// "unnamed": true) plays by what needs no card text: an unnamed site fills its cell, obeys placement
+// and provides one mana but no threshold, and is neither water nor land; an unnamed unit is
+// checked for nothing its type or keywords decide; a player holding unnamed cards is not warned
+// of a threshold they may provide. card_named names it from then on (unnamed.go).
+//
 // ParseEvents and EventReader read events from JSON Lines with errors naming the line and field;
 // ParseDeck and CheckDeck check decklists. One file per rule family: placement.go, mana.go,
 // provides.go, casting.go, units.go, life.go, turns.go, water.go, deck.go.

@@ -82,7 +82,7 @@ func ParseEvents(r io.Reader) ([]models.Event, error) {
 
 // eventFields lists the JSON fields an event may have.
 func eventFields() []string {
-	return []string{"type", "player", "cell", "card", "from", "to", "amount", "south", "north", "first", "frame", "time"}
+	return []string{"type", "player", "cell", "card", "from", "to", "amount", "south", "north", "first", "frame", "time", "unnamed"}
 }
 
 // DecodeEvent reads one event from one JSON object, field by field, so that an
@@ -158,6 +158,8 @@ func decodeEvent(data []byte) (ev models.Event, ignored []string, err error) {
 			ev.To, err = decodeCell(k, v)
 		case "card":
 			err = decodeString(k, v, &ev.Card)
+		case "unnamed":
+			err = decodeBool(k, v, &ev.Unnamed)
 		case "amount":
 			var n int
 			if n, err = decodeInt(k, v); err == nil && n < 0 {
@@ -241,6 +243,13 @@ func decodeString(field string, v json.RawMessage, dst *string) error {
 	return nil
 }
 
+func decodeBool(field string, v json.RawMessage, dst *bool) error {
+	if err := json.Unmarshal(v, dst); err != nil {
+		return fieldErr(field, nil, "%s is not true or false", v)
+	}
+	return nil
+}
+
 func decodePlayer(field string, v json.RawMessage) (models.Player, error) {
 	if string(v) == "null" {
 		return models.NoPlayer, nil
@@ -312,6 +321,10 @@ func decodeSeat(field string, v json.RawMessage) (*models.Seat, []string, error)
 				return nil, ignored, fieldErr(field+".cell", models.ErrBadCell, "%q is not a realm cell (A1–E4)", s)
 			}
 			seat.Cell = &c
+		case "unnamed":
+			if err := decodeBool(field+".unnamed", v, &seat.Unnamed); err != nil {
+				return nil, ignored, err
+			}
 		case "life":
 			n, err := decodeInt(field+".life", v)
 			if err != nil {

@@ -157,6 +157,8 @@ func (g *Game) dispatch(ev models.Event) ([]models.Warning, error) {
 		return g.goUnder(ev)
 	case models.UnitSurfaced:
 		return g.surface(ev)
+	case models.CardNamed:
+		return g.name(ev)
 	}
 	return nil, fieldErr("type", nil, "unknown event type %q", ev.Type)
 }

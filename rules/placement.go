@@ -15,19 +15,22 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 	if models.NormalizeName(ev.Card) == models.NormalizeName(models.RubbleName) {
 		return g.placeRubble(p, cell), nil
 	}
-	card, err := g.lookup("card", ev.Card)
-	if err != nil {
-		return nil, err
+	card := unnamedCard(models.Site)
+	if !ev.Unnamed {
+		var err error
+		if card, err = g.lookup("card", ev.Card); err != nil {
+			return nil, err
+		}
 	}
 	if card.Type != models.Site {
 		return nil, fieldErr("card", nil, "%s is a %s, not a site", card.Name, strings.ToLower(string(card.Type)))
 	}
-	ws := g.inactiveWarning(p, cellsOf(cell), "played the site "+card.Name)
+	ws := g.inactiveWarning(p, cellsOf(cell), "played "+siteLabel(card))
 	sq := g.board.at(cell)
 	if sq.site != nil && !sq.site.rubble() {
 		ws = append(ws, warn(SiteOccupied, p, cellsOf(cell),
 			"%s was played on %s, which already holds %s; a site goes only on the void or on Rubble, one site per location (Playing Sites).",
-			card.Name, cell, sq.site.name()))
+			capital(label(card)), cell, sq.site.label()))
 	} else {
 		ws = append(ws, g.placementWarnings(p, cell, card)...)
 	}
@@ -37,7 +40,7 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 		if avatar.tapped && !avatar.tapUnused {
 			ws = append(ws, warn(SiteAvatarTapped, p, cellsOf(cell, avatarCell),
 				"%s was played while %s's Avatar %s was already tapped; sites are played with the Avatar's ability \"Tap → Play or draw a site\" (Playing Sites).",
-				card.Name, p, avatar.card.Name))
+				capital(label(card)), p, label(avatar.card)))
 		}
 		avatar.tapped, avatar.tapUnused = true, false
 	}
@@ -67,7 +70,7 @@ func (g *Game) placementWarnings(p models.Player, cell models.Cell, card *models
 		}
 		return []models.Warning{warn(SiteNotAdjacent, p, cellsOf(cell),
 			"%s at %s is not adjacent to a site %s controls (%s); a site must be played adjacent to a site you control (Playing Sites).",
-			card.Name, cell, p, joinCells(own))}
+			capital(label(card)), cell, p, joinCells(own))}
 	}
 	_, avatarCell, ok := g.board.avatarOf(p)
 	if !ok {
@@ -91,7 +94,7 @@ func (g *Game) placementWarnings(p models.Player, cell models.Cell, card *models
 	if d := cell.Distance(avatarCell); d > best {
 		return []models.Warning{warn(SiteNotNearestAvatar, p, cellsOf(cell, avatarCell),
 			"%s controls no site, so %s must go as close as possible to their Avatar at %s (%d away: %s), not at %s (%d away) (Playing Sites).",
-			p, card.Name, avatarCell, best, joinCells(nearest), cell, d)}
+			p, label(card), avatarCell, best, joinCells(nearest), cell, d)}
 	}
 	return nil
 }
@@ -103,7 +106,7 @@ func (g *Game) placeRubble(p models.Player, cell models.Cell) []models.Warning {
 	sq := g.board.at(cell)
 	if sq.site != nil {
 		ws = append(ws, warn(SiteOccupied, p, cellsOf(cell),
-			"Rubble was placed on %s, which already holds %s; Rubble fills a void (Rubble).", cell, sq.site.name()))
+			"Rubble was placed on %s, which already holds %s; Rubble fills a void (Rubble).", cell, sq.site.label()))
 	}
 	sq.site = &site{}
 	ws = append(ws, g.subsurfaceWarnings(cell)...)

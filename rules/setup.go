@@ -25,9 +25,12 @@ func (g *Game) start(ev models.Event) ([]models.Warning, error) {
 	}
 	setups := []setup{{models.South, "south", ev.South, homeCell(models.South)}, {models.North, "north", ev.North, homeCell(models.North)}}
 	for _, s := range setups {
-		card, err := g.lookup(s.name+".avatar", s.seat.Avatar)
-		if err != nil {
-			return nil, err
+		card := unnamedCard(models.Avatar)
+		if !s.seat.Unnamed {
+			var err error
+			if card, err = g.lookup(s.name+".avatar", s.seat.Avatar); err != nil {
+				return nil, err
+			}
 		}
 		if card.Type != models.Avatar {
 			return nil, fieldErr(s.name+".avatar", nil, "%s is a %s, not an Avatar", card.Name, strings.ToLower(string(card.Type)))

@@ -21,6 +21,7 @@ func (g *Game) State() models.GameState {
 		ps := models.PlayerState{
 			Life: s.life, DeathsDoor: s.deathsDoor, Defeated: s.defeated,
 			Mana: g.mana(p), Affinity: g.affinity(p), Sites: g.board.sitesOf(p),
+			UnnamedSites: g.unnamedSites(p),
 		}
 		if s.avatar != nil {
 			ps.Avatar = s.avatar.Name
@@ -35,10 +36,11 @@ func (g *Game) State() models.GameState {
 		}
 		var cs models.CellState
 		if sq.site != nil {
-			cs.Site = &models.SiteState{Card: sq.site.name(), Controller: sq.site.controller}
+			cs.Site = &models.SiteState{Card: sq.site.name(), Controller: sq.site.controller, Unnamed: !sq.site.known()}
 		}
 		for _, u := range sq.units {
-			cs.Units = append(cs.Units, models.UnitState{Card: u.card.Name, Owner: u.owner, Tapped: u.tapped, EnteredThisTurn: u.entered})
+			cs.Units = append(cs.Units, models.UnitState{Card: u.card.Name, Owner: u.owner, Tapped: u.tapped, EnteredThisTurn: u.entered,
+				Avatar: u.avatar, Unnamed: unnamed(u.card)})
 		}
 		st.Realm.Cells[c.String()] = cs
 	}

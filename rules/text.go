@@ -20,7 +20,10 @@ func DescribeEvent(ev models.Event) string {
 			p    string
 			seat *models.Seat
 		}{{"south", ev.South}, {"north", ev.North}} {
-			if s.seat != nil {
+			switch {
+			case s.seat != nil && s.seat.Unnamed:
+				parts = append(parts, s.p+" (unnamed)")
+			case s.seat != nil:
 				parts = append(parts, s.p+" "+s.seat.Avatar)
 			}
 		}
@@ -37,6 +40,8 @@ func DescribeEvent(ev models.Event) string {
 	}
 	if ev.Card != "" {
 		parts = append(parts, ev.Card)
+	} else if ev.Unnamed {
+		parts = append(parts, "(unnamed)")
 	}
 	if ev.From != nil && ev.To != nil {
 		parts = append(parts, ev.From.String()+"→"+ev.To.String())
@@ -75,8 +80,15 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 		if len(ps.Sites) > 0 {
 			sites = cellList(ps.Sites)
 		}
+		avatar, affinity := ps.Avatar, ps.Affinity.String()
+		if avatar == "" {
+			avatar = "(unnamed Avatar)"
+		}
+		if ps.UnnamedSites > 0 {
+			affinity += fmt.Sprintf(" + %d unnamed site(s)", ps.UnnamedSites)
+		}
 		fmt.Fprintf(&b, "   %s %s: life %s, mana %d/%d, affinity %s; sites %s\n",
-			p, ps.Avatar, life, ps.Mana.Available, ps.Mana.Total, ps.Affinity, sites)
+			p, avatar, life, ps.Mana.Available, ps.Mana.Total, affinity, sites)
 	}
 	water := map[models.Cell]bool{}
 	for _, body := range st.Realm.BodiesOfWater {
@@ -100,6 +112,9 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 		where := "void"
 		if cs.Site != nil {
 			where = cs.Site.Card
+			if cs.Site.Unnamed {
+				where = "(unnamed site)"
+			}
 			if cs.Site.Controller != models.NoPlayer {
 				where += " (" + cs.Site.Controller.String() + ")"
 			}
@@ -113,7 +128,11 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 			if u.EnteredThisTurn {
 				tags = append(tags, "new")
 			}
-			units = append(units, fmt.Sprintf("%s (%s)", u.Card, strings.Join(tags, ", ")))
+			name := u.Card
+			if u.Unnamed {
+				name = "(unnamed)"
+			}
+			units = append(units, fmt.Sprintf("%s (%s)", name, strings.Join(tags, ", ")))
 		}
 		line := "   " + c.String() + " " + where
 		if len(units) > 0 {
@@ -163,7 +182,7 @@ func cellCode(st models.GameState, c models.Cell, water map[models.Cell]bool) st
 	}
 	others := 0
 	for _, u := range cs.Units {
-		if u.Card == st.Players[u.Owner.String()].Avatar {
+		if u.Avatar {
 			s += "@"
 		} else {
 			others++

@@ -7,21 +7,25 @@ import (
 )
 
 // unitAt finds the unit an event names at a cell, or says why it cannot.
+// An empty name stands for an unnamed unit (the event is Unnamed).
 func (g *Game) unitAt(field string, c models.Cell, name string, owner models.Player, preferTapped bool) (*unit, error) {
-	card, err := g.lookup("card", name)
-	if err != nil {
-		return nil, err
+	card := unnamedCard("")
+	if name != "" {
+		var err error
+		if card, err = g.lookup("card", name); err != nil {
+			return nil, err
+		}
 	}
 	u := g.board.findUnit(c, card.Name, owner, preferTapped)
 	if u == nil {
 		here := g.board.at(c)
 		switch {
 		case here.site != nil && models.NormalizeName(here.site.name()) == models.NormalizeName(card.Name):
-			return nil, fieldErr("card", nil, "%s is the site at %s, not a unit there", card.Name, c)
+			return nil, fieldErr("card", nil, "%s is the site at %s, not a unit there", label(card), c)
 		case len(here.units) == 0:
-			return nil, fieldErr(field, nil, "no %s at %s: the cell holds no units", card.Name, c)
+			return nil, fieldErr(field, nil, "no %s at %s: the cell holds no units", noun(card), c)
 		default:
-			return nil, fieldErr(field, nil, "no %s at %s (it holds %s)", card.Name, c, describeUnits(here.units))
+			return nil, fieldErr(field, nil, "no %s at %s (it holds %s)", noun(card), c, describeUnits(here.units))
 		}
 	}
 	return u, nil
@@ -66,7 +70,7 @@ func (g *Game) untap(ev models.Event) ([]models.Warning, error) {
 	if u.tapped && !(u.owner == g.active && g.phase == phaseStart) {
 		ws = append(ws, warn(UntapOutOfTurn, u.owner, cellsOf(cell),
 			"%s untapped outside %s's start phase; your tapped cards untap at the start of your turn (Start Phase).",
-			u.card.Name, u.owner))
+			capital(label(u.card)), u.owner))
 	}
 	u.tapped, u.tapUnused = false, false
 	return ws, nil
@@ -114,9 +118,12 @@ func (g *Game) move(ev models.Event) ([]models.Warning, error) {
 func (g *Game) remove(ev models.Event) ([]models.Warning, error) {
 	cell := *ev.Cell
 	sq := g.board.at(cell)
-	card, err := g.lookup("card", ev.Card)
-	if err != nil {
-		return nil, err
+	card := unnamedCard("")
+	if !ev.Unnamed {
+		var err error
+		if card, err = g.lookup("card", ev.Card); err != nil {
+			return nil, err
+		}
 	}
 	if u := g.board.findUnit(cell, card.Name, ev.Player, false); u != nil {
 		g.board.removeUnit(cell, u)
@@ -136,7 +143,7 @@ func (g *Game) remove(ev models.Event) ([]models.Warning, error) {
 		}
 		return ws, nil
 	}
-	_, err = g.unitAt("cell", cell, ev.Card, ev.Player, false)
+	_, err := g.unitAt("cell", cell, ev.Card, ev.Player, false)
 	return nil, err
 }
 
@@ -155,7 +162,7 @@ func (g *Game) goUnder(ev models.Event) ([]models.Warning, error) {
 	if u.avatar {
 		return []models.Warning{warn(UnitSubsurface, u.owner, cellsOf(cell),
 			"The Avatar %s went under %s at %s; Avatars can never enter a region other than the surface (Avatars).",
-			u.card.Name, g.board.at(cell).site.name(), cell)}, nil
+			label(u.card), g.board.at(cell).site.label(), cell)}, nil
 	}
 	return g.subsurfaceWarnings(cell), nil
 }
@@ -178,7 +185,7 @@ func (g *Game) voidWarning(u *unit, c models.Cell, how string) (models.Warning, 
 	switch {
 	case u.avatar:
 		return warn(UnitVoid, u.owner, cellsOf(c),
-			"The Avatar %s %s the void at %s; Avatars can never enter a region other than the surface (Avatars).", u.card.Name, how, c), true
+			"The Avatar %s %s the void at %s; Avatars can never enter a region other than the surface (Avatars).", label(u.card), how, c), true
 	case u.minion() && !hasKeyword(u.card, models.Voidwalk):
 		return warn(UnitVoid, u.owner, cellsOf(c),
 			"%s %s the void at %s without Voidwalk and is banished; a minion in the void is banished unless an ability lets it exist there (The Void).",
@@ -204,8 +211,8 @@ func (g *Game) subsurfaceWarnings(c models.Cell) []models.Warning {
 // without Submerge under a water site.
 func (g *Game) forbiddenUnder(c models.Cell, found func(u *unit, site, region string, need models.Keyword)) {
 	sq := g.board.at(c)
-	if sq.site == nil {
-		return
+	if sq.site == nil || !sq.site.known() {
+		return // an unnamed site's element is unknown
 	}
 	for _, u := range sq.units {
 		if !u.under || !u.minion() {
@@ -241,8 +248,8 @@ func (g *Game) isSiteAt(c models.Cell, name string) bool {
 // water site, is disabled. only, when not nil, limits the check to one unit.
 func (g *Game) boundWarnings(c models.Cell, only *unit) []models.Warning {
 	sq := g.board.at(c)
-	if sq.site == nil {
-		return nil
+	if sq.site == nil || !sq.site.known() {
+		return nil // an unnamed site's element is unknown
 	}
 	var ws []models.Warning
 	for _, u := range sq.units {
@@ -269,6 +276,9 @@ func (g *Game) boundWarnings(c models.Cell, only *unit) []models.Warning {
 func (g *Game) rangeWarning(u *unit, from, to models.Cell) (models.Warning, bool) {
 	if from == to || !(u.avatar || u.minion()) {
 		return models.Warning{}, false // artifacts and auras move only as they are carried or moved
+	}
+	if unnamed(u.card) {
+		return models.Warning{}, false // its keywords (Airborne, Movement +N) are unknown
 	}
 	steps := from.Distance(to)
 	airborne := hasKeyword(u.card, models.Airborne) && !u.under && !g.board.void(from)

@@ -29,8 +29,18 @@ func validateShape(ev models.Event) error {
 		return nil
 	}
 	needCard := func() error {
-		if ev.Card == "" {
-			return fieldErr("card", nil, "missing: %s needs a card name", ev.Type)
+		switch {
+		case ev.Unnamed && ev.Card != "":
+			return fieldErr("unnamed", nil, "an unnamed card has no name, but the event names %q", ev.Card)
+		case ev.Card == "" && !ev.Unnamed:
+			return fieldErr("card", nil, "missing: %s needs a card name (or \"unnamed\": true for a card the camera could not name)", ev.Type)
+		}
+		return nil
+	}
+	// card_named gives a name: it cannot be unnamed itself.
+	needName := func() error {
+		if ev.Card == "" || ev.Unnamed {
+			return fieldErr("card", nil, "missing: %s needs the card's name", ev.Type)
 		}
 		return nil
 	}
@@ -65,8 +75,11 @@ func validateShape(ev models.Event) error {
 			name string
 			seat *models.Seat
 		}{{"south", ev.South}, {"north", ev.North}} {
-			if s.seat == nil || s.seat.Avatar == "" {
-				return fieldErr(s.name+".avatar", nil, "missing: game_start names each player's Avatar")
+			if !s.seat.Seated() {
+				return fieldErr(s.name+".avatar", nil, "missing: game_start names each player's Avatar (or says \"unnamed\": true)")
+			}
+			if s.seat.Unnamed && s.seat.Avatar != "" {
+				return fieldErr(s.name+".unnamed", nil, "an unnamed Avatar has no name, but the seat names %q", s.seat.Avatar)
 			}
 			if err := optCell(s.name+".cell", s.seat.Cell); err != nil {
 				return err
@@ -93,6 +106,8 @@ func validateShape(ev models.Event) error {
 		return all(optPlayer, needCard, cell("from", ev.From), cell("to", ev.To))
 	case models.SiteDestroyed:
 		return all(optPlayer, cell("cell", ev.Cell))
+	case models.CardNamed:
+		return all(optPlayer, cell("cell", ev.Cell), needName)
 	case models.Damage, models.LifeLoss, models.LifeGain, models.ManaSpent:
 		return all(needPlayer, amountOK)
 	}

@@ -7,13 +7,13 @@ import (
 // groupings finds the bodies of water (orthogonal clusters of water sites) and
 // the spans of land (orthogonal clusters of land sites, Rubble included) of the
 // realm. Each cluster lists its cells in sorted order; clusters are sorted by
-// their first cell.
+// their first cell. An unnamed site, whose element is unknown, is in neither.
 func (g *Game) groupings() (water, land [][]models.Cell) {
 	seen := map[models.Cell]bool{}
 	water, land = [][]models.Cell{}, [][]models.Cell{}
 	for _, start := range sortedCells() {
 		s := g.board.at(start).site
-		if s == nil || seen[start] {
+		if s == nil || !s.known() || seen[start] {
 			continue
 		}
 		isWater := s.water()
@@ -26,7 +26,7 @@ func (g *Game) groupings() (water, land [][]models.Cell) {
 			cluster = append(cluster, c)
 			for _, n := range c.Neighbors() {
 				ns := g.board.at(n).site
-				if ns != nil && !seen[n] && ns.water() == isWater {
+				if ns != nil && ns.known() && !seen[n] && ns.water() == isWater {
 					seen[n] = true
 					stack = append(stack, n)
 				}

@@ -7,7 +7,12 @@ import (
 )
 
 // baseline takes the first stable board: game_start with the Avatars on it,
-// then any other card already in play.
+// then any other card already in play. A player whose Avatar cannot be
+// named (the catalog lacks its face) has as Avatar their unnamed card
+// nearest their home cell: named SouthAvatar or NorthAvatar when
+// configured, else unnamed. The first board is still, no hand over it, so
+// a card unnamed on most of its frames (majority) is no card being put down
+// and UnnamedHold does not apply: it is named later if a frame names it.
 func (t *Tracker) baseline() []models.Event {
 	if t.observed < 2*t.cfg.Window-1e-9 {
 		t.status = "reading the board"
@@ -49,9 +54,38 @@ func (t *Tracker) baseline() []models.Event {
 			spells = append(spells, found{c, sp})
 		}
 	}
+	for _, p := range []models.Player{models.South, models.North} {
+		if _, ok := avatars[p]; ok {
+			continue
+		}
+		// The player's unnamed unit nearest their home cell.
+		home := models.MustCell("C1")
+		if p == models.North {
+			home = models.MustCell("C4")
+		}
+		bi, bj, best := -1, -1, 0
+		for i, u := range units {
+			for j, card := range u.cards {
+				if card.Card == "" && card.Owner == p && (bi < 0 || u.cell.Distance(home) < best) {
+					bi, bj, best = i, j, u.cell.Distance(home)
+				}
+			}
+		}
+		if bi < 0 {
+			continue
+		}
+		u := units[bi]
+		avatar := u.cards[bj]
+		avatars[p] = found{u.cell, []seen{avatar}}
+		units[bi].cards = append(u.cards[:bj:bj], u.cards[bj+1:]...)
+	}
 	seat := func(p models.Player, def, configured string) *models.Seat {
 		if a, ok := avatars[p]; ok {
-			s := &models.Seat{Avatar: a.cards[0].Card}
+			s := &models.Seat{Avatar: a.cards[0].Card, Unnamed: a.cards[0].Card == ""}
+			if s.Unnamed && configured != "" {
+				s.Avatar, s.Unnamed = configured, false
+				avatars[p].cards[0].Card = configured
+			}
 			if a.cell != models.MustCell(def) {
 				s.Cell = models.CellPtr(a.cell)
 			}

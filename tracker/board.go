@@ -118,7 +118,7 @@ func (b *Board) Apply(ev models.Event) (int, error) {
 			p    models.Player
 			def  string
 		}{{ev.South, models.South, "C1"}, {ev.North, models.North, "C4"}} {
-			if s.seat == nil || s.seat.Avatar == "" {
+			if !s.seat.Seated() {
 				continue
 			}
 			c := models.MustCell(s.def)
@@ -201,6 +201,23 @@ func (b *Board) Apply(ev models.Event) (int, error) {
 			return id, nil
 		}
 		return 0, fmt.Errorf("%s: no %q at %v", ev.Type, ev.Card, *ev.Cell)
+	case models.CardNamed:
+		// The unnamed unit of the player at the cell, else the unnamed site.
+		sq, err := cell(ev.Cell, "cell")
+		if err != nil {
+			return 0, err
+		}
+		for i, u := range sq.Units {
+			if u.Card == "" && (ev.Player == models.NoPlayer || u.Owner == ev.Player) {
+				sq.Units[i].Card = ev.Card
+				return u.ID, nil
+			}
+		}
+		if sq.Site != nil && sq.Site.Card == "" {
+			sq.Site.Card = ev.Card
+			return sq.Site.ID, nil
+		}
+		return 0, fmt.Errorf("%s: no unnamed card at %v", ev.Type, *ev.Cell)
 	case models.SiteDestroyed:
 		sq, err := cell(ev.Cell, "cell")
 		if err != nil {

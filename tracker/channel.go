@@ -10,6 +10,12 @@ type sample struct {
 	// carried marks a reading completed with identities the tracker already
 	// knew, rather than read with confidence.
 	carried bool
+	// unnamed marks a reading with a card that has no name: one the cell
+	// holds unnamed, or a new one.
+	unnamed bool
+	// fresh marks a reading with an unnamed card that the cell does not
+	// hold (see check).
+	fresh bool
 }
 
 // channel decides when one thing about one cell (its site, its units, the
@@ -35,9 +41,10 @@ func (c *channel) saw(agrees bool) {
 }
 
 // add records a frame's reading and forgets samples older than keep seconds
-// of observed time.
-func (c *channel) add(at, dur float64, cards []seen, carried bool, keep float64) {
-	c.samples = append(c.samples, sample{at, dur, key(cards), cards, carried})
+// of observed time. fresh marks a reading with an unnamed card that the
+// cell does not hold.
+func (c *channel) add(at, dur float64, cards []seen, carried, fresh bool, keep float64) {
+	c.samples = append(c.samples, sample{at, dur, key(cards), cards, carried, hasUnnamed(cards), fresh})
 	total := 0.0
 	for i := len(c.samples) - 1; i >= 0; i-- {
 		total += c.samples[i].dur
@@ -63,18 +70,52 @@ func (c *channel) expire(before float64) {
 // accepted one and the new reading has held for the window: the stretch
 // from its first sample to now covers at least window seconds of observed
 // frames, and the new reading fills at least quorum of it (so a misread
-// frame inside the stretch does not reset it).
-func (c *channel) check(window, quorum float64) ([]seen, bool) {
+// frame inside the stretch does not reset it). A reading with an unnamed
+// card the cell does not hold (fresh) must hold for hold seconds instead,
+// when that is longer: a card being put down is often unidentified for a few
+// frames before it is named. Frames read with an unnamed card say nothing
+// for or against a reading that names every card, as frames that could not
+// be read at all: after such a frame, the latest reading that names every
+// card, if it is recent (within window), is checked as if it were not there.
+func (c *channel) check(window, hold, quorum float64) ([]seen, bool) {
 	if len(c.samples) == 0 {
 		return nil, false
 	}
 	last := c.samples[len(c.samples)-1]
-	if last.key == c.accepted {
-		return nil, false
+	if !last.unnamed {
+		if last.key == c.accepted {
+			return nil, false
+		}
+		return c.holds(last, window, quorum)
 	}
+	if last.key != c.accepted {
+		w := window
+		if last.fresh {
+			w = max(window, hold)
+		}
+		if cards, ok := c.holds(last, w, quorum); ok {
+			return cards, true
+		}
+	}
+	for i := len(c.samples) - 1; i >= 0 && c.samples[i].at > last.at-window-1e-9; i-- {
+		if s := c.samples[i]; !s.unnamed {
+			if s.key == c.accepted {
+				return nil, false
+			}
+			return c.holds(s, window, quorum)
+		}
+	}
+	return nil, false
+}
+
+// holds is check for one candidate reading, last.
+func (c *channel) holds(last sample, window, quorum float64) ([]seen, bool) {
 	total, support := 0.0, 0.0
 	for i := len(c.samples) - 1; i >= 0; i-- {
 		s := c.samples[i]
+		if s.unnamed && !last.unnamed {
+			continue
+		}
 		total += s.dur
 		if s.key == last.key {
 			support += s.dur
@@ -89,14 +130,25 @@ func (c *channel) check(window, quorum float64) ([]seen, bool) {
 
 // majority gives the reading that held most of the last window seconds
 // among the frames read with confidence, the share of their time it held,
-// and whether the channel has read anything with confidence at all.
+// and whether the channel has read anything with confidence at all. Frames
+// read with an unnamed card count only when no frame named every card.
 func (c *channel) majority(window float64) ([]seen, float64, bool) {
 	time := map[string]float64{}
 	cards := map[string][]seen{}
 	total := 0.0
 	read := 0.0
+	named := false
 	for i := len(c.samples) - 1; i >= 0 && total < window; i-- {
 		s := c.samples[i]
+		total += s.dur
+		named = named || !s.carried && !s.unnamed
+	}
+	total = 0
+	for i := len(c.samples) - 1; i >= 0 && total < window; i-- {
+		s := c.samples[i]
+		if s.unnamed && named {
+			continue // as a frame that read nothing
+		}
 		total += s.dur
 		if s.carried {
 			continue // only what was read with confidence decides
@@ -133,13 +185,17 @@ func (c *channel) pending(window float64) bool {
 // becoming gives what the cell seems to be becoming: the reading that most
 // of the confident samples of the last window agree on, when at least votes
 // of them do and they are more than share of them. It never rests on carried
-// samples, so a misread cannot feed on itself.
+// samples, so a misread cannot feed on itself, nor on unnamed ones, which
+// name nothing.
 func (c *channel) becoming(window float64, votes int, share float64) ([]seen, bool) {
 	count := map[string]int{}
 	cards := map[string][]seen{}
 	n, total := 0, 0.0
 	for i := len(c.samples) - 1; i >= 0 && total < window; i-- {
 		s := c.samples[i]
+		if s.unnamed {
+			continue // as a frame that read nothing
+		}
 		total += s.dur
 		if s.carried {
 			continue

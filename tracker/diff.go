@@ -1,5 +1,7 @@
 package tracker
 
+import "github.com/tablecam/tablecam/models"
+
 // cellDiff is what changed in one cell's units once a new reading is accepted.
 type cellDiff struct {
 	removed []Piece
@@ -8,6 +10,8 @@ type cellDiff struct {
 	turned []Piece
 	// shown are hidden units seen again.
 	shown []int
+	// named are unnamed units now read with a name, with that name.
+	named []Piece
 }
 
 // diffUnits matches the units a cell held with those now read there. Cards
@@ -42,6 +46,34 @@ func diffUnits(old []Piece, now []seen) cellDiff {
 	})
 	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) && o.Owner == n.Owner })
 	match(func(o Piece, n seen) bool { return sameName(o.Card, n.Card) })
+	// An unnamed unit read with a name, of the same owner and kind (an
+	// Avatar's name names only an Avatar), is named at last; a named unit
+	// read unnamed is the same card, unidentified.
+	avatarName := func(n seen) bool { return models.CardType(n.Type) == models.Avatar }
+	for _, sameTap := range []bool{true, false} {
+		for j, n := range now {
+			if usedNew[j] || n.Card == "" {
+				continue
+			}
+			for i, o := range old {
+				if !usedOld[i] && o.Card == "" && o.Owner == n.Owner && o.Avatar == avatarName(n) && (!sameTap || o.Tapped == n.Tapped) {
+					usedOld[i], usedNew[j] = true, true
+					o.Card = n.Card
+					d.named = append(d.named, o)
+					if o.Hidden {
+						d.shown = append(d.shown, o.ID)
+					}
+					if o.Tapped != n.Tapped {
+						o.Tapped = n.Tapped
+						d.turned = append(d.turned, o)
+					}
+					break
+				}
+			}
+		}
+	}
+	match(func(o Piece, n seen) bool { return n.Card == "" && o.Owner == n.Owner && o.Tapped == n.Tapped })
+	match(func(o Piece, n seen) bool { return n.Card == "" && o.Owner == n.Owner })
 	for i, o := range old {
 		if !usedOld[i] && !o.Hidden {
 			d.removed = append(d.removed, o)

@@ -15,6 +15,14 @@
 // low confidence, forgotten after a few seconds), and the turn is inferred from untaps and from
 // who plays.
 //
+// A card the catalog lacks (an opponent's deck never scanned, a new set) is still a card on the
+// board: one that stays neither identified nor recognised as a card its cell holds for UnnamedHold
+// (default 1 s) is taken in play unnamed, and its events carry no name and Unnamed; an Avatar
+// that cannot be named is the player's unnamed card nearest their home cell at game_start (the
+// Seat is Unnamed, or named SouthAvatar/NorthAvatar when configured). When later frames name an
+// unnamed card, card_named gives it that name from then on; a player's rename correction names it
+// from the event that brought it into play.
+//
 // A Game records events, manual inputs, undos and corrections in a Journal (JSONL, synced per
 // entry) and rebuilds the rules' state from it; ReadJournal and LoadGame replay a journal after
 // a crash, skipping a last line cut short.

@@ -400,7 +400,7 @@ func (g *Game) apply(e Entry) (models.Event, []models.Warning, error) {
 				if p == models.North {
 					seat = ev.North
 				}
-				if seat != nil && seat.Avatar != "" {
+				if seat.Seated() {
 					next++
 					ref := slotRef{e.Seq, p}
 					g.intro[next], g.idOf[ref] = ref, next
@@ -443,7 +443,7 @@ func (g *Game) correct(ev models.Event, id int) models.Event {
 			for ref, f := range g.fixes {
 				if ref.slot == p && *seat != nil && f.name != "" && g.idOf[ref] != 0 {
 					s := **seat
-					s.Avatar = f.name
+					s.Avatar, s.Unnamed = f.name, false
 					*seat = &s
 				}
 			}
@@ -458,8 +458,8 @@ func (g *Game) correct(ev models.Event, id int) models.Event {
 	if !ok {
 		return ev
 	}
-	if f.name != "" && ev.Card != "" {
-		ev.Card = f.name
+	if f.name != "" && (ev.Card != "" || ev.Unnamed) {
+		ev.Card, ev.Unnamed = f.name, false
 	}
 	if f.owner != models.NoPlayer && ev.Player != models.NoPlayer {
 		ev.Player = f.owner

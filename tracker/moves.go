@@ -68,7 +68,7 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			continue
 		}
 		if g.until == 0 && t.mayArrive(g) {
-			g.until = t.time + t.cfg.MoveHold
+			g.until = t.time + t.moveHold(g.piece)
 		}
 		if g.until > t.time && t.mayArrive(g) {
 			t.holds = append(t.holds, g)
@@ -96,7 +96,7 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 			}
 		}
 		if c.until == 0 && t.mayLeave(c) {
-			c.until = t.time + t.cfg.MoveHold
+			c.until = t.time + t.moveHold(c.piece)
 		}
 		if c.until > t.time && t.mayLeave(c) {
 			t.holds = append(t.holds, c)
@@ -113,6 +113,16 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 		summons = append(summons, c)
 	}
 	return moves, removals, summons, hidden
+}
+
+// moveHold is how long half of a possible move waits for its other half:
+// MoveHold, and for an unnamed card UnnamedHold more, since its arrival is
+// accepted only once it has stayed unnamed that long.
+func (t *Tracker) moveHold(p Piece) float64 {
+	if p.Card == "" {
+		return t.cfg.MoveHold + t.cfg.UnnamedHold
+	}
+	return t.cfg.MoveHold
 }
 
 // coveredBy reports whether a card that left its cell may be under a card

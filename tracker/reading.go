@@ -115,6 +115,69 @@ func readFrame(obs models.FrameObservation, minConfidence float64) [models.Colum
 	return cells
 }
 
+// moreUnnamed reports whether a reading holds more unnamed cards of some
+// player than the cell's known cards (ref) do: an unnamed card it does not hold.
+func moreUnnamed(reading, ref []seen) bool {
+	n := map[models.Player]int{}
+	for _, c := range reading {
+		if c.Card == "" {
+			n[c.Owner]++
+		}
+	}
+	for _, c := range ref {
+		if c.Card == "" {
+			n[c.Owner]--
+		}
+	}
+	for _, k := range n {
+		if k > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUnnamed reports whether a reading holds a card that has no name.
+func hasUnnamed(cards []seen) bool {
+	for _, c := range cards {
+		if c.Card == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// carryOrUnnamed completes a cell reading that carry could not: each card
+// seen but not read with confidence takes the identity of a card the cell
+// holds (ref) of the same owner and tapped state, one card each, and the
+// others stay unnamed: a card the catalog lacks is still a card on the board.
+func carryOrUnnamed(sure, unsure, ref []seen) []seen {
+	pool := append([]seen(nil), ref...)
+	for _, s := range sure {
+		for i, p := range pool {
+			if sameName(p.Card, s.Card) && p.Owner == s.Owner {
+				pool = append(pool[:i:i], pool[i+1:]...)
+				break
+			}
+		}
+	}
+	out := append([]seen(nil), sure...)
+	for _, u := range unsure {
+		c := u
+		c.Card, c.Type = "", ""
+		for j, p := range pool {
+			if p.Owner == u.Owner && p.Tapped == u.Tapped {
+				c = p
+				c.conf = u.conf
+				pool = append(pool[:j:j], pool[j+1:]...)
+				break
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // key encodes a list of cards, order-free, so that equal readings compare equal.
 func key(cards []seen) string {
 	parts := make([]string, len(cards))

@@ -10,7 +10,8 @@ import (
 
 // A script is a table over time, for feeding the tracker what a noisy
 // vision would read: a board, then changes, each made by a hand that covers
-// the realm for a while.
+// the realm for a while. A card whose name starts with "?" is not in the
+// catalog: vision never names it.
 
 type card struct {
 	name   string
@@ -92,6 +93,8 @@ func render(start table, steps []step, nz noise, seed int64) (obs []models.Frame
 					co.Name, co.Type = &name, &typ
 					r := rng.Float64()
 					switch {
+					case strings.HasPrefix(cd.name, "?"):
+						co.Name, co.Type, co.Confidence = nil, nil, 0.2
 					case cd.typ == models.Site && hasUnit && rng.Float64() >= nz.coveredID:
 						co.Name, co.Type, co.Confidence = nil, nil, 0.1
 					case r < nz.misread:
@@ -138,6 +141,9 @@ func brief(ev models.Event) string {
 	if ev.Card != "" {
 		fmt.Fprintf(&b, " %s", ev.Card)
 	}
+	if ev.Unnamed {
+		b.WriteString(" ?")
+	}
 	if ev.Cell != nil {
 		fmt.Fprintf(&b, " %v", *ev.Cell)
 	}
@@ -148,7 +154,13 @@ func brief(ev models.Event) string {
 		fmt.Fprintf(&b, " %d", ev.Amount)
 	}
 	if ev.South != nil {
-		fmt.Fprintf(&b, " south=%s north=%s", ev.South.Avatar, ev.North.Avatar)
+		seat := func(s *models.Seat) string {
+			if s.Unnamed {
+				return "?"
+			}
+			return s.Avatar
+		}
+		fmt.Fprintf(&b, " south=%s north=%s", seat(ev.South), seat(ev.North))
 	}
 	return b.String()
 }

@@ -35,6 +35,12 @@ type Config struct {
 	// SouthAvatar and NorthAvatar name the Avatars for game_start when they
 	// cannot be read from the realm.
 	SouthAvatar, NorthAvatar string
+	// UnnamedHold is how long, in seconds of video, a card that can be
+	// neither identified nor recognised as one its cell holds must stay so
+	// before it is taken as a card the catalog lacks, in play unnamed
+	// (default 1, and never less than Window): a card being put down or
+	// slid is often unidentified for a few frames before it is named.
+	UnnamedHold float64
 }
 
 func (c Config) withDefaults() Config {
@@ -53,6 +59,10 @@ func (c Config) withDefaults() Config {
 	if c.MoveHold <= 0 {
 		c.MoveHold = 1
 	}
+	if c.UnnamedHold <= 0 {
+		c.UnnamedHold = 1
+	}
+	c.UnnamedHold = max(c.UnnamedHold, c.Window)
 	return c
 }
 
@@ -89,9 +99,6 @@ type Tracker struct {
 	frame    int
 	time     float64
 	status   string
-	// unreadable is how long each cell has shown a card that could be
-	// neither identified nor recognised as one it holds.
-	unreadable [models.Columns * models.Rows]float64
 	// under watches what shows of each hidden card, by piece ID.
 	under map[int]*channel
 }
@@ -173,19 +180,25 @@ func (t *Tracker) Board() *Board { return t.board.Clone() }
 // Started reports whether game_start has been emitted or the game resumed.
 func (t *Tracker) Started() bool { return t.started }
 
-// Status says what the tracker is waiting for, empty when nothing.
+// Status says what the tracker is waiting for, empty when nothing, or else
+// where the board holds cards it could not name.
 func (t *Tracker) Status() string {
+	if t.status != "" {
+		return t.status
+	}
 	var cells []string
-	for i, d := range t.unreadable {
-		if d >= unreadableAfter {
-			cells = append(cells, models.CellAt(i).String())
+	for _, c := range models.AllCells() {
+		sq := t.board.At(c)
+		unnamed := sq.Site != nil && sq.Site.Card == ""
+		for _, u := range sq.Units {
+			unnamed = unnamed || u.Card == ""
+		}
+		if unnamed {
+			cells = append(cells, c.String())
 		}
 	}
-	switch {
-	case t.status != "":
-		return t.status
-	case len(cells) > 0:
-		return "cannot identify the card at " + strings.Join(cells, ", ") + " (is it in the catalog?)"
+	if len(cells) > 0 {
+		return "cannot identify the card at " + strings.Join(cells, ", ") + " (is it in the catalog?): kept in play unnamed"
 	}
 	return ""
 }
@@ -193,10 +206,6 @@ func (t *Tracker) Status() string {
 // siteVoteSpan is how long, in seconds of video, a sighting of a site under
 // units counts towards accepting it.
 const siteVoteSpan = 2.0
-
-// unreadableAfter is how long, in seconds, a card must stay unidentified in a
-// cell before the status says so.
-const unreadableAfter = 2.0
 
 // Pending reports whether some cell is changing and not yet accepted, or a
 // move is waiting for its other half: the next frames must be read in full.
@@ -267,7 +276,7 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 		}
 		switch {
 		case len(r.site) > 0:
-			ch.site.add(t.time, dur, r.site, false, keep)
+			ch.site.add(t.time, dur, r.site, false, false, keep)
 			ch.site.saw(key(r.site) == ch.site.accepted)
 		case r.unsureSite != nil:
 			var refs [][]seen
@@ -286,14 +295,21 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 			site, ok := carry(nil, []seen{*r.unsureSite}, refs...)
 			switch {
 			case ok:
-				ch.site.add(t.time, dur, site, true, keep)
+				ch.site.add(t.time, dur, site, true, false, keep)
 			case voting && r.weakSite != nil:
 				site, ok = []seen{*r.weakSite}, true
-				ch.site.add(t.time, dur, site, false, keep)
+				ch.site.add(t.time, dur, site, false, false, keep)
+			default:
+				// A site that is none the cell holds or is becoming: a
+				// site the catalog lacks, if it stays so (UnnamedHold).
+				unnamed := *r.unsureSite
+				unnamed.Card, unnamed.Type = "", ""
+				site, ok = []seen{unnamed}, true
+				ch.site.add(t.time, dur, site, false, true, keep)
 			}
 			ch.site.saw(ok && key(site) == ch.site.accepted)
 		case !hiding && !voting:
-			ch.site.add(t.time, dur, nil, false, keep)
+			ch.site.add(t.time, dur, nil, false, false, keep)
 			ch.site.saw(ch.site.accepted == "")
 		}
 		becoming, _ := ch.units.becoming(t.cfg.Window, 2, 0.5)
@@ -306,15 +322,19 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 				units, ok = carry(r.units, rest, becoming, piecesSeen(shownUnits(sq)))
 			}
 		}
-		if ok {
-			ch.units.add(t.time, dur, units, len(r.unsureUnits) > 0, keep)
-			t.unreadable[c.Index()] = 0
-		} else {
-			t.unreadable[c.Index()] += dur
+		carried, unnamed := len(r.unsureUnits) > 0, false
+		if !ok {
+			// Cards that are none the cell holds or is becoming: cards the
+			// catalog lacks, if they stay so (UnnamedHold).
+			rest, _ := withoutHidden(r.unsureUnits, sq)
+			shown := piecesSeen(shownUnits(sq))
+			units, carried = carryOrUnnamed(r.units, rest, shown), false
+			unnamed = moreUnnamed(units, shown)
 		}
-		ch.units.saw(ok && key(units) == ch.units.accepted)
+		ch.units.add(t.time, dur, units, carried, unnamed, keep)
+		ch.units.saw(key(units) == ch.units.accepted)
 		if r.spellsSure {
-			ch.spells.add(t.time, dur, r.spells, false, keep)
+			ch.spells.add(t.time, dur, r.spells, false, false, keep)
 		}
 		ch.spells.saw(r.spellsSure && key(r.spells) == ch.spells.accepted)
 	}
@@ -334,13 +354,29 @@ func (t *Tracker) mayHideSite(c models.Cell, r *cellReading) bool {
 	return sq.Site != nil && (r.anyUnit || len(sq.Units) > 0)
 }
 
-// stamp puts the current frame and time on each event.
+// stamp puts the current frame and time on each event, and marks those
+// about a card the tracker could not name.
 func (t *Tracker) stamp(evs []models.Event) []models.Event {
 	for i := range evs {
 		f, tm := t.frame, t.time
 		evs[i].Frame, evs[i].Time = &f, &tm
+		switch evs[i].Type {
+		case models.SitePlayed, models.UnitSummoned, models.SpellCast, models.CardTapped, models.CardUntapped,
+			models.UnitMoved, models.CardRemoved:
+			evs[i].Unnamed = evs[i].Card == ""
+		}
 	}
 	return evs
+}
+
+// hasUnnamedUnit reports whether the square holds an unnamed unit of owner.
+func hasUnnamedUnit(sq Square, owner models.Player) bool {
+	for _, u := range sq.Units {
+		if u.Card == "" && u.Owner == owner {
+			return true
+		}
+	}
+	return false
 }
 
 // readyReading is a channel's new reading, when it is ready to be accepted.
@@ -371,7 +407,7 @@ func (t *Tracker) changes() []models.Event {
 				to *readyReading
 			}{{&ch.site, &site[i]}, {&ch.units, &units[i]}, {&ch.spells, &spells[i]}} {
 				if !x.to.ok {
-					x.to.cards, x.to.ok = x.ch.check(window, t.cfg.Quorum)
+					x.to.cards, x.to.ok = x.ch.check(window, window/t.cfg.Window*t.cfg.UnnamedHold, t.cfg.Quorum)
 					anyReady = anyReady || x.to.ok
 				}
 			}
@@ -419,9 +455,9 @@ func (t *Tracker) changes() []models.Event {
 // follow, and plays them on the board.
 func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyReading) []models.Event {
 	var (
-		sitesPlayed, sitesGone, taps, untaps, casts []models.Event
-		removed, arrived                            []held
-		shown                                       []int
+		sitesPlayed, sitesGone, taps, untaps, casts, named []models.Event
+		removed, arrived                                   []held
+		shown                                              []int
 	)
 	virtual := t.virtualBoard()
 	for _, c := range models.AllCells() {
@@ -432,12 +468,18 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 				sitesPlayed = append(sitesPlayed, models.Event{Type: models.SitePlayed, Player: s[0].Owner, Cell: models.CellPtr(c), Card: s[0].Card})
 			case len(s) == 0 && sq.Site != nil:
 				sitesGone = append(sitesGone, models.Event{Type: models.SiteDestroyed, Player: sq.Site.Owner, Cell: models.CellPtr(c)})
+			case len(s) > 0 && sq.Site != nil && sq.Site.Card == "" && s[0].Card != "" && !hasUnnamedUnit(sq, sq.Site.Owner):
+				// An unnamed site read with a name is named at last.
+				named = append(named, models.Event{Type: models.CardNamed, Player: sq.Site.Owner, Cell: models.CellPtr(c), Card: s[0].Card})
 			}
 			// A site read under another name keeps the identity it was played with.
 		}
 		if us, ok := units[c.Index()].cards, units[c.Index()].ok; ok {
 			d := diffUnits(sq.Units, us)
 			shown = append(shown, d.shown...)
+			for _, p := range d.named {
+				named = append(named, models.Event{Type: models.CardNamed, Player: p.Owner, Cell: models.CellPtr(c), Card: p.Card})
+			}
 			if len(us) == 0 {
 				// Nothing left to hide under: a hidden card that does not show
 				// again has left the realm (an Avatar never does).
@@ -487,6 +529,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	summonEvents, summonTaps := t.summonEvents(summons)
 	taps = append(taps, summonTaps...)
 	var evs []models.Event
+	evs = append(evs, named...)
 	evs = append(evs, untaps...)
 	evs = append(evs, removalEvents(removals)...)
 	evs = append(evs, sitesGone...)

@@ -283,10 +283,10 @@ func TestResumeKeepsCoveredCards(t *testing.T) {
 	}
 }
 
-func TestStatusNamesUnidentifiedCards(t *testing.T) {
+func TestStatusNamesUnnamedCards(t *testing.T) {
 	tr := New(Config{})
 	unknown := models.CardObservation{Cell: cellp("D3"), Kind: models.KindStandard, Owner: N, Confidence: 0.1}
-	var status []string
+	var status, got []string
 	for i := 0; i < 150; i++ {
 		obs := models.FrameObservation{Frame: i, Time: float64(i) / 30, Cards: []models.CardObservation{
 			{Cell: cellp("C1"), Name: models.StrPtr("Sorcerer"), Type: models.StrPtr("Avatar"), Owner: S, Confidence: 0.9},
@@ -294,14 +294,19 @@ func TestStatusNamesUnidentifiedCards(t *testing.T) {
 		if i >= 30 {
 			obs.Cards = append(obs.Cards, unknown)
 		}
-		if evs := tr.Observe(obs); i >= 30 && len(evs) > 0 {
-			t.Fatalf("frame %d: an unidentified card became %q", i, briefs(evs))
+		evs := tr.Observe(obs)
+		if len(evs) > 0 && i >= 30 && i < 30+29 { // 30 frames from frame 30 are 1 s
+			t.Fatalf("frame %d: %q before the card stayed unidentified for UnnamedHold", i, briefs(evs))
 		}
+		got = append(got, briefs(evs)...)
 		if len(status) == 0 || status[len(status)-1] != tr.Status() {
 			status = append(status, tr.Status())
 		}
 	}
-	want := []string{"reading the board", "", "cannot identify the card at D3 (is it in the catalog?)"}
+	if want := []string{"game_start south=Sorcerer north=Geomancer", "turn_start north", "unit_summoned north ? D3"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("events %q, want %q", got, want)
+	}
+	want := []string{"reading the board", "", "cannot identify the card at D3 (is it in the catalog?): kept in play unnamed"}
 	if !reflect.DeepEqual(status, want) {
 		t.Errorf("status %q, want %q", status, want)
 	}

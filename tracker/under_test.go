@@ -136,7 +136,7 @@ func TestSiteUnderUnitIsVoted(t *testing.T) {
 	tests := []struct {
 		name     string
 		sighting func(frame int) (string, float64, bool)
-		want     string // the site played, "" for none
+		want     string // the site played, "" for none, "?" unnamed
 		within   int    // frames after at
 	}{
 		{"named on two frames of three, low confidence", func(f int) (string, float64, bool) {
@@ -151,9 +151,11 @@ func TestSiteUnderUnitIsVoted(t *testing.T) {
 		{"a rare misread never adds up", func(f int) (string, float64, bool) {
 			return "Red Desert", 0.45, f%45 == 0
 		}, "", 0},
-		{"too faint to count", func(f int) (string, float64, bool) {
+		// Too faint to name, but a site seen on every frame is a site: it
+		// is played unnamed once it has stayed so for UnnamedHold.
+		{"too faint to name", func(f int) (string, float64, bool) {
 			return "Arid Desert", 0.2, f >= at
-		}, "", 0},
+		}, "?", 45},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -167,7 +169,9 @@ func TestSiteUnderUnitIsVoted(t *testing.T) {
 			case tc.want == "" && len(played) > 0:
 				t.Fatalf("site_played %q at frame %d, want none", played[0].Card, *played[0].Frame)
 			case tc.want == "":
-			case len(played) != 1 || played[0].Card != tc.want:
+			case tc.want == "?" && (len(played) != 1 || !played[0].Unnamed):
+				t.Fatalf("sites played %q, want one unnamed", briefs(played))
+			case tc.want != "?" && (len(played) != 1 || played[0].Card != tc.want):
 				t.Fatalf("sites played %q, want one %s", briefs(played), tc.want)
 			case *played[0].Frame > at+tc.within:
 				t.Errorf("site_played at frame %d, %d frames after it was put down; want within %d", *played[0].Frame, *played[0].Frame-at, tc.within)

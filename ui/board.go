@@ -108,13 +108,22 @@ func (p *Painter) paintCellCards(l Layout, c models.Cell, cs models.CellState, s
 	// Names may spill a little over the cell's edges rather than be cut.
 	cellW = cellW * 5 / 4
 	for _, u := range cs.Units {
-		p.cardLabel(l, f, center.X, y, cellW, u.Card, u.Owner, u.Tapped)
+		p.cardLabel(l, f, center.X, y, cellW, unnamedLabel(u.Card, u.Unnamed), u.Owner, u.Tapped)
 		y += lineH
 	}
 	if cs.Site != nil {
 		owner := cs.Site.Controller
-		p.cardLabel(l, p.face(regular, l, 12), center.X, y, cellW, cs.Site.Card, owner, false)
+		p.cardLabel(l, p.face(regular, l, 12), center.X, y, cellW, unnamedLabel(cs.Site.Card, cs.Site.Unnamed), owner, false)
 	}
+}
+
+// unnamedLabel gives "?" for a card the camera could not name (not in the
+// catalog), else its name.
+func unnamedLabel(name string, unnamed bool) string {
+	if unnamed && name == "" {
+		return "?"
+	}
+	return name
 }
 
 // cardLabel draws a card's name in a pill centred at cx, top y, in its owner's colour.

@@ -15,7 +15,10 @@ func Describe(ev models.Event) string {
 		who = "Someone"
 	}
 	card := ev.Card
-	if card == "" {
+	switch {
+	case card == "" && ev.Unnamed:
+		card = "an unnamed card"
+	case card == "":
 		card = "a card"
 	}
 	at := ""
@@ -60,6 +63,8 @@ func Describe(ev models.Event) string {
 		return fmt.Sprintf("%s gained %d life", who, ev.Amount)
 	case models.ManaSpent:
 		return fmt.Sprintf("%s spent %d mana", who, ev.Amount)
+	case models.CardNamed:
+		return fmt.Sprintf("The unnamed card%s is %s", at, card)
 	}
 	return strings.TrimSpace(fmt.Sprintf("%s %s %s%s", who, ev.Type, ev.Card, at))
 }

@@ -105,10 +105,13 @@ func (p *Painter) paintHUD(l Layout, v View, pl models.Player, big bool) {
 		p.cv.textIn(bf, br, label, alignCenter, colDim)
 		right = br.Min.X - scaled(s, 6)
 	}
-	if ps.Avatar != "" {
+	if avatar := ps.Avatar; avatar != "" || known {
+		if avatar == "" {
+			avatar = "? (not in the catalog)"
+		}
 		af := p.face(regular, l, 13)
 		ar := image.Rect(x+scaled(s, 10), h.Header.Min.Y, right, h.Header.Max.Y)
-		p.cv.textIn(af, ar, ps.Avatar, alignLeft, colDim)
+		p.cv.textIn(af, ar, avatar, alignLeft, colDim)
 	}
 
 	// Life.

@@ -276,26 +276,39 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // benchScore holds the tracker's figures on one game.
 type benchScore struct {
-	TruthEvents     int      `json:"truth_events"`
-	TrackerEvents   int      `json:"tracker_events"`
-	Matched         int      `json:"matched"`
-	Precision       float64  `json:"precision"`
-	Recall          float64  `json:"recall"`
-	TurnTruth       int      `json:"turn_truth"`
-	TurnMatched     int      `json:"turn_matched"`
-	TurnPredicted   int      `json:"turn_predicted"`
-	HandPassEvents  int      `json:"hand_pass_events"`
-	LatencyMedianMS float64  `json:"latency_median_ms"`
-	LatencyP95MS    float64  `json:"latency_p95_ms"`
-	LatencyMaxMS    float64  `json:"latency_max_ms"`
-	Frames          int      `json:"frames"`
-	FullReads       int      `json:"full_reads"`
-	Spared          int      `json:"spared"`
-	WallFPS         float64  `json:"wall_fps"`
-	CoreFPS         float64  `json:"core_fps"`
-	Slow            []string `json:"slow"`
-	Missed          []string `json:"missed"`
-	False           []string `json:"false"`
+	TruthEvents   int `json:"truth_events"`
+	TrackerEvents int `json:"tracker_events"`
+	Matched       int `json:"matched"`
+	// MatchedUnnamed counts the matches whose card the tracker could not
+	// name (its face is not in the catalog): the change is right (type,
+	// cells and player; each Avatar named or unnamed at game_start), the
+	// name missing. They are part of Matched.
+	MatchedUnnamed int `json:"matched_unnamed"`
+	// Named counts card_named events (an unnamed card named later) and
+	// NamedWrong those naming a card that the truth never had at that cell.
+	Named      int `json:"named"`
+	NamedWrong int `json:"named_wrong"`
+	// The latency of unnamed matches, apart: an unnamed card is taken as
+	// one the catalog lacks only after it stays unidentified for a while.
+	UnnamedLatencyMedianMS float64  `json:"unnamed_latency_median_ms"`
+	UnnamedLatencyMaxMS    float64  `json:"unnamed_latency_max_ms"`
+	Precision              float64  `json:"precision"`
+	Recall                 float64  `json:"recall"`
+	TurnTruth              int      `json:"turn_truth"`
+	TurnMatched            int      `json:"turn_matched"`
+	TurnPredicted          int      `json:"turn_predicted"`
+	HandPassEvents         int      `json:"hand_pass_events"`
+	LatencyMedianMS        float64  `json:"latency_median_ms"`
+	LatencyP95MS           float64  `json:"latency_p95_ms"`
+	LatencyMaxMS           float64  `json:"latency_max_ms"`
+	Frames                 int      `json:"frames"`
+	FullReads              int      `json:"full_reads"`
+	Spared                 int      `json:"spared"`
+	WallFPS                float64  `json:"wall_fps"`
+	CoreFPS                float64  `json:"core_fps"`
+	Slow                   []string `json:"slow"`
+	Missed                 []string `json:"missed"`
+	False                  []string `json:"false"`
 }
 
 // boardEvent reports whether the camera can see the event (as opposed to
@@ -329,6 +342,53 @@ func eventKey(ev models.Event) string {
 	return b.String()
 }
 
+// sameChangeUnnamed reports whether pred, an event about a card the tracker
+// could not name, is the change truth is: the same type, player and cells,
+// and for game_start each Avatar in its cell, named alike or unnamed.
+func sameChangeUnnamed(truth, pred models.Event) bool {
+	if truth.Type != pred.Type {
+		return false
+	}
+	if truth.Type == models.GameStart {
+		unnamed := false
+		for _, s := range []struct {
+			t, p *models.Seat
+			home string
+		}{{truth.South, pred.South, "C1"}, {truth.North, pred.North, "C4"}} {
+			if s.t == nil || s.p == nil || seatCell(s.t, s.home) != seatCell(s.p, s.home) {
+				return false
+			}
+			if s.p.Unnamed {
+				unnamed = true
+			} else if models.NormalizeName(s.t.Avatar) != models.NormalizeName(s.p.Avatar) {
+				return false
+			}
+		}
+		return unnamed
+	}
+	if !pred.Unnamed || truth.Player != pred.Player && truth.Player != models.NoPlayer && pred.Player != models.NoPlayer {
+		return false
+	}
+	same := func(a, b *models.Cell) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	return same(truth.Cell, pred.Cell) && same(truth.From, pred.From) && same(truth.To, pred.To)
+}
+
+// seatCell is where a seat's Avatar starts: its cell, else home.
+func seatCell(s *models.Seat, home string) models.Cell {
+	if s.Cell != nil {
+		return *s.Cell
+	}
+	return models.MustCell(home)
+}
+
+// unnamedPred reports whether pred is about a card the tracker could not name.
+func unnamedPred(ev models.Event) bool {
+	if ev.Type == models.GameStart {
+		return ev.South != nil && ev.South.Unnamed || ev.North != nil && ev.North.Unnamed
+	}
+	return ev.Unnamed
+}
+
 func frameOf(ev models.Event) int {
 	if ev.Frame != nil {
 		return *ev.Frame
@@ -349,10 +409,13 @@ func timeOf(ev models.Event, fps float64) float64 {
 // the camera could only see late (a card uncovered long after it was
 // played) is still matched, and its latency says how late. Turn events are
 // scored apart, within 10 s, since a turn is inferred from what follows it.
+// An event about a card the tracker could not name matches a true one when
+// all but the name agree (sameChangeUnnamed), in the same time span: it is
+// found, unnamed, and counted apart too.
 func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, window float64) benchScore {
 	var sc benchScore
 	used := make([]bool, len(pred))
-	var lat []float64
+	var lat, latUnnamed []float64
 	for ti, t := range truth {
 		board := boardEvent(t.Type)
 		turn := t.Type == models.TurnStart || t.Type == models.TurnEnd
@@ -377,13 +440,14 @@ func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, wi
 			before, until = 10, tt+10
 		}
 		found := -1
-		for i, p := range pred {
-			if used[i] || eventKey(p) != k {
-				continue
-			}
-			if pt := timeOf(p, fps); t.Frame == nil || pt >= tt-before && pt < until {
-				found = i
-				break
+		for _, unnamed := range []bool{false, true} {
+			for i, p := range pred {
+				if found >= 0 || used[i] || !unnamed && eventKey(p) != k || unnamed && !sameChangeUnnamed(t, p) {
+					continue
+				}
+				if pt := timeOf(p, fps); t.Frame == nil || pt >= tt-before && pt < until {
+					found = i
+				}
 			}
 		}
 		if found < 0 {
@@ -395,8 +459,16 @@ func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, wi
 		used[found] = true
 		if board {
 			sc.Matched++
+			unnamed := unnamedPred(pred[found])
+			if unnamed {
+				sc.MatchedUnnamed++
+			}
 			if t.Frame != nil && t.Type != models.GameStart {
 				ms := (timeOf(pred[found], fps) - tt) * 1000
+				if unnamed {
+					latUnnamed = append(latUnnamed, ms)
+					continue
+				}
 				lat = append(lat, ms)
 				if ms > 300 {
 					sc.Slow = append(sc.Slow, fmt.Sprintf("%s (frame %d, %.0f ms)", rules.DescribeEvent(t), frameOf(t), ms))
@@ -412,6 +484,12 @@ func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, wi
 			sc.TrackerEvents++
 		case p.Type == models.TurnStart || p.Type == models.TurnEnd:
 			sc.TurnPredicted++
+		case p.Type == models.CardNamed:
+			sc.Named++
+			if !truthHas(truth, p) {
+				sc.NamedWrong++
+				sc.False = append(sc.False, fmt.Sprintf("%s (frame %d): no such card there", rules.DescribeEvent(p), frameOf(p)))
+			}
 		}
 		if used[i] || !boardEvent(p.Type) {
 			continue
@@ -439,16 +517,56 @@ func scoreEvents(truth, pred []models.Event, fps float64, hands map[int]bool, wi
 		sc.LatencyP95MS = lat[min(len(lat)-1, int(0.95*float64(len(lat))))]
 		sc.LatencyMaxMS = lat[len(lat)-1]
 	}
+	if len(latUnnamed) > 0 {
+		sort.Float64s(latUnnamed)
+		sc.UnnamedLatencyMedianMS = latUnnamed[len(latUnnamed)/2]
+		sc.UnnamedLatencyMaxMS = latUnnamed[len(latUnnamed)-1]
+	}
 	return sc
+}
+
+// truthHas reports whether a true event put the card that card_named names
+// at its cell for its player (or, for an Avatar, seated it there).
+func truthHas(truth []models.Event, named models.Event) bool {
+	for _, t := range truth {
+		if t.Type == models.GameStart {
+			for _, s := range []struct {
+				seat *models.Seat
+				p    models.Player
+				home string
+			}{{t.South, models.South, "C1"}, {t.North, models.North, "C4"}} {
+				if s.seat == nil || s.p != named.Player && named.Player != models.NoPlayer || models.NormalizeName(s.seat.Avatar) != models.NormalizeName(named.Card) {
+					continue
+				}
+				return true // an Avatar may have moved anywhere since
+			}
+			continue
+		}
+		cell := t.Cell
+		if t.Type == models.UnitMoved {
+			cell = t.To
+		}
+		if cell != nil && named.Cell != nil && *cell == *named.Cell && models.NormalizeName(t.Card) == models.NormalizeName(named.Card) &&
+			(t.Player == named.Player || t.Player == models.NoPlayer || named.Player == models.NoPlayer) {
+			return true
+		}
+	}
+	return false
 }
 
 func (sc benchScore) print(w io.Writer, game string) {
 	fmt.Fprintf(w, "tracker on %s (%d frames)\n", game, sc.Frames)
 	fmt.Fprintf(w, "  events        precision %.1f%% (%d/%d)   recall %.1f%% (%d/%d)   [target 100%%]\n",
 		100*sc.Precision, sc.Matched, sc.TrackerEvents, 100*sc.Recall, sc.Matched, sc.TruthEvents)
+	if sc.MatchedUnnamed > 0 || sc.Named > 0 {
+		fmt.Fprintf(w, "  unnamed       %d of the %d found are found, unnamed (right change, player and cells; card not in the catalog); latency median %.0f ms, max %.0f ms\n",
+			sc.MatchedUnnamed, sc.Matched, sc.UnnamedLatencyMedianMS, sc.UnnamedLatencyMaxMS)
+		fmt.Fprintf(w, "                %d found with their name; %d unnamed cards named later (%d wrongly)\n",
+			sc.Matched-sc.MatchedUnnamed, sc.Named, sc.NamedWrong)
+	}
 	fmt.Fprintf(w, "  turns         %d of %d true turn events found, %d inferred\n", sc.TurnMatched, sc.TurnTruth, sc.TurnPredicted)
 	fmt.Fprintf(w, "  hand passes   %d false events   [target 0]\n", sc.HandPassEvents)
-	fmt.Fprintf(w, "  latency       median %.0f ms, p95 %.0f ms, max %.0f ms of video   [target ≤ 300 ms]\n",
+	fmt.Fprintf(w, "  latency       median %.0f ms, p95 %.0f ms, max %.0f ms of video (named events)   [target ≤ 300 ms]\n",
 		sc.LatencyMedianMS, sc.LatencyP95MS, sc.LatencyMaxMS)
 	fmt.Fprintf(w, "  throughput    %.0f frames per CPU-second (one core), %.0f fps wall clock   [target ≥ 60]\n", sc.CoreFPS, sc.WallFPS)
 	fmt.Fprintf(w, "  vision        %d frames read in full, %d spared by the change gate (nothing moved)\n", sc.FullReads, sc.Spared)

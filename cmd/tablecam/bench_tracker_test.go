@@ -61,6 +61,42 @@ func TestScoreEvents(t *testing.T) {
 	}
 }
 
+// An event about a card the tracker could not name is found when all but the
+// name agree, and counted apart; a card named later is checked against the truth.
+func TestScoreEventsUnnamed(t *testing.T) {
+	c1 := models.CellPtr(models.MustCell("C1"))
+	c4 := models.CellPtr(models.MustCell("C4"))
+	start := models.Event{Type: models.GameStart, South: &models.Seat{Avatar: "Tide Oracle"}, North: &models.Seat{Avatar: "Ashen Sovereign", Cell: c4}}
+	site := models.Event{Type: models.SitePlayed, Player: models.North, Cell: c4, Card: "Ashen Steppe"}
+	tap := models.Event{Type: models.CardTapped, Player: models.North, Cell: c4, Card: "Ashen Sovereign"}
+	truth := []models.Event{start, at(site, 100), at(tap, 100)}
+	unnamedStart := models.Event{Type: models.GameStart, South: &models.Seat{Avatar: "Tide Oracle"}, North: &models.Seat{Unnamed: true}}
+	unnamed := func(ev models.Event) models.Event { ev.Card, ev.Unnamed = "", true; return ev }
+	named := func(card string, cell *models.Cell) models.Event {
+		return models.Event{Type: models.CardNamed, Player: models.North, Cell: cell, Card: card}
+	}
+	tests := []struct {
+		name                            string
+		pred                            []models.Event
+		matched, unnamedFound, namedBad int
+	}{
+		{"all unnamed, in time", []models.Event{at(unnamedStart, 10), at(unnamed(site), 130), at(unnamed(tap), 130)}, 3, 3, 0},
+		{"named later, rightly and wrongly", []models.Event{at(unnamedStart, 10), at(unnamed(site), 130), at(named("Ashen Steppe", c4), 200), at(named("Ember Whelp", c4), 200)}, 2, 2, 1},
+		{"an unnamed event of the other player is not the change", []models.Event{at(func() models.Event { e := unnamed(site); e.Player = models.South; return e }(), 130)}, 0, 0, 0},
+		{"an unnamed event in another cell is not the change", []models.Event{at(func() models.Event { e := unnamed(site); e.Cell = c1; return e }(), 130)}, 0, 0, 0},
+		{"an Avatar named wrongly is not an unnamed match", []models.Event{at(models.Event{Type: models.GameStart, South: &models.Seat{Avatar: "Lantern Warden"}, North: &models.Seat{Unnamed: true}}, 10)}, 0, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := scoreEvents(truth, tc.pred, 30, nil, 0.25)
+			if sc.Matched != tc.matched || sc.MatchedUnnamed != tc.unnamedFound || sc.NamedWrong != tc.namedBad {
+				t.Errorf("matched %d (unnamed %d), named wrongly %d; want %d (%d), %d\nfalse %q", sc.Matched, sc.MatchedUnnamed, sc.NamedWrong,
+					tc.matched, tc.unnamedFound, tc.namedBad, sc.False)
+			}
+		})
+	}
+}
+
 // TestBenchTrackerOnDemo runs the whole pipeline on the bundled recorded game
 // and holds the tracker to its figures.
 func TestBenchTrackerOnDemo(t *testing.T) {
