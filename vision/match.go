@@ -333,8 +333,8 @@ func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, grid *poin
 	for _, r := range refs {
 		ref := &x.refs[r]
 		for inst := 0; inst < maxInstances; inst++ {
-			var pairs []pointPair
-			var idx []int
+			pairs := make([]pointPair, 0, len(byRef[r]))
+			idx := make([]int, 0, len(byRef[r]))
 			for _, m := range byRef[r] {
 				if taken[m.frame] {
 					continue

@@ -160,6 +160,17 @@ func BenchmarkMatchStills(b *testing.B) {
 		}
 		b.Logf("%-14s median %7.2f  mean %7.2f", k, median(append([]float64(nil), v...)), sum/float64(len(v)))
 	}
+	// matchFrame's parts summed frame by frame (run with -v to see every
+	// line: a benchmark's log is cut at ten lines).
+	var match []float64
+	for i := range times["fit 1"] {
+		t := 0.0
+		for _, k := range []string{"quick sample", "describe 1", "lookups 1", "fit 1", "unexplained", "describe 2", "lookups 2", "fit 2"} {
+			t += times[k][i]
+		}
+		match = append(match, t)
+	}
+	b.Logf("matching total median %7.2f", median(match))
 }
 
 func stillTopGrayB(b *testing.B, name string) (gocv.Mat, *view) {

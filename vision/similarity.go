@@ -111,12 +111,15 @@ func ransacSimilarity(pairs []pointPair, p ransacParams, rng *rand.Rand) (simila
 	}
 	var best similarity
 	bestN := 0
+	minS2, maxS2 := p.minScale*p.minScale, p.maxScale*p.maxScale
 	try := func(i, j int) {
 		s, ok := similarityFrom2(pairs[i], pairs[j])
 		if !ok {
 			return
 		}
-		if sc := s.scale(); sc < p.minScale || sc > p.maxScale {
+		// (Squared: the root costs as much as the rest of a draw that
+		// fails here.)
+		if s2 := s.A*s.A + s.B*s.B; s2 < minS2 || s2 > maxS2 {
 			return
 		}
 		if c := countAbove(s, bestN); c > bestN {
