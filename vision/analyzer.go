@@ -248,7 +248,8 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		found = append(found, placed{u.quad, u.kind})
 	}
 	// Cards stacked on others show no closed outline of their own.
-	for _, s := range a.outlines.findStackedCards(gray, v, f.Points, dets, found) {
+	shows := func(d *detection, q models.Quad) bool { return a.faceShowsWithin(f, d, q, v.pxPerMM) }
+	for _, s := range a.outlines.findStackedCards(gray, v, f.Points, dets, found, shows) {
 		cards = append(cards, s.observation(v))
 		found = append(found, placed{s.quad, s.kind})
 	}

@@ -82,7 +82,7 @@ type stackedCard struct {
 // closed outline or face explains, around clusters of the frame's
 // keypoints (top-down pixels) that lie on no card found so far (found;
 // dets are the matched ones among them).
-func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed) []stackedCard {
+func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
 	used := make([]bool, len(points))
 	for _, d := range dets {
 		for _, i := range d.used {
@@ -125,7 +125,7 @@ func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoi
 	for _, c := range centres {
 		rs := e.rectanglesAround(searchSquare(gray, c, shapes), v, c, shapes)
 		for _, q := range rs {
-			if sameCardAsAny(q.quad, taken) || underMatchedCard(q.quad, dets, points, v.pxPerMM) {
+			if sameCardAsAny(q.quad, taken) || underMatchedCard(q.quad, dets, points, v.pxPerMM, shows) {
 				continue
 			}
 			taken = append(taken, q.quad)
@@ -135,13 +135,18 @@ func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoi
 	return out
 }
 
+// faceShown reports whether matched card d's face shows within q (top-down
+// pixels) where its fit's inliers may not (see Analyzer.faceShowsWithin).
+type faceShown func(d *detection, q models.Quad) bool
+
 // underMatchedCard reports whether a matched card lies across q, partly
 // within it, with its face showing inside q's border (a few of its inliers
-// there): q is then a card under it, such as a site under a tapped unit,
-// which the covered-site search names, not a card stacked on top. A card
-// lying wholly within q (a token on a unit) says nothing about which is on
-// top.
-func underMatchedCard(q models.Quad, dets []detection, points []keypoint, pxPerMM float64) bool {
+// there, or as shows, when not nil, finds): q is then a card under it, such
+// as a site under a tapped unit, which the covered-site search names, or
+// lines of its face and of what lies around it, not a card stacked on top.
+// A card lying wholly within q (a token on a unit) says nothing about which
+// is on top.
+func underMatchedCard(q models.Quad, dets []detection, points []keypoint, pxPerMM float64, shows faceShown) bool {
 	inner := grow(q, -knownInsetMM*pxPerMM)
 	for _, d := range dets {
 		within := 0
@@ -153,7 +158,7 @@ func underMatchedCard(q models.Quad, dets []detection, points []keypoint, pxPerM
 		if within == 4 {
 			continue
 		}
-		if faceShows(d, points, inner, underMinInliers) {
+		if faceShows(d, points, inner, underMinInliers) || (shows != nil && shows(&d, q)) {
 			return true
 		}
 	}

@@ -101,7 +101,7 @@ func TestUnderMatchedCard(t *testing.T) {
 		{"matched card elsewhere", site, detection{quad: rect(100, 100, 63*px, 88*px), used: in(rect(100, 100, 63*px, 88*px), models.Quad{})}, false},
 	}
 	for _, c := range cases {
-		if got := underMatchedCard(c.q, []detection{c.det}, points, px); got != c.want {
+		if got := underMatchedCard(c.q, []detection{c.det}, points, px, nil); got != c.want {
 			t.Errorf("%s: underMatchedCard = %v, want %v", c.name, got, c.want)
 		}
 	}
