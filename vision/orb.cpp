@@ -50,6 +50,8 @@ struct frameORB {
     bool wide; // the corners are found by cornersAVX512
     std::vector<uchar> marks;   // cornersAVX512's corner marks, a level's
     std::vector<uchar> skipped; // its groups marked 0 unseen, by row
+    std::vector<float> gauss;    // cv::ORB's blur kernel, 7 taps
+    std::vector<float> blurRows; // blurAVX512's row pass
     std::vector<cv::Mat> levels, bordered, blurred;
     std::vector<cv::KeyPoint> kps; // the last image's, angles not yet known
     std::vector<cv::Point2f> levelPts; // each one's position on its level
@@ -346,6 +348,75 @@ __attribute__((target("avx512f,avx512bw"))) void cornersAVX512(frameORB *o, cons
     suppressAVX512(o, img, o->threshold, border, out);
 }
 
+// blurRowAVX512 is blurAVX512's row pass over a row of cols pixels, for
+// the pixels at least 3 from its ends: each input pixel is made a float
+// once, and the sums read it shifted across two registers.
+__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void blurRowAVX512(const uchar *in, const float *k, int cols, float *out) {
+    const int r = 3;
+    __m512 kv[2 * r + 1];
+    for (int i = 0; i <= 2 * r; i++)
+        kv[i] = _mm512_set1_ps(k[i]);
+    for (int x = r; x < cols - r; x += 16) {
+        // The 16 sums from xs read in[xs − r .. xs + 15 + r]: 16 pixels,
+        // then 2r more.
+        int xs = std::min(x, cols - r - 16);
+        __m512i lo = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(in + xs - r)))));
+        __m512i hi = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((1 << (2 * r)) - 1, in + xs + 16 - r))));
+        __m512 sum = _mm512_fmadd_ps(_mm512_castsi512_ps(lo), kv[0], _mm512_setzero_ps());
+        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 1)), kv[1], sum);
+        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 2)), kv[2], sum);
+        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 3)), kv[3], sum);
+        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 4)), kv[4], sum);
+        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 5)), kv[5], sum);
+        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 6)), kv[6], sum);
+        _mm512_storeu_ps(out + xs, sum);
+    }
+}
+
+// blurAVX512 is cv::ORB's blur of a pyramid level (GaussianBlur, 7×7,
+// σ 2, in single precision: a row pass and a symmetric column pass, each
+// product added with one rounding, the sum rounded to the nearest grey
+// level, half to even), 16 pixels at a time, into dst, for every pixel at
+// least 3 from the level's edges (those its 7×7 window holds); the 3 pixels
+// next to the edges keep the level's grey. Descriptors read none of those:
+// keypoints lie a patch (19) from the edges, and their tests within half a
+// patch times √2 of them.
+__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void blurAVX512(frameORB *o, const cv::Mat &src, cv::Mat &dst) {
+    const int rows = src.rows, cols = src.cols, r = 3;
+    if (rows < 2 * r + 1 || cols < 2 * r + 16) {
+        src.copyTo(dst);
+        return;
+    }
+    dst.create(src.size(), CV_8U);
+    for (int y = 0; y < rows; y++) {
+        if (y < r || y >= rows - r) {
+            std::copy(src.ptr<uchar>(y), src.ptr<uchar>(y) + cols, dst.ptr<uchar>(y));
+            continue;
+        }
+        std::copy(src.ptr<uchar>(y), src.ptr<uchar>(y) + r, dst.ptr<uchar>(y));
+        std::copy(src.ptr<uchar>(y) + cols - r, src.ptr<uchar>(y) + cols, dst.ptr<uchar>(y) + cols - r);
+    }
+    const float *k = o->gauss.data();
+    // The row pass's last 2r+1 rows, in a ring.
+    o->blurRows.resize((size_t)(2 * r + 1) * cols);
+    for (int y = 0; y < 2 * r; y++)
+        blurRowAVX512(src.ptr<uchar>(y), k, cols, o->blurRows.data() + (size_t)y * cols);
+    for (int y = r; y < rows - r; y++) {
+        blurRowAVX512(src.ptr<uchar>(y + r), k, cols, o->blurRows.data() + (size_t)((y + r) % (2 * r + 1)) * cols);
+        const float *row[2 * r + 1];
+        for (int j = 0; j <= 2 * r; j++)
+            row[j] = o->blurRows.data() + (size_t)((y - r + j) % (2 * r + 1)) * cols;
+        uchar *out = dst.ptr<uchar>(y);
+        for (int x = r; x < cols - r; x += 16) {
+            int xs = std::min(x, cols - r - 16);
+            __m512 sum = _mm512_mul_ps(_mm512_loadu_ps(row[r] + xs), _mm512_set1_ps(k[r]));
+            for (int j = 1; j <= r; j++)
+                sum = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(row[r - j] + xs), _mm512_loadu_ps(row[r + j] + xs)), _mm512_set1_ps(k[r + j]), sum);
+            _mm_storeu_si128((__m128i *)(out + xs), _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(sum)));
+        }
+    }
+}
+
 // detectLevel finds a level's corners as cv::ORB keeps them.
 void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoint> &out, std::vector<cv::Point2f> &levelPts) {
     std::vector<cv::KeyPoint> kps;
@@ -462,6 +533,8 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     o->simd = simd > 0 && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
     o->wide = simd > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     angleWeights(o);
+    cv::Mat gauss = cv::getGaussianKernel(7, 2, CV_32F);
+    o->gauss.assign(gauss.ptr<float>(), gauss.ptr<float>() + 7);
     o->levels.resize(nlevels);
     o->bordered.resize(nlevels);
     o->blurred.resize(nlevels);
@@ -497,6 +570,12 @@ int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp) {
         // fixed-point one, for whole images, rounds a few pixels the other
         // way): so here too.
         for (int l = 0; l < o->nlevels; l++) {
+            // (With a patch of 11 or more pixels, the tests read 3 or more
+            // from the edges.)
+            if (o->wide && o->patch >= 11) {
+                blurAVX512(o, o->levels[l], o->blurred[l]);
+                continue;
+            }
             const int border = 4;
             cv::copyMakeBorder(o->levels[l], o->bordered[l], border, border, border, border, cv::BORDER_REFLECT_101);
             o->blurred[l] = o->bordered[l](cv::Rect(border, border, o->levels[l].cols, o->levels[l].rows));
