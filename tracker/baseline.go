@@ -6,6 +6,11 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
+// missingAvatarAfter is how long, in seconds of video read, the realm must
+// show cards but not both Avatars before the game starts with the missing
+// ones unseen (see baseline).
+const missingAvatarAfter = 3.0
+
 // baseline takes the first stable board: game_start with the Avatars on it,
 // then any other card already in play. A player whose Avatar cannot be
 // named (the catalog lacks its face) has as Avatar their unnamed card
@@ -97,6 +102,23 @@ func (t *Tracker) baseline() []models.Event {
 		return nil
 	}
 	south, north := seat(models.South, "C1", t.cfg.SouthAvatar), seat(models.North, "C4", t.cfg.NorthAvatar)
+	// Both Avatars are on the realm when a game starts: one that vision
+	// cannot find (a face the catalog lacks, on a card it fails to outline,
+	// or one tapped on a site and read as one card with it) is taken as
+	// unnamed in its home cell, out of sight, once the realm has shown
+	// cards for missingAvatarAfter.
+	var unseen []models.Player
+	if t.observed >= missingAvatarAfter-1e-9 && len(avatars)+len(sites)+len(units) > 0 {
+		for _, s := range []struct {
+			seat **models.Seat
+			p    models.Player
+		}{{&south, models.South}, {&north, models.North}} {
+			if *s.seat == nil {
+				*s.seat = &models.Seat{Unnamed: true}
+				unseen = append(unseen, s.p)
+			}
+		}
+	}
 	if south == nil || north == nil {
 		t.status = "waiting for both Avatars on the realm"
 		return nil
@@ -123,6 +145,11 @@ func (t *Tracker) baseline() []models.Event {
 	for _, ev := range evs {
 		if _, err := t.board.Apply(ev); err != nil {
 			panic(fmt.Sprintf("tracker: baseline event %+v does not fit its own board: %v", ev, err))
+		}
+	}
+	for _, p := range unseen {
+		if a, _, ok := t.board.avatarOf(p); ok {
+			t.board.setHidden(a.ID, true)
 		}
 	}
 	for _, c := range models.AllCells() {

@@ -13,9 +13,10 @@ type sample struct {
 	// unnamed marks a reading with a card that has no name: one the cell
 	// holds unnamed, or a new one.
 	unnamed bool
-	// fresh marks a reading with an unnamed card that the cell does not
-	// hold (see check).
-	fresh bool
+	// hold is how long, in seconds, the reading must hold before it is
+	// accepted when that is longer than the window: a reading that puts an
+	// unnamed card on the board or takes one off (see check).
+	hold float64
 }
 
 // channel decides when one thing about one cell (its site, its units, the
@@ -41,10 +42,9 @@ func (c *channel) saw(agrees bool) {
 }
 
 // add records a frame's reading and forgets samples older than keep seconds
-// of observed time. fresh marks a reading with an unnamed card that the
-// cell does not hold.
-func (c *channel) add(at, dur float64, cards []seen, carried, fresh bool, keep float64) {
-	c.samples = append(c.samples, sample{at, dur, key(cards), cards, carried, hasUnnamed(cards), fresh})
+// of observed time. hold is how long the reading must hold (see check).
+func (c *channel) add(at, dur float64, cards []seen, carried bool, hold, keep float64) {
+	c.samples = append(c.samples, sample{at, dur, key(cards), cards, carried, hasUnnamed(cards), hold})
 	total := 0.0
 	for i := len(c.samples) - 1; i >= 0; i-- {
 		total += c.samples[i].dur
@@ -70,29 +70,28 @@ func (c *channel) expire(before float64) {
 // accepted one and the new reading has held for the window: the stretch
 // from its first sample to now covers at least window seconds of observed
 // frames, and the new reading fills at least quorum of it (so a misread
-// frame inside the stretch does not reset it). A reading with an unnamed
-// card the cell does not hold (fresh) must hold for hold seconds instead,
-// when that is longer: a card being put down is often unidentified for a few
-// frames before it is named. Frames read with an unnamed card say nothing
+// frame inside the stretch does not reset it). A reading that puts an
+// unnamed card on the board or takes one off must stay for its own hold,
+// times scale, when that is longer: a card being put down is often
+// unidentified for a few frames before it is named, and a card without a
+// face to match is found less surely than one with. Frames read with an
+// unnamed card say nothing
 // for or against a reading that names every card, as frames that could not
 // be read at all: after such a frame, the latest reading that names every
 // card, if it is recent (within window), is checked as if it were not there.
-func (c *channel) check(window, hold, quorum float64) ([]seen, bool) {
+func (c *channel) check(window, scale, quorum float64) ([]seen, bool) {
 	if len(c.samples) == 0 {
 		return nil, false
 	}
 	last := c.samples[len(c.samples)-1]
+	w := max(window, last.hold*scale)
 	if !last.unnamed {
 		if last.key == c.accepted {
 			return nil, false
 		}
-		return c.holds(last, window, quorum)
+		return c.holds(last, w, quorum)
 	}
 	if last.key != c.accepted {
-		w := window
-		if last.fresh {
-			w = max(window, hold)
-		}
 		if cards, ok := c.holds(last, w, quorum); ok {
 			return cards, true
 		}
@@ -102,7 +101,7 @@ func (c *channel) check(window, hold, quorum float64) ([]seen, bool) {
 			if s.key == c.accepted {
 				return nil, false
 			}
-			return c.holds(s, window, quorum)
+			return c.holds(s, max(window, s.hold*scale), quorum)
 		}
 	}
 	return nil, false

@@ -88,7 +88,9 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 		if usedC[i] {
 			continue
 		}
-		if !c.piece.Avatar {
+		// An unnamed card is not told from another unnamed one of its
+		// owner: one that comes out is a new card, not a hidden one.
+		if !c.piece.Avatar && c.piece.Card != "" {
 			if p, from, ok := t.board.hiddenNear(c.piece, c.cell); ok {
 				// A card that was hidden under another came out in a new cell.
 				moves = append(moves, move{piece: p, from: from, to: c.cell, wasTapped: p.Tapped, tapped: c.piece.Tapped})

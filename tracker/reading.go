@@ -115,22 +115,31 @@ func readFrame(obs models.FrameObservation, minConfidence float64) [models.Colum
 	return cells
 }
 
-// moreUnnamed reports whether a reading holds more unnamed cards of some
-// player than the cell's known cards (ref) do: an unnamed card it does not hold.
-func moreUnnamed(reading, ref []seen) bool {
-	n := map[models.Player]int{}
+// changesUnnamed reports whether a reading puts an unnamed card on the
+// board or takes one off, compared with the cell's known cards (ref): it
+// holds more unnamed cards of some player, or fewer cards of a player with
+// fewer unnamed ones. An unnamed card read with a name is neither.
+func changesUnnamed(reading, ref []seen) bool {
+	type count struct{ unnamed, all int }
+	n := map[models.Player]count{}
 	for _, c := range reading {
+		k := n[c.Owner]
+		k.all++
 		if c.Card == "" {
-			n[c.Owner]++
+			k.unnamed++
 		}
+		n[c.Owner] = k
 	}
 	for _, c := range ref {
+		k := n[c.Owner]
+		k.all--
 		if c.Card == "" {
-			n[c.Owner]--
+			k.unnamed--
 		}
+		n[c.Owner] = k
 	}
 	for _, k := range n {
-		if k > 0 {
+		if k.unnamed > 0 || k.all < 0 && k.unnamed < 0 {
 			return true
 		}
 	}

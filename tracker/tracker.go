@@ -276,7 +276,7 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 		}
 		switch {
 		case len(r.site) > 0:
-			ch.site.add(t.time, dur, r.site, false, false, keep)
+			ch.site.add(t.time, dur, r.site, false, t.siteHold(sq, r.site), keep)
 			ch.site.saw(key(r.site) == ch.site.accepted)
 		case r.unsureSite != nil:
 			var refs [][]seen
@@ -295,21 +295,21 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 			site, ok := carry(nil, []seen{*r.unsureSite}, refs...)
 			switch {
 			case ok:
-				ch.site.add(t.time, dur, site, true, false, keep)
+				ch.site.add(t.time, dur, site, true, 0, keep)
 			case voting && r.weakSite != nil:
 				site, ok = []seen{*r.weakSite}, true
-				ch.site.add(t.time, dur, site, false, false, keep)
+				ch.site.add(t.time, dur, site, false, 0, keep)
 			default:
 				// A site that is none the cell holds or is becoming: a
 				// site the catalog lacks, if it stays so (UnnamedHold).
 				unnamed := *r.unsureSite
 				unnamed.Card, unnamed.Type = "", ""
 				site, ok = []seen{unnamed}, true
-				ch.site.add(t.time, dur, site, false, true, keep)
+				ch.site.add(t.time, dur, site, false, t.cfg.UnnamedHold, keep)
 			}
 			ch.site.saw(ok && key(site) == ch.site.accepted)
 		case !hiding && !voting:
-			ch.site.add(t.time, dur, nil, false, false, keep)
+			ch.site.add(t.time, dur, nil, false, t.siteHold(sq, nil), keep)
 			ch.site.saw(ch.site.accepted == "")
 		}
 		becoming, _ := ch.units.becoming(t.cfg.Window, 2, 0.5)
@@ -322,19 +322,21 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 				units, ok = carry(r.units, rest, becoming, piecesSeen(shownUnits(sq)))
 			}
 		}
-		carried, unnamed := len(r.unsureUnits) > 0, false
+		carried := len(r.unsureUnits) > 0
 		if !ok {
 			// Cards that are none the cell holds or is becoming: cards the
 			// catalog lacks, if they stay so (UnnamedHold).
 			rest, _ := withoutHidden(r.unsureUnits, sq)
-			shown := piecesSeen(shownUnits(sq))
-			units, carried = carryOrUnnamed(r.units, rest, shown), false
-			unnamed = moreUnnamed(units, shown)
+			units, carried = carryOrUnnamed(r.units, rest, piecesSeen(shownUnits(sq))), false
 		}
-		ch.units.add(t.time, dur, units, carried, unnamed, keep)
+		hold := 0.0
+		if changesUnnamed(units, piecesSeen(shownUnits(sq))) {
+			hold = t.cfg.UnnamedHold
+		}
+		ch.units.add(t.time, dur, units, carried, hold, keep)
 		ch.units.saw(key(units) == ch.units.accepted)
 		if r.spellsSure {
-			ch.spells.add(t.time, dur, r.spells, false, false, keep)
+			ch.spells.add(t.time, dur, r.spells, false, 0, keep)
 		}
 		ch.spells.saw(r.spellsSure && key(r.spells) == ch.spells.accepted)
 	}
@@ -345,6 +347,20 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 	t.seeHidden(dur, hidden, keep)
 	evs := t.changes()
 	return t.stamp(append(evs, t.hiddenGone()...))
+}
+
+// unnamedSiteGone is how many times UnnamedHold an unnamed site must stay
+// out of sight before it is taken as gone: vision finds a card whose face it
+// cannot match less surely than one it names, and a site seldom leaves.
+const unnamedSiteGone = 3
+
+// siteHold is how long a site reading must hold before it is accepted,
+// beyond the window: longer when it takes an unnamed site off the board.
+func (t *Tracker) siteHold(sq Square, site []seen) float64 {
+	if sq.Site != nil && sq.Site.Card == "" && len(site) == 0 {
+		return unnamedSiteGone * t.cfg.UnnamedHold
+	}
+	return 0
 }
 
 // mayHideSite reports whether a site the board holds at c may be out of sight
@@ -407,7 +423,7 @@ func (t *Tracker) changes() []models.Event {
 				to *readyReading
 			}{{&ch.site, &site[i]}, {&ch.units, &units[i]}, {&ch.spells, &spells[i]}} {
 				if !x.to.ok {
-					x.to.cards, x.to.ok = x.ch.check(window, window/t.cfg.Window*t.cfg.UnnamedHold, t.cfg.Quorum)
+					x.to.cards, x.to.ok = x.ch.check(window, window/t.cfg.Window, t.cfg.Quorum)
 					anyReady = anyReady || x.to.ok
 				}
 			}

@@ -55,7 +55,7 @@ func (t *Tracker) seeHidden(dur float64, sights []HiddenSight, keep float64) {
 		if s.Gone {
 			cards = goneReading
 		}
-		ch.add(t.time, dur, cards, false, false, keep)
+		ch.add(t.time, dur, cards, false, 0, keep)
 		ch.saw(!s.Gone)
 	}
 }
@@ -84,7 +84,7 @@ func (t *Tracker) hiddenGone() []models.Event {
 			if ch == nil || !u.Hidden || u.Avatar {
 				continue
 			}
-			cards, ok := ch.check(t.cfg.Window, t.cfg.Window, t.cfg.Quorum)
+			cards, ok := ch.check(t.cfg.Window, 1, t.cfg.Quorum)
 			if !ok || len(cards) == 0 {
 				continue
 			}

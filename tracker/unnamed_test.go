@@ -216,3 +216,60 @@ func TestUnnamedCardsJournal(t *testing.T) {
 		t.Errorf("C3 after the rename: %+v, want Ember Whelp", cs)
 	}
 }
+
+// An Avatar vision never finds (a faceless card it fails to outline) is
+// taken, after a while, as unnamed and out of sight in its home cell: the
+// game starts, and the Avatar is never removed.
+func TestUnseenAvatar(t *testing.T) {
+	tr := New(Config{})
+	var got []string
+	started := -1
+	for f := 0; f < 200; f++ {
+		o := models.FrameObservation{Frame: f, Time: float64(f) / 30, Cards: []models.CardObservation{
+			{Cell: cellp("C1"), Name: models.StrPtr("Sorcerer"), Type: models.StrPtr("Avatar"), Kind: models.KindStandard, Owner: S, Confidence: 0.9}}}
+		if f >= 150 {
+			o.Cards = append(o.Cards, models.CardObservation{Cell: cellp("C1"), Name: models.StrPtr("Arid Desert"), Type: models.StrPtr("Site"), Kind: models.KindSite, Owner: S, Confidence: 0.9})
+		}
+		for _, ev := range tr.Observe(o) {
+			got = append(got, brief(ev))
+			if ev.Type == models.GameStart {
+				started = f
+			}
+		}
+	}
+	want := []string{"game_start south=Sorcerer north=?", "turn_start south", "site_played south Arid Desert C1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("events %q, want %q", got, want)
+	}
+	if started < 3*30-1 || started > 3*30+5 {
+		t.Errorf("game started at frame %d, want after 3 s of frames read", started)
+	}
+	if h := tr.Hidden(); len(h) != 1 || h[0].Owner != N || h[0].Cell != models.MustCell("C4") {
+		t.Errorf("hidden %+v, want north's Avatar at C4", h)
+	}
+}
+
+// Neither Avatar found, but cards on the realm: the game starts with both
+// unseen; an empty realm never starts a game.
+func TestUnseenAvatars(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cards []models.CardObservation
+		want  []string
+	}{
+		{"cards on the realm", []models.CardObservation{{Cell: cellp("C1"), Name: models.StrPtr("Pit Goblin"), Type: models.StrPtr("Minion"), Kind: models.KindStandard, Owner: S, Confidence: 0.9}},
+			[]string{"game_start south=? north=?", "unit_summoned south Pit Goblin C1"}},
+		{"an empty realm", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := New(Config{})
+			var got []string
+			for f := 0; f < 150; f++ {
+				got = append(got, briefs(tr.Observe(models.FrameObservation{Frame: f, Time: float64(f) / 30, Cards: tc.cards}))...)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("events %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
