@@ -8,8 +8,11 @@ import (
 
 // missingAvatarAfter is how long, in seconds of video read, the realm must
 // show cards but not both Avatars before the game starts with the missing
-// ones unseen (see baseline).
-const missingAvatarAfter = 3.0
+// ones unseen (see baseline): the first board's two stability windows and a
+// second more, in which the pipeline has doubted a realm that shows no
+// Avatar and vision has had many looks at a card put down. Much longer and
+// the first turn's plays come seconds late.
+const missingAvatarAfter = 1.5
 
 // baseline takes the first stable board: game_start with the Avatars on it,
 // then any other card already in play. A player whose Avatar cannot be

@@ -19,9 +19,12 @@
 // board: one that stays neither identified nor recognised as a card its cell holds for UnnamedHold
 // (default 1 s) is taken in play unnamed, and its events carry no name and Unnamed; an Avatar
 // that cannot be named is the player's unnamed card nearest their home cell at game_start (the
-// Seat is Unnamed, or named SouthAvatar/NorthAvatar when configured). When later frames name an
-// unnamed card, card_named gives it that name from then on; a player's rename correction names it
-// from the event that brought it into play.
+// Seat is Unnamed, or named SouthAvatar/NorthAvatar when configured), and one vision never
+// finds is taken unseen (hidden) in its home cell once the realm has shown cards for 1.5 s.
+// Taking an unnamed card off the board waits UnnamedHold as well (an unnamed site three times
+// as long), since a card without a face to match is found less surely. When later frames name
+// an unnamed card, card_named gives it that name from then on; a player's rename correction
+// names it from the event that brought it into play.
 //
 // A Game records events, manual inputs, undos and corrections in a Journal (JSONL, synced per
 // entry) and rebuilds the rules' state from it; ReadJournal and LoadGame replay a journal after

@@ -1,6 +1,8 @@
 package tracker
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -241,8 +243,8 @@ func TestUnseenAvatar(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("events %q, want %q", got, want)
 	}
-	if started < 3*30-1 || started > 3*30+5 {
-		t.Errorf("game started at frame %d, want after 3 s of frames read", started)
+	if started < 45-1 || started > 45+5 {
+		t.Errorf("game started at frame %d, want after 1.5 s of frames read", started)
 	}
 	if h := tr.Hidden(); len(h) != 1 || h[0].Owner != N || h[0].Cell != models.MustCell("C4") {
 		t.Errorf("hidden %+v, want north's Avatar at C4", h)
@@ -271,5 +273,42 @@ func TestUnseenAvatars(t *testing.T) {
 				t.Errorf("events %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A journal written before cards could be unnamed replays as it did: the same
+// board and state, and a game resumed from it goes on.
+func TestJournalBeforeUnnamedReplays(t *testing.T) {
+	cat := sampleCatalog(t)
+	old := `{"seq":1,"at":"2026-11-30T12:00:10Z","kind":"start","note":"video game.avi","catalog":"samples/catalog"}
+{"seq":2,"at":"2026-11-30T12:00:13Z","kind":"event","source":"camera","batch":1,"batch_size":1,"event":{"type":"game_start","south":{"avatar":"Tide Oracle"},"north":{"avatar":"Ashen Sovereign"},"frame":14,"time":0.4666666666666667}}
+{"seq":3,"at":"2026-11-30T12:00:13Z","kind":"event","source":"camera","batch":2,"batch_size":3,"event":{"type":"turn_start","player":"south","frame":39,"time":1.3}}
+{"seq":4,"at":"2026-11-30T12:00:13Z","kind":"event","source":"camera","batch":2,"batch_size":3,"event":{"type":"site_played","player":"south","cell":"C1","card":"Sunken Lantern","frame":39,"time":1.3}}
+{"seq":5,"at":"2026-11-30T12:00:13Z","kind":"event","source":"camera","batch":2,"batch_size":3,"event":{"type":"card_tapped","player":"south","cell":"C1","card":"Tide Oracle","frame":39,"time":1.3}}
+{"seq":6,"at":"2026-11-30T12:00:13Z","kind":"event","source":"camera","batch":3,"batch_size":1,"event":{"type":"unit_summoned","player":"south","cell":"C1","card":"Wandering Tinker","frame":70,"time":2.3333333333333335}}
+`
+	path := filepath.Join(t.TempDir(), "old.jsonl")
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, torn, err := ReadJournal(path)
+	if err != nil || torn != nil {
+		t.Fatalf("ReadJournal: %v, torn %v", err, torn)
+	}
+	g := LoadGame(newRules(cat), entries, nil, cat)
+	if r := g.Rejected(); len(r) > 0 {
+		t.Fatalf("refused %+v", r)
+	}
+	if b := g.Board().String(); b != "C1: site Sunken Lantern (south) | Tide Oracle (south, tapped) | Wandering Tinker (south)\nC4: | Ashen Sovereign (north)\n" {
+		t.Errorf("board:\n%s", b)
+	}
+	st := g.State()
+	if st.Players["south"].Avatar != "Tide Oracle" || st.Players["north"].Avatar != "Ashen Sovereign" || st.Players["south"].Mana.Total != 1 {
+		t.Errorf("players %+v", st.Players)
+	}
+	for _, ev := range g.Events() {
+		if ev.Unnamed || ev.South != nil && (ev.South.Unnamed || ev.North.Unnamed) {
+			t.Errorf("event %+v unnamed in a journal that names every card", ev)
+		}
 	}
 }

@@ -14,12 +14,18 @@ func Describe(ev models.Event) string {
 	if ev.Player == models.NoPlayer {
 		who = "Someone"
 	}
+	// card names the card as an object, subject as the subject of a sentence.
 	card := ev.Card
+	subject := card
 	switch {
+	case card == "" && ev.Unnamed && ev.Type == models.SitePlayed:
+		card = "an unnamed site"
+	case card == "" && ev.Unnamed && ev.Player != models.NoPlayer:
+		card, subject = "an unnamed card", who+"'s unnamed card"
 	case card == "" && ev.Unnamed:
-		card = "an unnamed card"
+		card, subject = "an unnamed card", "An unnamed card"
 	case card == "":
-		card = "a card"
+		card, subject = "a card", "A card"
 	}
 	at := ""
 	if ev.Cell != nil {
@@ -39,9 +45,9 @@ func Describe(ev models.Event) string {
 	case models.SpellCast:
 		return fmt.Sprintf("%s cast %s%s", who, card, at)
 	case models.CardTapped:
-		return fmt.Sprintf("%s tapped%s", card, at)
+		return fmt.Sprintf("%s tapped%s", subject, at)
 	case models.CardUntapped:
-		return fmt.Sprintf("%s untapped%s", card, at)
+		return fmt.Sprintf("%s untapped%s", subject, at)
 	case models.UnitMoved:
 		from, to := "?", "?"
 		if ev.From != nil {
@@ -50,11 +56,11 @@ func Describe(ev models.Event) string {
 		if ev.To != nil {
 			to = ev.To.String()
 		}
-		return fmt.Sprintf("%s moved %s → %s", card, from, to)
+		return fmt.Sprintf("%s moved %s → %s", subject, from, to)
 	case models.CardRemoved:
-		return fmt.Sprintf("%s left%s", card, at)
+		return fmt.Sprintf("%s left%s", subject, at)
 	case models.SiteDestroyed:
-		return fmt.Sprintf("%s destroyed%s", card, at)
+		return fmt.Sprintf("%s destroyed%s", subject, at)
 	case models.Damage:
 		return fmt.Sprintf("%s took %d damage", who, ev.Amount)
 	case models.LifeLoss:

@@ -12,9 +12,17 @@ import (
 func ExampleDescribe() {
 	fmt.Println(ui.Describe(models.Event{Type: models.SitePlayed, Player: models.South, Card: "Arid Desert", Cell: models.CellPtr(models.MustCell("C1"))}))
 	fmt.Println(ui.Describe(models.Event{Type: models.Damage, Player: models.North, Amount: 3}))
+	// A card the camera could not name (not in the catalog), and its name found later.
+	c4 := models.CellPtr(models.MustCell("C4"))
+	fmt.Println(ui.Describe(models.Event{Type: models.SitePlayed, Player: models.North, Unnamed: true, Cell: c4}))
+	fmt.Println(ui.Describe(models.Event{Type: models.CardTapped, Player: models.North, Unnamed: true, Cell: c4}))
+	fmt.Println(ui.Describe(models.Event{Type: models.CardNamed, Player: models.North, Card: "Ashen Steppe", Cell: c4}))
 	// Output:
 	// South played Arid Desert at C1
 	// North took 3 damage
+	// North played an unnamed site at C4
+	// North's unnamed card tapped at C4
+	// The unnamed card at C4 is Ashen Steppe
 }
 
 func ExamplePainter_Paint() {

@@ -147,6 +147,72 @@ func TestBenchTrackerOnDemo(t *testing.T) {
 	}
 }
 
+// TestBenchTrackerUnnamedAvatar runs the demo game with a catalog that lacks
+// the face of north's Avatar, as when a player never scanned the opponent's
+// deck: the game must go on, with that Avatar's events found unnamed, and
+// the change gate must spare frames again once it has started.
+func TestBenchTrackerUnnamedAvatar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the pipeline on the whole demo game")
+	}
+	game, sample := "../../samples/games/demo", "../../samples/catalog"
+	if !fileExists(game+"/game.avi") || !fileExists(sample+"/cards.json") {
+		t.Skip("no demo game")
+	}
+	// The sample catalog without Ashen Sovereign's face; cards.json as is.
+	cat := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cat, "images"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	faces, err := filepath.Glob(filepath.Join(sample, "images", "*"))
+	if err != nil || len(faces) == 0 {
+		t.Fatalf("no faces in %s: %v", sample, err)
+	}
+	for _, f := range append(faces, filepath.Join(sample, "cards.json")) {
+		if filepath.Base(f) == "ashen_sovereign.png" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(cat, "images", filepath.Base(f))
+		if filepath.Base(f) == "cards.json" {
+			dst = filepath.Join(cat, "cards.json")
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), env{args: []string{"bench", "tracker", "--game", game, "--catalog", cat, "--json"}, stdout: &out, stderr: &errOut}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var sc benchScore
+	if err := json.Unmarshal(out.Bytes(), &sc); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	t.Logf("precision %.3f recall %.3f (%d unnamed) latency max %.0f ms, unnamed max %.0f ms; %d frames read in full, %d spared",
+		sc.Precision, sc.Recall, sc.MatchedUnnamed, sc.LatencyMaxMS, sc.UnnamedLatencyMaxMS, sc.FullReads, sc.Spared)
+	// Every event found, none false; those of the Avatar (game_start, its
+	// taps) unnamed.
+	if sc.Precision < 1 || sc.Recall < 1 || sc.HandPassEvents != 0 {
+		t.Errorf("precision %.3f, recall %.3f, %d from hand passes; want 1, 1, 0\nmissed %q\nfalse %q",
+			sc.Precision, sc.Recall, sc.HandPassEvents, sc.Missed, sc.False)
+	}
+	if sc.MatchedUnnamed < 4 {
+		t.Errorf("%d events found unnamed, want the game_start and the Avatar's taps at least", sc.MatchedUnnamed)
+	}
+	if sc.LatencyMaxMS > 300 {
+		t.Errorf("named events up to %.0f ms late, want ≤ 300: %q", sc.LatencyMaxMS, sc.Slow)
+	}
+	// Before, the game never started and the gate spared only the frames a
+	// hand was over: 677 read in full of 899.
+	if sc.Spared < sc.FullReads {
+		t.Errorf("%d frames read in full, %d spared by the change gate; want most spared, as with the full catalog", sc.FullReads, sc.Spared)
+	}
+}
+
 func TestRecordedGameCatalog(t *testing.T) {
 	root, err := filepath.Abs("../../samples")
 	if err != nil {
