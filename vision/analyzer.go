@@ -25,7 +25,8 @@ type Analyzer struct {
 	images    frameImages
 	scale     matScale // the mat's cell size, as the cards show it (scale.go)
 	covered   coveredSearch
-	names     nameChecker // checks the names given against the frame (consistency.go)
+	names     nameChecker  // checks the names given against the frame (consistency.go)
+	layouts   *cardLayouts // the catalog's mean faces, read at the first unknown card (layout.go)
 	// laps, when set (by benchmarks), is told each time a stage of a
 	// frame's reading ends.
 	laps interface{ lap(stage string) }
@@ -244,14 +245,16 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
 		}
+		u = a.turned(gray, v, u)
 		cards = append(cards, u.observation(v))
 		found = append(found, placed{u.quad, u.kind})
 	}
 	// Cards stacked on others show no closed outline of their own.
 	shows := func(d *detection, q models.Quad) bool { return a.faceShowsWithin(f, d, q, v.pxPerMM) }
 	for _, s := range a.outlines.findStackedCards(gray, v, f.Points, dets, found, shows) {
-		cards = append(cards, s.observation(v))
-		found = append(found, placed{s.quad, s.kind})
+		u := a.turned(gray, v, s.unknown())
+		cards = append(cards, u.observation(v))
+		found = append(found, placed{u.quad, u.kind})
 	}
 	a.lap("unexplained outlines")
 	// A site under a unit centred on it shows only its two short ends.

@@ -906,9 +906,9 @@ func clockwiseFromTopLeft(q models.Quad) models.Quad {
 	return out
 }
 
-// observation reports the card as an unidentified one, like unknownCard's.
-func (s stackedCard) observation(v *view) models.CardObservation {
-	return unknownCard(s).observation(v)
+// unknown gives the card as an unidentified one.
+func (s stackedCard) unknown() unknownCard {
+	return unknownCard{quad: s.quad, kind: s.kind, tapped: s.tapped}
 }
 
 // value gives the grey level at the top-down pixel (x, y), ok false

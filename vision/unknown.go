@@ -18,6 +18,10 @@ type unknownCard struct {
 	// tapped: a landscape card of a standard card's size that lies on
 	// another card is a unit turned sideways, not a site (see cardOutline).
 	tapped bool
+	// rot is the card's turn as its layout shows it, when turned is set
+	// (see Analyzer.turned).
+	rot    models.Rotation
+	turned bool
 }
 
 // unknownConfidence is what an unidentified card is reported with.
@@ -320,6 +324,9 @@ func (u unknownCard) observation(v *view) models.CardObservation {
 		owner = models.North
 	}
 	rot := models.RotationFor(owner, u.tapped)
+	if u.turned {
+		rot, owner = u.rot, u.rot.Owner()
+	}
 	o := models.CardObservation{
 		Kind: u.kind, Token: u.kind == models.KindToken, Owner: owner, Rotation: rot, Tapped: u.tapped,
 		Quad: v.toImageQuad(u.quad), Confidence: unknownConfidence,

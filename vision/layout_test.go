@@ -1,0 +1,61 @@
+package vision
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// A card missing from the catalog is turned, and told a site or a unit
+// turned sideways, by the layout every card of its kind shares: turned
+// against the half of the realm it lies in, and a tapped unit lying alone
+// on the mat, where nothing but its layout tells it from a site.
+func TestAnalyzeUnknownCardTurn(t *testing.T) {
+	full := devCatalog(t)
+	// A site scanned landscape: a site scanned portrait is turned upright
+	// by the way the catalog states (Options.PortraitSiteTopRight), which
+	// the layout then depends on.
+	_, landscapeSite := sitesByScan(t, full)
+	missing := map[string]bool{landscapeSite: true, "stonehide_ox": true}
+	var cards []*models.Card
+	for _, c := range full.Cards() {
+		if !missing[c.Slug] {
+			cards = append(cards, c)
+		}
+	}
+	a := newTestAnalyzer(t, models.NewCatalog(cards))
+	unit, _ := full.BySlug("stonehide_ox")
+	site, _ := full.BySlug(landscapeSite)
+	tests := []struct {
+		card     *models.Card
+		x, y     float64 // centre, realm millimetres
+		rot      models.Rotation
+		wantKind models.CardKind
+	}{
+		{unit, 150, 262.5, 0, models.KindStandard},   // south's unit in the north half
+		{unit, 350, 37.5, 180, models.KindStandard},  // north's unit in the south half
+		{unit, 250, 112.5, 90, models.KindStandard},  // tapped, alone on the mat
+		{unit, 150, 187.5, 270, models.KindStandard}, // tapped, alone on the mat
+		{site, 350, 262.5, 0, models.KindSite},       // south's site in the north half
+		{site, 50, 112.5, 180, models.KindSite},      // north's site in the south half
+	}
+	for i, tt := range tests {
+		t.Run(fmt.Sprintf("%s %d at %.0f,%.0f", tt.card.Name, tt.rot, tt.x, tt.y), func(t *testing.T) {
+			place := []placement{{image: tt.card.Image, kind: kindOf(tt.card), x: tt.x, y: tt.y, rot: tt.rot}}
+			sc := renderTestScene(t, full, place, tiltedCorners, 90+uint64(i))
+			defer sc.frame.Close()
+			obs := analyzeScene(t, a, sc)
+			got, ok := findCard(obs, sc.corners, tt.x, tt.y)
+			switch {
+			case !ok:
+				t.Fatal("the unknown card was not reported")
+			case got.Identified():
+				t.Fatalf("a card not in the catalog was named %q", got.NameOr(""))
+			}
+			if got.Kind != tt.wantKind || got.Rotation != tt.rot || got.Tapped != tt.rot.Tapped() || got.Owner != tt.rot.Owner() {
+				t.Errorf("read as %s, rotation %d, tapped %v, owner %s; want %s, rotation %d", got.Kind, got.Rotation, got.Tapped, got.Owner, tt.wantKind, tt.rot)
+			}
+		})
+	}
+}
