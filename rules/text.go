@@ -129,7 +129,10 @@ func WriteText(w io.Writer, ev models.Event, st models.GameState) error {
 				tags = append(tags, "new")
 			}
 			name := u.Card
-			if u.Unnamed {
+			switch {
+			case u.Unnamed && u.Avatar:
+				name = "(unnamed Avatar)"
+			case u.Unnamed:
 				name = "(unnamed)"
 			}
 			units = append(units, fmt.Sprintf("%s (%s)", name, strings.Join(tags, ", ")))

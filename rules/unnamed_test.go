@@ -163,3 +163,20 @@ func TestUnnamedEventErrors(t *testing.T) {
 		t.Errorf("card_named on an empty cell: %v, want ErrInvalidEvent", err)
 	}
 }
+
+// The text of a state says which cards are unnamed.
+func TestUnnamedText(t *testing.T) {
+	g, _ := play(t, testCatalog(), `{"type":"game_start","south":{"avatar":"Test Seer"},"north":{"unnamed":true}}`,
+		`{"type":"site_played","player":"north","cell":"C4","unnamed":true}`)
+	evs := g.Events()
+	var b strings.Builder
+	if err := WriteText(&b, evs[len(evs)-1], g.State()); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"#1 site_played north C4 (unnamed)", "north (unnamed Avatar): life 20, mana 1/1, affinity none + 1 unnamed site(s)",
+		"C4 (unnamed site) (north): (unnamed Avatar) (north, tapped)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
