@@ -14,7 +14,8 @@
 // not depend on T. Where the processor has AVX-512, FAST is our own
 // (cornersAVX512): scores 64 pixels at a time, skipping groups of pixels
 // that cannot hold a corner at T, and looking again at the detector's
-// threshold only in the groups skipped.
+// threshold only in the groups skipped; and so are the pyramid's resize
+// (resizeAVX512) and blur (blurAVX512), with OpenCV's arithmetic.
 //
 // Finding the corners and describing them are apart: a frame's matching
 // needs the descriptors of a fraction of its corners (see matchFrame), and
@@ -52,6 +53,8 @@ struct frameORB {
     std::vector<uchar> skipped; // its groups marked 0 unseen, by row
     std::vector<float> gauss;    // cv::ORB's blur kernel, 7 taps
     std::vector<float> blurRows; // blurAVX512's row pass
+    std::vector<uint16_t> resizeRows; // resizeAVX512's rows blended across
+    bool vbmi;                        // resizeAVX512 may run
     std::vector<cv::Mat> levels, bordered, blurred;
     std::vector<cv::KeyPoint> kps; // the last image's, angles not yet known
     std::vector<cv::Point2f> levelPts; // each one's position on its level
@@ -417,6 +420,108 @@ __attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void blurAVX512(frameOR
     }
 }
 
+// resizeAxis is where cv::resize (INTER_LINEAR_EXACT) reads a destination
+// pixel along one axis, src pixels shrunk or grown to dst: the first of the
+// two source pixels it blends (at) and the second's weight (of 256), as
+// OpenCV computes them (in double precision, the weight rounded half to
+// even); past the source's ends, its end pixel, whole.
+struct resizeAxis {
+    std::vector<int> at, weight;
+    resizeAxis(int src, int dst) : at(dst), weight(dst) {
+        const double scale = 1.0 / ((double)dst / src);
+        for (int v = 0; v < dst; v++) {
+            double p = scale * ((double)v + 0.5);
+            p -= 0.5; // (two roundings, as OpenCV's: no fused multiply-add)
+            int i = (int)std::floor(p);
+            if (i < 0) {
+                at[v] = 0, weight[v] = 0;
+            } else if (i >= src - 1) {
+                at[v] = src - 1, weight[v] = 0;
+            } else {
+                at[v] = i, weight[v] = (int)std::nearbyint((p - i) * 256);
+            }
+        }
+    }
+};
+
+// resizeRowAVX512 is resizeAVX512's blend across a source row of cols
+// pixels into dw 16-bit ones, per group of 32 (see resizeAVX512).
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void resizeRowAVX512(const uchar *in, int cols, int dw, const int *base, const uchar *first,
+                                                                              const uchar *second, const uint16_t *w0, const uint16_t *w1, uint16_t *out) {
+    const __mmask64 even = 0x5555555555555555ull; // the low bytes of 16-bit lanes
+    for (int g = 0; g < (dw + 31) / 32; g++) {
+        int x0 = std::min(32 * g, dw - 32), n = std::min(64, cols - base[g]);
+        __m512i window = _mm512_maskz_loadu_epi8(n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1), in + base[g]);
+        __m512i p = _mm512_maskz_permutexvar_epi8(even, _mm512_loadu_si512(first + 64 * g), window);
+        __m512i q = _mm512_maskz_permutexvar_epi8(even, _mm512_loadu_si512(second + 64 * g), window);
+        __m512i a = _mm512_loadu_si512(w0 + 32 * g), b = _mm512_loadu_si512(w1 + 32 * g);
+        _mm512_storeu_si512(out + x0, _mm512_add_epi16(_mm512_mullo_epi16(p, a), _mm512_mullo_epi16(q, b)));
+    }
+}
+
+// resizeAVX512 is cv::resize with INTER_LINEAR_EXACT of a grey image into
+// dst (of the size given; each output pixel within a window of 64 source
+// pixels per 32 output, as when shrinking to no less than half): the
+// source row blended across in 16-bit fixed point (weights of 256), then
+// two such rows blended down in 32 bits and rounded, 32 (across) and 16
+// (down) pixels at a time. It returns false, doing nothing, where a
+// window is too wide.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool resizeAVX512(frameORB *o, const cv::Mat &src, cv::Mat &dst, cv::Size size) {
+    const int dw = size.width, dh = size.height, groups = (dw + 31) / 32;
+    if (dw < 32 || src.cols < 2 || src.rows < 2)
+        return false;
+    resizeAxis ax(src.cols, dw), ay(src.rows, dh);
+    // Per group of 32 output pixels (the last overlapping the one before):
+    // the window's first source pixel, the two pixels' places in it (even
+    // bytes), and their weights.
+    std::vector<int> base(groups);
+    std::vector<uchar> first(64 * (size_t)groups), second(64 * (size_t)groups);
+    std::vector<uint16_t> w0(32 * (size_t)groups), w1(32 * (size_t)groups);
+    for (int g = 0; g < groups; g++) {
+        int x0 = std::min(32 * g, dw - 32);
+        base[g] = ax.at[x0];
+        for (int i = 0; i < 32; i++) {
+            int x = x0 + i, d = ax.at[x] - base[g];
+            int next = ax.weight[x] > 0 ? d + 1 : d;
+            if (next > 63)
+                return false;
+            first[64 * g + 2 * i] = (uchar)d;
+            second[64 * g + 2 * i] = (uchar)next;
+            w0[32 * g + i] = (uint16_t)(256 - ax.weight[x]);
+            w1[32 * g + i] = (uint16_t)ax.weight[x];
+        }
+    }
+    dst.create(size, CV_8U);
+    o->resizeRows.resize(2 * (size_t)dw + 32);
+    uint16_t *rows[2] = {o->resizeRows.data(), o->resizeRows.data() + dw};
+    int rowOf[2] = {-1, -1};
+    for (int y = 0; y < dh; y++) {
+        int sy = ay.at[y], sy1 = ay.weight[y] > 0 ? sy + 1 : sy;
+        uint16_t *h[2];
+        for (int k = 0; k < 2; k++) {
+            int want = k == 0 ? sy : sy1;
+            int slot = rowOf[0] == want ? 0 : rowOf[1] == want ? 1 : -1;
+            if (slot < 0) {
+                // Keep the other row the pair needs.
+                slot = (rowOf[0] == sy || rowOf[0] == sy1) ? 1 : 0;
+                resizeRowAVX512(src.ptr<uchar>(want), src.cols, dw, base.data(), first.data(), second.data(), w0.data(), w1.data(), rows[slot]);
+                rowOf[slot] = want;
+            }
+            h[k] = rows[slot];
+        }
+        const __m512i c0 = _mm512_set1_epi32(256 - ay.weight[y]), c1 = _mm512_set1_epi32(ay.weight[y]), half = _mm512_set1_epi32(1 << 15);
+        uchar *out = dst.ptr<uchar>(y);
+        for (int x = 0; x < dw; x += 16) {
+            int xs = std::min(x, dw - 16);
+            __m512i a = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(h[0] + xs)));
+            __m512i b = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(h[1] + xs)));
+            __m512i v = _mm512_add_epi32(_mm512_add_epi32(_mm512_mullo_epi32(a, c0), _mm512_mullo_epi32(b, c1)), half);
+            _mm_storeu_si128((__m128i *)(out + xs), _mm512_cvtepi32_epi8(_mm512_srli_epi32(v, 16)));
+        }
+    }
+    return true;
+}
+
 // detectLevel finds a level's corners as cv::ORB keeps them.
 void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoint> &out, std::vector<cv::Point2f> &levelPts) {
     std::vector<cv::KeyPoint> kps;
@@ -532,6 +637,7 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     // (angleAVX2 reads a row of the patch in 32 bytes.)
     o->simd = simd > 0 && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
     o->wide = simd > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    o->vbmi = o->wide && __builtin_cpu_supports("avx512vbmi");
     angleWeights(o);
     cv::Mat gauss = cv::getGaussianKernel(7, 2, CV_32F);
     o->gauss.assign(gauss.ptr<float>(), gauss.ptr<float>() + 7);
@@ -561,7 +667,8 @@ int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp) {
             if (l > 0) {
                 float s = (float)std::pow((double)o->scale, (double)l);
                 cv::Size sz(cvRound(gray.cols / s), cvRound(gray.rows / s));
-                cv::resize(o->levels[l - 1], o->levels[l], sz, 0, 0, cv::INTER_LINEAR_EXACT);
+                if (!o->vbmi || !resizeAVX512(o, o->levels[l - 1], o->levels[l], sz))
+                    cv::resize(o->levels[l - 1], o->levels[l], sz, 0, 0, cv::INTER_LINEAR_EXACT);
             }
             detectLevel(o, o->levels[l], l, kps, o->levelPts);
         }
