@@ -65,7 +65,8 @@ func (t *Tracker) avatarTaps(evs []models.Event, untapped map[int]bool) []models
 			continue
 		}
 		a, cell, ok := t.board.avatarOf(ev.Player)
-		if !ok || !a.Hidden || a.Tapped && !untapped[a.ID] {
+		if !ok || !a.Hidden || a.Tapped && !untapped[a.ID] || mentions(evs, models.CardTapped, cell, a.Card) {
+			// (a tap seen on the frame, as of an Avatar showing again, is its tap)
 			continue
 		}
 		out = append(out, models.Event{Type: models.CardTapped, Player: a.Owner, Cell: models.CellPtr(cell), Card: a.Card})
