@@ -245,15 +245,19 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
 		}
-		u = a.turned(gray, v, u)
-		cards = append(cards, u.observation(v))
+		u, inPlay := a.turned(gray, v, u)
+		if inPlay {
+			cards = append(cards, u.observation(v))
+		}
 		found = append(found, placed{u.quad, u.kind})
 	}
 	// Cards stacked on others show no closed outline of their own.
 	shows := func(d *detection, q models.Quad) bool { return a.faceShowsWithin(f, d, q, v.pxPerMM) }
 	for _, s := range a.outlines.findStackedCards(gray, v, f.Points, dets, found, shows) {
-		u := a.turned(gray, v, s.unknown())
-		cards = append(cards, u.observation(v))
+		u, inPlay := a.turned(gray, v, s.unknown())
+		if inPlay {
+			cards = append(cards, u.observation(v))
+		}
 		found = append(found, placed{u.quad, u.kind})
 	}
 	a.lap("unexplained outlines")

@@ -29,6 +29,12 @@ const (
 	// layoutMargin is how much better (in correlation) the best way must
 	// fit than the best other for the layout to decide.
 	layoutMargin = 0.05
+	// layoutFaceMin is the correlation below which no way fits: what shows
+	// is no card's face. Face-up cards missing from the catalog correlate
+	// at 0.1–0.6 (bundled stills, unseen 4242, half catalog: 4 in 425 below
+	// 0.15); the backs of face-down piles beside the realm (altgen frames)
+	// mostly below.
+	layoutFaceMin = 0.15
 )
 
 // cardLayouts are the mean faces of the catalog's units (and other
@@ -119,10 +125,11 @@ type cardTurn struct {
 
 // read gives the way an unknown card (its outline q in the top-down grey
 // image, at pxPerMM) lies by its layout, with ok false when the layouts
-// cannot tell: no layout for its shape, or two ways fit about as well. A
+// cannot tell: no layout for its shape (read false too), or two ways fit
+// about as well. A
 // portrait card is a unit, upright or upside down; a landscape one a site
 // either way up or a unit turned either way.
-func (l *cardLayouts) read(gray gocv.Mat, q models.Quad, pxPerMM float64) (best cardTurn, ok bool) {
+func (l *cardLayouts) read(gray gocv.Mat, q models.Quad, pxPerMM float64) (best cardTurn, ok, read bool) {
 	q = clockwiseFromTopLeft(q)
 	wide := landscape(q)
 	w, h := l.sw, l.sh
@@ -131,7 +138,7 @@ func (l *cardLayouts) read(gray gocv.Mat, q models.Quad, pxPerMM float64) (best 
 	}
 	seen, good := seenFace(gray, q, w, h, pxPerMM)
 	if !good {
-		return cardTurn{}, false
+		return cardTurn{}, false, false
 	}
 	var turns []cardTurn
 	if !wide && l.standard != nil {
@@ -150,7 +157,7 @@ func (l *cardLayouts) read(gray gocv.Mat, q models.Quad, pxPerMM float64) (best 
 			cardTurn{models.KindStandard, 270, correlate(seen, w, h, l.standard, 270)})
 	}
 	if len(turns) < 2 {
-		return cardTurn{}, false
+		return cardTurn{}, false, false
 	}
 	best, second := turns[0], cardTurn{r: math.Inf(-1)}
 	for _, t := range turns[1:] {
@@ -161,7 +168,7 @@ func (l *cardLayouts) read(gray gocv.Mat, q models.Quad, pxPerMM float64) (best 
 			second = t
 		}
 	}
-	return best, best.r-second.r >= layoutMargin
+	return best, best.r-second.r >= layoutMargin, true
 }
 
 // seenFace gives what the camera shows inside q (clockwise from the
@@ -243,18 +250,26 @@ func correlate(seen []float32, w, h int, layout []float32, rot models.Rotation) 
 // as found: turned by the half of the realm it lies in, and a landscape
 // one taken for a unit when it lies across another card. A token keeps
 // that guess: its layout is another's.
-func (a *Analyzer) turned(gray gocv.Mat, v *view, u unknownCard) unknownCard {
+//
+// inPlay is false for a card off the grid that shows no card's face (no
+// way of lying fits the layouts by layoutFaceMin): a face-down pile
+// beside the realm, a deck or a discard pile, is no card in play, and a
+// judge wants the realm's cards, not the piles' backs.
+func (a *Analyzer) turned(gray gocv.Mat, v *view, u unknownCard) (_ unknownCard, inPlay bool) {
 	if u.kind == models.KindToken {
-		return u
+		return u, true
 	}
 	if a.layouts == nil {
 		a.layouts = newCardLayouts(a.cat, a.opts)
 	}
-	t, ok := a.layouts.read(gray, u.quad, v.pxPerMM)
+	t, ok, read := a.layouts.read(gray, u.quad, v.pxPerMM)
+	if _, onGrid := v.cellAt(u.quad.Center()); read && !onGrid && t.r < layoutFaceMin {
+		return u, false
+	}
 	if !ok {
-		return u
+		return u, true
 	}
 	u.kind, u.rot, u.turned = t.kind, t.rot, true
 	u.tapped = t.rot.Tapped()
-	return u
+	return u, true
 }
