@@ -57,12 +57,21 @@
 // whose cells no camera over a table could see in that shape (square pixels, principal point at the
 // frame's centre, a field of view of 19° or more: a lattice of half the row spacing over half the realm
 // needs a grazing telephoto view) is refused.
-// A mat that prints no lines, only a mark at each of the cells' corners (dots, crosses), is read,
-// when neither the edges nor the profiles find a grid, off points that stand out from the mat in every
-// direction: a lattice is grown from each strong mark and two alike neighbours, following perspective and
-// a little lens bending, and believed only when it holds exactly the realm's 6 by 5 corners (16 or more
-// seen, 3 or more on each border line), its marks look alike (prints of one mark, not card corners and
-// art that happen to fall in line), and no other lattice of marks makes another realm (marks.go).
+// A mat that prints no lines, only a mark at each of the cells' corners, is read, when neither the
+// edges nor the profiles find a grid, off its corner marks: dots (points that stand out from the mat in
+// every direction) and junctions of thin lines (small crosses, a T along the realm's border and an L at
+// its corners, or dashed lines crossing at the corners: a ring round the point crosses two to four arms
+// with plain mat between them, junctions.go). A lattice is grown from each mark and two alike
+// neighbours, following perspective and a little lens bending (a junction joins only a neighbour its
+// arms point at, and that points back, so a lattice of junctions steps over a corner hidden by a card
+// and stops at the realm's border, where the T's and L's have no arm outward; it is then reread from
+// the whole lattice's prediction, and its junctions are centred where their arms meet), and believed
+// only when it holds exactly the realm's 6 by 5 corners (16 or more seen, 3 or more on each border
+// line, a junction far off the fitted lattice dropped as a card's corner), its marks look alike (prints
+// of one mark, not card corners and art that happen to fall in line), and no other lattice of marks,
+// of either kind, makes another realm (marks.go). Of the lattices that make the same realm, the one
+// that fits its marks best is taken, refitted to its border marks when most are seen (a lens's barrel
+// distortion bows the lattice; its border is where the realm's corners are).
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //

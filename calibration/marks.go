@@ -28,8 +28,8 @@ var markOffsets = [...]int{1, 2}
 // Mark detection and lattice growth limits.
 const (
 	minMarkResponse = 2.0 // a mark's response (noise units) in both directions
-	maxMarks        = 700 // strongest marks kept
-	markSeeds       = 160 // strongest marks a lattice is grown from
+	maxMarks        = 700 // strongest dots kept
+	markSeeds       = 160 // strongest dots a lattice is grown from
 	markNeighbours  = 6   // nearest marks tried as a seed's two steps
 	markTolerance   = 0.2 // a corner is found within this share of a cell step from its prediction
 	maxMarkExtent   = 7   // growth stops once a lattice is this many corners along an axis
@@ -42,13 +42,14 @@ const (
 type mark struct {
 	p     models.Point
 	r     float64
-	light bool // lighter than the mat around it (else darker)
+	light bool   // lighter than the mat around it (else darker)
+	arms  uint32 // a junction's arms (see junctionResponse), bit k at k·360°/junctionAngles; 0 for a dot
 }
 
 // alike says whether two marks could be prints of the same corner mark: of
 // one polarity, and of responses within a factor markSpread of each other.
 func (a mark) alike(b mark) bool {
-	return a.light == b.light && a.r <= markSpread*b.r && b.r <= markSpread*a.r
+	return a.light == b.light && (a.arms == 0) == (b.arms == 0) && a.r <= markSpread*b.r && b.r <= markSpread*a.r
 }
 
 // markSpread: see alike. Lamp falloff, blur and JPEG change a mark's
@@ -104,50 +105,10 @@ func (m *ridgeMap) findMarks() []mark {
 		}
 	}
 	const nms = 4 // a mark is the strongest within this many pixels
-	var marks []mark
-	for y := margin + nms; y < m.h-margin-nms; y++ {
-		for x := margin + nms; x < m.w-margin-nms; x++ {
-			v := resp[y*m.w+x]
-			if v < minMarkResponse {
-				continue
-			}
-			peak := true
-			for dy := -nms; dy <= nms && peak; dy++ {
-				for dx := -nms; dx <= nms; dx++ {
-					o := resp[(y+dy)*m.w+x+dx]
-					if o > v || (o == v && (dy < 0 || (dy == 0 && dx < 0))) {
-						peak = false
-						break
-					}
-				}
-			}
-			if !peak {
-				continue
-			}
-			// Sub-pixel: the response-weighted centroid of the 3×3.
-			var sw, sx, sy float64
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					wt := math.Max(0, float64(resp[(y+dy)*m.w+x+dx]))
-					sw += wt
-					sx += wt * float64(dx)
-					sy += wt * float64(dy)
-				}
-			}
-			p := models.Point{X: float64(x), Y: float64(y)}
-			if sw > 0 {
-				p.X += sx / sw
-				p.Y += sy / sw
-			}
-			dk, lt := m.markResponses(x, y)
-			marks = append(marks, mark{p: p, r: float64(v), light: lt > dk})
-		}
-	}
-	sort.Slice(marks, func(i, j int) bool { return marks[i].r > marks[j].r })
-	if len(marks) > maxMarks {
-		marks = marks[:maxMarks]
-	}
-	return marks
+	return peaks(resp, m.w, m.h, margin, nms, maxMarks, func(x, y int) (bool, uint32) {
+		dk, lt := m.markResponses(x, y)
+		return lt > dk, 0
+	})
 }
 
 // markIndex finds the mark nearest a point through a coarse bucket grid.
@@ -169,8 +130,10 @@ func newMarkIndex(marks []mark, w, h int) *markIndex {
 	return ix
 }
 
-// nearest is the index of the mark nearest p within radius r, or -1.
-func (ix *markIndex) nearest(p models.Point, r float64, like mark) int {
+// nearest is the index of the mark nearest p within radius r that is alike
+// mark like and linked to mark from, the neighbouring corner (-1: to none),
+// or -1.
+func (ix *markIndex) nearest(p models.Point, r float64, like mark, from int) int {
 	best, bestD := -1, r*r
 	x0, x1 := int((p.X-r)/ix.cell), int((p.X+r)/ix.cell)
 	y0, y1 := int((p.Y-r)/ix.cell), int((p.Y+r)/ix.cell)
@@ -178,7 +141,7 @@ func (ix *markIndex) nearest(p models.Point, r float64, like mark) int {
 		for bx := max(0, x0); bx <= min(ix.nx-1, x1); bx++ {
 			for _, i := range ix.buckets[by*ix.nx+bx] {
 				q := ix.marks[i].p
-				if !ix.marks[i].alike(like) {
+				if !ix.marks[i].alike(like) || (from >= 0 && !linked(ix.marks[from], ix.marks[i])) {
 					continue
 				}
 				if d := (q.X-p.X)*(q.X-p.X) + (q.Y-p.Y)*(q.Y-p.Y); d <= bestD {
@@ -269,6 +232,10 @@ func growLattice(ix *markIndex, s, a, b int) markLattice {
 	used := map[int]bool{s: true, a: true, b: true}
 	u := models.Point{X: marks[a].p.X - marks[s].p.X, Y: marks[a].p.Y - marks[s].p.Y}
 	v := models.Point{X: marks[b].p.X - marks[s].p.X, Y: marks[b].p.Y - marks[s].p.Y}
+	maxJump := 1
+	if marks[s].arms != 0 {
+		maxJump = 2
+	}
 	for round := 0; round < 12; round++ {
 		predict := func(i, j int) models.Point {
 			return models.Point{X: marks[s].p.X + float64(i)*u.X + float64(j)*v.X, Y: marks[s].p.Y + float64(i)*u.Y + float64(j)*v.Y}
@@ -280,21 +247,28 @@ func growLattice(ix *markIndex, s, a, b int) markLattice {
 		var add [][3]int
 		for k := range l {
 			for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-				n := [2]int{k[0] + d[0], k[1] + d[1]}
-				if _, ok := l[n]; ok {
-					continue
-				}
-				if max(i1, n[0])-min(i0, n[0])+1 > maxMarkExtent || max(j1, n[1])-min(j0, n[1])+1 > maxMarkExtent {
-					continue
-				}
-				p := predict(n[0], n[1])
-				pu, pv := predict(n[0]+1, n[1]), predict(n[0], n[1]+1)
-				step := math.Min(dist(p, pu), dist(p, pv))
-				if math.IsNaN(step) || step < 8 {
-					continue
-				}
-				if m := ix.nearest(p, markTolerance*step, marks[s]); m >= 0 && !used[m] {
-					add = append(add, [3]int{n[0], n[1], m})
+				// The next corner along, or, when it is hidden (under a
+				// card), the one after it; a junction's arms say where
+				// the lines go on, a dot's nothing, so dots take the
+				// next corner only.
+				for jump := 1; jump <= maxJump; jump++ {
+					n := [2]int{k[0] + jump*d[0], k[1] + jump*d[1]}
+					if _, ok := l[n]; ok {
+						break
+					}
+					if max(i1, n[0])-min(i0, n[0])+1 > maxMarkExtent || max(j1, n[1])-min(j0, n[1])+1 > maxMarkExtent {
+						break
+					}
+					p := predict(n[0], n[1])
+					pu, pv := predict(n[0]+1, n[1]), predict(n[0], n[1]+1)
+					step := math.Min(dist(p, pu), dist(p, pv))
+					if math.IsNaN(step) || step < 8 {
+						break
+					}
+					if m := ix.nearest(p, markTolerance*step, marks[s], l[k]); m >= 0 && !used[m] {
+						add = append(add, [3]int{n[0], n[1], m})
+						break
+					}
 				}
 			}
 		}
@@ -312,6 +286,72 @@ func growLattice(ix *markIndex, s, a, b int) markLattice {
 			break
 		}
 	}
+	if marks[s].arms == 0 {
+		// A dot's lattice is not reread: with nothing to link marks, a
+		// speck of art beyond the realm would join it.
+		return l
+	}
+	return harvest(ix, l, marks[s])
+}
+
+// harvestTolerance is how near (a share of the local cell step) its
+// prediction by the whole lattice a mark must be for harvest to take it.
+const harvestTolerance = 0.12
+
+// harvest rereads a lattice grown over junctions: every corner of it, and
+// one row and column past each side, takes the mark alike like nearest where the
+// homography of the whole lattice puts it, within harvestTolerance of a
+// cell step and linked to a neighbour already taken (see linked); a corner
+// with no mark that near keeps the one it had. Early in its growth a
+// lattice predicts from a few marks and may take a card's corner near the
+// mark it was after; the whole lattice predicts better.
+func harvest(ix *markIndex, l markLattice, like mark) markLattice {
+	marks := ix.marks
+	for round := 0; round < 2; round++ {
+		h, ok := l.fit(marks)
+		if !ok || len(l) < 5 {
+			return l
+		}
+		i0, i1, j0, j1 := l.extent()
+		next := markLattice{}
+		used := map[int]bool{}
+		for i := i0 - 1; i <= i1+1; i++ {
+			for j := j0 - 1; j <= j1+1; j++ {
+				p := h.Apply(models.Point{X: float64(i), Y: float64(j)})
+				step := math.Min(dist(p, h.Apply(models.Point{X: float64(i + 1), Y: float64(j)})), dist(p, h.Apply(models.Point{X: float64(i), Y: float64(j + 1)})))
+				if math.IsNaN(step) || step < 8 {
+					continue
+				}
+				m := ix.nearest(p, harvestTolerance*step, like, -1)
+				if m < 0 || used[m] {
+					// Nothing near the prediction: the mark growth took
+					// stays (a lens bends the lattice's border away from
+					// a homography's prediction).
+					if old, ok := l[[2]int{i, j}]; ok && !used[old] {
+						next[[2]int{i, j}] = old
+						used[old] = true
+					}
+					continue
+				}
+				linkedToLattice := false
+				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					if n, ok := l[[2]int{i + d[0], j + d[1]}]; ok && linked(marks[n], marks[m]) {
+						linkedToLattice = true
+						break
+					}
+				}
+				if !linkedToLattice {
+					continue
+				}
+				next[[2]int{i, j}] = m
+				used[m] = true
+			}
+		}
+		if len(next) < len(l)/2 {
+			return l
+		}
+		l = next
+	}
 	return l
 }
 
@@ -320,39 +360,82 @@ func growLattice(ix *markIndex, s, a, b int) markLattice {
 // working-image pixels and how many of the 30 corners were seen; ok is
 // false when no lattice of marks is believable.
 func detectMarks(rm *ridgeMap, g models.RealmGeometry) (homography, int, bool) {
-	lattices, marks := rm.markLattices()
-	var best homography
-	bestN := 0
-	for _, l := range lattices {
-		h, n, ok := realmOfMarks(rm, l, marks, g)
+	// Dots, and junctions of thin lines (crosses, dashes meeting): a cross
+	// may answer as a dot too, less precisely placed.
+	var found []markRealm
+	for _, marks := range [][]mark{rm.findMarks(), rm.findJunctions()} {
+		r, ok := realmOfMarkSet(rm, marks, g)
+		if !ok {
+			return homography{}, 0, false
+		}
+		if r.n > 0 {
+			found = append(found, r)
+		}
+	}
+	if len(found) == 0 {
+		return homography{}, 0, false
+	}
+	best := found[0]
+	for _, r := range found[1:] {
+		if !sameRealm(best.h, r.h, g) {
+			return homography{}, 0, false
+		}
+		if r.miss < best.miss {
+			best = r
+		}
+	}
+	return best.h, best.n, true
+}
+
+// markRealm is a realm read off a lattice of marks: its homography, how
+// many of its corners were seen, and how far (median, in cell steps) they
+// lie from it.
+type markRealm struct {
+	h    homography
+	n    int
+	miss float64
+}
+
+// realmOfMarkSet is detectMarks over one kind of mark: the realm of the
+// lattice that fits its marks best (n is 0 when there is none), and false
+// when two lattices make different realms.
+func realmOfMarkSet(rm *ridgeMap, marks []mark, g models.RealmGeometry) (markRealm, bool) {
+	var best markRealm
+	for _, l := range rm.markLattices(marks) {
+		r, ok := realmOfMarks(rm, l, marks, g)
 		if !ok {
 			continue
 		}
-		if bestN > 0 && !sameRealm(best, h, g) {
+		if best.n > 0 && !sameRealm(best.h, r.h, g) {
 			// Two lattices of marks, each ending where a realm would:
 			// which one is printed on the mat is a guess.
-			return homography{}, 0, false
+			return markRealm{}, false
 		}
-		if n > bestN {
-			best, bestN = h, n
+		if r.n > best.n || (r.n == best.n && r.miss < best.miss) {
+			best = r
 		}
 	}
-	return best, bestN, bestN > 0
+	return best, true
 }
 
 // markLattices are the lattices of at least minMarkCorners marks grown from
 // the strongest marks, each with two alike neighbours as its steps.
-func (rm *ridgeMap) markLattices() ([]markLattice, []mark) {
-	marks := rm.findMarks()
+func (rm *ridgeMap) markLattices(marks []mark) []markLattice {
 	if len(marks) < minMarkCorners {
-		return nil, marks
+		return nil
 	}
 	var found []markLattice
 	ix := newMarkIndex(marks, rm.w, rm.h)
 	minStep := 0.05 * float64(rm.w) / 4.5 // the realm spans ≥ ¼ of the frame; rows foreshortened ≤ 4.5×
 	maxStep := 0.5 * float64(rm.w)
 	seen := map[int]bool{} // marks already in a full-size lattice: seeds from them find the same one
-	for s := 0; s < min(markSeeds, len(marks)); s++ {
+	seeds := markSeeds
+	if len(marks) > 0 && marks[0].arms != 0 {
+		// Card art makes junctions too, stronger than a mat's thin
+		// crosses: every junction kept is a seed.
+		seeds = len(marks)
+	}
+	for s := 0; s < min(seeds, len(marks)); s++ {
 		if seen[s] {
 			continue
 		}
@@ -362,7 +445,7 @@ func (rm *ridgeMap) markLattices() ([]markLattice, []mark) {
 		}
 		var nbs []nb
 		for i := range marks {
-			if d := dist(marks[s].p, marks[i].p); i != s && d >= minStep && d <= maxStep && marks[i].alike(marks[s]) {
+			if d := dist(marks[s].p, marks[i].p); i != s && d >= minStep && d <= maxStep && marks[i].alike(marks[s]) && linked(marks[s], marks[i]) {
 				nbs = append(nbs, nb{i, d})
 			}
 		}
@@ -394,13 +477,13 @@ func (rm *ridgeMap) markLattices() ([]markLattice, []mark) {
 			}
 		}
 	}
-	return found, marks
+	return found
 }
 
 // realmOfMarks is the realm read off a lattice of marks, if it is believable.
-func realmOfMarks(rm *ridgeMap, best markLattice, marks []mark, g models.RealmGeometry) (homography, int, bool) {
+func realmOfMarks(rm *ridgeMap, best markLattice, marks []mark, g models.RealmGeometry) (markRealm, bool) {
 	if len(best) < minMarkCorners {
-		return homography{}, len(best), false
+		return markRealm{}, false
 	}
 	best = best.trimmed()
 	i0, i1, j0, j1 := best.extent()
@@ -414,64 +497,91 @@ func realmOfMarks(rm *ridgeMap, best markLattice, marks []mark, g models.RealmGe
 		// More corners than the realm's (a grid that goes on past it, a
 		// pattern in the mat's art) or fewer (a side under an arm or off
 		// the frame): which 6 by 5 of them is the realm is a guess.
-		return homography{}, len(best), false
+		return markRealm{}, false
 	}
-	borders := map[string]int{}
+	pos := rm.junctionCentres(best, marks)
 	src := make([]models.Point, 0, len(best))
 	dst := make([]models.Point, 0, len(best))
+	junctions := false
 	for k, m := range best {
 		c, r := k[0]-i0, k[1]-j0
 		if !colsAlongI {
 			c, r = k[1]-j0, k[0]-i0
 		}
-		switch {
-		case c == 0:
-			borders["w"]++
-		case c == models.Columns:
-			borders["e"]++
-		}
-		switch {
-		case r == 0:
-			borders["s"]++
-		case r == models.Rows:
-			borders["n"]++
-		}
 		src = append(src, models.Point{X: float64(c) * g.CellWidthMM, Y: float64(r) * g.CellHeightMM})
-		dst = append(dst, marks[m].p)
-	}
-	for _, side := range []string{"w", "e", "s", "n"} {
-		if borders[side] < minBorderMarks {
-			return homography{}, len(best), false
-		}
+		dst = append(dst, pos[m])
+		junctions = marks[m].arms != 0
 	}
 	h, err := fitHomography(src, dst)
 	if err != nil {
-		return homography{}, len(best), false
-	}
-	if !rm.alikeMarks(dst) {
-		return homography{}, len(best), false
+		return markRealm{}, false
 	}
 	// Every mark lies near the fitted lattice (a lens bends it a little).
-	for i := range src {
-		p := h.Apply(src[i])
-		cell := math.Min(dist(p, h.Apply(models.Point{X: src[i].X + g.CellWidthMM, Y: src[i].Y})),
-			dist(p, h.Apply(models.Point{X: src[i].X, Y: src[i].Y + g.CellHeightMM})))
-		if dist(p, dst[i]) > markTolerance*cell {
-			return homography{}, len(best), false
+	// A junction that does not is a card's corner the growth took for a
+	// hidden mark (its arms happened to point along the grid): it is
+	// dropped, worst first. Dots must all lie near.
+	for len(src) >= minMarkCorners {
+		worst, worstMiss := -1, 0.0
+		for i := range src {
+			p := h.Apply(src[i])
+			cell := math.Min(dist(p, h.Apply(models.Point{X: src[i].X + g.CellWidthMM, Y: src[i].Y})),
+				dist(p, h.Apply(models.Point{X: src[i].X, Y: src[i].Y + g.CellHeightMM})))
+			if m := dist(p, dst[i]) / cell; m > markTolerance && m > worstMiss {
+				worst, worstMiss = i, m
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		if !junctions {
+			return markRealm{}, false
+		}
+		src = append(src[:worst], src[worst+1:]...)
+		dst = append(dst[:worst], dst[worst+1:]...)
+		if h, err = fitHomography(src, dst); err != nil {
+			return markRealm{}, false
 		}
 	}
+	if len(src) < minMarkCorners {
+		return markRealm{}, false
+	}
+	borders := map[string]int{}
+	for _, p := range src {
+		switch p.X {
+		case 0:
+			borders["w"]++
+		case g.WidthMM():
+			borders["e"]++
+		}
+		switch p.Y {
+		case 0:
+			borders["s"]++
+		case g.HeightMM():
+			borders["n"]++
+		}
+	}
+	for _, side := range []string{"w", "e", "s", "n"} {
+		if borders[side] < minBorderMarks {
+			return markRealm{}, false
+		}
+	}
+	if !rm.alikeMarks(dst) {
+		return markRealm{}, false
+	}
+	h, miss := refitWithoutStrays(src, dst, h, g, junctions)
+	h = onBorderMarks(src, dst, h, g)
 	// Its corners are marks seen in the frame, and its cells have a shape a
 	// camera over a table sees (a lattice indexed askew over the same marks
 	// has not).
 	if !plausible(h, g, float64(rm.w), float64(rm.h)) || cameraInconsistency(h, float64(rm.w), float64(rm.h)) > maxCameraInconsistency {
-		return homography{}, len(best), false
+		return markRealm{}, false
 	}
 	for _, p := range quadOfLattice(h, g) {
 		if p.X < 0 || p.Y < 0 || p.X > float64(rm.w-1) || p.Y > float64(rm.h-1) {
-			return homography{}, len(best), false
+			return markRealm{}, false
 		}
 	}
-	return h, len(best), true
+	return markRealm{h, len(src), miss}, true
 }
 
 // markPatch is the half-size (px) of the patch around a mark that
@@ -545,4 +655,85 @@ func correlation(a, b []float64) float64 {
 		return 0
 	}
 	return ab / math.Sqrt(aa*bb)
+}
+
+// refitWithoutStrays refits homography h (src, realm millimetres → dst)
+// without the points it misses by more than three times the median miss
+// (and over a pixel and a half): a card's corner taken for a hidden mark
+// nearby would pull the realm's corners off by a few pixels. A lens's
+// bending misses every point a little and drops none. It also gives the
+// median miss of the refit, in cell steps. Only junctions are dropped
+// (drop): a dot that misses is a border dot a strong lens bent, which the
+// realm's corners follow (see onBorderMarks).
+func refitWithoutStrays(src, dst []models.Point, h homography, g models.RealmGeometry, drop bool) (homography, float64) {
+	misses := func(h homography) (miss, steps []float64) {
+		for i := range src {
+			p := h.Apply(src[i])
+			miss = append(miss, dist(p, dst[i]))
+			steps = append(steps, math.Min(dist(p, h.Apply(models.Point{X: src[i].X + g.CellWidthMM, Y: src[i].Y})),
+				dist(p, h.Apply(models.Point{X: src[i].X, Y: src[i].Y + g.CellHeightMM}))))
+		}
+		return miss, steps
+	}
+	median := func(v []float64) float64 {
+		s := append([]float64(nil), v...)
+		sort.Float64s(s)
+		return s[len(s)/2]
+	}
+	miss, steps := misses(h)
+	limit := math.Max(1.5, 3*median(miss))
+	var s2, d2 []models.Point
+	for i := range src {
+		if miss[i] <= limit {
+			s2 = append(s2, src[i])
+			d2 = append(d2, dst[i])
+		}
+	}
+	if drop && len(s2) < len(src) && len(s2) >= minMarkCorners {
+		if hr, err := fitHomography(s2, d2); err == nil {
+			h = hr
+			miss, steps = misses(h)
+		}
+	}
+	rel := make([]float64, len(miss))
+	for i := range miss {
+		rel[i] = miss[i] / steps[i]
+	}
+	return h, median(rel)
+}
+
+// minBorderFit is how many of the realm's 18 border corners must be seen
+// for onBorderMarks to fit the realm to them alone.
+const minBorderFit = 12
+
+// onBorderMarks refits h (realm millimetres → pixels) to the marks on the
+// realm's border alone, when most of them are seen. A lens's barrel distortion bows the
+// lattice; a homography fitted to all its corners splits the difference
+// and pulls the realm's corners a percent or more inward, one fitted to the
+// border follows the border lines, where the realm's corners are. The
+// refit is kept only when it moves no corner of the realm by more than
+// markTolerance of a cell.
+func onBorderMarks(src, dst []models.Point, h homography, g models.RealmGeometry) homography {
+	var bs, bd []models.Point
+	for i, p := range src {
+		if p.X == 0 || p.Y == 0 || p.X == g.WidthMM() || p.Y == g.HeightMM() {
+			bs = append(bs, p)
+			bd = append(bd, dst[i])
+		}
+	}
+	if len(bs) < minBorderFit {
+		return h
+	}
+	hb, err := fitHomography(bs, bd)
+	if err != nil {
+		return h
+	}
+	qa, qb := quadOfLattice(h, g), quadOfLattice(hb, g)
+	cell := dist(qa[0], qa[1]) / models.Columns
+	for i := range qa {
+		if dist(qa[i], qb[i]) > markTolerance*cell {
+			return h
+		}
+	}
+	return hb
 }

@@ -64,3 +64,64 @@ func BenchmarkDetectMarks(b *testing.B) {
 		}
 	}
 }
+
+// TestDetectCrossedMat: mats that mark the cells' corners with small
+// crosses (a T along the realm's border, an L at its corners) or draw the
+// grid as dashes that cross at the corners, with cards over some of them,
+// a tilted camera and a lens's barrel distortion: the realm is read off the
+// junctions of thin lines at its corners.
+func TestDetectCrossedMat(t *testing.T) {
+	for _, tc := range []struct {
+		seed   uint64
+		tilt   float64
+		rot    float64
+		k1     float64
+		light  bool
+		dashed bool
+	}{
+		{9301, 24, -4, 0.04, true, false},
+		{9302, 18, 8, 0.02, false, false},
+		{9306, 26, 1, 0.03, true, false},
+		{9304, 28, -6, 0.03, true, true},
+		{9307, 16, -2, 0.02, true, true},
+	} {
+		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
+			s := scene{seed: tc.seed, tiltDeg: tc.tilt, rotDeg: tc.rot, widthFrac: 0.7, contrast: 0.75, lightLines: tc.light,
+				lineMM: 0.75, cards: 9, noise: 3, blur: true, jpegQuality: 75, crosses: !tc.dashed, dashed: tc.dashed}
+			frame, truth := s.render(t)
+			if tc.k1 > 0 {
+				bent, bentTruth := barrel(t, frame, tc.k1, 0.8*float64(frame.Cols()), truth)
+				frame.Close()
+				frame, truth = bent, bentTruth
+			}
+			defer frame.Close()
+			c, err := Detect(frame, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
+			}
+		})
+	}
+}
+
+// BenchmarkFindJunctions is the cost of finding the junctions of thin lines
+// (a mat's corner crosses, and card art's) in a frame at the working size.
+func BenchmarkFindJunctions(b *testing.B) {
+	s := scene{seed: 9302, tiltDeg: 18, rotDeg: 8, widthFrac: 0.7, contrast: 0.75, lineMM: 0.75,
+		cards: 9, noise: 3, blur: true, jpegQuality: 75, crosses: true}
+	frame, _ := s.render(b)
+	defer frame.Close()
+	gray, _ := workingGray(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if len(rm.findJunctions()) == 0 {
+			b.Fatal("no junctions")
+		}
+	}
+}

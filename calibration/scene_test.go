@@ -36,6 +36,8 @@ type scene struct {
 	northAtBot  bool // the camera looks from the north side
 	jpegQuality int
 	dots        bool // the cells' corners printed as dots, with no lines
+	crosses     bool // the cells' corners printed as small crosses (a T along the border, an L at its corners), with no lines
+	dashed      bool // the grid lines printed as dashes, which meet in a cross at each corner
 }
 
 // planeScale is the mat image's pixels per millimetre.
@@ -130,6 +132,48 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 			for j := 0; j <= models.Rows; j++ {
 				c := planePx(models.Point{X: float64(i) * g.CellWidthMM, Y: float64(j) * g.CellHeightMM})
 				gocv.Circle(&lines, c, int(1.5*planeScale), lc, -1)
+			}
+		}
+	}
+	if s.crosses || s.dashed {
+		// No full lines: each corner's arms run toward its neighbours,
+		// for a short way (crosses) or all along, broken (dashes).
+		lines.Close()
+		lines = plane.Clone()
+		armMM, gapMM := 7.0, 0.0
+		if s.dashed {
+			armMM, gapMM = 5.0, 7.0
+		}
+		w := max(1, int(s.lineMM*planeScale))
+		dashes := func(a, b models.Point) {
+			l := math.Hypot(b.X-a.X, b.Y-a.Y)
+			ux, uy := (b.X-a.X)/l, (b.Y-a.Y)/l
+			at := func(t float64) image.Point { return planePx(models.Point{X: a.X + t*ux, Y: a.Y + t*uy}) }
+			if gapMM == 0 {
+				gocv.Line(&lines, at(0), at(armMM), lc, w)
+				return
+			}
+			// Dashes from both ends, so that each corner gets a whole one.
+			n := int(math.Round((l + gapMM) / (armMM + gapMM)))
+			period := (l + gapMM) / float64(n)
+			for k := 0; k < n; k++ {
+				gocv.Line(&lines, at(float64(k)*period), at(float64(k)*period+period-gapMM), lc, w)
+			}
+		}
+		for i := 0; i <= models.Columns; i++ {
+			for j := 0; j <= models.Rows; j++ {
+				c := models.Point{X: float64(i) * g.CellWidthMM, Y: float64(j) * g.CellHeightMM}
+				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					ni, nj := i+d[0], j+d[1]
+					if ni < 0 || ni > models.Columns || nj < 0 || nj > models.Rows {
+						continue
+					}
+					n := models.Point{X: float64(ni) * g.CellWidthMM, Y: float64(nj) * g.CellHeightMM}
+					if s.dashed && (d[0] < 0 || d[1] < 0) {
+						continue // each side once
+					}
+					dashes(c, n)
+				}
 			}
 		}
 	}
