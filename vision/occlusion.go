@@ -84,14 +84,21 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// the chroma of the mat's darker shades but not its chromaticity, and a
 	// pale arm of the mat's hue its chromaticity but not its chroma. Either
 	// test alone took such a hand for mat.
-	if cr, cb, ok := dominantChroma(ycc); ok {
+	// The mat's colour is read off the cards, where the mat shows: on a
+	// crowded realm the cards cover most of the view.
+	var cardMask []byte
+	if len(polys) > 0 {
+		cardMask, _ = onCards.DataPtrUint8()
+	}
+	if cr, cb, ok := dominantChroma(ycc, cardMask); ok {
 		onMat := gocv.NewMat()
 		defer onMat.Close()
 		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &onMat)
 		shares := newLightShares()
-		if r, b, ok := dominantChromaticity(small, shares); ok {
+		if r, b, ok := dominantChromaticity(small, shares, cardMask); ok {
 			keepOffChromaticity(small, skin, &onMat, shares, r, b)
 		}
+		addLitMat(small, skin, &onMat)
 		gocv.BitwiseNot(onMat, &onMat)
 		gocv.BitwiseAnd(skin, onMat, &skin)
 	}
@@ -263,8 +270,9 @@ func (s *lightShares) of(data []byte, i int) (r, b float32, ok bool) {
 }
 
 // dominantChromaticity finds the most common chromaticity of a BGR image,
-// as the mat's, when it covers matShare percent of the pixels.
-func dominantChromaticity(img gocv.Mat, shares *lightShares) (r, b float32, ok bool) {
+// as the mat's, when it covers matShare percent of the pixels (those where
+// cards is zero, when it is given).
+func dominantChromaticity(img gocv.Mat, shares *lightShares, cards []byte) (r, b float32, ok bool) {
 	data, err := img.DataPtrUint8()
 	if err != nil || img.Channels() != 3 {
 		return 0, 0, false
@@ -272,7 +280,13 @@ func dominantChromaticity(img gocv.Mat, shares *lightShares) (r, b float32, ok b
 	var hist [chromaticityBins][chromaticityBins]int
 	counted := 0
 	// Every other pixel: the mat's colour is as common among them.
+	if cards != nil && len(cards)*3 != len(data) {
+		cards = nil
+	}
 	for i := 0; i+2 < len(data); i += 6 {
+		if cards != nil && cards[i/3] != 0 {
+			continue
+		}
 		if r, b, ok := shares.of(data, i); ok {
 			hist[min(chromaticityBins-1, int(r*chromaticityBins))][min(chromaticityBins-1, int(b*chromaticityBins))]++
 			counted++
@@ -321,6 +335,93 @@ func keepOffChromaticity(img, skin gocv.Mat, mask *gocv.Mat, shares *lightShares
 	}
 }
 
+// A lamp lights a mat unevenly: a hot spot, the falloff towards the far
+// edge, and on a satin or glossy cloth a sheen of the lamp's own light
+// over the mat's colour. Its chroma (Cr, Cb) then grows and shrinks with
+// its brightness and the sheen pales it, out of matChroma of its most
+// common chroma and off its chromaticity: on a red or burgundy mat the lit
+// part reads as skin and reaches the realm's edge like an arm. So a skin
+// pixel also counts as mat when it is the mat's typical colour M (the
+// per-channel median over the pixels already taken for mat) lit by a
+// factor k within matLitRange, plus a grey sheen s of at most matSheen of
+// its brightness: P = k·M + s·(1,1,1), to within matLitMiss of P's
+// length. Skin is not such a colour on a mat that is not skin-toned (on a
+// burgundy mat, skin has more green than blue, the mat and any sheen over
+// it less); a hand of the mat's very colour and about its brightness
+// cannot be told from it by colour.
+const (
+	matLitRange = 1.7
+	matSheen    = 0.5
+	matLitMiss  = 0.04
+)
+
+// addLitMat sets in onMat the skin pixels (non-zero in skin) of the BGR
+// image img that are the mat's colour lit differently (see matLitRange).
+func addLitMat(img, skin gocv.Mat, onMat *gocv.Mat) {
+	data, err := img.DataPtrUint8()
+	if err != nil || img.Channels() != 3 {
+		return
+	}
+	m, err := onMat.DataPtrUint8()
+	if err != nil || len(m)*3 != len(data) {
+		return
+	}
+	sk, err := skin.DataPtrUint8()
+	if err != nil || len(sk) != len(m) {
+		return
+	}
+	var hist [3][256]int
+	n := 0
+	for p := range m {
+		if m[p] != 0 {
+			for c := 0; c < 3; c++ {
+				hist[c][data[3*p+c]]++
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	var mat [3]float64
+	for c := range mat {
+		v, seen := 0, 0
+		for ; v < 255 && seen+hist[c][v] < n/2; v++ {
+			seen += hist[c][v]
+		}
+		mat[c] = float64(v)
+	}
+	// Least squares for k and s: the normal equations of [M 1]·(k, s) = P.
+	mm := mat[0]*mat[0] + mat[1]*mat[1] + mat[2]*mat[2]
+	m1 := mat[0] + mat[1] + mat[2]
+	det := mm*3 - m1*m1
+	if mm == 0 || math.Abs(det) < 1e-6*mm*3 {
+		return // a grey mat: its sheen is its own colour, nothing to add
+	}
+	for p := range m {
+		if m[p] != 0 || sk[p] == 0 {
+			continue
+		}
+		px := [3]float64{float64(data[3*p]), float64(data[3*p+1]), float64(data[3*p+2])}
+		mp := mat[0]*px[0] + mat[1]*px[1] + mat[2]*px[2]
+		sp := px[0] + px[1] + px[2]
+		k := (mp*3 - m1*sp) / det
+		sh := (mm*sp - m1*mp) / det
+		if k < 1/matLitRange || k > matLitRange || sh < -matLitMiss*sp || sh > matSheen*sp/3 {
+			continue
+		}
+		var miss, length float64
+		for c := range px {
+			d := px[c] - k*mat[c] - sh
+			miss += d * d
+			length += px[c] * px[c]
+		}
+		if miss <= matLitMiss*matLitMiss*length {
+			m[p] = 255
+		}
+	}
+}
+
 func abs32(x float32) float32 {
 	if x < 0 {
 		return -x
@@ -329,15 +430,24 @@ func abs32(x float32) float32 {
 }
 
 // dominantChroma finds the most common chroma (Cr, Cb) of a YCrCb image, in
-// 4-level bins, as the mat's colour.
-func dominantChroma(ycc gocv.Mat) (cr, cb float64, ok bool) {
+// 4-level bins, as the mat's colour, among the pixels where cards is zero
+// (all when it is nil).
+func dominantChroma(ycc gocv.Mat, cards []byte) (cr, cb float64, ok bool) {
 	data, err := ycc.DataPtrUint8()
 	if err != nil || ycc.Channels() != 3 {
 		return 0, 0, false
 	}
+	if cards != nil && len(cards)*3 != len(data) {
+		cards = nil
+	}
 	var hist [64][64]int
+	counted := 0
 	for i := 0; i+2 < len(data); i += 3 {
+		if cards != nil && cards[i/3] != 0 {
+			continue
+		}
 		hist[data[i+1]>>2][data[i+2]>>2]++
+		counted++
 	}
 	best, bi, bj := -1, 0, 0
 	for i := range hist {
@@ -358,7 +468,7 @@ func dominantChroma(ycc gocv.Mat) (cr, cb float64, ok bool) {
 	}
 	// A mat of many colours has no colour of its own; then the most common
 	// one may be the hand's.
-	return float64(bi*4 + 2), float64(bj*4 + 2), best > len(data)/3*matShare/100
+	return float64(bi*4 + 2), float64(bj*4 + 2), best > counted*matShare/100
 }
 
 // A lamp's colour shifts every pixel's chroma: under a warm bulb a pale mat
