@@ -48,7 +48,12 @@
 // pixels around the cluster are projected along the few directions most
 // of their gradients share, and pairs of peaks a card's sides apart are
 // its sides); it is reported unknown, a landscape one as a tapped unit
-// when it lies across another card and as a site otherwise. One card is
+// when it lies across another card and as a site otherwise; such a
+// rectangle across a matched card whose face shows inside it is not a card
+// on top (face_shows.go). An unknown card's turn, and whether a landscape
+// one is a site or a unit turned sideways, is read from the layout its
+// kind's faces share (the mean catalog face, layout.go); one off the grid
+// that shows no face's layout (a face-down pile) is not reported. One card is
 // never reported twice: two fits of one face that each hold most of the
 // other's inliers are one card (duplicates.go).
 // Once all of a frame's cards are fitted, every named card's face is laid
