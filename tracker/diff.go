@@ -21,6 +21,17 @@ func diffUnits(old []Piece, now []seen) cellDiff {
 	usedOld := make([]bool, len(old))
 	usedNew := make([]bool, len(now))
 	var d cellDiff
+	// pair marks old unit o (index i) as the one now read as n (index j).
+	pair := func(i, j int, o Piece, n seen) {
+		usedOld[i], usedNew[j] = true, true
+		if o.Hidden {
+			d.shown = append(d.shown, o.ID)
+		}
+		if o.Tapped != n.Tapped {
+			o.Tapped = n.Tapped
+			d.turned = append(d.turned, o)
+		}
+	}
 	match := func(same func(Piece, seen) bool) {
 		for j, n := range now {
 			if usedNew[j] {
@@ -28,14 +39,7 @@ func diffUnits(old []Piece, now []seen) cellDiff {
 			}
 			for i, o := range old {
 				if !usedOld[i] && same(o, n) {
-					usedOld[i], usedNew[j] = true, true
-					if o.Hidden {
-						d.shown = append(d.shown, o.ID)
-					}
-					if o.Tapped != n.Tapped {
-						o.Tapped = n.Tapped
-						d.turned = append(d.turned, o)
-					}
+					pair(i, j, o, n)
 					break
 				}
 			}
@@ -57,16 +61,9 @@ func diffUnits(old []Piece, now []seen) cellDiff {
 			}
 			for i, o := range old {
 				if !usedOld[i] && o.Card == "" && o.Owner == n.Owner && o.Avatar == avatarName(n) && (!sameTap || o.Tapped == n.Tapped) {
-					usedOld[i], usedNew[j] = true, true
 					o.Card = n.Card
 					d.named = append(d.named, o)
-					if o.Hidden {
-						d.shown = append(d.shown, o.ID)
-					}
-					if o.Tapped != n.Tapped {
-						o.Tapped = n.Tapped
-						d.turned = append(d.turned, o)
-					}
+					pair(i, j, o, n)
 					break
 				}
 			}
