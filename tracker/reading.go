@@ -161,15 +161,7 @@ func hasUnnamed(cards []seen) bool {
 // holds (ref) of the same owner and tapped state, one card each, and the
 // others stay unnamed: a card the catalog lacks is still a card on the board.
 func carryOrUnnamed(sure, unsure, ref []seen) []seen {
-	pool := append([]seen(nil), ref...)
-	for _, s := range sure {
-		for i, p := range pool {
-			if sameName(p.Card, s.Card) && p.Owner == s.Owner {
-				pool = append(pool[:i:i], pool[i+1:]...)
-				break
-			}
-		}
-	}
+	pool := withoutCopiesOf(ref, sure)
 	out := append([]seen(nil), sure...)
 	for _, u := range unsure {
 		c := u
@@ -218,16 +210,8 @@ func carry(sure, unsure []seen, refs ...[]seen) ([]seen, bool) {
 		return sure, true
 	}
 	for _, ref := range refs {
-		pool := append([]seen(nil), ref...)
 		// Cards read with confidence account for their own copies first.
-		for _, s := range sure {
-			for i, p := range pool {
-				if sameName(p.Card, s.Card) && p.Owner == s.Owner {
-					pool = append(pool[:i:i], pool[i+1:]...)
-					break
-				}
-			}
-		}
+		pool := withoutCopiesOf(ref, sure)
 		out, ok := append([]seen(nil), sure...), true
 		for _, u := range unsure {
 			found := -1
@@ -304,4 +288,19 @@ func withoutHidden(unsure []seen, sq Square) ([]seen, bool) {
 		dropped = true
 	}
 	return rest, dropped
+}
+
+// withoutCopiesOf returns a copy of ref without one card of the same name and
+// owner for each card of sure.
+func withoutCopiesOf(ref, sure []seen) []seen {
+	pool := append([]seen(nil), ref...)
+	for _, s := range sure {
+		for i, p := range pool {
+			if sameName(p.Card, s.Card) && p.Owner == s.Owner {
+				pool = append(pool[:i:i], pool[i+1:]...)
+				break
+			}
+		}
+	}
+	return pool
 }
