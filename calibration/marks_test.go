@@ -26,20 +26,7 @@ func TestDetectDottedMat(t *testing.T) {
 		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
 			s := scene{seed: tc.seed, tiltDeg: tc.tilt, rotDeg: 3, widthFrac: 0.8, contrast: 0.8, lightLines: tc.light,
 				cards: 7, noise: 3, jpegQuality: 80, dots: true}
-			frame, truth := s.render(t)
-			if tc.k1 > 0 {
-				bent, bentTruth := barrel(t, frame, tc.k1, 0.8*float64(frame.Cols()), truth)
-				frame.Close()
-				frame, truth = bent, bentTruth
-			}
-			defer frame.Close()
-			c, err := Detect(frame, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
-				t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
-			}
+			detectsWithin1Percent(t, s, tc.k1)
 		})
 	}
 }
@@ -88,20 +75,7 @@ func TestDetectCrossedMat(t *testing.T) {
 		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
 			s := scene{seed: tc.seed, tiltDeg: tc.tilt, rotDeg: tc.rot, widthFrac: 0.7, contrast: 0.75, lightLines: tc.light,
 				lineMM: 0.75, cards: 9, noise: 3, blur: true, jpegQuality: 75, crosses: !tc.dashed, dashed: tc.dashed}
-			frame, truth := s.render(t)
-			if tc.k1 > 0 {
-				bent, bentTruth := barrel(t, frame, tc.k1, 0.8*float64(frame.Cols()), truth)
-				frame.Close()
-				frame, truth = bent, bentTruth
-			}
-			defer frame.Close()
-			c, err := Detect(frame, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
-				t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
-			}
+			detectsWithin1Percent(t, s, tc.k1)
 		})
 	}
 }
@@ -123,5 +97,26 @@ func BenchmarkFindJunctions(b *testing.B) {
 		if len(rm.findJunctions()) == 0 {
 			b.Fatal("no junctions")
 		}
+	}
+}
+
+// detectsWithin1Percent renders scene s, bent by a barrel lens of strength k1
+// when k1 > 0, and checks that Detect finds its realm within 1% of the
+// realm's width.
+func detectsWithin1Percent(t *testing.T, s scene, k1 float64) {
+	t.Helper()
+	frame, truth := s.render(t)
+	if k1 > 0 {
+		bent, bentTruth := barrel(t, frame, k1, 0.8*float64(frame.Cols()), truth)
+		frame.Close()
+		frame, truth = bent, bentTruth
+	}
+	defer frame.Close()
+	c, err := Detect(frame, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
 	}
 }
