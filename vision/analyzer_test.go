@@ -147,13 +147,7 @@ func TestAnalyzeUnknownCard(t *testing.T) {
 	full := devCatalog(t)
 	// A catalog without two cards that share their palette with cards still in it.
 	missing := map[string]bool{"cinder_hollow": true, "stonehide_ox": true}
-	var cards []*models.Card
-	for _, c := range full.Cards() {
-		if !missing[c.Slug] {
-			cards = append(cards, c)
-		}
-	}
-	a := newTestAnalyzer(t, models.NewCatalog(cards))
+	a := newTestAnalyzer(t, catalogWithout(full, missing))
 	var place []placement
 	for s := range missing {
 		c, _ := full.BySlug(s)

@@ -22,13 +22,7 @@ func TestAnalyzeUnknownCardTurn(t *testing.T) {
 	// the layout then depends on.
 	_, landscapeSite := sitesByScan(t, full)
 	missing := map[string]bool{landscapeSite: true, "stonehide_ox": true}
-	var cards []*models.Card
-	for _, c := range full.Cards() {
-		if !missing[c.Slug] {
-			cards = append(cards, c)
-		}
-	}
-	a := newTestAnalyzer(t, models.NewCatalog(cards))
+	a := newTestAnalyzer(t, catalogWithout(full, missing))
 	unit, _ := full.BySlug("stonehide_ox")
 	site, _ := full.BySlug(landscapeSite)
 	tests := []struct {

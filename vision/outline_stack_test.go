@@ -12,13 +12,7 @@ import (
 func TestAnalyzeUnknownCardOnAnother(t *testing.T) {
 	full := devCatalog(t)
 	missing := map[string]bool{"stonehide_ox": true, "cinder_hollow": true}
-	var cards []*models.Card
-	for _, c := range full.Cards() {
-		if !missing[c.Slug] {
-			cards = append(cards, c)
-		}
-	}
-	a := newTestAnalyzer(t, models.NewCatalog(cards))
+	a := newTestAnalyzer(t, catalogWithout(full, missing))
 	unit, _ := full.BySlug("stonehide_ox")
 	tests := []struct {
 		name    string

@@ -152,3 +152,14 @@ func devCatalog(t testing.TB) *models.Catalog {
 	t.Skip("no sample catalog")
 	return nil
 }
+
+// catalogWithout returns full without the cards whose slugs are in missing.
+func catalogWithout(full *models.Catalog, missing map[string]bool) *models.Catalog {
+	var cards []*models.Card
+	for _, c := range full.Cards() {
+		if !missing[c.Slug] {
+			cards = append(cards, c)
+		}
+	}
+	return models.NewCatalog(cards)
+}
