@@ -16,12 +16,7 @@ const (
 
 func TestTrackerScripts(t *testing.T) {
 	const hand, still = 0.4, 1.0
-	tests := []struct {
-		name  string
-		start table
-		steps []step
-		want  []string
-	}{
+	tests := []script{
 		{
 			name:  "first site tells whose turn it is, avatar taps",
 			start: startTable(),
@@ -140,17 +135,7 @@ func TestTrackerScripts(t *testing.T) {
 			},
 		},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			for seed := int64(1); seed <= 20; seed++ {
-				obs, _ := render(tc.start, tc.steps, defaultNoise(), seed)
-				got := briefs(run(New(Config{}), obs))
-				if !reflect.DeepEqual(turns(got), turns(tc.want)) {
-					t.Fatalf("seed %d: events\n got %q\nwant %q", seed, got, tc.want)
-				}
-			}
-		})
-	}
+	checkScripts(t, tests)
 }
 
 // turns splits events at each turn_start and sorts each turn's events: the
@@ -309,5 +294,31 @@ func TestStatusNamesUnnamedCards(t *testing.T) {
 	want := []string{"reading the board", "", "cannot identify the card at D3 (is it in the catalog?): kept in play unnamed"}
 	if !reflect.DeepEqual(status, want) {
 		t.Errorf("status %q, want %q", status, want)
+	}
+}
+
+// script is a table and the steps played on it, with the events the tracker
+// must give.
+type script struct {
+	name  string
+	start table
+	steps []step
+	want  []string
+}
+
+// checkScripts renders each script under 20 noise seeds and checks the
+// tracker's events against its want.
+func checkScripts(t *testing.T, tests []script) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for seed := int64(1); seed <= 20; seed++ {
+				obs, _ := render(tc.start, tc.steps, defaultNoise(), seed)
+				got := briefs(run(New(Config{}), obs))
+				if !reflect.DeepEqual(turns(got), turns(tc.want)) {
+					t.Fatalf("seed %d: events\n got %q\nwant %q", seed, got, tc.want)
+				}
+			}
+		})
 	}
 }

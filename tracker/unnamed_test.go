@@ -14,12 +14,7 @@ import (
 // played, summoned, tapped, moved and removed, each event marked unnamed.
 func TestUnnamedCardsScripts(t *testing.T) {
 	const hand, still = 0.4, 2.0
-	tests := []struct {
-		name  string
-		start table
-		steps []step
-		want  []string
-	}{
+	tests := []script{
 		{
 			name:  "an Avatar the catalog lacks starts the game unnamed",
 			start: table{"C1": {avatar("Sorcerer", S)}, "C4": {avatar("?Geomancer", N)}},
@@ -55,17 +50,7 @@ func TestUnnamedCardsScripts(t *testing.T) {
 			},
 		},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			for seed := int64(1); seed <= 20; seed++ {
-				obs, _ := render(tc.start, tc.steps, defaultNoise(), seed)
-				got := briefs(run(New(Config{}), obs))
-				if !reflect.DeepEqual(turns(got), turns(tc.want)) {
-					t.Fatalf("seed %d: events\n got %q\nwant %q", seed, got, tc.want)
-				}
-			}
-		})
-	}
+	checkScripts(t, tests)
 }
 
 // avatarsAnd gives a frame with both Avatars named, and the cards given.
