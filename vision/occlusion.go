@@ -313,16 +313,8 @@ func dominantChromaticity(img gocv.Mat, shares *lightShares, cards []byte) (r, b
 // of the BGR image whose chromaticity is farther than matChromaticity from
 // (r, b). Elsewhere mask is left as it is: only skin is cleared by it.
 func keepOffChromaticity(img, skin gocv.Mat, mask *gocv.Mat, shares *lightShares, r, b float32) {
-	data, err := img.DataPtrUint8()
-	if err != nil || img.Channels() != 3 {
-		return
-	}
-	m, err := mask.DataPtrUint8()
-	if err != nil || len(m)*3 != len(data) {
-		return
-	}
-	sk, err := skin.DataPtrUint8()
-	if err != nil || len(sk) != len(m) {
+	data, m, sk, ok := skinPixels(img, skin, mask)
+	if !ok {
 		return
 	}
 	for p := range m {
@@ -355,19 +347,29 @@ const (
 	matLitMiss  = 0.04
 )
 
+// skinPixels returns the bytes of BGR image img and of the one-channel
+// masks mask and skin, all of one size; ok is false when they are not.
+func skinPixels(img, skin gocv.Mat, mask *gocv.Mat) (data, m, sk []uint8, ok bool) {
+	data, err := img.DataPtrUint8()
+	if err != nil || img.Channels() != 3 {
+		return nil, nil, nil, false
+	}
+	m, err = mask.DataPtrUint8()
+	if err != nil || len(m)*3 != len(data) {
+		return nil, nil, nil, false
+	}
+	sk, err = skin.DataPtrUint8()
+	if err != nil || len(sk) != len(m) {
+		return nil, nil, nil, false
+	}
+	return data, m, sk, true
+}
+
 // addLitMat sets in onMat the skin pixels (non-zero in skin) of the BGR
 // image img that are the mat's colour lit differently (see matLitRange).
 func addLitMat(img, skin gocv.Mat, onMat *gocv.Mat) {
-	data, err := img.DataPtrUint8()
-	if err != nil || img.Channels() != 3 {
-		return
-	}
-	m, err := onMat.DataPtrUint8()
-	if err != nil || len(m)*3 != len(data) {
-		return
-	}
-	sk, err := skin.DataPtrUint8()
-	if err != nil || len(sk) != len(m) {
+	data, m, sk, ok := skinPixels(img, skin, onMat)
+	if !ok {
 		return
 	}
 	var hist [3][256]int
