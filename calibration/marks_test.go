@@ -36,14 +36,7 @@ func TestDetectDottedMat(t *testing.T) {
 func BenchmarkDetectMarks(b *testing.B) {
 	s := scene{seed: 9200, tiltDeg: 10, rotDeg: 3, widthFrac: 0.8, contrast: 0.8, lightLines: true,
 		cards: 7, noise: 3, jpegQuality: 80, dots: true}
-	frame, _ := s.render(b)
-	defer frame.Close()
-	gray, _ := workingGray(frame)
-	defer gray.Close()
-	rm, err := newRidgeMap(gray)
-	if err != nil {
-		b.Fatal(err)
-	}
+	rm := ridgeMapOf(b, s)
 	g := models.DefaultRealm()
 	for b.Loop() {
 		if _, _, ok := detectMarks(rm, g); !ok {
@@ -85,14 +78,7 @@ func TestDetectCrossedMat(t *testing.T) {
 func BenchmarkFindJunctions(b *testing.B) {
 	s := scene{seed: 9302, tiltDeg: 18, rotDeg: 8, widthFrac: 0.7, contrast: 0.75, lineMM: 0.75,
 		cards: 9, noise: 3, blur: true, jpegQuality: 75, crosses: true}
-	frame, _ := s.render(b)
-	defer frame.Close()
-	gray, _ := workingGray(frame)
-	defer gray.Close()
-	rm, err := newRidgeMap(gray)
-	if err != nil {
-		b.Fatal(err)
-	}
+	rm := ridgeMapOf(b, s)
 	for b.Loop() {
 		if len(rm.findJunctions()) == 0 {
 			b.Fatal("no junctions")
@@ -119,4 +105,18 @@ func detectsWithin1Percent(t *testing.T, s scene, k1 float64) {
 	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
 		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
 	}
+}
+
+// ridgeMapOf renders scene s and returns its ridge map at the working size.
+func ridgeMapOf(b *testing.B, s scene) *ridgeMap {
+	b.Helper()
+	frame, _ := s.render(b)
+	defer frame.Close()
+	gray, _ := workingGray(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rm
 }
