@@ -288,6 +288,13 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	if hs := settleOnSides(rm, best.h, g); !fromMarks && hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 	}
+	if col, ok := newColourFrame(frame, scale); ok && !fromMarks {
+		// A border running over bare cloth where the grid's lines are
+		// unbroken everywhere else (see bare.go).
+		if hs := ontoUnbrokenGrid(rm, col, best.h, g); hs != best.h {
+			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+		}
+	}
 	if cameraInconsistency(best.h, float64(gray.Cols()), float64(gray.Rows())) > maxCameraInconsistency {
 		return homography{}, best.score, fmt.Errorf("calibration: the grid found has cells of a shape no camera sees: %w", ErrNotFound)
 	}

@@ -53,7 +53,13 @@
 // so a lattice whose border column lies under an arm and whose other border runs over the mat's empty margin
 // goes back onto the realm. The realm is printed on the mat, so when the mat's own edge (a sharp step of
 // one sign, flat on either side, along the realm's whole length) runs through the lattice's border column
-// or row, the lattice is moved a cell away from it, or refused. And whichever way it was found, a lattice
+// or row, the lattice is moved a cell away from it, or refused. A mat that draws its grid as unbroken lines
+// draws every cell side from end to end, so when the sides a lattice shares with the lattice a cell over are
+// almost never bare cloth (read by colour: the cloth beside the lattice's clearly drawn sides, no line across
+// a band a few pixels wide), while most of the sides it would give up run over bare cloth and the sides it
+// would gain are bare nowhere (under an arm or cards), it is moved that cell: zone boxes printed in the
+// margin, broken between the boxes, pass for the realm's border row when an arm hides the true one (bare.go).
+// And whichever way it was found, a lattice
 // whose cells no camera over a table could see in that shape (square pixels, principal point at the
 // frame's centre, a field of view of 19° or more: a lattice of half the row spacing over half the realm
 // needs a grazing telephoto view) is refused.

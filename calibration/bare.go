@@ -1,0 +1,224 @@
+package calibration
+
+import (
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// A mat that draws its grid as unbroken lines draws every cell side of the
+// realm from end to end: where a side of a lattice shows neither a line nor
+// anything lying over it, only the mat's own cloth, the lattice is not the
+// realm there. Zone boxes printed in the margin line up with the realm's
+// columns well enough to pass for a row of cells, and when an arm hides the
+// realm's own border row, the lattice one row over, whose outer row runs
+// along the boxes, shows more drawn lines than the true one (whose row under
+// the arm shows none). But the boxes' row is broken: between the boxes, and
+// along the sides that would join them to the realm, the lattice crosses
+// bare cloth, while the sides the true realm has and that lattice lacks lie
+// under the arm, which is not the mat's colour. ontoUnbrokenGrid makes that
+// move; a mat of dots, crosses or dashes shows bare cloth along every side,
+// shared or not, and is left alone.
+
+// colourFrame reads the camera frame's colour at working-image points.
+type colourFrame struct {
+	pix   []byte // BGR, row-major
+	w, h  int
+	scale float64 // working pixels per frame pixel
+}
+
+// newColourFrame wraps an 8-bit, 3-channel frame read at working scale
+// scale; ok is false for other frames (a grey frame has no cloth colour).
+func newColourFrame(frame gocv.Mat, scale float64) (colourFrame, bool) {
+	if frame.Type() != gocv.MatTypeCV8UC3 {
+		return colourFrame{}, false
+	}
+	pix, err := frame.DataPtrUint8()
+	if err != nil || len(pix) < frame.Cols()*frame.Rows()*3 {
+		return colourFrame{}, false
+	}
+	return colourFrame{pix: pix, w: frame.Cols(), h: frame.Rows(), scale: scale}, true
+}
+
+// rgbSample is a colour as chromaticity (each channel's share of the sum)
+// and brightness (the sum).
+type rgbSample struct {
+	b, g, sum float64
+}
+
+// at is the mean colour of the 3×3 frame pixels round working point p;
+// ok is false outside the frame.
+func (c colourFrame) at(p models.Point) (rgbSample, bool) {
+	x, y := int(math.Round(p.X/c.scale)), int(math.Round(p.Y/c.scale))
+	if x < 1 || y < 1 || x >= c.w-1 || y >= c.h-1 {
+		return rgbSample{}, false
+	}
+	var b, g, r float64
+	for dy := -1; dy <= 1; dy++ {
+		i := ((y+dy)*c.w + x - 1) * 3
+		for k := 0; k < 3; k++ {
+			b += float64(c.pix[i+3*k])
+			g += float64(c.pix[i+3*k+1])
+			r += float64(c.pix[i+3*k+2])
+		}
+	}
+	s := b + g + r + 9
+	return rgbSample{b: (b + 3) / s, g: (g + 3) / s, sum: s / 9}, true
+}
+
+// clothColour is the mat's cloth as the lattice's clearly drawn cell sides
+// show it: the median of the colours beside them, and how far (chromaticity)
+// those colours typically lie from it.
+type clothColour struct {
+	rgbSample
+	spread float64
+}
+
+// Bare-cloth limits. Lengths in pixels are at the working width.
+const (
+	clothFlank     = 9.0  // px either side of a drawn side at which the cloth is read
+	clothBand      = 6.0  // px either side of a side's line (a lens bends lines a few px off the lattice) that must be bare cloth
+	drawnSide      = 1.0  // mean line response (noise units) of a side that is clearly drawn
+	minDrawnSides  = 4    // clearly drawn sides needed to know the cloth's colour
+	bareLine       = 2.0  // a bare sample's strongest line response across the band (noise units; weave and JPEG reach 1–2)
+	minClothSpread = 0.02 // chromaticity tolerance floor
+	clothSpreads   = 4.0  // a colour within this many spreads of the cloth's chromaticity is cloth
+	minClothBright = 0.5  // brightness range of cloth, relative to its median (lamp falloff, vignette)
+	maxClothBright = 1.8
+	bareSampleStep = 4.0 // mm between samples along a side
+)
+
+// ontoUnbrokenGrid's bars, as shares of a set of cell sides' samples that
+// are bare cloth. On the independent generator's 54 frames whose cloth
+// could be read, the true lattice's sides shared with a lattice a cell
+// over were bare for at most 0.14 on mats of lines (none on most), 0.2–0.34
+// on mats of dots and crosses; the sides it would give up for at most 0.21
+// on mats of lines, 0.5 on crosses; the sides one cell beyond it (the
+// margin, zone boxes, logo, the table) for 0.03–0.97.
+const (
+	maxSharedBare  = 0.1  // the grid's lines are unbroken: the shared sides are almost never bare
+	minGivenUpBare = 0.4  // the sides given up run over bare cloth for at least this share
+	maxGainedBare  = 0.05 // the sides gained are bare nowhere (covered, or drawn)
+)
+
+// cloth estimates the mat's colour beside the cell sides of lattice h that
+// clearly show as drawn lines; ok is false when too few do.
+func (c colourFrame) cloth(rm *ridgeMap, h homography, g models.RealmGeometry, light bool) (clothColour, bool) {
+	var samples []rgbSample
+	drawn := 0
+	for _, s := range realmSides() {
+		gl := s.line(g)
+		if e, n := rm.lineEvidence(h, gl, segmentStep, ridgeClip, light); n == 0 || e < drawnSide {
+			continue
+		}
+		drawn++
+		gl.sample(h, bareSampleStep, func(p models.Point, nx, ny float64) {
+			for _, d := range []float64{-clothFlank, clothFlank} {
+				if col, ok := c.at(models.Point{X: p.X + d*nx, Y: p.Y + d*ny}); ok {
+					samples = append(samples, col)
+				}
+			}
+		})
+	}
+	if drawn < minDrawnSides || len(samples) < 20 {
+		return clothColour{}, false
+	}
+	median := func(v func(rgbSample) float64) float64 {
+		vals := make([]float64, len(samples))
+		for i, s := range samples {
+			vals[i] = v(s)
+		}
+		sort.Float64s(vals)
+		return vals[len(vals)/2]
+	}
+	cc := clothColour{rgbSample: rgbSample{
+		b:   median(func(s rgbSample) float64 { return s.b }),
+		g:   median(func(s rgbSample) float64 { return s.g }),
+		sum: median(func(s rgbSample) float64 { return s.sum }),
+	}}
+	cc.spread = median(func(s rgbSample) float64 { return math.Hypot(s.b-cc.b, s.g-cc.g) })
+	return cc, true
+}
+
+// isCloth says whether colour s could be the cloth's.
+func (cc clothColour) isCloth(s rgbSample) bool {
+	tol := math.Max(minClothSpread, clothSpreads*cc.spread)
+	return math.Hypot(s.b-cc.b, s.g-cc.g) <= tol && s.sum >= minClothBright*cc.sum && s.sum <= maxClothBright*cc.sum
+}
+
+// bareShare is the share of the samples along the given cell sides under
+// h (those inside the frame) where the mat shows bare: no line of h's
+// colour within clothBand across the side, and cloth all across the band.
+// n is how many samples were read.
+func (c colourFrame) bareShare(rm *ridgeMap, cc clothColour, h homography, g models.RealmGeometry, sides []cellSide, light bool) (share float64, n int) {
+	bare := 0
+	for _, s := range sides {
+		s.line(g).sample(h, bareSampleStep, func(p models.Point, nx, ny float64) {
+			line := math.Inf(-1)
+			cloth := true
+			for d := -clothBand; d <= clothBand; d++ {
+				q := models.Point{X: p.X + d*nx, Y: p.Y + d*ny}
+				r, ok := rm.response(q, nx, ny, light)
+				if !ok {
+					cloth = false
+					break
+				}
+				line = math.Max(line, r)
+				if int(d)%3 == 0 {
+					if col, ok := c.at(q); !ok || !cc.isCloth(col) {
+						cloth = false
+					}
+				}
+			}
+			if line == math.Inf(-1) {
+				return
+			}
+			n++
+			if cloth && line < bareLine {
+				bare++
+			}
+		})
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return float64(bare) / float64(n), n
+}
+
+// ontoUnbrokenGrid moves lattice h by one cell, along either axis, when
+// the grid's lines are unbroken (the cell sides h shares with the moved
+// lattice are almost never bare cloth), most of the sides h gives up run
+// over bare cloth, and the sides the move gains are not bare anywhere
+// (under an arm or cards, or drawn): see the comment at the top of this
+// file. The moved lattice is polished onto the lines' centres. It returns
+// h when no move is called for, or the frame has no colour.
+func ontoUnbrokenGrid(rm *ridgeMap, col colourFrame, h homography, g models.RealmGeometry) homography {
+	light := rm.lightGrid(h, g)
+	cc, ok := col.cloth(rm, h, g, light)
+	if !ok {
+		return h
+	}
+	w, hgt := float64(rm.w), float64(rm.h)
+	own := realmSides()
+	for _, s := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+		moved := cellSides(s[0], models.Columns+s[0], s[1], models.Rows+s[1])
+		hs := shiftedBy(h, g, s[0], s[1])
+		if !plausible(hs, g, w, hgt) || !insideFrame(hs, g, w, hgt) {
+			continue
+		}
+		givenUp, n := col.bareShare(rm, cc, h, g, without(own, moved), light)
+		if givenUp < minGivenUpBare || n == 0 {
+			continue
+		}
+		shared, _ := col.bareShare(rm, cc, h, g, without(own, without(own, moved)), light)
+		gained, m := col.bareShare(rm, cc, h, g, without(moved, own), light)
+		if shared > maxSharedBare || gained > maxGainedBare || m == 0 {
+			continue
+		}
+		return polishOnLines(rm, hs, g)
+	}
+	return h
+}

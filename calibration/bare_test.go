@@ -1,0 +1,139 @@
+package calibration
+
+import (
+	"image"
+	"image/color"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// drawZoneBoxes prints three boxes in the mat's margin north of the realm
+// under lattice h, in the colour of the grid's own lines, lined up with the
+// realm's columns about as a row of cells would be (boxes for the deck and
+// the cemetery, as many mats print them): the row the boxes make is broken
+// between them. The bundled mats' margins are narrower than a cell, so the
+// mat is first widened north with its own cloth's colour.
+func drawZoneBoxes(tb testing.TB, frame *gocv.Mat, rm *ridgeMap, scale float64, h homography, g models.RealmGeometry) {
+	tb.Helper()
+	light := rm.lightGrid(hWorking(h, scale), g)
+	// The lines' colour: the median of the frame where the grid's lines
+	// clearly show.
+	var bs, gs, rs []int
+	for _, gl := range innerLines(g) {
+		gl.sample(h, 2, func(p models.Point, nx, ny float64) {
+			q := models.Point{X: p.X * scale, Y: p.Y * scale}
+			if r, ok := rm.response(q, nx, ny, light); !ok || r < 3 {
+				return
+			}
+			v := frame.GetVecbAt(int(p.Y+0.5), int(p.X+0.5))
+			bs, gs, rs = append(bs, int(v[0])), append(gs, int(v[1])), append(rs, int(v[2]))
+		})
+	}
+	if len(bs) < 20 {
+		tb.Fatalf("the grid's lines do not show clearly enough to read their colour (%d samples)", len(bs))
+	}
+	med := func(v []int) uint8 { sort.Ints(v); return uint8(v[len(v)/2]) }
+	col := color.RGBA{R: med(rs), G: med(gs), B: med(bs), A: 255}
+	cw, ch, hh, w := g.CellWidthMM, g.CellHeightMM, g.HeightMM(), g.WidthMM()
+	// A mat with room for the boxes: its cloth (the colour just north of
+	// the realm's border) goes on a cell and more north of the realm.
+	bs, gs, rs = nil, nil, nil
+	for x := 0.0; x <= w; x += 5 {
+		p := h.Apply(models.Point{X: x, Y: hh + 12})
+		if p.X < 0 || p.Y < 0 || int(p.X) >= frame.Cols() || int(p.Y) >= frame.Rows() {
+			continue
+		}
+		v := frame.GetVecbAt(int(p.Y), int(p.X))
+		bs, gs, rs = append(bs, int(v[0])), append(gs, int(v[1])), append(rs, int(v[2]))
+	}
+	if len(bs) < 20 {
+		tb.Fatal("the mat's margin north of the realm is out of the frame")
+	}
+	cloth := color.RGBA{R: med(rs), G: med(gs), B: med(bs), A: 255}
+	var margin []image.Point
+	for _, p := range []models.Point{{X: -50, Y: hh + 5}, {X: w + 50, Y: hh + 5}, {X: w + 50, Y: hh + ch + 25}, {X: -50, Y: hh + ch + 25}} {
+		q := h.Apply(p)
+		margin = append(margin, image.Pt(int(q.X+0.5), int(q.Y+0.5)))
+	}
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{margin})
+	defer pv.Close()
+	gocv.FillPoly(frame, pv, cloth)
+	for _, box := range [][4]float64{{0.55 * cw, 1.85 * cw}, {2.05 * cw, 2.95 * cw}, {3.15 * cw, 4.45 * cw}} {
+		x0, x1 := box[0], box[1]
+		y0, y1 := hh+10, hh+ch
+		corners := []models.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+		for i := range corners {
+			a, b := h.Apply(corners[i]), h.Apply(corners[(i+1)%4])
+			gocv.Line(frame, image.Pt(int(a.X+0.5), int(a.Y+0.5)), image.Pt(int(b.X+0.5), int(b.Y+0.5)), col, 2)
+		}
+	}
+}
+
+// hWorking is lattice h (frame pixels) in working pixels.
+func hWorking(h homography, scale float64) homography {
+	return h.Then(homography{scale, 0, 0, 0, scale, 0, 0, 0, 1})
+}
+
+// boxedStill reads a bundled still, prints zone boxes north of its realm
+// and covers its whole south row with an arm; it gives the frame (caller
+// closes) and the true lattice in frame pixels.
+func boxedStill(t *testing.T, name string) (gocv.Mat, homography, stillTruth) {
+	t.Helper()
+	dir := filepath.Dir(sampleStills(t)[0])
+	truth, frame := readStill(t, dir, name)
+	defer frame.Close()
+	g := models.DefaultRealm()
+	h, err := fitHomography(realmCorners(g), truth.Corners[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	gray, scale := workingGray(frame)
+	rm, err := newRidgeMap(gray)
+	gray.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawZoneBoxes(t, &frame, rm, scale, h, g)
+	cw, ch, w := g.CellWidthMM, g.CellHeightMM, g.WidthMM()
+	arm := []models.Point{{X: -0.8 * cw, Y: -300}, {X: w + 0.8*cw, Y: -300}, {X: w + 0.8*cw, Y: ch + 12}, {X: -0.8 * cw, Y: ch + 12}}
+	return coverWithArm(t, &frame, h, arm), h, truth
+}
+
+// TestOntoUnbrokenGrid: on a bundled still with zone boxes printed north
+// of the realm and an arm over the whole south row, the lattice one row
+// north (its north row along the boxes, its south border the realm's row
+// 1–2 line) is moved back onto the realm, and the true lattice stays put.
+func TestOntoUnbrokenGrid(t *testing.T) {
+	g := models.DefaultRealm()
+	for _, name := range []string{"0003", "0042"} {
+		t.Run(name, func(t *testing.T) {
+			frame, h, truth := boxedStill(t, name)
+			defer frame.Close()
+			gray, scale := workingGray(frame)
+			defer gray.Close()
+			rm, err := newRidgeMap(gray)
+			if err != nil {
+				t.Fatal(err)
+			}
+			col, ok := newColourFrame(frame, scale)
+			if !ok {
+				t.Fatal("a colour frame read as having no colour")
+			}
+			hw := hWorking(h, scale)
+			width := realmWidthPx(truth.Corners) * scale
+			if got := ontoUnbrokenGrid(rm, col, hw, g); cornerError(quadOfLattice(got, g), quadOfLattice(hw, g))/width > 0.01 {
+				t.Errorf("the true lattice was moved to %v", fmtQuad(quadOfLattice(got, g)))
+			}
+			north := shiftedBy(hw, g, 0, 1)
+			got := ontoUnbrokenGrid(rm, col, north, g)
+			if e := cornerError(quadOfLattice(got, g), quadOfLattice(hw, g)) / width; e > 0.01 {
+				t.Errorf("the lattice a row north was not moved onto the realm: corner error %.1f%% of its width", 100*e)
+			}
+		})
+	}
+}
