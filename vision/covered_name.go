@@ -1,10 +1,14 @@
 package vision
 
+// #include "covered_sums.h"
+import "C"
+
 import (
 	"image"
 	"image/color"
 	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
@@ -26,12 +30,17 @@ import (
 // 180° (each level read from the turned face, so that both line up with
 // the window's pixels).
 type siteFaces struct {
-	refs     []int             // index of each face's reference
-	thumbs   [][]byte          // each face's thumbnail (level 0, upright)
-	w, h     [2]int            // face size at each level
-	px       [2][2][][]float32 // [level][turn][face] pixels; level 0 made when needed (faceAt)
-	mean     [2][2][]float32   // [level][turn] the mean site face
-	pxPerMM0 float64           // level 0's scale
+	refs   []int    // index of each face's reference
+	thumbs [][]byte // each face's thumbnail (level 0, upright)
+	w, h   [2]int   // face size at each level
+	// half holds, for each turn, every face's pixels at level 1, one face
+	// after the other (face k from k·w[1]·h[1] on), so that one call sums
+	// them all; full holds each face's at level 0, made when needed
+	// (faceAt).
+	half     [2][]float32
+	full     [2][][]float32
+	mean     [2][2][]float32 // [level][turn] the mean site face
+	pxPerMM0 float64         // level 0's scale
 }
 
 // newSiteFaces gathers the index's site faces; ok is false when it has none.
@@ -52,10 +61,10 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 		}
 		f.refs = append(f.refs, ri)
 		f.thumbs = append(f.thumbs, r.Thumb)
-		f.px[0][0] = append(f.px[0][0], nil)
-		f.px[0][1] = append(f.px[0][1], nil)
-		f.px[1][0] = append(f.px[1][0], halveBytes(r.Thumb, f.w[0], f.h[0], false))
-		f.px[1][1] = append(f.px[1][1], halveBytes(r.Thumb, f.w[0], f.h[0], true))
+		for turn := range f.half {
+			f.full[turn] = append(f.full[turn], nil)
+			f.half[turn] = append(f.half[turn], halveBytes(r.Thumb, f.w[0], f.h[0], turn == 1)...)
+		}
 	}
 	if len(f.refs) == 0 || len(x.meanSiteThumb) != f.w[0]*f.h[0] || f.w[1] < 4 || f.h[1] < 4 {
 		return siteFaces{}, false
@@ -73,7 +82,11 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 
 // faceAt gives a face's pixels at a level and turn.
 func (f *siteFaces) faceAt(level, turn, face int) []float32 {
-	p := f.px[level][turn][face]
+	if level == 1 {
+		n := f.w[1] * f.h[1]
+		return f.half[turn][face*n : (face+1)*n]
+	}
+	p := f.full[turn][face]
 	if p == nil {
 		t := f.thumbs[face]
 		p = make([]float32, len(t))
@@ -83,7 +96,7 @@ func (f *siteFaces) faceAt(level, turn, face int) []float32 {
 			}
 			p[i] = float32(v)
 		}
-		f.px[level][turn][face] = p
+		f.full[turn][face] = p
 	}
 	return p
 }
@@ -308,30 +321,14 @@ type windowStats struct {
 }
 
 func (w *siteWindow) stats(faces *siteFaces, level, turn int, pp pixelPairs) windowStats {
-	mean := faces.mean[level][turn]
 	var s windowStats
-	for _, run := range pp.runs {
-		o := w.px[level][run.win : run.win+run.n]
-		m := mean[run.face : run.face+run.n]
-		var so, soo, sm, smm, som float32
-		for i, ov := range o {
-			mv := m[i]
-			so += ov
-			soo += ov * ov
-			sm += mv
-			smm += mv * mv
-			som += ov * mv
-		}
-		s.so += float64(so)
-		s.soo += float64(soo)
-		s.sm += float64(sm)
-		s.smm += float64(smm)
-		s.som += float64(som)
-	}
 	s.n = float64(pp.n)
 	if s.n < 2 {
 		return s
 	}
+	var sums [5]float64
+	C.tablecam_window_sums(cFloats(w.px[level]), cFloats(faces.mean[level][turn]), cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&sums[0])))
+	s.so, s.soo, s.sm, s.smm, s.som = sums[0], sums[1], sums[2], sums[3], sums[4]
 	s.varO = s.soo - s.so*s.so/s.n
 	s.varM = s.smm - s.sm*s.sm/s.n
 	s.covOM = s.som - s.so*s.sm/s.n
@@ -343,6 +340,46 @@ func (w *siteWindow) stats(faces *siteFaces, level, turn int, pp pixelPairs) win
 	return s
 }
 
+func cFloats(p []float32) *C.float { return (*C.float)(unsafe.Pointer(unsafe.SliceData(p))) }
+
+func cRuns(r []pixelRun) *C.tablecam_pixel_run {
+	return (*C.tablecam_pixel_run)(unsafe.Pointer(unsafe.SliceData(r)))
+}
+
+// faceSums are the sums over a window's pixel pairs that score one face
+// (t) against the window (o) and the mean face (m): Σt, Σt², Σo·t, Σt·m.
+type faceSums [4]float64
+
+// faceSums sums, at a level and turn, the faces listed (all of them when
+// which is nil; level 1 only) or face one alone, into buf (grown as
+// needed).
+func (w *siteWindow) faceSums(faces *siteFaces, level, turn int, which []int32, one int, pp pixelPairs, buf []faceSums) []faceSums {
+	n := len(which)
+	var base []float32
+	var stride int
+	switch {
+	case level == 1 && which == nil:
+		n, base, stride = len(faces.refs), faces.half[turn], faces.w[1]*faces.h[1]
+	case level == 1:
+		base, stride = faces.half[turn], faces.w[1]*faces.h[1]
+	default:
+		n, base = 1, faces.faceAt(level, turn, one)
+	}
+	if cap(buf) < n {
+		buf = make([]faceSums, n)
+	}
+	buf = buf[:n]
+	if n == 0 {
+		return buf
+	}
+	var ids *C.int32_t
+	if which != nil {
+		ids = (*C.int32_t)(unsafe.Pointer(&which[0]))
+	}
+	C.tablecam_face_sums(cFloats(w.px[level]), cFloats(faces.mean[level][turn]), cFloats(base), C.int64_t(stride), ids, C.int(n), cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&buf[0])))
+	return buf
+}
+
 // layout is the correlation of the window's pixels with the mean site face.
 func (s windowStats) layout() float64 {
 	if s.varO <= 1e-6 || s.varM <= 1e-6 {
@@ -351,30 +388,12 @@ func (s windowStats) layout() float64 {
 	return s.covOM / math.Sqrt(s.varO*s.varM)
 }
 
-// partial scores one face against a window's pixel pairs.
-func (w *siteWindow) partial(faces *siteFaces, level, turn, face int, pp pixelPairs, s windowStats) float64 {
+// partial scores one face, by its sums, against a window's pixel pairs.
+func (s windowStats) partial(t faceSums) float64 {
 	if !s.ok {
 		return -1
 	}
-	face0 := faces.faceAt(level, turn, face)
-	mean := faces.mean[level][turn]
-	var st, stt, sot, stm float64
-	for _, run := range pp.runs {
-		o := w.px[level][run.win : run.win+run.n]
-		t := face0[run.face : run.face+run.n]
-		m := mean[run.face : run.face+run.n]
-		var a, aa, ao, am float32
-		for i, tv := range t {
-			a += tv
-			aa += tv * tv
-			ao += o[i] * tv
-			am += tv * m[i]
-		}
-		st += float64(a)
-		stt += float64(aa)
-		sot += float64(ao)
-		stm += float64(am)
-	}
+	st, stt, sot, stm := t[0], t[1], t[2], t[3]
 	varT := stt - st*st/s.n
 	if varT <= 1e-6 {
 		return -1
@@ -446,6 +465,8 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		}
 	}
 	var buf pixelPairs
+	var sums []faceSums
+	var which []int32
 	for pi := range windows {
 		w := &windows[pi]
 		pp := w.pairs(faces, 1, 0, 0, &buf)
@@ -458,8 +479,9 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 			if !st.ok {
 				continue
 			}
-			for fi := range faces.refs {
-				b := best{faceScore{face: fi, turn: turn, level: 1, score: w.partial(faces, 1, turn, fi, pp, st), n: pp.n}, pi}
+			sums = w.faceSums(faces, 1, turn, nil, 0, pp, sums)
+			for fi, t := range sums {
+				b := best{faceScore{face: fi, turn: turn, level: 1, score: st.partial(t), n: pp.n}, pi}
 				offer(b)
 				screened = append(screened, b)
 			}
@@ -477,17 +499,22 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 					continue
 				}
 				for turn := 0; turn < 2; turn++ {
-					var st windowStats
+					which = which[:0]
 					for _, c := range screened {
-						if c.turn != turn {
-							continue
+						if c.turn == turn {
+							which = append(which, int32(c.face))
 						}
-						if !st.ok {
-							if st = w.stats(faces, 1, turn, pp); !st.ok {
-								break
-							}
-						}
-						offer(best{faceScore{face: c.face, turn: turn, dx: dx, dy: dy, level: 1, score: w.partial(faces, 1, turn, c.face, pp, st), n: pp.n}, pi})
+					}
+					if len(which) == 0 {
+						continue
+					}
+					st := w.stats(faces, 1, turn, pp)
+					if !st.ok {
+						continue
+					}
+					sums = w.faceSums(faces, 1, turn, which, 0, pp, sums)
+					for k, t := range sums {
+						offer(best{faceScore{face: int(which[k]), turn: turn, dx: dx, dy: dy, level: 1, score: st.partial(t), n: pp.n}, pi})
 					}
 				}
 			}
@@ -524,7 +551,12 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 					continue
 				}
 				st := w.stats(faces, 0, c.turn, pp)
-				if sc := w.partial(faces, 0, c.turn, c.face, pp, st); sc > b.score {
+				sc := -1.0
+				if st.ok {
+					sums = w.faceSums(faces, 0, c.turn, nil, c.face, pp, sums)
+					sc = st.partial(sums[0])
+				}
+				if sc > b.score {
 					b = best{faceScore{face: c.face, turn: c.turn, dx: dx, dy: dy, level: 0, score: sc, n: pp.n}, wi}
 				}
 			}

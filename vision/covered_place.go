@@ -1,9 +1,13 @@
 package vision
 
+// #include "covered_sums.h"
+import "C"
+
 import (
 	"image"
 	"image/color"
 	"math"
+	"unsafe"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
@@ -91,11 +95,10 @@ func (p sitePlacement) quad(pxPerMM float64) models.Quad {
 // of edges running across, each with the count of visible pixels.
 type edgeSums struct {
 	w, h int
-	// cols[2*(x*(h+1)+y)] is the sum of column x's first y pixels, and the
+	// cols[2*(y*w+x)] is the sum of column x's first y pixels, and the
 	// next value the visible ones among them; rows[2*(y*(w+1)+x)] and the
-	// next the same along row y. A column is stored whole in a row of its
-	// own, and each sum beside its count, so that an outline piece reads
-	// two nearby values.
+	// next the same along row y. Each sum lies beside its count, so that
+	// an outline piece's end reads two neighbouring values.
 	cols, rows []float32
 }
 
@@ -132,33 +135,11 @@ func (s *edgeSums) read(small gocv.Mat, hidden []byte) {
 	s.w, s.h = w, h
 	s.cols = grown(s.cols, 2*w*(h+1))
 	s.rows = grown(s.rows, 2*h*(w+1))
-	col, row := s.cols, s.rows
-	for x := 0; x < w; x++ {
-		col[2*x*(h+1)], col[2*x*(h+1)+1] = 0, 0
+	if len(hidden) < w*h || len(dx) < w*h || len(dy) < w*h {
+		panic("edgeSums.read: hidden mask or gradients smaller than the image")
 	}
-	inv := 1 / full
-	for y := 0; y < h; y++ {
-		r := 2 * y * (w + 1)
-		row[r], row[r+1] = 0, 0
-		for x := 0; x < w; x++ {
-			i := y*w + x
-			var ev, eh, n float32
-			if hidden[i] == 0 {
-				ax, ay := dx[i], dy[i]
-				if ax < 0 {
-					ax = -ax
-				}
-				if ay < 0 {
-					ay = -ay
-				}
-				ev, eh, n = min(max(ax-ay, 0)*inv, 1), min(max(ay-ax, 0)*inv, 1), 1
-			}
-			c := 2 * (x*(h+1) + y)
-			col[c+2], col[c+3] = col[c]+ev, col[c+1]+n
-			k := r + 2*x
-			row[k+2], row[k+3] = row[k]+eh, row[k+1]+n
-		}
-	}
+	C.tablecam_edge_sums((*C.float)(unsafe.Pointer(&dx[0])), (*C.float)(unsafe.Pointer(&dy[0])), (*C.uint8_t)(unsafe.Pointer(&hidden[0])),
+		C.int(w), C.int(h), C.float(1/full), (*C.float)(unsafe.Pointer(&s.cols[0])), (*C.float)(unsafe.Pointer(&s.rows[0])))
 }
 
 // grown gives buf when it holds n values, else a new buffer that does.
@@ -178,8 +159,8 @@ func (s *edgeSums) column(x, y0, y1 int) (e, n float32) {
 	if y1 <= y0 {
 		return 0, 0
 	}
-	b := 2 * x * (s.h + 1)
-	return s.cols[b+2*y1] - s.cols[b+2*y0], s.cols[b+2*y1+1] - s.cols[b+2*y0+1]
+	i0, i1 := 2*(y0*s.w+x), 2*(y1*s.w+x)
+	return s.cols[i1] - s.cols[i0], s.cols[i1+1] - s.cols[i0+1]
 }
 
 // row sums row y's pixels x0 ≤ x < x1 (clipped to the region).
@@ -229,52 +210,70 @@ func siteOutlineSegments() []outlineSegment {
 	return out
 }
 
-// turnedSegment is an outline piece of a site turned by some angle, read
-// along one column (x, from y0 to y1) or one row (y, from x0 to x1), in
-// pixels from the site's centre.
-type turnedSegment struct {
-	at, from, to float64
-	outlineSegment
+// outlinePiece is an outline piece of a site turned by some angle, its
+// centre at a region's base point, in whole pixels: read along column at,
+// rows from ≤ y < to (an end), or along row at, columns from ≤ x < to (a
+// side). The site moved by whole pixels reads each piece moved so.
+type outlinePiece struct {
+	at, from, to    int32
+	end, stub, side int8
 }
 
-// turnOutline turns a site's outline pieces by angleDeg.
-func turnOutline(segs []outlineSegment, angleDeg float64) []turnedSegment {
+// placeOutline turns a site's outline pieces by angleDeg and centres them
+// on (cx, cy), in region pixels (1 px/mm).
+func placeOutline(segs []outlineSegment, angleDeg, cx, cy float64) []outlinePiece {
 	ca, sa := math.Cos(angleDeg*math.Pi/180), math.Sin(angleDeg*math.Pi/180)
-	out := make([]turnedSegment, len(segs))
+	out := make([]outlinePiece, len(segs))
 	for i, g := range segs {
 		x0, y0 := ca*g.x0-sa*g.y0, sa*g.x0+ca*g.y0
 		x1, y1 := ca*g.x1-sa*g.y1, sa*g.x1+ca*g.y1
-		t := turnedSegment{outlineSegment: g}
+		p := outlinePiece{end: int8(g.end), stub: int8(g.stub), side: int8(g.side)}
 		if g.end >= 0 { // runs up and down
-			t.at, t.from, t.to = (x0+x1)/2, min(y0, y1), max(y0, y1)
+			p.at, p.from, p.to = int32(math.Floor(cx+(x0+x1)/2)), int32(math.Round(cy+min(y0, y1))), int32(math.Round(cy+max(y0, y1)))
 		} else {
-			t.at, t.from, t.to = (y0+y1)/2, min(x0, x1), max(x0, x1)
+			p.at, p.from, p.to = int32(math.Floor(cy+(y0+y1)/2)), int32(math.Round(cx+min(x0, x1))), int32(math.Round(cx+max(x0, x1)))
 		}
-		out[i] = t
+		out[i] = p
 	}
 	return out
 }
 
-// score reads a placement: centre (cx, cy) in region pixels at 1 px/mm,
-// with the outline turned by angleDeg.
-func (s *edgeSums) score(segs []turnedSegment, cx, cy, angleDeg float64) sitePlacement {
+// along sums the edges along an outline piece moved by (ix, iy) pixels.
+func (s *edgeSums) along(g *outlinePiece, ix, iy int) (e, n float32) {
+	if g.end >= 0 {
+		return s.column(int(g.at)+ix, int(g.from)+iy, int(g.to)+iy)
+	}
+	return s.row(int(g.at)+iy, int(g.from)+ix, int(g.to)+ix)
+}
+
+// score is a placement's score (see sitePlacement): its outline's pieces
+// moved by (ix, iy) pixels.
+func (s *edgeSums) score(pieces []outlinePiece, ix, iy int) float64 {
+	var sumE, sumN float32
+	for i := range pieces {
+		e, n := s.along(&pieces[i], ix, iy)
+		sumE += e
+		sumN += n
+	}
+	return float64(sumE - sumN/2)
+}
+
+// placement reads a placement whole: its outline's pieces moved by (ix,
+// iy) pixels, centred at (cx, cy) and turned angleDeg.
+func (s *edgeSums) placement(pieces []outlinePiece, ix, iy int, cx, cy, angleDeg float64) sitePlacement {
 	p := sitePlacement{cx: cx, cy: cy, angleDeg: angleDeg}
 	var sumE, sumN float32
 	var endE [2]float32
 	var stubE [2][2]float32
-	for i := range segs {
-		g := &segs[i]
-		var e, n float32
+	for i := range pieces {
+		g := &pieces[i]
+		e, n := s.along(g, ix, iy)
 		if g.end >= 0 {
-			e, n = s.column(int(math.Floor(cx+g.at)), int(math.Round(cy+g.from)), int(math.Round(cy+g.to)))
 			p.endMM[g.end] += float64(n)
 			endE[g.end] += e
-		} else {
-			e, n = s.row(int(math.Floor(cy+g.at)), int(math.Round(cx+g.from)), int(math.Round(cx+g.to)))
-			if g.stub >= 0 {
-				p.stubMM[g.stub][g.side] += float64(n)
-				stubE[g.stub][g.side] += e
-			}
+		} else if g.stub >= 0 {
+			p.stubMM[g.stub][g.side] += float64(n)
+			stubE[g.stub][g.side] += e
 		}
 		sumE += e
 		sumN += n
@@ -295,6 +294,13 @@ func (s *edgeSums) score(segs []turnedSegment, cx, cy, angleDeg float64) sitePla
 		}
 	}
 	return p
+}
+
+// placeScore is a placement as the search tries it: moved (ix, iy) pixels
+// from the cell's centre, turned turn steps of placeTurnStepDeg.
+type placeScore struct {
+	ix, iy, turn int
+	score        float64
 }
 
 // sitePlacements gives the few placements of a site under the cards on top
@@ -337,52 +343,55 @@ func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed, su
 	cell0 := v.cellRect(cell, 0)
 	ccx := (float64(cell0.Min.X+cell0.Max.X)/2 - float64(r.Min.X)) / s
 	ccy := (float64(cell0.Min.Y+cell0.Max.Y)/2 - float64(r.Min.Y)) / s
+	// The outline at each turn, in turn steps from -maxTurn to maxTurn.
+	maxTurn := int(math.Floor(placeMaxTurnDeg/placeTurnStepDeg + 1e-9))
+	outlines := make([][]outlinePiece, 2*maxTurn+1)
+	outline := func(turn int) []outlinePiece {
+		o := outlines[turn+maxTurn]
+		if o == nil {
+			o = placeOutline(segs, float64(turn)*placeTurnStepDeg, ccx, ccy)
+			outlines[turn+maxTurn] = o
+		}
+		return o
+	}
 	// Coarse: every 2 mm, and turns 3 steps apart; then every 1 mm and
 	// turn step around the best.
-	turned := map[float64][]turnedSegment{}
-	outline := func(a float64) []turnedSegment {
-		a = math.Round(a*10) / 10
-		t, ok := turned[a]
-		if !ok {
-			t = turnOutline(segs, a)
-			turned[a] = t
-		}
-		return t
-	}
-	var coarse []sitePlacement
-	coarseTurn := 3 * placeTurnStepDeg
-	for a := -coarseTurn * math.Floor(placeMaxTurnDeg/coarseTurn); a <= placeMaxTurnDeg+1e-9; a += coarseTurn {
-		t := outline(a)
-		for dy := -2 * math.Round(offY/2); dy <= offY+1e-9; dy += 2 {
-			for dx := -2 * math.Round(offX/2); dx <= offX+1e-9; dx += 2 {
-				coarse = append(coarse, sums.score(t, ccx+dx, ccy+dy, a))
+	var coarse []placeScore
+	const coarseTurn = 3
+	for turn := -coarseTurn * (maxTurn / coarseTurn); turn <= maxTurn; turn += coarseTurn {
+		o := outline(turn)
+		for iy := -2 * int(math.Round(offY/2)); float64(iy) <= offY+1e-9; iy += 2 {
+			for ix := -2 * int(math.Round(offX/2)); float64(ix) <= offX+1e-9; ix += 2 {
+				coarse = append(coarse, placeScore{ix, iy, turn, sums.score(o, ix, iy)})
 			}
 		}
 	}
-	var fine []sitePlacement
+	var fine []placeScore
 	for _, c := range bestApart(coarse, 2*placeKeep, placeApartMM/2) {
-		for da := -placeTurnStepDeg; da <= placeTurnStepDeg+1e-9; da += placeTurnStepDeg {
-			t := outline(c.angleDeg + da)
-			for dy := -1.0; dy <= 1; dy++ {
-				for dx := -1.0; dx <= 1; dx++ {
-					fine = append(fine, sums.score(t, c.cx+dx, c.cy+dy, c.angleDeg+da))
+		for turn := max(c.turn-1, -maxTurn); turn <= min(c.turn+1, maxTurn); turn++ {
+			o := outline(turn)
+			for iy := c.iy - 1; iy <= c.iy+1; iy++ {
+				for ix := c.ix - 1; ix <= c.ix+1; ix++ {
+					fine = append(fine, placeScore{ix, iy, turn, sums.score(o, ix, iy)})
 				}
 			}
 		}
 	}
-	kept := bestApart(fine, placeKeep, placeApartMM)
-	// Back to top-down pixels.
-	for i := range kept {
-		kept[i].cx = float64(r.Min.X) + kept[i].cx*s
-		kept[i].cy = float64(r.Min.Y) + kept[i].cy*s
+	// The best, read whole, back in top-down pixels.
+	var kept []sitePlacement
+	for _, c := range bestApart(fine, placeKeep, placeApartMM) {
+		p := sums.placement(outline(c.turn), c.ix, c.iy, ccx+float64(c.ix), ccy+float64(c.iy), float64(c.turn)*placeTurnStepDeg)
+		p.cx = float64(r.Min.X) + p.cx*s
+		p.cy = float64(r.Min.Y) + p.cy*s
+		kept = append(kept, p)
 	}
 	return kept
 }
 
 // bestApart keeps the best-scoring placements (score above 0), at most n,
 // each at least apart (mm, at 1 px/mm) from every better one kept.
-func bestApart(all []sitePlacement, n int, apart float64) []sitePlacement {
-	var kept []sitePlacement
+func bestApart(all []placeScore, n int, apart float64) []placeScore {
+	var kept []placeScore
 	for len(kept) < n {
 		best := -1
 		for i, p := range all {
@@ -391,7 +400,7 @@ func bestApart(all []sitePlacement, n int, apart float64) []sitePlacement {
 			}
 			near := false
 			for _, k := range kept {
-				if math.Hypot(p.cx-k.cx, p.cy-k.cy) < apart {
+				if math.Hypot(float64(p.ix-k.ix), float64(p.iy-k.iy)) < apart {
 					near = true
 					break
 				}

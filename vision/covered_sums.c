@@ -1,0 +1,153 @@
+// The sums of the covered-site naming (covered_name.go): over a window's
+// visible pixels, the partial correlation of each site face with what
+// shows needs Σt, Σt², Σo·t and Σt·m (t the face, o the window, m the mean
+// site face), and each turn and shift the window's own Σo, Σo², Σm, Σm²,
+// Σo·m. Read along rows of pixels (runs), eight at a time where AVX2 is
+// there: each run's sums in single precision, as the Go loops they stand
+// for, added up in double precision.
+
+#include "covered_sums.h"
+
+#include <immintrin.h>
+
+__attribute__((target("avx2,fma"))) static inline double hsum8(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+    return (double)_mm_cvtss_f32(s);
+}
+
+__attribute__((target("avx2,fma"))) static void window_sums_avx2(const float *o, const float *m,
+                                                                  const tablecam_pixel_run *runs, int nruns,
+                                                                  double *out) {
+    double so = 0, soo = 0, sm = 0, smm = 0, som = 0;
+    for (int r = 0; r < nruns; r++) {
+        const float *a = o + runs[r].win, *b = m + runs[r].face;
+        int n = runs[r].n, i = 0;
+        __m256 vo = _mm256_setzero_ps(), voo = vo, vm = vo, vmm = vo, vom = vo;
+        for (; i + 8 <= n; i += 8) {
+            __m256 x = _mm256_loadu_ps(a + i), y = _mm256_loadu_ps(b + i);
+            vo = _mm256_add_ps(vo, x);
+            voo = _mm256_fmadd_ps(x, x, voo);
+            vm = _mm256_add_ps(vm, y);
+            vmm = _mm256_fmadd_ps(y, y, vmm);
+            vom = _mm256_fmadd_ps(x, y, vom);
+        }
+        float to = 0, too = 0, tm = 0, tmm = 0, tom = 0;
+        for (; i < n; i++) {
+            float x = a[i], y = b[i];
+            to += x, too += x * x, tm += y, tmm += y * y, tom += x * y;
+        }
+        so += hsum8(vo) + to, soo += hsum8(voo) + too, sm += hsum8(vm) + tm, smm += hsum8(vmm) + tmm;
+        som += hsum8(vom) + tom;
+    }
+    out[0] = so, out[1] = soo, out[2] = sm, out[3] = smm, out[4] = som;
+}
+
+static void window_sums_plain(const float *o, const float *m, const tablecam_pixel_run *runs, int nruns,
+                              double *out) {
+    double so = 0, soo = 0, sm = 0, smm = 0, som = 0;
+    for (int r = 0; r < nruns; r++) {
+        const float *a = o + runs[r].win, *b = m + runs[r].face;
+        float to = 0, too = 0, tm = 0, tmm = 0, tom = 0;
+        for (int i = 0; i < runs[r].n; i++) {
+            float x = a[i], y = b[i];
+            to += x, too += x * x, tm += y, tmm += y * y, tom += x * y;
+        }
+        so += to, soo += too, sm += tm, smm += tmm, som += tom;
+    }
+    out[0] = so, out[1] = soo, out[2] = sm, out[3] = smm, out[4] = som;
+}
+
+__attribute__((target("avx2,fma"))) static void face_sums_avx2(const float *o, const float *m, const float *t,
+                                                                const tablecam_pixel_run *runs, int nruns,
+                                                                double *out) {
+    double st = 0, stt = 0, sot = 0, stm = 0;
+    for (int r = 0; r < nruns; r++) {
+        const float *a = o + runs[r].win, *b = t + runs[r].face, *c = m + runs[r].face;
+        int n = runs[r].n, i = 0;
+        __m256 vt = _mm256_setzero_ps(), vtt = vt, vot = vt, vtm = vt;
+        for (; i + 8 <= n; i += 8) {
+            __m256 x = _mm256_loadu_ps(a + i), y = _mm256_loadu_ps(b + i), z = _mm256_loadu_ps(c + i);
+            vt = _mm256_add_ps(vt, y);
+            vtt = _mm256_fmadd_ps(y, y, vtt);
+            vot = _mm256_fmadd_ps(x, y, vot);
+            vtm = _mm256_fmadd_ps(y, z, vtm);
+        }
+        float tt = 0, ttt = 0, tot = 0, ttm = 0;
+        for (; i < n; i++) {
+            float x = a[i], y = b[i], z = c[i];
+            tt += y, ttt += y * y, tot += x * y, ttm += y * z;
+        }
+        st += hsum8(vt) + tt, stt += hsum8(vtt) + ttt, sot += hsum8(vot) + tot, stm += hsum8(vtm) + ttm;
+    }
+    out[0] = st, out[1] = stt, out[2] = sot, out[3] = stm;
+}
+
+static void face_sums_plain(const float *o, const float *m, const float *t, const tablecam_pixel_run *runs,
+                            int nruns, double *out) {
+    double st = 0, stt = 0, sot = 0, stm = 0;
+    for (int r = 0; r < nruns; r++) {
+        const float *a = o + runs[r].win, *b = t + runs[r].face, *c = m + runs[r].face;
+        float tt = 0, ttt = 0, tot = 0, ttm = 0;
+        for (int i = 0; i < runs[r].n; i++) {
+            float x = a[i], y = b[i], z = c[i];
+            tt += y, ttt += y * y, tot += x * y, ttm += y * z;
+        }
+        st += tt, stt += ttt, sot += tot, stm += ttm;
+    }
+    out[0] = st, out[1] = stt, out[2] = sot, out[3] = stm;
+}
+
+void tablecam_window_sums(const float *o, const float *m, const tablecam_pixel_run *runs, int nruns, double *out) {
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        window_sums_avx2(o, m, runs, nruns, out);
+    } else {
+        window_sums_plain(o, m, runs, nruns, out);
+    }
+}
+
+void tablecam_face_sums(const float *o, const float *m, const float *faces, int64_t stride, const int32_t *which,
+                        int nfaces, const tablecam_pixel_run *runs, int nruns, double *out) {
+    int simd = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    for (int k = 0; k < nfaces; k++) {
+        const float *t = faces + (which ? (int64_t)which[k] : (int64_t)k) * stride;
+        if (simd) {
+            face_sums_avx2(o, m, t, runs, nruns, out + 4 * k);
+        } else {
+            face_sums_plain(o, m, t, runs, nruns, out + 4 * k);
+        }
+    }
+}
+
+void tablecam_edge_sums(const float *dx, const float *dy, const uint8_t *hidden, int w, int h, float inv, float *cols,
+                        float *rows) {
+    for (int x = 0; x < 2 * w; x++) {
+        cols[x] = 0;
+    }
+    for (int y = 0; y < h; y++) {
+        const float *gx = dx + (int64_t)y * w, *gy = dy + (int64_t)y * w;
+        const uint8_t *hid = hidden + (int64_t)y * w;
+        const float *above = cols + 2 * (int64_t)y * w;
+        float *below = cols + 2 * (int64_t)(y + 1) * w;
+        float *row = rows + 2 * (int64_t)y * (w + 1);
+        float re = 0, rn = 0;
+        row[0] = 0, row[1] = 0;
+        for (int x = 0; x < w; x++) {
+            float ev = 0, eh = 0, n = 0;
+            if (hid[x] == 0) {
+                float ax = gx[x] < 0 ? -gx[x] : gx[x], ay = gy[x] < 0 ? -gy[x] : gy[x];
+                float d = ax - ay;
+                ev = d > 0 ? d * inv : 0;
+                eh = d < 0 ? -d * inv : 0;
+                ev = ev < 1 ? ev : 1;
+                eh = eh < 1 ? eh : 1;
+                n = 1;
+            }
+            below[2 * x] = above[2 * x] + ev;
+            below[2 * x + 1] = above[2 * x + 1] + n;
+            re += eh, rn += n;
+            row[2 * x + 2] = re, row[2 * x + 3] = rn;
+        }
+    }
+}
