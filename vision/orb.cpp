@@ -45,7 +45,7 @@ struct frameORB {
     std::vector<cv::Point> pattern;
     std::vector<float> patternX, patternY; // the pattern as floats, for describeAVX2
     // The pattern as floats, each test's first point and its second apart,
-    // for describeAVX512.
+    // for describeVBMI.
     std::vector<float> firstX, firstY, secondX, secondY;
     // Per row v of the circular patch, byte weights over the 32 bytes from
     // its column −halfPatch: u, and v, inside the patch (|u| ≤ umax[v]),
@@ -59,6 +59,7 @@ struct frameORB {
     std::vector<float> blurRows; // blurAVX512's row pass
     std::vector<uint16_t> resizeRows; // resizeAVX512's rows blended across
     bool vbmi;                        // resizeAVX512 may run
+    bool describeVBMI;                // describeVBMI may run
     std::vector<cv::Mat> levels, bordered, blurred;
     std::vector<cv::KeyPoint> kps; // the last image's, angles not yet known
     std::vector<cv::Point2f> levelPts; // each one's position on its level
@@ -619,40 +620,106 @@ __attribute__((target("avx2"))) void describeAVX2(const frameORB *o, const cv::K
     }
 }
 
-// sampleOffsets gives the offsets from a keypoint's centre of 16 pattern
-// points (px, py) turned by the angle of cosine a and sine b, on a level
-// of row step: as describeAVX2 computes them.
-__attribute__((target("avx512f"))) inline __m512i sampleOffsets(const float *px, const float *py, __m512 a, __m512 b, __m512i step) {
+// With AVX-512's byte permutes (VBMI), a keypoint's tests read its patch
+// out of registers: the rows of the blurred level around it, 32 bytes
+// each from its column −reach, fill windowRows/4 pairs of registers (four
+// rows, 128 bytes, to a pair), and 64 tests at a time pick their samples
+// with one permute per pair, the pair chosen by the sample's row.
+
+// describeReach is how far from a keypoint its turned tests reach, in
+// pixels, for describeVBMI: half the patch times √2, rounded up.
+inline int describeReach(int patch) { return (int)std::ceil((patch / 2) * std::sqrt(2.0)); }
+
+// windowRows is the number of rows describeVBMI holds, a multiple of four:
+// 2·reach + 1 and the rest of the last pair.
+inline int windowRows(int patch) { return (2 * describeReach(patch) + 1 + 3) / 4 * 4; }
+
+// sampleIndexes gives the places of 16 pattern points (px, py), turned by
+// the angle of cosine a and sine b as describeAVX2 turns them, in the
+// window: (row + reach)·32 + column + reach.
+__attribute__((target("avx512f,avx512bw"))) inline __m512i sampleIndexes(const float *px, const float *py, __m512 a, __m512 b, __m512i reach) {
     __m512 x = _mm512_loadu_ps(px), y = _mm512_loadu_ps(py);
     __m512 rx = _mm512_sub_ps(_mm512_mul_ps(x, a), _mm512_mul_ps(y, b));
     __m512 ry = _mm512_add_ps(_mm512_mul_ps(x, b), _mm512_mul_ps(y, a));
-    return _mm512_add_epi32(_mm512_mullo_epi32(_mm512_cvtps_epi32(ry), step), _mm512_cvtps_epi32(rx));
+    __m512i col = _mm512_add_epi32(_mm512_cvtps_epi32(rx), reach), row = _mm512_add_epi32(_mm512_cvtps_epi32(ry), reach);
+    return _mm512_add_epi32(_mm512_slli_epi32(row, 5), col);
 }
 
-// describeAVX512 is describe with describeAVX2's arithmetic, sixteen
-// sample points at a time, and 64 tests compared at once.
-__attribute__((target("avx512f,avx512bw"))) void describeAVX512(const frameORB *o, const cv::KeyPoint &k, uchar *d) {
+// join4 puts four 16-byte parts together, in order.
+__attribute__((target("avx512f"))) inline __m512i join4(const __m128i *p) {
+    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(p[0]), p[1], 1);
+    const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(p[2]), p[3], 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+// samples64 gives the samples of 64 pattern points (px, py: the first or
+// the second points of 64 tests) from the window's pairs of registers.
+template <int pairs>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i samples64(const float *px, const float *py, __m512 a, __m512 b, __m512i reach,
+                                                                                 const __m512i (*window)[2]) {
+    __m128i at4[4], pair4[4];
+    for (int q = 0; q < 4; q++) {
+        const __m512i i = sampleIndexes(px + 16 * q, py + 16 * q, a, b, reach);
+        at4[q] = _mm512_cvtepi32_epi8(i);
+        pair4[q] = _mm512_cvtepi32_epi8(_mm512_srli_epi32(i, 7));
+    }
+    const __m512i at = join4(at4), pair = join4(pair4);
+    // (The permutes read the low 7 bits of each place.)
+    __m512i v = _mm512_permutex2var_epi8(window[0][0], at, window[0][1]);
+    for (int p = 1; p < pairs; p++)
+        v = _mm512_mask_mov_epi8(v, _mm512_cmpeq_epi8_mask(pair, _mm512_set1_epi8((char)p)), _mm512_permutex2var_epi8(window[p][0], at, window[p][1]));
+    return v;
+}
+
+// describeWindow is describe with describeAVX2's arithmetic, the samples
+// read out of registers (see describeReach), 64 tests at a time.
+template <int pairs>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void describeWindow(const frameORB *o, const cv::KeyPoint &k, uchar *d) {
     const uchar *center;
     int step;
     float a, b;
     samplePlace(o, k, center, step, a, b);
+    const int reach = describeReach(o->patch);
+    __m512i window[pairs][2];
+    const uchar *first = center - reach * step - reach;
+    for (int p = 0; p < pairs; p++)
+        for (int h = 0; h < 2; h++) {
+            const uchar *row = first + (4 * p + 2 * h) * step;
+            __m512i w = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)row));
+            window[p][h] = _mm512_inserti64x4(w, _mm256_loadu_si256((const __m256i *)(row + step)), 1);
+        }
     const __m512 va = _mm512_set1_ps(a), vb = _mm512_set1_ps(b);
-    const __m512i vstep = _mm512_set1_epi32(step);
-    alignas(64) int first[256], second[256];
-    for (int t = 0; t < 256; t += 16) {
-        _mm512_store_si512(first + t, sampleOffsets(&o->firstX[t], &o->firstY[t], va, vb, vstep));
-        _mm512_store_si512(second + t, sampleOffsets(&o->secondX[t], &o->secondY[t], va, vb, vstep));
-    }
-    // (Loading the samples one by one is faster than gathering them.)
-    alignas(64) uchar p[256], q[256];
-    for (int t = 0; t < 256; t++) {
-        p[t] = center[first[t]];
-        q[t] = center[second[t]];
-    }
+    const __m512i vreach = _mm512_set1_epi32(reach);
     for (int t = 0; t < 256; t += 64) {
-        uint64_t bits = _mm512_cmplt_epu8_mask(_mm512_load_si512(p + t), _mm512_load_si512(q + t));
+        const __m512i p = samples64<pairs>(&o->firstX[t], &o->firstY[t], va, vb, vreach, window);
+        const __m512i q = samples64<pairs>(&o->secondX[t], &o->secondY[t], va, vb, vreach, window);
+        const uint64_t bits = _mm512_cmplt_epu8_mask(p, q);
         std::memcpy(d + t / 8, &bits, 8);
     }
+}
+
+// describeVBMI is describeWindow for the detector's patch, which must be
+// one describeWindows handles.
+void describeVBMI(const frameORB *o, const cv::KeyPoint &k, uchar *d) {
+    switch (windowRows(o->patch) / 4) {
+    case 7:
+        describeWindow<7>(o, k, d);
+        return;
+    case 8:
+        describeWindow<8>(o, k, d);
+        return;
+    default:
+        describeWindow<6>(o, k, d);
+    }
+}
+
+// describeWindows reports whether describeVBMI handles a patch: one whose
+// window rows fit 6 to 8 pairs of registers, and whose keypoints, a patch
+// from the level's edges, have the window's rows and 32 columns from
+// −reach inside the level.
+inline bool describeWindows(int patch) {
+    const int reach = describeReach(patch), rows = windowRows(patch);
+    return rows >= 24 && rows <= 32 && reach < 32 && patch >= rows - reach && patch + 32 - reach <= patch + patch;
 }
 
 } // namespace
@@ -681,6 +748,7 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     o->simd = simd > 0 && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
     o->wide = simd > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     o->vbmi = o->wide && __builtin_cpu_supports("avx512vbmi");
+    o->describeVBMI = o->vbmi && describeWindows(patch);
     angleWeights(o);
     cv::Mat gauss = cv::getGaussianKernel(7, 2, CV_32F);
     o->gauss.assign(gauss.ptr<float>(), gauss.ptr<float>() + 7);
@@ -751,8 +819,8 @@ void tablecam_orb_describe(tablecam_orb h, const int *ids, int n, unsigned char 
     for (int i = 0; i < n; i++) {
         cv::KeyPoint k = o->kps[ids[i]];
         orient(o, k, o->levelPts[ids[i]]);
-        if (o->wide)
-            describeAVX512(o, k, out + 32 * (size_t)i);
+        if (o->describeVBMI)
+            describeVBMI(o, k, out + 32 * (size_t)i);
         else if (o->simd)
             describeAVX2(o, k, out + 32 * (size_t)i);
         else
