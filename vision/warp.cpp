@@ -208,14 +208,19 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
     grayRow(src, m, row, x, n, out);
 }
 
-// With AVX-512, sixteen pixels at a time, and without a load per pixel
-// where it can: the top-down view magnifies the camera frame a little, so
-// sixteen neighbouring pixels of a row sample a small window of the frame,
-// a few rows high and less than 64 bytes wide. The window's rows are four
-// 64-byte loads, and each pixel's four neighbours are picked out of them
-// with byte permutes (VBMI). Groups whose window is larger, or that reach
-// the frame's edge, take the one-pixel path (or are black, when they lie
-// wholly outside the frame).
+// With AVX-512, sixteen pixels at a time, and without a load per pixel:
+// the top-down view magnifies the camera frame a little, so sixteen
+// neighbouring pixels of a row sample a small window of the frame, a few
+// rows high and less than 64 bytes wide. The window's rows are 64-byte
+// loads, and each pixel's four neighbours are picked out of them with byte
+// permutes (VBMI): four rows for most groups; five, zeros outside the
+// frame, for groups at the frame's edge and those whose rows slope more
+// (so that these take the same way). Groups whose window is larger take
+// the one-pixel path; groups wholly outside the frame are black.
+
+// windowRows is the number of rows of a grayRowVBMI window: a pixel's upper
+// neighbours lie on its first four.
+const int windowRows = 5;
 
 // pick16 gives, for 16 lanes, byte dx (0..63, in each lane's low byte) of
 // row r (0..2, chosen by the masks one and two) of the window rows w[k..].
@@ -225,6 +230,29 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512 pick16(cons
     v = _mm512_mask_mov_epi32(v, one, _mm512_permutexvar_epi8(dx, w[1]));
     v = _mm512_mask_mov_epi32(v, two, _mm512_permutexvar_epi8(dx, w[2]));
     return _mm512_cvtepi32_ps(_mm512_and_si512(v, byte));
+}
+
+// pickPairs16 gives, for 16 lanes, byte dx (0..63, in each lane's low byte) of
+// window row dy (0..3) of the rows w[0..3]: from the pair w[0], w[1] or the
+// pair w[2], w[3] (bit 6 of the index choosing within a pair).
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512 pickPairs16(const __m512i *w, __m512i dx, __m512i dy) {
+    const __m512i at = _mm512_or_si512(dx, _mm512_slli_epi32(_mm512_and_si512(dy, _mm512_set1_epi32(1)), 6));
+    const __mmask16 low = _mm512_cmplt_epu32_mask(dy, _mm512_set1_epi32(2));
+    const __m512i v = _mm512_mask_mov_epi32(_mm512_permutex2var_epi8(w[2], at, w[3]), low, _mm512_permutex2var_epi8(w[0], at, w[1]));
+    return _mm512_cvtepi32_ps(_mm512_and_si512(v, _mm512_set1_epi32(0xff)));
+}
+
+// windowRow loads 64 bytes of row y of src from column x, zeros outside src.
+__attribute__((target("avx512f,avx512bw"))) inline __m512i windowRow(const cv::Mat &src, int x, int y) {
+    if (y < 0 || y >= src.rows)
+        return _mm512_setzero_si512();
+    const uchar *p = src.ptr<uchar>(y) + x;
+    if (x >= 0 && x + 64 <= src.cols)
+        return _mm512_loadu_si512((const void *)p);
+    // (Masked-off bytes are not read: no fault outside the row.)
+    const int from = std::max(0, -x), to = std::min(64, src.cols - x);
+    const __mmask64 in = (to >= 64 ? ~0ULL : (1ULL << to) - 1) & ~((1ULL << from) - 1);
+    return _mm512_maskz_loadu_epi8(in, (const void *)p);
 }
 
 // grayRowVBMI is grayRow sixteen pixels at a time, with the same float
@@ -238,6 +266,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
     const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), minusOne = _mm512_set1_ps(-1);
     const int cols = src.cols, rows = src.rows;
     const __m512 fcols = _mm512_set1_ps((float)cols), frows = _mm512_set1_ps((float)rows);
+    const __m512i widest = _mm512_set1_epi32(62), highest = _mm512_set1_epi32(windowRows - 2);
     // A lane's four neighbours are inside src when 0 ≤ x ≤ cols-2 and 0 ≤ y ≤ rows-2.
     const __m512 xmax = _mm512_set1_ps((float)(cols - 2)), ymax = _mm512_set1_ps((float)(rows - 2));
     const bool windows = cols >= 64 && rows >= 4;
@@ -249,40 +278,56 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
         const __m512 ny = _mm512_add_round_ps(vy0, _mm512_mul_round_ps(vm3, xs, rn), rn);
         const __m512 inv = _mm512_div_round_ps(one, w, rn);
         const __m512 fx = _mm512_mul_round_ps(nx, inv, rn), fy = _mm512_mul_round_ps(ny, inv, rn);
+        // The lanes with a neighbour inside src, in front of the horizon; the others are black.
+        const __mmask16 lit = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fx, minusOne, _CMP_GT_OQ) &
+                              _mm512_cmp_ps_mask(fx, fcols, _CMP_LT_OQ) & _mm512_cmp_ps_mask(fy, minusOne, _CMP_GT_OQ) &
+                              _mm512_cmp_ps_mask(fy, frows, _CMP_LT_OQ);
+        if (lit == 0) {
+            std::memset(out + x, 0, 16);
+            continue;
+        }
         const __m512 flx = _mm512_roundscale_ps(fx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __m512 fly = _mm512_roundscale_ps(fy, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-        const __mmask16 front = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ);
-        const __mmask16 inside = front & _mm512_cmp_ps_mask(flx, zero, _CMP_GE_OQ) & _mm512_cmp_ps_mask(flx, xmax, _CMP_LE_OQ) &
-                                 _mm512_cmp_ps_mask(fly, zero, _CMP_GE_OQ) & _mm512_cmp_ps_mask(fly, ymax, _CMP_LE_OQ);
-        if (inside != 0xffff || !windows) {
-            const __mmask16 near = front & _mm512_cmp_ps_mask(fx, minusOne, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fx, fcols, _CMP_LT_OQ) &
-                                   _mm512_cmp_ps_mask(fy, minusOne, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fy, frows, _CMP_LT_OQ);
-            if (near == 0)
-                std::memset(out + x, 0, 16); // all sixteen outside src: black
-            else
-                grayRow(src, m, row, x, x + 16, out);
-            continue;
-        }
-        const __m512i ix = _mm512_cvttps_epi32(flx), iy = _mm512_cvttps_epi32(fly);
-        // The window: 64 columns from x0, four rows from y0, kept inside src.
-        const int x0 = std::min(_mm512_reduce_min_epi32(ix), cols - 64), y0 = std::min(_mm512_reduce_min_epi32(iy), rows - 4);
-        const __m512i dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0)), dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0));
-        if (_mm512_reduce_max_epi32(dx) > 62 || _mm512_reduce_max_epi32(dy) > 2) {
-            grayRow(src, m, row, x, x + 16, out);
-            continue;
-        }
-        __m512i win[4];
-        for (int k = 0; k < 4; k++)
-            win[k] = _mm512_loadu_si512((const void *)(src.ptr<uchar>(y0 + k) + x0));
-        const __mmask16 r1 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(1)), r2 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(2));
-        const __m512i dx1 = _mm512_add_epi32(dx, _mm512_set1_epi32(1));
-        const __m512 p00 = pick16(win, dx, r1, r2), p01 = pick16(win, dx1, r1, r2);
-        const __m512 p10 = pick16(win + 1, dx, r1, r2), p11 = pick16(win + 1, dx1, r1, r2);
         const __m512 ax = _mm512_sub_round_ps(fx, flx, rn), ay = _mm512_sub_round_ps(fy, fly, rn);
+        const __m512i ix = _mm512_cvttps_epi32(flx), iy = _mm512_cvttps_epi32(fly);
+        __m512 p00, p01, p10, p11;
+        // Most groups lie inside src, their window four rows high: four
+        // plain loads, and a permute per row.
+        const __mmask16 inside = _mm512_cmp_ps_mask(flx, zero, _CMP_GE_OQ) & _mm512_cmp_ps_mask(flx, xmax, _CMP_LE_OQ) &
+                                 _mm512_cmp_ps_mask(fly, zero, _CMP_GE_OQ) & _mm512_cmp_ps_mask(fly, ymax, _CMP_LE_OQ);
+        int x0 = 0, y0 = 0;
+        __m512i dx, dy;
+        if (lit == 0xffff && inside == 0xffff && windows &&
+            (dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0 = std::min(_mm512_reduce_min_epi32(ix), cols - 64))),
+             dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0 = std::min(_mm512_reduce_min_epi32(iy), rows - 4))),
+             (_mm512_cmpgt_epu32_mask(dx, widest) | _mm512_cmpgt_epu32_mask(dy, _mm512_set1_epi32(2))) == 0)) {
+            __m512i win[4];
+            for (int k = 0; k < 4; k++)
+                win[k] = _mm512_loadu_si512((const void *)(src.ptr<uchar>(y0 + k) + x0));
+            const __mmask16 r1 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(1)), r2 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(2));
+            const __m512i dx1 = _mm512_add_epi32(dx, _mm512_set1_epi32(1));
+            p00 = pick16(win, dx, r1, r2), p01 = pick16(win, dx1, r1, r2);
+            p10 = pick16(win + 1, dx, r1, r2), p11 = pick16(win + 1, dx1, r1, r2);
+        } else {
+            // The others: a window of five rows, zeros outside src, from
+            // the lit lanes' least row and column.
+            x0 = _mm512_mask_reduce_min_epi32(lit, ix), y0 = _mm512_mask_reduce_min_epi32(lit, iy);
+            dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0)), dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0));
+            if ((_mm512_mask_cmpgt_epu32_mask(lit, dx, widest) | _mm512_mask_cmpgt_epu32_mask(lit, dy, highest)) != 0) {
+                grayRow(src, m, row, x, x + 16, out);
+                continue;
+            }
+            __m512i win[windowRows];
+            for (int k = 0; k < windowRows; k++)
+                win[k] = windowRow(src, x0, y0 + k);
+            const __m512i dx1 = _mm512_add_epi32(dx, _mm512_set1_epi32(1));
+            p00 = pickPairs16(win, dx, dy), p01 = pickPairs16(win, dx1, dy);
+            p10 = pickPairs16(win + 1, dx, dy), p11 = pickPairs16(win + 1, dx1, dy);
+        }
         const __m512 top = _mm512_add_round_ps(p00, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p01, p00, rn), rn), rn);
         const __m512 bottom = _mm512_add_round_ps(p10, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p11, p10, rn), rn), rn);
         const __m512 v = _mm512_add_round_ps(top, _mm512_mul_round_ps(ay, _mm512_sub_round_ps(bottom, top, rn), rn), rn);
-        _mm_storeu_si128((__m128i *)(out + x), _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(v))); // 0..255 already
+        _mm_storeu_si128((__m128i *)(out + x), _mm512_maskz_cvtusepi32_epi8(lit, _mm512_cvtps_epi32(v))); // 0..255 already
     }
     grayRow(src, m, row, x, n, out);
 }
