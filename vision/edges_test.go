@@ -256,3 +256,183 @@ func TestFilledRectsAreGocvs(t *testing.T) {
 		t.Error("no rectangle kept on any map: the test compares nothing")
 	}
 }
+
+// cannyMaskedReference is Canny's detector as canny runs it with a mask,
+// written out plainly: the derivatives (OpenCV's 3×3 Sobel, replicated
+// border) and their L1 magnitude at every pixel, masked or not; a pixel
+// may be on an edge when it is unmasked, its magnitude passes low and is a
+// maximum across the gradient (OpenCV's comparisons, 0 beyond the image);
+// edges grow from those passing high through the ones that may be.
+func cannyMaskedReference(img, mask gocv.Mat, low, high int) []byte {
+	dxm, dym := gocv.NewMat(), gocv.NewMat()
+	defer dxm.Close()
+	defer dym.Close()
+	gocv.Sobel(img, &dxm, gocv.MatTypeCV16S, 1, 0, 3, 1, 0, gocv.BorderReplicate)
+	gocv.Sobel(img, &dym, gocv.MatTypeCV16S, 0, 1, 3, 1, 0, gocv.BorderReplicate)
+	rows, cols := img.Rows(), img.Cols()
+	masked, _ := mask.DataPtrUint8()
+	dxs, _ := dxm.DataPtrInt16()
+	dys, _ := dym.DataPtrInt16()
+	dx, dy := make([]int, rows*cols), make([]int, rows*cols)
+	for i := range dx {
+		dx[i], dy[i] = int(dxs[i]), int(dys[i])
+	}
+	mag := func(x, y int) int {
+		if x < 0 || y < 0 || x >= cols || y >= rows {
+			return 0
+		}
+		return magnitude(dx[y*cols+x]) + magnitude(dy[y*cols+x])
+	}
+	const maybe, edge = 1, 2
+	marks := make([]byte, rows*cols)
+	var stack []int
+	for y := range rows {
+		for x := range cols {
+			i := y*cols + x
+			m := mag(x, y)
+			if m <= low || masked[i] != 0 {
+				continue
+			}
+			ax, ay := magnitude(dx[i]), magnitude(dy[i])<<15
+			tg22x := ax * 13573
+			var peak bool
+			switch {
+			case ay < tg22x:
+				peak = m > mag(x-1, y) && m >= mag(x+1, y)
+			case ay > tg22x+ax<<16:
+				peak = m > mag(x, y-1) && m >= mag(x, y+1)
+			default:
+				s := 1
+				if (dx[i] < 0) != (dy[i] < 0) {
+					s = -1
+				}
+				peak = m > mag(x-s, y-1) && m > mag(x+s, y+1)
+			}
+			switch {
+			case peak && m > high:
+				marks[i] = edge
+				stack = append(stack, i)
+			case peak:
+				marks[i] = maybe
+			}
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i%cols, i/cols
+		for ny := y - 1; ny <= y+1; ny++ {
+			for nx := x - 1; nx <= x+1; nx++ {
+				if nx >= 0 && ny >= 0 && nx < cols && ny < rows && marks[ny*cols+nx] == maybe {
+					marks[ny*cols+nx] = edge
+					stack = append(stack, ny*cols+nx)
+				}
+			}
+		}
+	}
+	out := make([]byte, rows*cols)
+	for i, m := range marks {
+		if m == edge {
+			out[i] = 255
+		}
+	}
+	return out
+}
+
+// magnitude is |x|, as the L1 gradient adds it.
+func magnitude(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestCannyMaskedIsWhole checks that canny with a mask marks exactly the
+// edges of cannyMaskedReference, which works out the gradient at every
+// pixel, though canny works it out only where an unmasked pixel needs it:
+// on top-down stills with the outline search's mask (the faces of their
+// identified cards and the part the camera frame does not show), with
+// masks of rectangles a few pixels apart (stretches shorter than and as
+// long as canny's blocks, ending at every offset) and of noise, with and
+// without its blur and thickening, with AVX2 and without.
+func TestCannyMaskedIsWhole(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	o := newOutlineFinder()
+	defer o.close()
+	type input struct {
+		name      string
+		img, mask gocv.Mat
+	}
+	var inputs []input
+	for _, name := range []string{"0003", "0042"} {
+		gray, v := stillTopGray(t, name)
+		defer gray.Close()
+		f, err := a.det.detect(gray)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var known []models.Quad
+		for _, d := range a.index.matchFrame(f, 1) {
+			known = append(known, d.quad)
+		}
+		o.maskFaces(gray, v, known)
+		if n := gocv.CountNonZero(o.mask); n == 0 || n == gray.Rows()*gray.Cols() {
+			t.Fatalf("%s: the outline search's mask covers %d pixels of %d", name, n, gray.Rows()*gray.Cols())
+		}
+		inputs = append(inputs, input{name + " outline search", gray, o.mask.Clone()})
+		rects := gocv.NewMatWithSize(gray.Rows(), gray.Cols(), gocv.MatTypeCV8UC1)
+		rects.SetTo(gocv.NewScalar(0, 0, 0, 0))
+		for y, i := 0, 0; y < gray.Rows(); y, i = y+37+i%11, i+1 {
+			for x := i % 7; x < gray.Cols(); x += 9 + 5*(i%13) {
+				r := rects.Region(image.Rect(x, y, min(x+3+(x*7+y)%60, gray.Cols()), min(y+5+x%50, gray.Rows())))
+				r.SetTo(gocv.NewScalar(255, 0, 0, 0))
+				r.Close()
+			}
+		}
+		inputs = append(inputs, input{name + " rectangles", gray, rects})
+	}
+	noise := gocv.NewMatWithSize(203, 301, gocv.MatTypeCV8UC1)
+	defer noise.Close()
+	gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
+	noiseMask := gocv.NewMatWithSize(203, 301, gocv.MatTypeCV8UC1)
+	gocv.RandU(&noiseMask, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
+	gocv.Threshold(noiseMask, &noiseMask, 20, 255, gocv.ThresholdBinary) // most pixels masked
+	inputs = append(inputs, input{"noise", noise, noiseMask})
+	d := newEdgeDetector()
+	defer d.close()
+	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer kernel.Close()
+	for _, in := range inputs {
+		defer in.mask.Close()
+		blurred := gocv.NewMat()
+		gocv.GaussianBlur(in.img, &blurred, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+		for _, opts := range []cannyOptions{{}, {blur: true}, {blur: true, thick: true}} {
+			src := in.img
+			if opts.blur {
+				src = blurred
+			}
+			ref, err := gocv.NewMatFromBytes(in.img.Rows(), in.img.Cols(), gocv.MatTypeCV8UC1, cannyMaskedReference(src, in.mask, 40, 120))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opts.thick {
+				gocv.Dilate(ref, &ref, kernel)
+			}
+			for _, simd := range []bool{true, false} {
+				got := gocv.NewMat()
+				if err := d.cannySIMD(in.img, in.mask, &got, 40, 120, opts, simd); err != nil {
+					t.Fatal(err)
+				}
+				diff := gocv.NewMat()
+				gocv.BitwiseXor(got, ref, &diff)
+				if n := gocv.CountNonZero(diff); n != 0 || gocv.CountNonZero(ref) == 0 {
+					t.Errorf("%s (AVX2 %v, %+v): %d pixels differ of the reference's %d edge pixels", in.name, simd, opts, n, gocv.CountNonZero(ref))
+				}
+				diff.Close()
+				got.Close()
+			}
+			ref.Close()
+		}
+		blurred.Close()
+	}
+}

@@ -211,31 +211,45 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 	if cols < 1 || rows < 1 {
 		return nil
 	}
-	counts := make([]int, cols*rows)
-	onCard := make([]bool, cols*rows)
-	usedCounts := make([]int, cols*rows)
+	// The squares' counts, as sums over the squares above and to the left
+	// (a summed-area table, one row and column of zeros first), so that
+	// each window's sum takes four look-ups: unexplained keypoints,
+	// explained ones, and squares whose centre lies on a card.
+	free, explained, onCard := newSummedArea(cols, rows), newSummedArea(cols, rows), newSummedArea(cols, rows)
 	for i, p := range points {
 		bx, by := int(float64(p.X)/bin), int(float64(p.Y)/bin)
 		if bx < 0 || by < 0 || bx >= cols || by >= rows {
 			continue
 		}
 		if used[i] {
-			usedCounts[by*cols+bx]++
+			explained.add(bx, by, 1)
 		} else {
-			counts[by*cols+bx]++
+			free.add(bx, by, 1)
 		}
 	}
-	for by := 0; by < rows; by++ {
-		for bx := 0; bx < cols; bx++ {
-			centre := models.Point{X: (float64(bx) + 0.5) * bin, Y: (float64(by) + 0.5) * bin}
-			for _, q := range outlines {
+	// Only the squares within an outline's bounds (and one more all round,
+	// against rounding) can have their centre inside it.
+	centreOn := make([]bool, cols*rows)
+	for _, q := range outlines {
+		minX, minY, maxX, maxY := quadBounds(q)
+		x0, x1 := max(0, int(math.Floor(minX/bin-0.5))), min(cols-1, int(math.Ceil(maxX/bin-0.5)))
+		y0, y1 := max(0, int(math.Floor(minY/bin-0.5))), min(rows-1, int(math.Ceil(maxY/bin-0.5)))
+		for by := y0; by <= y1; by++ {
+			for bx := x0; bx <= x1; bx++ {
+				if centreOn[by*cols+bx] {
+					continue
+				}
+				centre := models.Point{X: (float64(bx) + 0.5) * bin, Y: (float64(by) + 0.5) * bin}
 				if inside(centre, q) {
-					onCard[by*cols+bx] = true
-					break
+					centreOn[by*cols+bx] = true
+					onCard.add(bx, by, 1)
 				}
 			}
 		}
 	}
+	free.sum()
+	explained.sum()
+	onCard.sum()
 	// Window sums, a token's short side across.
 	k := int(math.Round(models.TokenShortMM / stackBinMM))
 	if k < 1 {
@@ -245,20 +259,10 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 	var quiet, faces []int // windows on no card found, and within one
 	for y := 0; y+k <= rows; y++ {
 		for x := 0; x+k <= cols; x++ {
-			s, u, on := 0, 0, 0
-			for dy := 0; dy < k; dy++ {
-				for dx := 0; dx < k; dx++ {
-					i := (y+dy)*cols + x + dx
-					s += counts[i]
-					u += usedCounts[i]
-					if onCard[i] {
-						on++
-					}
-				}
-			}
+			s, on := free.window(x, y, k), onCard.window(x, y, k)
 			switch {
 			case on == k*k:
-				faces = append(faces, s+u)
+				faces = append(faces, s+explained.window(x, y, k))
 				s = 0
 			case on > 0:
 				s = 0
@@ -270,14 +274,12 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 	}
 	threshold := stackMinPoints
 	if len(quiet) > 0 {
-		sort.Ints(quiet)
-		if t := int(stackBusyFactor * float64(quiet[len(quiet)/2])); t > threshold {
+		if t := int(stackBusyFactor * float64(medianCount(quiet))); t > threshold {
 			threshold = t
 		}
 	}
 	if len(faces) > 0 {
-		sort.Ints(faces)
-		if t := int(stackFaceShare * float64(faces[len(faces)/2])); t > threshold {
+		if t := int(stackFaceShare * float64(medianCount(faces))); t > threshold {
 			threshold = t
 		}
 	}
@@ -312,6 +314,70 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 		}
 	}
 	return centres
+}
+
+// summedArea is a grid of counts that, once summed, gives the total of any
+// square of cells in four look-ups: cell (x, y) of the sums holds the
+// counts of the cells left of and above it, (x, y) itself excluded.
+type summedArea struct {
+	cols int
+	at   []int // (cols+1)×(rows+1)
+}
+
+func newSummedArea(cols, rows int) summedArea {
+	return summedArea{cols: cols, at: make([]int, (cols+1)*(rows+1))}
+}
+
+// add counts n in cell (x, y) (before sum).
+func (s summedArea) add(x, y, n int) { s.at[(y+1)*(s.cols+1)+x+1] += n }
+
+// sum turns the counts into sums.
+func (s summedArea) sum() {
+	w := s.cols + 1
+	for y := 1; y < len(s.at)/w; y++ {
+		row := 0
+		for x := 1; x < w; x++ {
+			row += s.at[y*w+x]
+			s.at[y*w+x] = s.at[(y-1)*w+x] + row
+		}
+	}
+}
+
+// window gives the total of the k×k cells from (x, y) (after sum).
+func (s summedArea) window(x, y, k int) int {
+	w := s.cols + 1
+	return s.at[(y+k)*w+x+k] - s.at[y*w+x+k] - s.at[(y+k)*w+x] + s.at[y*w+x]
+}
+
+// medianCount gives the median (the upper one of an even number) of
+// counts, none negative, by counting them: what sorting them would give.
+func medianCount(counts []int) int {
+	top := 0
+	for _, c := range counts {
+		top = max(top, c)
+	}
+	seen := make([]int, top+1)
+	for _, c := range counts {
+		seen[c]++
+	}
+	rank := len(counts) / 2 // of the median, from 0
+	for c, n := range seen {
+		if rank < n {
+			return c
+		}
+		rank -= n
+	}
+	return top
+}
+
+// quadBounds gives a quad's bounding box.
+func quadBounds(q models.Quad) (minX, minY, maxX, maxY float64) {
+	minX, minY, maxX, maxY = q[0].X, q[0].Y, q[0].X, q[0].Y
+	for _, p := range q[1:] {
+		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
+		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+	}
+	return minX, minY, maxX, maxY
 }
 
 // rectangle is a card-sized rectangle found on the edges, with the share

@@ -1,6 +1,10 @@
 package vision
 
 import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -98,5 +102,151 @@ func TestUnderMatchedCard(t *testing.T) {
 		if got := underMatchedCard(c.q, []detection{c.det}, points, px, nil); got != c.want {
 			t.Errorf("%s: underMatchedCard = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// unexplainedClustersDirect is unexplainedClusters as first written: every
+// window's squares counted one by one, every square tested against every
+// outline, the medians sorted. TestUnexplainedClustersAsCounted holds the
+// summed-area version to it.
+func unexplainedClustersDirect(w, h int, v *view, points []keypoint, used []bool, outlines []models.Quad) []models.Point {
+	bin := stackBinMM * v.pxPerMM
+	cols, rows := int(math.Ceil(float64(w)/bin)), int(math.Ceil(float64(h)/bin))
+	if cols < 1 || rows < 1 {
+		return nil
+	}
+	counts, usedCounts, onCard := make([]int, cols*rows), make([]int, cols*rows), make([]bool, cols*rows)
+	for i, p := range points {
+		bx, by := int(float64(p.X)/bin), int(float64(p.Y)/bin)
+		if bx < 0 || by < 0 || bx >= cols || by >= rows {
+			continue
+		}
+		if used[i] {
+			usedCounts[by*cols+bx]++
+		} else {
+			counts[by*cols+bx]++
+		}
+	}
+	for by := 0; by < rows; by++ {
+		for bx := 0; bx < cols; bx++ {
+			centre := models.Point{X: (float64(bx) + 0.5) * bin, Y: (float64(by) + 0.5) * bin}
+			for _, q := range outlines {
+				if inside(centre, q) {
+					onCard[by*cols+bx] = true
+					break
+				}
+			}
+		}
+	}
+	k := max(1, int(math.Round(models.TokenShortMM/stackBinMM)))
+	sums := make([]int, cols*rows)
+	var quiet, faces []int
+	for y := 0; y+k <= rows; y++ {
+		for x := 0; x+k <= cols; x++ {
+			s, u, on := 0, 0, 0
+			for dy := 0; dy < k; dy++ {
+				for dx := 0; dx < k; dx++ {
+					i := (y+dy)*cols + x + dx
+					s += counts[i]
+					u += usedCounts[i]
+					if onCard[i] {
+						on++
+					}
+				}
+			}
+			switch {
+			case on == k*k:
+				faces = append(faces, s+u)
+				s = 0
+			case on > 0:
+				s = 0
+			default:
+				quiet = append(quiet, s)
+			}
+			sums[y*cols+x] = s
+		}
+	}
+	threshold := stackMinPoints
+	if len(quiet) > 0 {
+		sort.Ints(quiet)
+		threshold = max(threshold, int(stackBusyFactor*float64(quiet[len(quiet)/2])))
+	}
+	if len(faces) > 0 {
+		sort.Ints(faces)
+		threshold = max(threshold, int(stackFaceShare*float64(faces[len(faces)/2])))
+	}
+	type window struct{ x, y, sum int }
+	var busy []window
+	for y := 0; y+k <= rows; y++ {
+		for x := 0; x+k <= cols; x++ {
+			if s := sums[y*cols+x]; s >= threshold {
+				busy = append(busy, window{x, y, s})
+			}
+		}
+	}
+	sort.Slice(busy, func(i, j int) bool { return busy[i].sum > busy[j].sum })
+	var centres []models.Point
+	for _, b := range busy {
+		c := models.Point{X: (float64(b.x) + float64(k)/2) * bin, Y: (float64(b.y) + float64(k)/2) * bin}
+		near := false
+		for _, o := range centres {
+			if math.Hypot(o.X-c.X, o.Y-c.Y) < models.TokenShortMM*v.pxPerMM {
+				near = true
+				break
+			}
+		}
+		if !near {
+			if centres = append(centres, c); len(centres) == stackMaxCandidates {
+				break
+			}
+		}
+	}
+	return centres
+}
+
+// TestUnexplainedClustersAsCounted checks the summed-area window counts
+// against counting every window's squares one by one, on random frames:
+// keypoints scattered over the mat and heaped on cards, some cards found
+// (turned any way, some reaching past the image), some explained
+// keypoints.
+func TestUnexplainedClustersAsCounted(t *testing.T) {
+	const w, h = 1360, 960
+	v := &view{pxPerMM: 2}
+	found := 0
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var points []keypoint
+		var used []bool
+		for range 2000 + rng.IntN(4000) { // the mat
+			points = append(points, keypoint{float32(rng.Float64() * w), float32(rng.Float64() * h)})
+			used = append(used, rng.IntN(10) == 0)
+		}
+		var outlines []models.Quad
+		for c := range 3 + rng.IntN(20) { // cards, found or not
+			cx, cy := rng.Float64()*w*1.1-0.05*w, rng.Float64()*h*1.1-0.05*h
+			turn := rng.Float64() * math.Pi
+			hw, hh := 63.0, 88.0
+			var q models.Quad
+			for i, corner := range [4][2]float64{{-hw, -hh}, {hw, -hh}, {hw, hh}, {-hw, hh}} {
+				s, c := math.Sin(turn), math.Cos(turn)
+				q[i] = models.Point{X: cx + corner[0]*c - corner[1]*s, Y: cy + corner[0]*s + corner[1]*c}
+			}
+			for range 100 + rng.IntN(400) { // the face's keypoints
+				points = append(points, keypoint{float32(cx + rng.NormFloat64()*40), float32(cy + rng.NormFloat64()*40)})
+				used = append(used, c%2 == 0 && rng.IntN(3) > 0)
+			}
+			if c%2 == 0 || c%3 == 0 {
+				outlines = append(outlines, q)
+			}
+		}
+		got := unexplainedClusters(w, h, v, points, used, outlines)
+		want := unexplainedClustersDirect(w, h, v, points, used, outlines)
+		if !slices.Equal(got, want) {
+			t.Errorf("seed %d: centres %v, counted one by one %v", seed, got, want)
+		}
+		found += len(want)
+	}
+	if found == 0 {
+		t.Fatal("no frame had a cluster: the comparison says nothing")
 	}
 }
