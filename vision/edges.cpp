@@ -273,6 +273,208 @@ __attribute__((target("avx2"))) void sobelRowAVX2(const uchar *a, const uchar *b
     sobelRow(a, b, c, x, n, dx, dy, mag);
 }
 
+
+// The AVX-512 kernels: each is its AVX2 kernel twice as wide (16 magnitudes,
+// 32 derivatives or sums, 64 marks at a time), with the same arithmetic,
+// its rest done by the plain kernel.
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+AVX512 void suppressRowAVX512(const int *prev, const int *cur, const int *next, const short *dx, const short *dy,
+                              const uchar *mask, int n, int low, int high, uchar *map) {
+    const __m512i vlow = _mm512_set1_epi32(low), vhigh = _mm512_set1_epi32(high), vtg22 = _mm512_set1_epi32(tg22);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m128i ones = _mm_set1_epi8(notEdge), twos = _mm_set1_epi8(edge), zeros = _mm_setzero_si128();
+    int j = 0;
+    for (; j + 16 <= n; j += 16) {
+        __m512i m = _mm512_loadu_si512((const void *)(cur + j));
+        __mmask16 candidate = _mm512_cmpgt_epi32_mask(m, vlow);
+        if (mask)
+            candidate = _mm512_mask_cmpeq_epi32_mask(candidate, _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(mask + j))), zero);
+        if (!candidate) {
+            _mm_storeu_si128((__m128i *)(map + j), ones);
+            continue;
+        }
+        __m512i xs = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(dx + j)));
+        __m512i ys = _mm512_cvtepi16_epi32(_mm256_loadu_si256((const __m256i *)(dy + j)));
+        __m512i x = _mm512_abs_epi32(xs), y = _mm512_slli_epi32(_mm512_abs_epi32(ys), 15);
+        __m512i tg22x = _mm512_mullo_epi32(x, vtg22);
+        __m512i tg67x = _mm512_add_epi32(tg22x, _mm512_slli_epi32(x, 16));
+        __mmask16 horizontal = _mm512_cmpgt_epi32_mask(tg22x, y);
+        __mmask16 vertical = _mm512_mask_cmpgt_epi32_mask((__mmask16)~horizontal, y, tg67x);
+        __mmask16 diagonal = (__mmask16)~(horizontal | vertical);
+        // m > a is cmpgt(m, a); m >= a is not cmpgt(a, m).
+        __mmask16 hpeak = _mm512_cmpgt_epi32_mask(m, _mm512_loadu_si512((const void *)(cur + j - 1))) &
+                          (__mmask16)~_mm512_cmpgt_epi32_mask(_mm512_loadu_si512((const void *)(cur + j + 1)), m);
+        __mmask16 vpeak = _mm512_cmpgt_epi32_mask(m, _mm512_loadu_si512((const void *)(prev + j))) &
+                          (__mmask16)~_mm512_cmpgt_epi32_mask(_mm512_loadu_si512((const void *)(next + j)), m);
+        // Where the signs differ: prev[j+1] and next[j-1]; else prev[j-1] and next[j+1].
+        __mmask16 differ = _mm512_cmplt_epi32_mask(_mm512_xor_si512(xs, ys), zero);
+        __m512i upS = _mm512_mask_blend_epi32(differ, _mm512_loadu_si512((const void *)(prev + j - 1)), _mm512_loadu_si512((const void *)(prev + j + 1)));
+        __m512i downS = _mm512_mask_blend_epi32(differ, _mm512_loadu_si512((const void *)(next + j + 1)), _mm512_loadu_si512((const void *)(next + j - 1)));
+        __mmask16 dpeak = _mm512_cmpgt_epi32_mask(m, upS) & _mm512_cmpgt_epi32_mask(m, downS);
+        __mmask16 peak = candidate & ((horizontal & hpeak) | (vertical & vpeak) | (diagonal & dpeak));
+        __mmask16 strong = _mm512_cmpgt_epi32_mask(m, vhigh);
+        // peak: edge (2) above high, maybeEdge (0) otherwise; else notEdge (1).
+        __m128i marks = _mm_mask_mov_epi8(ones, peak, zeros);
+        marks = _mm_mask_mov_epi8(marks, peak & strong, twos);
+        _mm_storeu_si128((__m128i *)(map + j), marks);
+    }
+    suppressRow(prev, cur, next, dx, dy, mask, j, n, low, high, map);
+}
+
+AVX512 void magnitudeRowAVX512(const short *dx, const short *dy, int n, int *mag) {
+    int j = 0;
+    for (; j + 32 <= n; j += 32) {
+        __m512i sum = _mm512_add_epi16(_mm512_abs_epi16(_mm512_loadu_si512((const void *)(dx + j))),
+                                       _mm512_abs_epi16(_mm512_loadu_si512((const void *)(dy + j))));
+        _mm512_storeu_si512((void *)(mag + j), _mm512_cvtepi16_epi32(_mm512_castsi512_si256(sum)));
+        _mm512_storeu_si512((void *)(mag + j + 16), _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(sum, 1)));
+    }
+    magnitudeRow(dx, dy, j, n, mag);
+}
+
+AVX512 void edgeRowAVX512(const uchar *map, int n, uchar *out) {
+    const __m512i two = _mm512_set1_epi8(edge);
+    int j = 0;
+    for (; j + 64 <= n; j += 64)
+        _mm512_storeu_si512((void *)(out + j), _mm512_movm_epi8(_mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void *)(map + j)), two)));
+    edgeRow(map, j, n, out);
+}
+
+AVX512 void thickRowAVX512(const uchar *above, const uchar *row, const uchar *below, int n, uchar *column, uchar *out) {
+    int j = -1;
+    for (; j + 64 <= n + 1; j += 64)
+        _mm512_storeu_si512((void *)(column + 1 + j),
+                            _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512((const void *)(above + j)), _mm512_loadu_si512((const void *)(row + j))),
+                                            _mm512_loadu_si512((const void *)(below + j))));
+    for (; j <= n; j++)
+        column[1 + j] = above[j] | row[j] | below[j];
+    const __m512i two = _mm512_set1_epi8(edge);
+    const uchar *c = column + 1;
+    j = 0;
+    for (; j + 64 <= n; j += 64) {
+        __m512i on = _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512((const void *)(c + j - 1)), _mm512_loadu_si512((const void *)(c + j))),
+                                     _mm512_loadu_si512((const void *)(c + j + 1)));
+        _mm512_storeu_si512((void *)(out + j), _mm512_movm_epi8(_mm512_test_epi8_mask(on, two)));
+    }
+    thickRow(above, row, below, j, n, out);
+}
+
+AVX512 inline __m512i widen512(const uchar *p) { return _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p)); }
+
+AVX512 void blurColumnsAVX512(const uchar *r0, const uchar *r1, const uchar *r2, const uchar *r3, const uchar *r4, int n, ushort *v) {
+    const __m512i six = _mm512_set1_epi16(6);
+    int x = 0;
+    for (; x + 32 <= n; x += 32) {
+        __m512i a = widen512(r0 + x), b = widen512(r1 + x), c = widen512(r2 + x), d = widen512(r3 + x), e = widen512(r4 + x);
+        __m512i sum = _mm512_add_epi16(_mm512_add_epi16(a, e), _mm512_slli_epi16(_mm512_add_epi16(b, d), 2));
+        sum = _mm512_add_epi16(sum, _mm512_mullo_epi16(c, six));
+        _mm512_storeu_si512((void *)(v + x), sum);
+    }
+    blurColumns(r0, r1, r2, r3, r4, x, n, v);
+}
+
+AVX512 void blurRowAVX512(const ushort *v, int n, uchar *out) {
+    const __m512i half = _mm512_set1_epi16(128), six = _mm512_set1_epi16(6);
+    int x = 0;
+    for (; x + 32 <= n; x += 32) {
+        __m512i a = _mm512_loadu_si512((const void *)(v + x - 2)), b = _mm512_loadu_si512((const void *)(v + x - 1));
+        __m512i c = _mm512_loadu_si512((const void *)(v + x)), d = _mm512_loadu_si512((const void *)(v + x + 1));
+        __m512i e = _mm512_loadu_si512((const void *)(v + x + 2));
+        __m512i sum = _mm512_add_epi16(_mm512_add_epi16(a, e), _mm512_slli_epi16(_mm512_add_epi16(b, d), 2));
+        sum = _mm512_add_epi16(sum, _mm512_mullo_epi16(c, six));
+        _mm256_storeu_si256((__m256i *)(out + x), _mm512_cvtepi16_epi8(_mm512_srli_epi16(_mm512_add_epi16(sum, half), 8)));
+    }
+    blurRow(v, x, n, out);
+}
+
+AVX512 void sobelRowAVX512(const uchar *a, const uchar *b, const uchar *c, int n, short *dx, short *dy, int *mag) {
+    int x = 0;
+    for (; x + 32 <= n; x += 32) {
+        __m512i al = widen512(a + x - 1), am = widen512(a + x), ar = widen512(a + x + 1);
+        __m512i bl = widen512(b + x - 1), br = widen512(b + x + 1);
+        __m512i cl = widen512(c + x - 1), cm = widen512(c + x), cr = widen512(c + x + 1);
+        __m512i gx = _mm512_add_epi16(_mm512_add_epi16(_mm512_sub_epi16(ar, al), _mm512_sub_epi16(cr, cl)),
+                                      _mm512_slli_epi16(_mm512_sub_epi16(br, bl), 1));
+        __m512i gy = _mm512_add_epi16(_mm512_add_epi16(_mm512_sub_epi16(cl, al), _mm512_sub_epi16(cr, ar)),
+                                      _mm512_slli_epi16(_mm512_sub_epi16(cm, am), 1));
+        _mm512_storeu_si512((void *)(dx + x), gx);
+        _mm512_storeu_si512((void *)(dy + x), gy);
+        __m512i sum = _mm512_add_epi16(_mm512_abs_epi16(gx), _mm512_abs_epi16(gy));
+        _mm512_storeu_si512((void *)(mag + x), _mm512_cvtepi16_epi32(_mm512_castsi512_si256(sum)));
+        _mm512_storeu_si512((void *)(mag + x + 16), _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(sum, 1)));
+    }
+    sobelRow(a, b, c, x, n, dx, dy, mag);
+}
+
+// vectors is how wide the kernels run: the plain ones, AVX2 or AVX-512.
+enum vectors { plain = 0, avx2 = 1, avx512 = 2 };
+
+// Row kernels at a width.
+void suppressAt(vectors w, const int *prev, const int *cur, const int *next, const short *dx, const short *dy, const uchar *mask, int n,
+                int low, int high, uchar *map) {
+    if (w == avx512)
+        suppressRowAVX512(prev, cur, next, dx, dy, mask, n, low, high, map);
+    else if (w == avx2)
+        suppressRowAVX2(prev, cur, next, dx, dy, mask, n, low, high, map);
+    else
+        suppressRow(prev, cur, next, dx, dy, mask, 0, n, low, high, map);
+}
+
+void magnitudeAt(vectors w, const short *dx, const short *dy, int n, int *mag) {
+    if (w == avx512)
+        magnitudeRowAVX512(dx, dy, n, mag);
+    else if (w == avx2)
+        magnitudeRowAVX2(dx, dy, n, mag);
+    else
+        magnitudeRow(dx, dy, 0, n, mag);
+}
+
+void edgeAt(vectors w, const uchar *map, int n, uchar *out) {
+    if (w == avx512)
+        edgeRowAVX512(map, n, out);
+    else if (w == avx2)
+        edgeRowAVX2(map, n, out);
+    else
+        edgeRow(map, 0, n, out);
+}
+
+void thickAt(vectors w, const uchar *above, const uchar *row, const uchar *below, int n, uchar *column, uchar *out) {
+    if (w == avx512)
+        thickRowAVX512(above, row, below, n, column, out);
+    else if (w == avx2)
+        thickRowAVX2(above, row, below, n, column, out);
+    else
+        thickRow(above, row, below, 0, n, out);
+}
+
+void blurColumnsAt(vectors w, const uchar *r0, const uchar *r1, const uchar *r2, const uchar *r3, const uchar *r4, int n, ushort *v) {
+    if (w == avx512)
+        blurColumnsAVX512(r0, r1, r2, r3, r4, n, v);
+    else if (w == avx2)
+        blurColumnsAVX2(r0, r1, r2, r3, r4, n, v);
+    else
+        blurColumns(r0, r1, r2, r3, r4, 0, n, v);
+}
+
+void blurRowAt(vectors w, const ushort *v, int n, uchar *out) {
+    if (w == avx512)
+        blurRowAVX512(v, n, out);
+    else if (w == avx2)
+        blurRowAVX2(v, n, out);
+    else
+        blurRow(v, 0, n, out);
+}
+
+void sobelAt(vectors w, const uchar *a, const uchar *b, const uchar *c, int n, short *dx, short *dy, int *mag) {
+    if (w == avx512)
+        sobelRowAVX512(a, b, c, n, dx, dy, mag);
+    else if (w == avx2)
+        sobelRowAVX2(a, b, c, n, dx, dy, mag);
+    else
+        sobelRow(a, b, c, 0, n, dx, dy, mag);
+}
+
 // edgeDetector keeps the buffers of one Canny pass for the next, so that
 // megabytes are not allocated, and paged in, anew for every frame.
 struct edgeDetector {
@@ -305,7 +507,7 @@ struct edgeDetector {
 // for the rows in order, and row i's derivatives must stay valid until
 // row i+1's are asked for.
 template <class Gradient>
-void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, int high, bool thick, bool avx2, Gradient gradient, cv::Mat &dst) {
+void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, int high, bool thick, vectors w, Gradient gradient, cv::Mat &dst) {
     // Three magnitude rows, each with a 0 on both sides; the rows above
     // the first and below the last are 0.
     const int width = cols + 2;
@@ -331,10 +533,7 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, i
             std::fill(next, next + cols, 0);
         uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
         const uchar *masked = mask.empty() ? nullptr : mask.ptr<uchar>(i);
-        if (avx2)
-            suppressRowAVX2(prev, cur, next, curGrad.first, curGrad.second, masked, cols, low, high, row);
-        else
-            suppressRow(prev, cur, next, curGrad.first, curGrad.second, masked, 0, cols, low, high, row);
+        suppressAt(w, prev, cur, next, curGrad.first, curGrad.second, masked, cols, low, high, row);
         for (uchar *e = row, *end = row + cols; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
             stack.push_back(e);
     }
@@ -354,14 +553,10 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, i
 
     for (int i = 0; i < rows; i++) {
         const uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
-        if (thick && avx2)
-            thickRowAVX2(row - mapstep, row, row + mapstep, cols, d.column.data(), dst.ptr<uchar>(i));
-        else if (thick)
-            thickRow(row - mapstep, row, row + mapstep, 0, cols, dst.ptr<uchar>(i));
-        else if (avx2)
-            edgeRowAVX2(row, cols, dst.ptr<uchar>(i));
+        if (thick)
+            thickAt(w, row - mapstep, row, row + mapstep, cols, d.column.data(), dst.ptr<uchar>(i));
         else
-            edgeRow(row, 0, cols, dst.ptr<uchar>(i));
+            edgeAt(w, row, cols, dst.ptr<uchar>(i));
     }
 }
 
@@ -380,7 +575,7 @@ void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }
 // cv::GaussianBlur(src, Size(5, 5), 0, 0, BORDER_REPLICATE) instead; with
 // thick set, the edges dilated by a 3×3 square (cv::dilate with a 3×3
 // MORPH_RECT). It returns 0, or -1 when OpenCV fails.
-int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int thick, int simd) {
+int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int thick, int width) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
         const cv::Mat &src = *(cv::Mat *)srcp;
@@ -394,16 +589,17 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
         dst.create(rows, cols, CV_8UC1);
         if (rows == 0 || cols == 0)
             return 0;
-        const bool avx2 = simd && __builtin_cpu_supports("avx2");
+        vectors w = plain;
+        if (width >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+            w = avx512;
+        else if (width >= 1 && __builtin_cpu_supports("avx2"))
+            w = avx2;
         if (!blur) {
             cv::Mat &dx = d.dx, &dy = d.dy;
             cv::Sobel(src, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
             cv::Sobel(src, dy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
-            follow(d, rows, cols, mask, low, high, thick, avx2, [&](int i, int *mag) {
-                if (avx2)
-                    magnitudeRowAVX2(dx.ptr<short>(i), dy.ptr<short>(i), cols, mag);
-                else
-                    magnitudeRow(dx.ptr<short>(i), dy.ptr<short>(i), 0, cols, mag);
+            follow(d, rows, cols, mask, low, high, thick, w, [&](int i, int *mag) {
+                magnitudeAt(w, dx.ptr<short>(i), dy.ptr<short>(i), cols, mag);
                 return std::make_pair((const short *)dx.ptr<short>(i), (const short *)dy.ptr<short>(i));
             }, dst);
             return 0;
@@ -425,27 +621,18 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             held[j % 4] = j;
             auto at = [&](int r) { return src.ptr<uchar>(std::min(std::max(r, 0), rows - 1)); };
             ushort *v = d.columns.data() + 2;
-            if (avx2)
-                blurColumnsAVX2(at(j - 2), at(j - 1), at(j), at(j + 1), at(j + 2), cols, v);
-            else
-                blurColumns(at(j - 2), at(j - 1), at(j), at(j + 1), at(j + 2), 0, cols, v);
+            blurColumnsAt(w, at(j - 2), at(j - 1), at(j), at(j + 1), at(j + 2), cols, v);
             v[-2] = v[-1] = v[0];
             v[cols] = v[cols + 1] = v[cols - 1];
-            if (avx2)
-                blurRowAVX2(v, cols, b);
-            else
-                blurRow(v, 0, cols, b);
+            blurRowAt(w, v, cols, b);
             b[-1] = b[0];
             b[cols] = b[cols - 1];
             return b;
         };
-        follow(d, rows, cols, mask, low, high, thick, avx2, [&](int i, int *mag) {
+        follow(d, rows, cols, mask, low, high, thick, w, [&](int i, int *mag) {
             short *dx = d.derivatives.data() + (size_t)(i % 2) * 2 * cols, *dy = dx + cols;
             const uchar *a = blurred(i - 1), *b = blurred(i), *c = blurred(i + 1);
-            if (avx2)
-                sobelRowAVX2(a, b, c, cols, dx, dy, mag);
-            else
-                sobelRow(a, b, c, 0, cols, dx, dy, mag);
+            sobelAt(w, a, b, c, cols, dx, dy, mag);
             return std::make_pair((const short *)dx, (const short *)dy);
         }, dst);
         return 0;

@@ -31,7 +31,7 @@ func (d *edgeDetector) close() { C.tablecam_edges_close(d.p) }
 // edges.cpp). Where mask is set (unless it is empty) no edge is marked,
 // and none is followed through.
 func (d *edgeDetector) canny(src, mask gocv.Mat, dst *gocv.Mat, low, high float64) error {
-	return d.cannySIMD(src, mask, dst, low, high, cannyOptions{}, true)
+	return d.cannyWidth(src, mask, dst, low, high, cannyOptions{}, widestVectors)
 }
 
 // cannyOptions are what canny does before and after Canny's detector.
@@ -46,9 +46,10 @@ type cannyOptions struct {
 	thick bool
 }
 
-// cannySIMD is canny with the options, with AVX2 instructions (where the
-// processor has them) only when simd is true.
-func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high float64, opts cannyOptions, simd bool) error {
+// cannyWidth is canny with the options, with vector instructions up to
+// width (see vectorWidth; those the processor has): the same edges at
+// every width.
+func (d *edgeDetector) cannyWidth(src, mask gocv.Mat, dst *gocv.Mat, low, high float64, opts cannyOptions, width vectorWidth) error {
 	flag := func(b bool) C.int {
 		if b {
 			return 1
@@ -61,7 +62,7 @@ func (d *edgeDetector) cannySIMD(src, mask gocv.Mat, dst *gocv.Mat, low, high fl
 	if !mask.Empty() && (mask.Type() != gocv.MatTypeCV8UC1 || mask.Rows() != src.Rows() || mask.Cols() != src.Cols()) {
 		return errors.New("vision: Canny edge detection wants an 8-bit mask of the image's size")
 	}
-	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), flag(opts.blur), flag(opts.thick), flag(simd)) != 0 {
+	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), flag(opts.blur), flag(opts.thick), C.int(width)) != 0 {
 		return errCanny
 	}
 	return nil

@@ -62,15 +62,15 @@ func TestCannyIsOpenCVs(t *testing.T) {
 			if opts.thick {
 				gocv.Dilate(w, &w, kernel)
 			}
-			for _, simd := range []bool{true, false} {
+			for _, width := range []vectorWidth{widestVectors, avx2Vectors, noVectors} {
 				got := gocv.NewMat()
-				if err := d.cannySIMD(in.img, none, &got, in.low, in.high, opts, simd); err != nil {
+				if err := d.cannyWidth(in.img, none, &got, in.low, in.high, opts, width); err != nil {
 					t.Fatal(err)
 				}
 				diff := gocv.NewMat()
 				gocv.BitwiseXor(got, w, &diff)
 				if n := gocv.CountNonZero(diff); n != 0 {
-					t.Errorf("%s (AVX2 %v, %+v): %d of %d pixels differ from OpenCV's (%d edge pixels)", in.name, simd, opts, n, in.img.Rows()*in.img.Cols(), gocv.CountNonZero(w))
+					t.Errorf("%s (vectors %d, %+v): %d of %d pixels differ from OpenCV's (%d edge pixels)", in.name, width, opts, n, in.img.Rows()*in.img.Cols(), gocv.CountNonZero(w))
 				}
 				diff.Close()
 				got.Close()
@@ -117,25 +117,25 @@ func TestCannyMask(t *testing.T) {
 	}
 	d := newEdgeDetector()
 	defer d.close()
-	for _, simd := range []bool{true, false} {
+	for _, width := range []vectorWidth{widestVectors, avx2Vectors, noVectors} {
 		whole, masked := gocv.NewMat(), gocv.NewMat()
-		if err := d.cannySIMD(img, none, &whole, 40, 120, cannyOptions{}, simd); err != nil {
+		if err := d.cannyWidth(img, none, &whole, 40, 120, cannyOptions{}, width); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.cannySIMD(img, mask, &masked, 40, 120, cannyOptions{}, simd); err != nil {
+		if err := d.cannyWidth(img, mask, &masked, 40, 120, cannyOptions{}, width); err != nil {
 			t.Fatal(err)
 		}
 		if n := edgesIn(whole, 50, 100); n < 40 {
-			t.Errorf("AVX2 %v: without a mask, %d edge pixels on the weak step's lower part, want it found", simd, n)
+			t.Errorf("vectors %d: without a mask, %d edge pixels on the weak step's lower part, want it found", width, n)
 		}
 		if n := edgesIn(masked, 40, 50); n != 0 {
-			t.Errorf("AVX2 %v: %d edge pixels under the mask, want none", simd, n)
+			t.Errorf("vectors %d: %d edge pixels under the mask, want none", width, n)
 		}
 		if n := edgesIn(masked, 50, 100); n != 0 {
-			t.Errorf("AVX2 %v: %d edge pixels on the weak step below the mask, want none (nothing strong to follow from)", simd, n)
+			t.Errorf("vectors %d: %d edge pixels on the weak step below the mask, want none (nothing strong to follow from)", width, n)
 		}
 		if n, want := edgesIn(masked, 0, 40), edgesIn(whole, 0, 40); n != want || n < 35 {
-			t.Errorf("AVX2 %v: %d edge pixels above the mask, want the %d found without it", simd, n, want)
+			t.Errorf("vectors %d: %d edge pixels above the mask, want the %d found without it", width, n, want)
 		}
 		whole.Close()
 		masked.Close()
@@ -418,15 +418,15 @@ func TestCannyMaskedIsWhole(t *testing.T) {
 			if opts.thick {
 				gocv.Dilate(ref, &ref, kernel)
 			}
-			for _, simd := range []bool{true, false} {
+			for _, width := range []vectorWidth{widestVectors, avx2Vectors, noVectors} {
 				got := gocv.NewMat()
-				if err := d.cannySIMD(in.img, in.mask, &got, 40, 120, opts, simd); err != nil {
+				if err := d.cannyWidth(in.img, in.mask, &got, 40, 120, opts, width); err != nil {
 					t.Fatal(err)
 				}
 				diff := gocv.NewMat()
 				gocv.BitwiseXor(got, ref, &diff)
 				if n := gocv.CountNonZero(diff); n != 0 || gocv.CountNonZero(ref) == 0 {
-					t.Errorf("%s (AVX2 %v, %+v): %d pixels differ of the reference's %d edge pixels", in.name, simd, opts, n, gocv.CountNonZero(ref))
+					t.Errorf("%s (vectors %d, %+v): %d pixels differ of the reference's %d edge pixels", in.name, width, opts, n, gocv.CountNonZero(ref))
 				}
 				diff.Close()
 				got.Close()

@@ -502,14 +502,22 @@ func balanceWhite(img, mask gocv.Mat) {
 	if err != nil || len(in)*3 != len(data) {
 		return
 	}
-	brightness := func(i int) int { return (int(data[i]) + 2*int(data[i+1]) + int(data[i+2])) / 4 }
+	// One pass: how many pixels have each brightness, and their channels'
+	// sums, so that the brightest share's sums need no second pass.
 	var hist [256]int
+	var sums [256][3]int
 	total := 0
 	for p, m := range in {
-		if m != 0 {
-			hist[brightness(3*p)]++
-			total++
+		if m == 0 {
+			continue
 		}
+		b, g, r := int(data[3*p]), int(data[3*p+1]), int(data[3*p+2])
+		level := (b + 2*g + r) / 4
+		hist[level]++
+		sums[level][0] += b
+		sums[level][1] += g
+		sums[level][2] += r
+		total++
 	}
 	want := int(whitePatchShare * float64(total))
 	cut, n := 255, 0
@@ -517,27 +525,33 @@ func balanceWhite(img, mask gocv.Mat) {
 		n += hist[cut]
 	}
 	var sum [3]float64
-	for p, m := range in {
-		if i := 3 * p; m != 0 && brightness(i) >= cut {
-			sum[0] += float64(data[i])
-			sum[1] += float64(data[i+1])
-			sum[2] += float64(data[i+2])
+	for level := cut; level < len(sums); level++ {
+		for c := range sum {
+			sum[c] += float64(sums[level][c])
 		}
 	}
 	if sum[0] == 0 || sum[1] == 0 || sum[2] == 0 {
 		return
 	}
 	grey := (sum[0] + sum[1] + sum[2]) / 3
-	var lut [3][256]uint8
-	for c := range lut {
+	var lut [256 * 3]uint8 // as OpenCV reads a three-channel table: B, G, R of each level
+	same := true
+	for c := range 3 {
 		share := sum[c] / grey
 		g := min(max(share, 1/paperTint), paperTint) / share
 		g = min(max(g, 1/maxWhiteGain), maxWhiteGain)
-		for v := range lut[c] {
-			lut[c][v] = uint8(min(255, math.Round(float64(v)*g)))
+		for v := range 256 {
+			lut[3*v+c] = uint8(min(255, math.Round(float64(v)*g)))
+			same = same && lut[3*v+c] == uint8(v)
 		}
 	}
-	for i := 0; i+2 < len(data); i += 3 {
-		data[i], data[i+1], data[i+2] = lut[0][data[i]], lut[1][data[i+1]], lut[2][data[i+2]]
+	if same {
+		return
 	}
+	table, err := gocv.NewMatFromBytes(1, 256, gocv.MatTypeCV8UC3, lut[:])
+	if err != nil {
+		return
+	}
+	defer table.Close()
+	gocv.LUT(img, table, &img)
 }

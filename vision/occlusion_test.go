@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
@@ -161,5 +164,98 @@ func TestNoHandOverStackedCards(t *testing.T) {
 	}
 	if handCovers(top, coarse, cards) {
 		t.Error("two skin-toned cards, one on the other, taken for a hand")
+	}
+}
+
+// balanceWhiteDirect is balanceWhite as first written: the brightest
+// share's channels summed in a second pass, the table applied pixel by
+// pixel. TestBalanceWhiteAsDirect holds balanceWhite to it.
+func balanceWhiteDirect(data, in []byte) {
+	brightness := func(i int) int { return (int(data[i]) + 2*int(data[i+1]) + int(data[i+2])) / 4 }
+	var hist [256]int
+	total := 0
+	for p, m := range in {
+		if m != 0 {
+			hist[brightness(3*p)]++
+			total++
+		}
+	}
+	want := int(whitePatchShare * float64(total))
+	cut, n := 255, 0
+	for ; cut > 0 && n+hist[cut] < want; cut-- {
+		n += hist[cut]
+	}
+	var sum [3]float64
+	for p, m := range in {
+		if i := 3 * p; m != 0 && brightness(i) >= cut {
+			for c := range sum {
+				sum[c] += float64(data[i+c])
+			}
+		}
+	}
+	if sum[0] == 0 || sum[1] == 0 || sum[2] == 0 {
+		return
+	}
+	grey := (sum[0] + sum[1] + sum[2]) / 3
+	var lut [3][256]uint8
+	for c := range lut {
+		share := sum[c] / grey
+		g := min(max(share, 1/paperTint), paperTint) / share
+		g = min(max(g, 1/maxWhiteGain), maxWhiteGain)
+		for v := range lut[c] {
+			lut[c][v] = uint8(min(255, math.Round(float64(v)*g)))
+		}
+	}
+	for i := 0; i+2 < len(data); i += 3 {
+		data[i], data[i+1], data[i+2] = lut[0][data[i]], lut[1][data[i+1]], lut[2][data[i+2]]
+	}
+}
+
+// TestBalanceWhiteAsDirect checks balanceWhite against the white patch
+// rule worked out pixel by pixel, on random images under tinted light
+// (warm, cool, none: the table then leaves the image as it is), read on
+// masks of every density.
+func TestBalanceWhiteAsDirect(t *testing.T) {
+	const w, h = 173, 91
+	changed := 0
+	for seed := range uint64(24) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		tint := [3]float64{1, 1, 1}
+		if seed%3 != 0 {
+			tint = [3]float64{0.7 + 0.6*rng.Float64(), 0.9 + 0.2*rng.Float64(), 0.7 + 0.6*rng.Float64()}
+		}
+		pix, mask := make([]byte, 3*w*h), make([]byte, w*h)
+		for p := range mask {
+			v := rng.Float64() * 255
+			for c := range 3 {
+				pix[3*p+c] = byte(min(255, v*tint[c]+rng.Float64()*8))
+			}
+			if rng.IntN(8) < int(seed%8)+1 {
+				mask[p] = 255
+			}
+		}
+		img, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC3, slices.Clone(pix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC1, mask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		balanceWhite(img, m)
+		got, _ := img.DataPtrUint8()
+		want := slices.Clone(pix)
+		balanceWhiteDirect(want, mask)
+		if !slices.Equal(got, want) {
+			t.Errorf("seed %d: the balanced image differs from the rule's", seed)
+		}
+		if !slices.Equal(want, pix) {
+			changed++
+		}
+		img.Close()
+		m.Close()
+	}
+	if changed == 0 {
+		t.Fatal("no image was rebalanced: the comparison says nothing")
 	}
 }

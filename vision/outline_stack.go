@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/tablecam/tablecam/models"
@@ -110,10 +111,13 @@ func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoi
 	}
 	// The edges of all the squares searched, found once.
 	var span image.Rectangle
+	squares := make([]image.Rectangle, 0, len(centres))
 	for _, c := range centres {
-		span = span.Union(searchSquare(gray, c, shapes))
+		sq := searchSquare(gray, c, shapes)
+		span = span.Union(sq)
+		squares = append(squares, sq)
 	}
-	e, err := o.stackEdges(gray, span)
+	e, err := o.stackEdges(gray, span, squares)
 	if err != nil {
 		return nil
 	}
@@ -422,8 +426,10 @@ type squareEdges struct {
 }
 
 // stackEdges finds the edges of the part r of the top-down grey image:
-// lightly blurred (5×5 Gaussian) first, as Canny's thresholds suppose.
-func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle) (squareEdges, error) {
+// lightly blurred (5×5 Gaussian) first, as Canny's thresholds suppose. The
+// edge pixels' directions are worked out within the squares only (those
+// searched, within r), where rectanglesAround looks at them.
+func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle, squares []image.Rectangle) (squareEdges, error) {
 	if r.Empty() {
 		return squareEdges{}, nil
 	}
@@ -433,7 +439,7 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle) (squareEdge
 	region.Close()
 	noMask := gocv.NewMat()
 	defer noMask.Close()
-	if err := o.edges.cannySIMD(b.part, noMask, &b.thin, 40, 120, cannyOptions{blur: true}, true); err != nil {
+	if err := o.edges.cannyWidth(b.part, noMask, &b.thin, 40, 120, cannyOptions{blur: true}, widestVectors); err != nil {
 		return squareEdges{}, err
 	}
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
@@ -456,7 +462,11 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle) (squareEdge
 	if e.grey, err = view(b.part); err != nil {
 		return e, err
 	}
-	e.px = edgePixelsOf(e.thin.pix, e.grey)
+	within := make([]image.Rectangle, 0, len(squares))
+	for _, sq := range squares {
+		within = append(within, sq.Sub(r.Min))
+	}
+	e.px = edgePixelsOf(e.thin.pix, e.grey, within)
 	return e, nil
 }
 
@@ -554,34 +564,41 @@ type edgePixel struct {
 }
 
 // edgePixelsOf lists the pixels of an edge map (of the part grey shows,
-// lightly blurred) with their gradients' directions.
-func edgePixelsOf(edges []byte, grey edgeMap) []edgePixel {
-	n := 0
-	for _, e := range edges {
-		if e != 0 {
-			n++
-		}
-	}
-	out := make([]edgePixel, 0, n)
+// lightly blurred) that lie in any of the rectangles (of the part's
+// pixels), with their gradients' directions, row by row.
+func edgePixelsOf(edges []byte, grey edgeMap, within []image.Rectangle) []edgePixel {
 	w, h := grey.w, grey.h
+	var out []edgePixel
+	var spans [][2]int // of the row, in order, none overlapping
 	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			if edges[y*w+x] == 0 {
-				continue
+		spans = spans[:0]
+		for _, r := range within {
+			if y >= r.Min.Y && y < r.Max.Y {
+				spans = append(spans, [2]int{max(r.Min.X, 1), min(r.Max.X, w-1)})
 			}
-			gx := float64(grey.pix[y*w+x+1]) - float64(grey.pix[y*w+x-1])
-			gy := float64(grey.pix[(y+1)*w+x]) - float64(grey.pix[(y-1)*w+x])
-			if gx == 0 && gy == 0 {
-				continue
+		}
+		slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+		from := 1
+		for _, s := range spans {
+			for x := max(s[0], from); x < s[1]; x++ {
+				if edges[y*w+x] == 0 {
+					continue
+				}
+				gx := float64(grey.pix[y*w+x+1]) - float64(grey.pix[y*w+x-1])
+				gy := float64(grey.pix[(y+1)*w+x]) - float64(grey.pix[(y-1)*w+x])
+				if gx == 0 && gy == 0 {
+					continue
+				}
+				d := math.Atan2(gy, gx)
+				if d < 0 {
+					d += math.Pi
+				}
+				if d >= math.Pi {
+					d -= math.Pi
+				}
+				out = append(out, edgePixel{int32(x), int32(y), float32(d)})
 			}
-			d := math.Atan2(gy, gx)
-			if d < 0 {
-				d += math.Pi
-			}
-			if d >= math.Pi {
-				d -= math.Pi
-			}
-			out = append(out, edgePixel{int32(x), int32(y), float32(d)})
+			from = max(from, s[1])
 		}
 	}
 	return out

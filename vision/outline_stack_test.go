@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -248,5 +249,41 @@ func TestUnexplainedClustersAsCounted(t *testing.T) {
 	}
 	if found == 0 {
 		t.Fatal("no frame had a cluster: the comparison says nothing")
+	}
+}
+
+// TestEdgePixelsWithinSquares checks that the stacked-card search's edge
+// pixels, worked out within its squares only, are those of the whole part
+// that lie in a square, in the same order: rectanglesAround reads them
+// square by square as it did when the whole part's were listed.
+func TestEdgePixelsWithinSquares(t *testing.T) {
+	gray, _ := stillTopGray(t, "0042")
+	defer gray.Close()
+	o := newOutlineFinder()
+	defer o.close()
+	span := image.Rect(100, 80, 1100, 700)
+	all, err := o.stackEdges(gray, span, []image.Rectangle{span})
+	if err != nil {
+		t.Fatal(err)
+	}
+	squares := []image.Rectangle{image.Rect(150, 90, 550, 490), image.Rect(400, 300, 800, 700), image.Rect(900, 80, 1100, 280), image.Rect(0, 0, 120, 120)}
+	e, err := o.stackEdges(gray, span, squares)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []edgePixel
+	for _, p := range all.px {
+		for _, sq := range squares {
+			if image.Pt(int(p.x), int(p.y)).Add(span.Min).In(sq) {
+				want = append(want, p)
+				break
+			}
+		}
+	}
+	if len(want) == 0 || len(want) == len(all.px) {
+		t.Fatalf("%d of the part's %d edge pixels lie in the squares: the comparison says little", len(want), len(all.px))
+	}
+	if !slices.Equal(e.px, want) {
+		t.Errorf("%d edge pixels within the squares, want the %d of the whole part's that lie there", len(e.px), len(want))
 	}
 }

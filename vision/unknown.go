@@ -92,7 +92,7 @@ func (o *outlineFinder) maskFaces(gray gocv.Mat, v *view, known []models.Quad) {
 // cardEdges marks the edges of a top-down grey image, lightly blurred (5×5
 // Gaussian) first, in dst, three pixels thick, none under the mask.
 func (o *outlineFinder) cardEdges(gray gocv.Mat, dst *gocv.Mat) error {
-	return o.edges.cannySIMD(gray, o.mask, dst, 40, 120, cannyOptions{blur: true, thick: true}, true)
+	return o.edges.cannyWidth(gray, o.mask, dst, 40, 120, cannyOptions{blur: true, thick: true}, widestVectors)
 }
 
 // Card outlines are closed contours on the edge map: at least half a
