@@ -121,6 +121,61 @@ func cellOf(rx, ry, w, h float64) int {
 // there).
 type nameChecker struct {
 	spots map[int]*spotGrid
+	// frame holds the frame's described keypoints by position, its
+	// buffers kept from frame to frame.
+	frame spotGrid
+}
+
+// frameSpots gives the described keypoints of f by position, in frameGridCell
+// cells: newSpotGrid's grid, built into the checker's buffers.
+func (c *nameChecker) frameSpots(f features) *spotGrid {
+	g := &c.frame
+	g.cell, g.w, g.h = frameGridCell, 0, 0
+	n := 0
+	for i, p := range f.Points {
+		if f.described(i) {
+			g.w = max(g.w, int(p.X/g.cell)+1)
+			g.h = max(g.h, int(p.Y/g.cell)+1)
+			n++
+		}
+	}
+	g.offsets = resized(g.offsets, g.w*g.h+1)
+	clear(g.offsets)
+	for i, p := range f.Points {
+		if f.described(i) {
+			g.offsets[g.cellOf(p)+1]++
+		}
+	}
+	for k := 1; k < len(g.offsets); k++ {
+		g.offsets[k] += g.offsets[k-1]
+	}
+	g.ids = resized(g.ids, n)
+	if cap(g.spots) < n {
+		g.spots = make([]spot, n)
+	}
+	g.spots = g.spots[:n]
+	// Each cell's points in the order of f's: offsets[k] counts up as
+	// cell k fills, and is moved back after.
+	for i, p := range f.Points {
+		if f.described(i) {
+			k := g.cellOf(p)
+			at := g.offsets[k]
+			g.ids[at] = int32(i)
+			g.spots[at] = spot{p.X, p.Y, int32(i)}
+			g.offsets[k]++
+		}
+	}
+	copy(g.offsets[1:], g.offsets[:len(g.offsets)-1])
+	g.offsets[0] = 0
+	return g
+}
+
+// resized gives buf with n values, reusing its memory when it can.
+func resized(buf []int32, n int) []int32 {
+	if cap(buf) < n {
+		return make([]int32, n)
+	}
+	return buf[:n]
 }
 
 // faceSpots gives all the keypoints of face ref by position.
@@ -299,11 +354,7 @@ func (a *Analyzer) confirmNames(f features, cards []models.CardObservation, name
 	if len(named) == 0 {
 		return
 	}
-	described := make([]bool, len(f.Points))
-	for i := range described {
-		described[i] = f.described(i)
-	}
-	grid := newSpotGrid(f.Points, described, frameGridCell)
+	grid := a.names.frameSpots(f)
 	isNamed := make(map[models.Quad]bool, len(named))
 	for _, n := range named {
 		isNamed[n.det.quad] = true

@@ -192,18 +192,33 @@ func grow(q models.Quad, d float64) models.Quad {
 }
 
 // fillGrownQuads paints each found card's quad, grown by pad, into img,
-// whose top-left pixel is origin in the top-down image.
+// whose top-left pixel is origin in the top-down image (cards wholly
+// outside it are left out).
 func fillGrownQuads(img *gocv.Mat, origin image.Point, found []placed, pad float64, c color.RGBA) {
 	if len(found) == 0 {
 		return
 	}
+	w, h := float64(img.Cols()), float64(img.Rows())
 	polys := make([][]image.Point, 0, len(found))
 	for _, p := range found {
-		var poly []image.Point
-		for _, q := range grow(p.quad, pad) {
+		g := grow(p.quad, pad)
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, q := range g {
+			x, y := q.X-float64(origin.X), q.Y-float64(origin.Y)
+			x0, x1 = math.Min(x0, x), math.Max(x1, x)
+			y0, y1 = math.Min(y0, y), math.Max(y1, y)
+		}
+		if x1 < -1 || y1 < -1 || x0 > w+1 || y0 > h+1 {
+			continue
+		}
+		poly := make([]image.Point, 0, len(g))
+		for _, q := range g {
 			poly = append(poly, image.Pt(int(math.Round(q.X))-origin.X, int(math.Round(q.Y))-origin.Y))
 		}
 		polys = append(polys, poly)
+	}
+	if len(polys) == 0 {
+		return
 	}
 	pv := gocv.NewPointsVectorFromPoints(polys)
 	defer pv.Close()

@@ -182,12 +182,15 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 	warped := gocv.NewMat()
 	gocv.WarpAffineWithParams(gray, &warped, m, image.Pt(w.w[0], w.h[0]), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
 	m.Close()
-	raw := warped.ToBytes()
-	warped.Close()
+	raw, err := warped.DataPtrUint8()
+	if err != nil || len(raw) != w.w[0]*w.h[0] {
+		panic("readSiteWindow: the warp gave no grey window")
+	}
 	w.px[0] = make([]float32, len(raw))
 	for i, b := range raw {
 		w.px[0][i] = float32(b)
 	}
+	warped.Close()
 	// Which window pixels the cards on top hide: their quads, grown by
 	// pad, painted in window coordinates.
 	toWin := func(x, y float64) (float64, float64) {
@@ -207,15 +210,15 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 		onTop = append(onTop, placed{quad: q})
 	}
 	fillGrownQuads(&cover, image.Point{}, onTop, 0, color.RGBA{255, 255, 255, 0})
-	hid := cover.ToBytes()
-	cover.Close()
+	defer cover.Close()
+	hid, err := cover.DataPtrUint8()
+	if err != nil || len(hid) != w.w[0]*w.h[0] {
+		panic("readSiteWindow: no cover mask")
+	}
 	inside := image.Rect(0, 0, gray.Cols(), gray.Rows())
 	w.vis[0] = make([]bool, w.w[0]*w.h[0])
-	for v := 0; v < w.h[0]; v++ {
-		for u := 0; u < w.w[0]; u++ {
-			i := v*w.w[0] + u
-			w.vis[0][i] = hid[i] == 0
-		}
+	for i, c := range hid {
+		w.vis[0][i] = c == 0
 	}
 	// Pixels off the top-down image show nothing.
 	for _, c := range [4][2]float64{{0, 0}, {float64(w.w[0]), 0}, {0, float64(w.h[0])}, {float64(w.w[0]), float64(w.h[0])}} {

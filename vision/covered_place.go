@@ -35,31 +35,6 @@ const (
 	placeEdgeMinStep = 8    // grey levels: the least step of a full-strength edge
 )
 
-// contrast is the spread of a grey image's levels: between the 5th and the
-// 95th percentile.
-func contrast(img gocv.Mat) float64 {
-	data, err := img.DataPtrUint8()
-	if err != nil || len(data) == 0 {
-		return 0
-	}
-	var hist [256]int
-	for _, p := range data {
-		hist[p]++
-	}
-	lo, hi := -1, -1
-	n := 0
-	for v, c := range hist {
-		n += c
-		if lo < 0 && n >= len(data)*5/100 {
-			lo = v
-		}
-		if hi < 0 && n >= len(data)*95/100 {
-			hi = v
-		}
-	}
-	return float64(hi - lo)
-}
-
 // sitePlacement is one place a covered site may lie: its centre in
 // top-down pixels, its turn off axis-aligned, and how its visible outline
 // lies on edges.
@@ -100,6 +75,7 @@ type edgeSums struct {
 	// next the same along row y. Each sum lies beside its count, so that
 	// an outline piece's end reads two neighbouring values.
 	cols, rows []float32
+	scratch    []float32 // a row's worth of work
 }
 
 // read reads the edges of a grey image (1 px/mm) where hidden (same
@@ -107,39 +83,23 @@ type edgeSums struct {
 // (grown when too small).
 func (s *edgeSums) read(small gocv.Mat, hidden []byte) {
 	w, h := small.Cols(), small.Rows()
-	// A card's edge is a step: the grey level differs placeEdgeBaseMM to
-	// either side of it, after smoothing along it. The printed lines of a
-	// mat's grid, thinner than that, cancel out.
-	gx, gy := gocv.NewMat(), gocv.NewMat()
-	defer gx.Close()
-	defer gy.Close()
-	step := gocv.NewMatWithSize(1, 2*placeEdgeBase+1, gocv.MatTypeCV32F)
-	defer step.Close()
-	step.SetFloatAt(0, 0, -1)
-	step.SetFloatAt(0, 2*placeEdgeBase, 1)
-	along := gocv.NewMatWithSize(1, 3, gocv.MatTypeCV32F)
-	defer along.Close()
-	for i, v := range []float32{0.25, 0.5, 0.25} {
-		along.SetFloatAt(0, i, v)
+	img, err := small.DataPtrUint8()
+	if err != nil || len(img) < w*h || len(hidden) < w*h || w < 1 || h < 1 {
+		panic("edgeSums.read: not a grey image, or a hidden mask smaller than it")
 	}
-	gocv.SepFilter2D(small, &gx, gocv.MatTypeCV32F, step, along, image.Pt(-1, -1), 0, gocv.BorderReplicate)
-	gocv.SepFilter2D(small, &gy, gocv.MatTypeCV32F, along, step, image.Pt(-1, -1), 0, gocv.BorderReplicate)
-	dx, _ := gx.DataPtrFloat32()
-	dy, _ := gy.DataPtrFloat32()
-	// An edge's strength saturates at a share of the region's contrast
-	// (its grey levels' spread, cards on top included), so that a dim or
-	// low-contrast frame reads like a bright one, while the mat's own
-	// faint texture stays weak.
-	full := float32(placeEdgeShare * contrast(small))
-	full = max(full, placeEdgeMinStep)
+	// A card's edge is a step: the grey level differs placeEdgeBase mm to
+	// either side of it, after smoothing along it. The printed lines of a
+	// mat's grid, thinner than that, cancel out. An edge's strength
+	// saturates at a share of the region's contrast (its grey levels'
+	// spread, cards on top included), so that a dim or low-contrast frame
+	// reads like a bright one, while the mat's own faint texture stays
+	// weak. (covered_sums.c)
 	s.w, s.h = w, h
 	s.cols = grown(s.cols, 2*w*(h+1))
 	s.rows = grown(s.rows, 2*h*(w+1))
-	if len(hidden) < w*h || len(dx) < w*h || len(dy) < w*h {
-		panic("edgeSums.read: hidden mask or gradients smaller than the image")
-	}
-	C.tablecam_edge_sums((*C.float)(unsafe.Pointer(&dx[0])), (*C.float)(unsafe.Pointer(&dy[0])), (*C.uint8_t)(unsafe.Pointer(&hidden[0])),
-		C.int(w), C.int(h), C.float(1/full), (*C.float)(unsafe.Pointer(&s.cols[0])), (*C.float)(unsafe.Pointer(&s.rows[0])))
+	s.scratch = grown(s.scratch, w)
+	C.tablecam_edge_sums((*C.uint8_t)(unsafe.Pointer(&img[0])), (*C.uint8_t)(unsafe.Pointer(&hidden[0])), C.int(w), C.int(h),
+		C.int(placeEdgeBase), C.double(placeEdgeShare), C.float(placeEdgeMinStep), cFloats(s.cols), cFloats(s.rows), cFloats(s.scratch))
 }
 
 // grown gives buf when it holds n values, else a new buffer that does.

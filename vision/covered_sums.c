@@ -120,13 +120,46 @@ void tablecam_face_sums(const float *o, const float *m, const float *faces, int6
     }
 }
 
-void tablecam_edge_sums(const float *dx, const float *dy, const uint8_t *hidden, int w, int h, float inv, float *cols,
-                        float *rows) {
+static inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+// spread is the spread of an image's levels, 5th to 95th percentile (n > 0).
+static int spread(const uint8_t *img, int n) {
+    int hist[256] = {0};
+    for (int i = 0; i < n; i++) {
+        hist[img[i]]++;
+    }
+    int lo = -1, hi = -1, seen = 0;
+    for (int v = 0; v < 256; v++) {
+        seen += hist[v];
+        if (lo < 0 && seen >= n * 5 / 100) {
+            lo = v;
+        }
+        if (hi < 0 && seen >= n * 95 / 100) {
+            hi = v;
+        }
+    }
+    return hi - lo;
+}
+
+void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
+                        float min_step, float *cols, float *rows, float *scratch) {
+    float full = (float)(share * (double)spread(img, w * h));
+    if (full < min_step) {
+        full = min_step;
+    }
+    float inv = 1 / full;
+    float *vy = scratch; // a row's steps down
     for (int x = 0; x < 2 * w; x++) {
         cols[x] = 0;
     }
     for (int y = 0; y < h; y++) {
-        const float *gx = dx + (int64_t)y * w, *gy = dy + (int64_t)y * w;
+        const uint8_t *up = img + (int64_t)clamp(y - 1, 0, h - 1) * w, *at = img + (int64_t)y * w,
+                      *down = img + (int64_t)clamp(y + 1, 0, h - 1) * w;
+        const uint8_t *up2 = img + (int64_t)clamp(y - base, 0, h - 1) * w,
+                      *down2 = img + (int64_t)clamp(y + base, 0, h - 1) * w;
+        for (int x = 0; x < w; x++) {
+            vy[x] = (float)((int)down2[x] - (int)up2[x]);
+        }
         const uint8_t *hid = hidden + (int64_t)y * w;
         const float *above = cols + 2 * (int64_t)y * w;
         float *below = cols + 2 * (int64_t)(y + 1) * w;
@@ -136,7 +169,11 @@ void tablecam_edge_sums(const float *dx, const float *dy, const uint8_t *hidden,
         for (int x = 0; x < w; x++) {
             float ev = 0, eh = 0, n = 0;
             if (hid[x] == 0) {
-                float ax = gx[x] < 0 ? -gx[x] : gx[x], ay = gy[x] < 0 ? -gy[x] : gy[x];
+                int l = clamp(x - base, 0, w - 1), r = clamp(x + base, 0, w - 1);
+                float gx = 0.25f * (float)((int)up[r] - (int)up[l]) + 0.5f * (float)((int)at[r] - (int)at[l]) +
+                           0.25f * (float)((int)down[r] - (int)down[l]);
+                float gy = 0.25f * vy[clamp(x - 1, 0, w - 1)] + 0.5f * vy[x] + 0.25f * vy[clamp(x + 1, 0, w - 1)];
+                float ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
                 float d = ax - ay;
                 ev = d > 0 ? d * inv : 0;
                 eh = d < 0 ? -d * inv : 0;

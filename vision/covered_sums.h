@@ -23,15 +23,18 @@ void tablecam_window_sums(const float *o, const float *m, const tablecam_pixel_r
 void tablecam_face_sums(const float *o, const float *m, const float *faces, int64_t stride, const int32_t *which,
                         int nfaces, const tablecam_pixel_run *runs, int nruns, double *out);
 
-// tablecam_edge_sums reads a region's edges (edgeSums.read in
-// covered_place.go) from its smoothed grey steps across (dx) and down (dy),
-// w × h values, where hidden is zero: a pixel's edge running down is
-// min(max(|dx|−|dy|, 0)·inv, 1), across min(max(|dy|−|dx|, 0)·inv, 1),
-// and it counts 1 when visible. cols[2((y·w)+x)] and the next value are the
-// sums of column x's first y pixels ((h+1)·w pairs), rows[2(y(w+1)+x)] and
-// the next those of row y's first x pixels (h·(w+1) pairs).
-void tablecam_edge_sums(const float *dx, const float *dy, const uint8_t *hidden, int w, int h, float inv, float *cols,
-                        float *rows);
+// tablecam_edge_sums reads the edges of a w × h grey image (edgeSums.read
+// in covered_place.go) where hidden is zero. The image's grey steps across
+// (dx: the level base pixels right less base pixels left, smoothed down by
+// ¼ ½ ¼) and down (dy: the same turned), borders replicated, give a pixel's edge
+// running down, min(max(|dx|−|dy|, 0)/full, 1), and across, min(max(|dy|−
+// |dx|, 0)/full, 1), where full is share times the spread of the image's
+// levels (5th to 95th percentile), at least min_step; a visible pixel counts
+// 1. cols[2(y·w+x)] and the next value are the sums of column x's first y
+// pixels ((h+1)·w pairs), rows[2(y(w+1)+x)] and the next those of row y's
+// first x pixels (h·(w+1) pairs). scratch holds w floats.
+void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
+                        float min_step, float *cols, float *rows, float *scratch);
 
 #ifdef __cplusplus
 }
