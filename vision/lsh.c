@@ -1,15 +1,25 @@
 // Hash-table lookups of many descriptors at once (see lshIndex.queryBatch).
 //
-// Nearly all of a lookup's time goes into waiting for memory: a query's
-// root slot, then its bucket's bounds, then the bucket's descriptor ids,
-// then the candidates' descriptors, each read depending on the one before
-// and each likely to miss the caches (the index is megabytes). So each
-// table is read in four sweeps over all the queries, every sweep's reads
+// Much of a lookup's time goes into waiting for memory: a query's root
+// slot, then its bucket's bounds, then the bucket's descriptor ids, then
+// the candidates' descriptors, each read depending on the one before and
+// each likely to miss the caches (the index is megabytes). So each table
+// is read in four sweeps over all the queries, every sweep's reads
 // independent of one another and asked for ahead of need (prefetched), so
 // that many are under way at a time: the root keys, the buckets, the
 // buckets' bounds, and last the distances to the candidates.
+//
+// The rest is arithmetic, made cheap: a candidate is weighed without
+// branches (most change the nearest or the second, unpredictably), and
+// where the processor has them (BMI2) a root key is four bit gathers
+// instead of a loop over its bits; without them, the portable code finds
+// the same (TestLSHFastIsPortable).
 
 #include "lsh.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #define AHEAD 16 // queries between asking for a read and needing it
 
@@ -22,25 +32,20 @@ static inline uint32_t key_bits(const uint64_t *d, const uint8_t *bits, int n) {
     return k;
 }
 
-// offer and matters are nearest.offer and nearest.matters (lsh.go).
-static inline void offer(tablecam_nearest *n, int32_t id, int32_t ref, int32_t dist) {
-    int closer = dist < n->dist || (dist == n->dist && id < n->id);
-    if (ref == n->ref) {
-        if (closer) {
-            n->id = id;
-            n->dist = dist;
-        }
-    } else if (closer) {
-        if (n->ref >= 0) {
-            n->second = n->dist;
-        }
-        n->id = id;
-        n->ref = ref;
-        n->dist = dist;
-    } else if (dist < n->second) {
-        n->second = dist;
+#if defined(__x86_64__)
+// root_keys_pext gives the root keys of queries which[0..nq) in table t,
+// the root key's bits squeezed out of each word (see root_mask).
+__attribute__((target("bmi2"))) static void root_keys_pext(const tablecam_lsh_table *t, const uint64_t *queries,
+                                                           const int32_t *which, int nq, uint32_t *keys) {
+    const uint64_t m0 = t->root_mask[0], m1 = t->root_mask[1], m2 = t->root_mask[2], m3 = t->root_mask[3];
+    const int s1 = __builtin_popcountll(m0), s2 = s1 + __builtin_popcountll(m1), s3 = s2 + __builtin_popcountll(m2);
+    for (int q = 0; q < nq; q++) {
+        const uint64_t *d = queries + 4 * (int64_t)which[q];
+        keys[q] = (uint32_t)(_pext_u64(d[0], m0) | _pext_u64(d[1], m1) << s1 | _pext_u64(d[2], m2) << s2 |
+                             _pext_u64(d[3], m3) << s3);
     }
 }
+#endif
 
 typedef struct {
     int32_t lo, hi;
@@ -51,11 +56,18 @@ static inline __attribute__((always_inline)) void query_table(const int32_t *slo
                                                                 const tablecam_lsh_table *t, const uint64_t *index,
                                                                 const int32_t *owner, const uint64_t *queries,
                                                                 const int32_t *which, int nq, int bucket_cap,
-                                                                tablecam_nearest *out, uint32_t *keys, span *spans) {
+                                                                tablecam_nearest *out, uint32_t *keys, span *spans,
+                                                                int pext) {
     const int32_t *tslots = slots + t->slots, *toffsets = offsets + t->offsets, *tids = ids + t->ids;
     const uint8_t *tbits = bits + t->bits;
-    for (int q = 0; q < nq; q++) {
-        keys[q] = key_bits(queries + 4 * (int64_t)which[q], tbits, t->root_bits);
+    if (pext) {
+#if defined(__x86_64__)
+        root_keys_pext(t, queries, which, nq, keys);
+#endif
+    } else {
+        for (int q = 0; q < nq; q++) {
+            keys[q] = key_bits(queries + 4 * (int64_t)which[q], tbits, t->root_bits);
+        }
     }
     // The buckets: the root slot, then down the child nodes.
     for (int q = 0; q < nq; q++) {
@@ -94,17 +106,46 @@ static inline __attribute__((always_inline)) void query_table(const int32_t *slo
         const uint64_t *d = queries + 4 * (int64_t)which[q];
         uint64_t d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
         tablecam_nearest *n = out + q;
+        // offer, without branches: most candidates are near enough to
+        // change the nearest or the second, and which does is not
+        // predictable. Nearer of two is the lower (distance, id).
+        uint64_t best = (uint64_t)(uint32_t)n->dist << 32 | (uint32_t)n->id;
+        int32_t best_ref = n->ref, second = n->second;
         for (int32_t k = spans[q].lo; k < spans[q].hi; k++) {
             int32_t id = tids[k];
             const uint64_t *c = index + 4 * (int64_t)id;
             int32_t dist = __builtin_popcountll(d0 ^ c[0]) + __builtin_popcountll(d1 ^ c[1]) +
                            __builtin_popcountll(d2 ^ c[2]) + __builtin_popcountll(d3 ^ c[3]);
-            if (dist <= n->dist || dist < n->second) {
-                offer(n, id, owner[id], dist);
-            }
+            int32_t ref = owner[id];
+            uint64_t key = (uint64_t)(uint32_t)dist << 32 | (uint32_t)id;
+            int closer = key < best;
+            // The old best joins the others when a nearer one on another
+            // reference takes its place (it is never farther than second).
+            int32_t other = closer ? (int32_t)(best >> 32) : dist;
+            int32_t kept = other < second ? other : second;
+            second = ref == best_ref ? second : kept;
+            best = closer ? key : best;
+            best_ref = closer ? ref : best_ref;
         }
+        n->id = (int32_t)(uint32_t)best;
+        n->dist = (int32_t)(best >> 32);
+        n->ref = best_ref;
+        n->second = second;
     }
 }
+
+#if defined(__x86_64__)
+__attribute__((target("popcnt,bmi2"))) static void query_tables_bmi2(
+    const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
+    const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
+    const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out, uint32_t *keys,
+    span *spans) {
+    for (int t = 0; t < ntables; t++) {
+        query_table(slots, offsets, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
+                    spans, 1);
+    }
+}
+#endif
 
 __attribute__((target("popcnt"))) static void query_tables_popcnt(
     const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
@@ -113,7 +154,7 @@ __attribute__((target("popcnt"))) static void query_tables_popcnt(
     span *spans) {
     for (int t = 0; t < ntables; t++) {
         query_table(slots, offsets, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
-                    spans);
+                    spans, 0);
     }
 }
 
@@ -123,26 +164,37 @@ static void query_tables(const int32_t *slots, const int32_t *offsets, const int
                          uint32_t *keys, span *spans) {
     for (int t = 0; t < ntables; t++) {
         query_table(slots, offsets, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
-                    spans);
+                    spans, 0);
     }
 }
 
 void tablecam_lsh_query(const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
                         const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
                         const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
-                        uint32_t *keys, int32_t *scratch) {
+                        uint32_t *keys, int32_t *scratch, int portable) {
     span *spans = (span *)scratch;
     if (nq == 0 || ntables == 0) {
         return;
     }
+    if (portable) {
+        query_tables(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out,
+                     keys, spans);
+        return;
+    }
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
+        query_tables_bmi2(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
+                          out, keys, spans);
+        return;
+    }
+#endif
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("popcnt")) {
         query_tables_popcnt(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
                             out, keys, spans);
-    } else
-#endif
-    {
-        query_tables(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out,
-                     keys, spans);
+        return;
     }
+#endif
+    query_tables(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out, keys,
+                 spans);
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"unsafe"
 )
@@ -35,6 +36,17 @@ type lshIndex struct {
 	// flat holds the tables end to end (each table's slices are parts of
 	// it), as lsh.c reads them.
 	flat lshFlat
+	// portable keeps lsh.c to the code any processor runs (for tests: it
+	// finds what the fast code finds).
+	portable bool
+}
+
+// portableLSH is lsh.c's flag for lshIndex.portable.
+func portableLSH(portable bool) C.int {
+	if portable {
+		return 1
+	}
+	return 0
 }
 
 // lshFlat is the parts of all the tables of an lshIndex end to end, and
@@ -52,7 +64,7 @@ func (x *lshIndex) flatten() {
 	for _, t := range x.tables {
 		f.tables = append(f.tables, C.tablecam_lsh_table{
 			slots: C.int64_t(len(f.slots)), offsets: C.int64_t(len(f.offsets)), ids: C.int64_t(len(f.ids)), bits: C.int64_t(len(f.bits)),
-			root_bits: C.int32_t(t.rootBits), split_bits: splitBits,
+			root_bits: C.int32_t(t.rootBits), split_bits: splitBits, root_mask: t.rootMasks(),
 		})
 		f.slots = append(f.slots, t.slots...)
 		f.offsets = append(f.offsets, t.offsets...)
@@ -126,6 +138,11 @@ func newLSHIndex(descs []descriptor, owner []int32, late []bool) *lshIndex {
 		for i := range b.bits {
 			b.bits[i] = pool[perm[i]]
 		}
+		// The root key's bits in the order they lie in a descriptor: the
+		// key is then the descriptor's words with the other bits squeezed
+		// out (see rootMasks). Which descriptors share a root slot does not
+		// depend on the order.
+		slices.Sort(b.bits[:rootBits])
 		for _, id := range all {
 			keys[id] = keyOf(&descs[id], b.bits)
 		}
@@ -227,6 +244,17 @@ func keyOf(d *descriptor, keyBits []uint8) uint32 {
 // bucket gives the number of the bucket a descriptor falls in.
 func (t *lshTable) bucket(d *descriptor) int32 {
 	return t.bucketFrom(d, t.rootKey(d))
+}
+
+// rootMasks marks the root key's bits in each word of a descriptor: the
+// root key is the marked bits of the first word, then those of the second,
+// and so on, each in the order they lie in the word (newLSHIndex sorts
+// them so).
+func (t *lshTable) rootMasks() (m [4]C.uint64_t) {
+	for _, b := range t.bits[:t.rootBits] {
+		m[b>>6] |= 1 << (b & 63)
+	}
+	return m
 }
 
 // rootKey is a descriptor's slot in the root node.
@@ -368,7 +396,7 @@ func (x *lshIndex) queryMore(descs []descriptor, which []int, from, to, bucketCa
 	C.tablecam_lsh_query(first(x.flat.slots), first(x.flat.offsets), first(x.flat.ids), (*C.uint8_t)(unsafe.Pointer(&x.flat.bits[0])),
 		&tables[0], C.int(len(tables)), (*C.uint64_t)(unsafe.Pointer(&x.descs[0][0])), first(x.owner),
 		(*C.uint64_t)(unsafe.Pointer(&descs[0][0])), first(w), C.int(nq), C.int(bucketCap), &found[0],
-		(*C.uint32_t)(unsafe.Pointer(&keys[0])), first(scratch))
+		(*C.uint32_t)(unsafe.Pointer(&keys[0])), first(scratch), portableLSH(x.portable))
 	for i, n := range found {
 		out[i] = nearest{id: int32(n.id), ref: int32(n.ref), dist: int(n.dist), second: int(n.second)}
 	}

@@ -302,3 +302,61 @@ func TestNearestIgnoresOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLSHFastIsPortable checks that lsh.c's fast code (the root keys by bit
+// gathers, where the processor has them) finds for every query exactly
+// what its portable code finds:
+// the same nearest and second distance, table by table, with queries that
+// share crowded buckets, queries near one indexed descriptor, and queries
+// near none, some going on from what earlier tables found.
+func TestLSHFastIsPortable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	idx, descs := clusteredIndex(rng, 6, 60, 2)
+	var queries []descriptor
+	for i := 0; i < 2000; i++ {
+		switch i % 3 {
+		case 0:
+			queries = append(queries, flip(rng, descs[rng.IntN(len(descs))], rng.IntN(60)))
+		case 1:
+			queries = append(queries, flip(rng, descs[len(descs)-1-rng.IntN(6*60)], rng.IntN(8)))
+		default:
+			queries = append(queries, flip(rng, descriptor{}, 128))
+		}
+	}
+	which := seq(0, len(queries), 1)
+	lookup := func(portable bool, from, to int, start []nearest) []nearest {
+		idx.portable = portable
+		defer func() { idx.portable = false }()
+		out := append([]nearest(nil), start...)
+		idx.queryMore(queries, which, from, to, lshBucketCap, out)
+		return out
+	}
+	none := make([]nearest, len(queries))
+	for i := range none {
+		none[i] = nearest{id: -1, ref: -1, dist: 257, second: 256}
+	}
+	firstThree := lookup(true, 0, 3, none)
+	for _, tc := range []struct {
+		name     string
+		from, to int
+		start    []nearest
+	}{
+		{"3 tables", 0, 3, none},
+		{"all tables", 0, lshTables, none},
+		{"the rest after 3", 3, lshTables, firstThree},
+	} {
+		fast, portable := lookup(false, tc.from, tc.to, tc.start), lookup(true, tc.from, tc.to, tc.start)
+		found := 0
+		for q := range queries {
+			if fast[q] != portable[q] {
+				t.Fatalf("%s, query %d: fast code finds %+v, portable %+v", tc.name, q, fast[q], portable[q])
+			}
+			if fast[q].id >= 0 && fast[q].second < 256 {
+				found++
+			}
+		}
+		if found < len(queries)/4 {
+			t.Fatalf("%s: only %d of %d queries find a nearest and a second: not a test", tc.name, found, len(queries))
+		}
+	}
+}

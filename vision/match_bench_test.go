@@ -193,3 +193,24 @@ func stillTopGrayB(b *testing.B, name string) (gocv.Mat, *view) {
 	defer top.Close()
 	return grayOf(top), v
 }
+
+// BenchmarkLSHLookups times, in CPU time on one thread, the hash-table
+// lookups alone of a bundled still's keypoints: the first pass's sample in
+// the first quickTables tables, and every keypoint in all the tables.
+func BenchmarkLSHLookups(b *testing.B) {
+	a, _, f := benchFeatures(b)
+	f.describeAll()
+	x := a.index
+	sample := quickSample(f)
+	all := make([]int, len(f.Points))
+	for i := range all {
+		all[i] = i
+	}
+	out := make([]nearest, len(all))
+	b.Run("first pass", func(b *testing.B) {
+		cpuPerOp(b, func() { x.lsh.queryBatch(f.Descs, sample, quickTables, lshBucketCap, out) })
+	})
+	b.Run("all tables", func(b *testing.B) {
+		cpuPerOp(b, func() { x.lsh.queryBatch(f.Descs, all, lshTables, lshBucketCap, out) })
+	})
+}
