@@ -137,3 +137,31 @@ func TestOntoUnbrokenGrid(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkOntoUnbrokenGrid is the cost of the unbroken-grid check, which
+// Detect runs on every lattice found on lines, on a bundled still's true
+// lattice.
+func BenchmarkOntoUnbrokenGrid(b *testing.B) {
+	g := models.DefaultRealm()
+	dir := filepath.Dir(sampleStills(b)[0])
+	truth, frame := readStill(b, dir, "0003")
+	defer frame.Close()
+	h, err := fitHomography(realmCorners(g), truth.Corners[:])
+	if err != nil {
+		b.Fatal(err)
+	}
+	gray, scale := workingGray(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		b.Fatal(err)
+	}
+	col, ok := newColourFrame(frame, scale)
+	if !ok {
+		b.Fatal("no colour")
+	}
+	hw := hWorking(h, scale)
+	for b.Loop() {
+		ontoUnbrokenGrid(rm, col, hw, g)
+	}
+}
