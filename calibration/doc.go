@@ -74,7 +74,9 @@
 // the whole lattice's prediction, and its junctions are centred where their arms meet), and believed
 // only when it holds exactly the realm's 6 by 5 corners (16 or more seen, 3 or more on each border
 // line, a junction far off the fitted lattice dropped as a card's corner), its marks look alike (prints
-// of one mark, not card corners and art that happen to fall in line), and no other lattice of marks,
+// of one mark, not card corners and art that happen to fall in line; a mat that prints other marks along
+// the border, a T, an L, a frame round the realm running through them, is judged on 8 or more of its 12
+// inner marks, where four cells meet), and no other lattice of marks,
 // of either kind, makes another realm (marks.go). Of the lattices that make the same realm, the one
 // that fits its marks best is taken, refitted to its border marks when most are seen (a lens's barrel
 // distortion bows the lattice; its border is where the realm's corners are).

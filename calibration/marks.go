@@ -565,7 +565,7 @@ func realmOfMarks(rm *ridgeMap, best markLattice, marks []mark, g models.RealmGe
 			return markRealm{}, false
 		}
 	}
-	if !rm.alikeMarks(dst) {
+	if !rm.marksLookAlike(src, dst, g) {
 		return markRealm{}, false
 	}
 	h, miss := refitWithoutStrays(src, dst, h, g, junctions)
@@ -584,16 +584,37 @@ func realmOfMarks(rm *ridgeMap, best markLattice, marks []mark, g models.RealmGe
 	return markRealm{h, len(src), miss}, true
 }
 
+// marksLookAlike says whether the marks seen at dst, the lattice's points
+// src (realm millimetres), are prints of one mark (see alikeMarks): all of
+// them, or, when at least minInnerMarks are seen there, those inside the
+// realm, where four cells meet. A mat prints other marks along the realm's
+// border than inside it (a T, an L at the corners, a frame printed round
+// the realm running through them), while card corners and art that happen
+// to fall on a lattice look alike nowhere.
+func (m *ridgeMap) marksLookAlike(src, dst []models.Point, g models.RealmGeometry) bool {
+	if m.alikeMarks(dst, minMarkCorners) {
+		return true
+	}
+	var inner []models.Point
+	for i, p := range src {
+		if p.X > 0 && p.X < g.WidthMM() && p.Y > 0 && p.Y < g.HeightMM() {
+			inner = append(inner, dst[i])
+		}
+	}
+	return len(inner) >= minInnerMarks && m.alikeMarks(inner, minInnerMarks)
+}
+
 // markPatch is the half-size (px) of the patch around a mark that
 // alikeMarks compares.
 const markPatch = 6
 
-// alikeMarks says whether the grey patches around the points look like
-// prints of one mark: each patch, less its mean, is correlated with the
-// pixelwise median of them all, and most must correlate well. Dots or
+// alikeMarks says whether the grey patches around the points (at least
+// minCount of them inside the frame) look like prints of one mark: each
+// patch, less its mean, is correlated with the pixelwise median of them
+// all, and most must correlate well. Dots or
 // crosses printed on a mat look alike; card corners, art and text that
 // happen to fall on a lattice do not.
-func (m *ridgeMap) alikeMarks(pts []models.Point) bool {
+func (m *ridgeMap) alikeMarks(pts []models.Point, minCount int) bool {
 	const n = (2*markPatch + 1) * (2*markPatch + 1)
 	var patches [][]float64
 	for _, p := range pts {
@@ -616,7 +637,7 @@ func (m *ridgeMap) alikeMarks(pts []models.Point) bool {
 		}
 		patches = append(patches, patch)
 	}
-	if len(patches) < minMarkCorners {
+	if len(patches) < minCount {
 		return false
 	}
 	median := make([]float64, n)
@@ -639,6 +660,7 @@ func (m *ridgeMap) alikeMarks(pts []models.Point) bool {
 
 // Mark likeness thresholds: see alikeMarks.
 const (
+	minInnerMarks   = 8 // of the realm's 12 inner corners, seen for them to be judged alone
 	minMarkLikeness = 0.5
 	minAlikeShare   = 0.75
 )
