@@ -22,7 +22,9 @@
 // a corner's orientation and descriptor are most of its cost. Asked for,
 // they are cv::ORB's, computed with the same arithmetic, eight sample points
 // at a time where the processor has AVX2 (cv::ORB computes them one point at
-// a time, and that was a third of its cost).
+// a time, and that was a third of its cost), and with AVX-512's byte
+// permutes the samples are read out of registers holding the patch's rows
+// (describeVBMI).
 
 #include <opencv2/core.hpp>
 #include <opencv2/features2d.hpp>
@@ -61,6 +63,7 @@ struct frameORB {
     bool vbmi;                        // resizeAVX512 may run
     bool describeVBMI;                // describeVBMI may run
     std::vector<cv::Mat> levels, bordered, blurred;
+    std::vector<float> inverseScale; // per level, 1 / scale^level as cv::ORB computes it
     std::vector<cv::KeyPoint> kps; // the last image's, angles not yet known
     std::vector<cv::Point2f> levelPts; // each one's position on its level
 };
@@ -84,7 +87,7 @@ std::vector<cv::Point> randomPattern(int patch, int n) {
 inline void samplePlace(const frameORB *o, const cv::KeyPoint &k, const uchar *&center, int &step, float &a, float &b) {
     const cv::Mat &img = o->blurred[k.octave];
     step = (int)img.step;
-    float scale = 1.f / (float)std::pow((double)o->scale, (double)k.octave);
+    float scale = o->inverseScale[k.octave];
     float angle = k.angle * (float)(CV_PI / 180.f);
     a = (float)cos(angle);
     b = (float)sin(angle);
@@ -752,6 +755,8 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     angleWeights(o);
     cv::Mat gauss = cv::getGaussianKernel(7, 2, CV_32F);
     o->gauss.assign(gauss.ptr<float>(), gauss.ptr<float>() + 7);
+    for (int l = 0; l < nlevels; l++)
+        o->inverseScale.push_back(1.f / (float)std::pow((double)o->scale, (double)l));
     o->levels.resize(nlevels);
     o->bordered.resize(nlevels);
     o->blurred.resize(nlevels);
