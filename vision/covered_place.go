@@ -177,6 +177,30 @@ func siteOutlineSegments() []outlineSegment {
 type outlinePiece struct {
 	at, from, to    int32
 	end, stub, side int8
+	_               int8
+}
+
+// An outlinePiece is read in C as a tablecam_outline_piece.
+var _ [unsafe.Sizeof(outlinePiece{}) - C.sizeof_tablecam_outline_piece]struct{} = [0]struct{}{}
+
+// scoreGrid appends to out the scores (see sitePlacement) of an outline's
+// placements moved by (ix, iy) for ix0 ≤ ix ≤ ix1 and iy0 ≤ iy ≤ iy1 in
+// steps of step, row by row, each with its turn.
+func (s *edgeSums) scoreGrid(pieces []outlinePiece, turn, ix0, ix1, iy0, iy1, step int, out []placeScore, buf []float64) ([]placeScore, []float64) {
+	nx, ny := (ix1-ix0)/step+1, (iy1-iy0)/step+1
+	if nx <= 0 || ny <= 0 || len(pieces) == 0 {
+		return out, buf
+	}
+	if cap(buf) < nx*ny {
+		buf = make([]float64, nx*ny)
+	}
+	buf = buf[:nx*ny]
+	C.tablecam_score_outline(cFloats(s.cols), cFloats(s.rows), C.int(s.w), C.int(s.h), (*C.tablecam_outline_piece)(unsafe.Pointer(&pieces[0])), C.int(len(pieces)),
+		C.int(ix0), C.int(ix0+(nx-1)*step), C.int(iy0), C.int(iy0+(ny-1)*step), C.int(step), (*C.double)(unsafe.Pointer(&buf[0])))
+	for k, sc := range buf {
+		out = append(out, placeScore{ix0 + k%nx*step, iy0 + k/nx*step, turn, sc})
+	}
+	return out, buf
 }
 
 // placeOutline turns a site's outline pieces by angleDeg and centres them
@@ -204,18 +228,6 @@ func (s *edgeSums) along(g *outlinePiece, ix, iy int) (e, n float32) {
 		return s.column(int(g.at)+ix, int(g.from)+iy, int(g.to)+iy)
 	}
 	return s.row(int(g.at)+iy, int(g.from)+ix, int(g.to)+ix)
-}
-
-// score is a placement's score (see sitePlacement): its outline's pieces
-// moved by (ix, iy) pixels.
-func (s *edgeSums) score(pieces []outlinePiece, ix, iy int) float64 {
-	var sumE, sumN float32
-	for i := range pieces {
-		e, n := s.along(&pieces[i], ix, iy)
-		sumE += e
-		sumN += n
-	}
-	return float64(sumE - sumN/2)
 }
 
 // placement reads a placement whole: its outline's pieces moved by (ix,
@@ -317,24 +329,17 @@ func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed, su
 	// Coarse: every 2 mm, and turns 3 steps apart; then every 1 mm and
 	// turn step around the best.
 	var coarse []placeScore
+	var buf []float64
 	const coarseTurn = 3
+	ix0, ix1 := -2*int(math.Round(offX/2)), int(math.Floor(offX+1e-9))
+	iy0, iy1 := -2*int(math.Round(offY/2)), int(math.Floor(offY+1e-9))
 	for turn := -coarseTurn * (maxTurn / coarseTurn); turn <= maxTurn; turn += coarseTurn {
-		o := outline(turn)
-		for iy := -2 * int(math.Round(offY/2)); float64(iy) <= offY+1e-9; iy += 2 {
-			for ix := -2 * int(math.Round(offX/2)); float64(ix) <= offX+1e-9; ix += 2 {
-				coarse = append(coarse, placeScore{ix, iy, turn, sums.score(o, ix, iy)})
-			}
-		}
+		coarse, buf = sums.scoreGrid(outline(turn), turn, ix0, ix1, iy0, iy1, 2, coarse, buf)
 	}
 	var fine []placeScore
 	for _, c := range bestApart(coarse, 2*placeKeep, placeApartMM/2) {
 		for turn := max(c.turn-1, -maxTurn); turn <= min(c.turn+1, maxTurn); turn++ {
-			o := outline(turn)
-			for iy := c.iy - 1; iy <= c.iy+1; iy++ {
-				for ix := c.ix - 1; ix <= c.ix+1; ix++ {
-					fine = append(fine, placeScore{ix, iy, turn, sums.score(o, ix, iy)})
-				}
-			}
+			fine, buf = sums.scoreGrid(outline(turn), turn, c.ix-1, c.ix+1, c.iy-1, c.iy+1, 1, fine, buf)
 		}
 	}
 	// The best, read whole, back in top-down pixels.

@@ -188,3 +188,37 @@ void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h,
         }
     }
 }
+
+void tablecam_score_outline(const float *cols, const float *rows, int w, int h, const tablecam_outline_piece *pieces,
+                            int npieces, int ix0, int ix1, int iy0, int iy1, int step, double *out) {
+    int k = 0;
+    for (int iy = iy0; iy <= iy1; iy += step) {
+        for (int ix = ix0; ix <= ix1; ix += step) {
+            float sum_e = 0, sum_n = 0;
+            for (int i = 0; i < npieces; i++) {
+                const tablecam_outline_piece *g = &pieces[i];
+                float e = 0, n = 0;
+                if (g->end >= 0) {
+                    int x = g->at + ix, y0 = g->from + iy, y1 = g->to + iy;
+                    y0 = y0 > 0 ? y0 : 0;
+                    y1 = y1 < h ? y1 : h;
+                    if (x >= 0 && x < w && y1 > y0) {
+                        const float *a = cols + 2 * ((int64_t)y0 * w + x), *b = cols + 2 * ((int64_t)y1 * w + x);
+                        e = b[0] - a[0], n = b[1] - a[1];
+                    }
+                } else {
+                    int y = g->at + iy, x0 = g->from + ix, x1 = g->to + ix;
+                    x0 = x0 > 0 ? x0 : 0;
+                    x1 = x1 < w ? x1 : w;
+                    if (y >= 0 && y < h && x1 > x0) {
+                        const float *r = rows + 2 * (int64_t)y * (w + 1);
+                        e = r[2 * x1] - r[2 * x0], n = r[2 * x1 + 1] - r[2 * x0 + 1];
+                    }
+                }
+                sum_e += e;
+                sum_n += n;
+            }
+            out[k++] = (double)(sum_e - sum_n / 2);
+        }
+    }
+}

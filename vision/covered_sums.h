@@ -36,6 +36,21 @@ void tablecam_face_sums(const float *o, const float *m, const float *faces, int6
 void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
                         float min_step, float *cols, float *rows, float *scratch);
 
+// A piece of a site's outline (outlinePiece in covered_place.go): along
+// column at, rows from ≤ y < to, when end ≥ 0; else along row at, columns
+// from ≤ x < to.
+typedef struct {
+    int32_t at, from, to;
+    int8_t end, stub, side, pad;
+} tablecam_outline_piece;
+
+// tablecam_score_outline scores an outline's placements moved by (ix, iy)
+// for ix0 ≤ ix ≤ ix1 and iy0 ≤ iy ≤ iy1 in steps of step, row by row of
+// placements, into out: Σe − Σn/2 over its pieces (edgeSums.score), read
+// from the sums of tablecam_edge_sums of a w × h region.
+void tablecam_score_outline(const float *cols, const float *rows, int w, int h, const tablecam_outline_piece *pieces,
+                            int npieces, int ix0, int ix1, int iy0, int iy1, int step, double *out);
+
 #ifdef __cplusplus
 }
 #endif

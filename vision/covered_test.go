@@ -325,3 +325,130 @@ func TestEdgeSumsReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreGridAsPlacements scores a site's outline at every placement of
+// a grid, turned and moved about a region with a card-like rectangle on
+// it, part of it hidden, and part of the outline off the region, and
+// checks each score against the placement read whole (sitePlacement.score).
+func TestScoreGridAsPlacements(t *testing.T) {
+	const w, h = 120, 95
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(70, 0, 0, 0), h, w, gocv.MatTypeCV8U)
+	defer img.Close()
+	gocv.Rectangle(&img, image.Rect(16, 16, 104, 79), color.RGBA{190, 190, 190, 0}, -1)
+	rng := rand.New(rand.NewPCG(3, 9))
+	hidden := make([]byte, w*h)
+	for y := 30; y < 70; y++ {
+		for x := 45; x < 75; x++ {
+			hidden[y*w+x] = 255 // a unit on top
+		}
+	}
+	var sums edgeSums
+	sums.read(img, hidden)
+	segs := siteOutlineSegments()
+	for _, tc := range []struct {
+		turn                   int
+		ix0, ix1, iy0, iy1, by int
+	}{{0, -10, 10, -10, 10, 2}, {3, -9, 9, -7, 7, 1}, {-4, -60, 60, -50, 50, 5}} {
+		angle := float64(tc.turn) * placeTurnStepDeg
+		cx, cy := w/2+rng.Float64(), h/2+rng.Float64()
+		pieces := placeOutline(segs, angle, cx, cy)
+		got, _ := sums.scoreGrid(pieces, tc.turn, tc.ix0, tc.ix1, tc.iy0, tc.iy1, tc.by, nil, nil)
+		want := 0
+		for iy := tc.iy0; iy <= tc.iy1; iy += tc.by {
+			for ix := tc.ix0; ix <= tc.ix1; ix += tc.by {
+				p := sums.placement(pieces, ix, iy, cx+float64(ix), cy+float64(iy), angle)
+				if want >= len(got) {
+					t.Fatalf("turn %d: %d scores, want more", tc.turn, len(got))
+				}
+				g := got[want]
+				if g.ix != ix || g.iy != iy || g.turn != tc.turn || g.score != p.score {
+					t.Errorf("turn %d, moved (%d, %d): grid gives (%d, %d) turn %d scoring %g, the placement read whole %g", tc.turn, ix, iy, g.ix, g.iy, g.turn, g.score, p.score)
+				}
+				want++
+			}
+		}
+		if len(got) != want {
+			t.Errorf("turn %d: %d scores, want %d", tc.turn, len(got), want)
+		}
+	}
+}
+
+// TestEdgeSumsAsOpenCV reads the edge sums of a noisy grey image with a
+// card-like rectangle on it, part of it hidden, and checks each pixel's
+// edges against OpenCV's separable filters: the step across (−1 0 0 0 1)
+// smoothed along (¼ ½ ¼), borders replicated, saturating at a share of the
+// image's 5th-to-95th percentile spread.
+func TestEdgeSumsAsOpenCV(t *testing.T) {
+	const w, h = 57, 43
+	img := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+	defer img.Close()
+	rng := rand.New(rand.NewPCG(5, 1))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := 60 + rng.IntN(40)
+			if x >= 12 && x < 40 && y >= 9 && y < 30 {
+				v += 100
+			}
+			img.SetUCharAt(y, x, uint8(v))
+		}
+	}
+	hidden := make([]byte, w*h)
+	for y := 20; y < h; y++ {
+		for x := 30; x < 50; x++ {
+			hidden[y*w+x] = 1
+		}
+	}
+	var sums edgeSums
+	sums.read(img, hidden)
+
+	step := gocv.NewMatWithSize(1, 2*placeEdgeBase+1, gocv.MatTypeCV32F)
+	defer step.Close()
+	step.SetFloatAt(0, 0, -1)
+	step.SetFloatAt(0, 2*placeEdgeBase, 1)
+	along := gocv.NewMatWithSize(1, 3, gocv.MatTypeCV32F)
+	defer along.Close()
+	for i, v := range []float32{0.25, 0.5, 0.25} {
+		along.SetFloatAt(0, i, v)
+	}
+	gx, gy := gocv.NewMat(), gocv.NewMat()
+	defer gx.Close()
+	defer gy.Close()
+	gocv.SepFilter2D(img, &gx, gocv.MatTypeCV32F, step, along, image.Pt(-1, -1), 0, gocv.BorderReplicate)
+	gocv.SepFilter2D(img, &gy, gocv.MatTypeCV32F, along, step, image.Pt(-1, -1), 0, gocv.BorderReplicate)
+	levels, _ := img.DataPtrUint8()
+	sorted := append([]byte(nil), levels...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	// The 5th and 95th percentiles: the first levels with that share of
+	// pixels at or below them.
+	lo, hi := -1, -1
+	for i, v := range sorted {
+		if lo < 0 && i+1 >= len(sorted)*5/100 {
+			lo = int(v)
+		}
+		if hi < 0 && i+1 >= len(sorted)*95/100 {
+			hi = int(v)
+		}
+	}
+	full := max(float32(placeEdgeShare*float64(hi-lo)), placeEdgeMinStep)
+	edges := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			ev, _ := sums.column(x, y, y+1)
+			eh, _ := sums.row(y, x, x+1)
+			var wantV, wantH float32
+			if hidden[y*w+x] == 0 {
+				ax, ay := float32(math.Abs(float64(gx.GetFloatAt(y, x)))), float32(math.Abs(float64(gy.GetFloatAt(y, x))))
+				wantV, wantH = min(max(ax-ay, 0)/full, 1), min(max(ay-ax, 0)/full, 1)
+			}
+			if math.Abs(float64(ev-wantV)) > 1e-4 || math.Abs(float64(eh-wantH)) > 1e-4 {
+				t.Fatalf("pixel (%d, %d): edges %g down, %g across; OpenCV's filters give %g, %g", x, y, ev, eh, wantV, wantH)
+			}
+			if wantV > 0.5 || wantH > 0.5 {
+				edges++
+			}
+		}
+	}
+	if edges < 50 {
+		t.Errorf("only %d pixels on strong edges: the rectangle's sides should give more", edges)
+	}
+}
