@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <vector>
 #include "edges.h"
 
@@ -488,6 +489,8 @@ struct edgeDetector {
     std::vector<ushort> columns;
     std::vector<uchar> blurred;
     std::vector<short> derivatives;
+    // A row's stretches open to edges, and the hidden ones cut out of it.
+    std::vector<std::pair<int, int>> spans, cut;
     // The outline search's contours: OpenCV's storage for them, the edge
     // map with a border when it has no room for one, a contour's points and
     // the rectangles kept.
@@ -501,13 +504,79 @@ struct edgeDetector {
     }
 };
 
+
+// polygonRow gives the pixels of row y whose centres lie in the convex
+// polygon of n corners xy (x, y pairs): lo..hi, empty when hi < lo.
+void polygonRow(const double *xy, int n, int y, int &lo, int &hi) {
+    double l = HUGE_VAL, h = -HUGE_VAL;
+    for (int k = 0; k < n; k++) {
+        const double ax = xy[2 * k], ay = xy[2 * k + 1], bx = xy[2 * ((k + 1) % n)], by = xy[2 * ((k + 1) % n) + 1];
+        if ((y - ay) * (y - by) > 0)
+            continue;
+        if (ay == by) {
+            l = std::min(l, std::min(ax, bx));
+            h = std::max(h, std::max(ax, bx));
+            continue;
+        }
+        const double x = ax + (y - ay) * (bx - ax) / (by - ay);
+        l = std::min(l, x);
+        h = std::max(h, x);
+    }
+    if (l > h) {
+        lo = 1, hi = 0;
+        return;
+    }
+    lo = (int)std::max(std::ceil(l), -1.0);
+    hi = (int)std::min(std::floor(h), 1e9);
+}
+
+// openSpans lists in spans the stretches [x0, x1) of row y (cols wide)
+// whose pixels' centres lie within the convex polygon within (nWithin
+// corners; the whole row when there is none) and in none of the hidden
+// quads (nHidden of them, four corners each).
+void openSpans(int y, int cols, const double *within, int nWithin, const double *hidden, int nHidden,
+               std::vector<std::pair<int, int>> &cut, std::vector<std::pair<int, int>> &spans) {
+    spans.clear();
+    int from = 0, to = cols - 1;
+    if (nWithin > 0) {
+        int lo, hi;
+        polygonRow(within, nWithin, y, lo, hi);
+        from = std::max(from, lo);
+        to = std::min(to, hi);
+    }
+    if (from > to)
+        return;
+    cut.clear();
+    for (int q = 0; q < nHidden; q++) {
+        const double *c = hidden + 8 * q;
+        if ((y < c[1] && y < c[3] && y < c[5] && y < c[7]) || (y > c[1] && y > c[3] && y > c[5] && y > c[7]))
+            continue;
+        int lo, hi;
+        polygonRow(c, 4, y, lo, hi);
+        if (lo <= hi && hi >= from && lo <= to)
+            cut.push_back({lo, hi});
+    }
+    std::sort(cut.begin(), cut.end());
+    int x = from;
+    for (const auto &c : cut) {
+        if (c.first > x)
+            spans.push_back({x, std::min(c.first, to + 1)});
+        x = std::max(x, c.second + 1);
+        if (x > to)
+            break;
+    }
+    if (x <= to)
+        spans.push_back({x, to + 1});
+}
+
 // follow marks the edges of an image of rows×cols pixels in dst (255 on an
 // edge), as cv::Canny does from its derivatives: gradient(i, mag) gives row
 // i's derivatives (dx, dy) and writes its L1 magnitude to mag; it is called
 // for the rows in order, and row i's derivatives must stay valid until
 // row i+1's are asked for.
 template <class Gradient>
-void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, int high, bool thick, vectors w, Gradient gradient, cv::Mat &dst) {
+void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const double *within, int nWithin, const double *hidden, int nHidden,
+            int low, int high, bool thick, vectors w, Gradient gradient, cv::Mat &dst) {
     // Three magnitude rows, each with a 0 on both sides; the rows above
     // the first and below the last are 0.
     const int width = cols + 2;
@@ -533,9 +602,28 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, int low, i
             std::fill(next, next + cols, 0);
         uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
         const uchar *masked = mask.empty() ? nullptr : mask.ptr<uchar>(i);
-        suppressAt(w, prev, cur, next, curGrad.first, curGrad.second, masked, cols, low, high, row);
-        for (uchar *e = row, *end = row + cols; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
-            stack.push_back(e);
+        const short *dx = curGrad.first, *dy = curGrad.second;
+        if (nWithin == 0 && nHidden == 0)
+            d.spans.assign(1, {0, cols});
+        else
+            openSpans(i, cols, within, nWithin, hidden, nHidden, d.cut, d.spans);
+        // Outside the spans the map stays notEdge.
+        for (const auto &s : d.spans) {
+            const int x = s.first, n = s.second - s.first;
+            // Whole vectors, the last one ending at the span's end (the
+            // marks it writes twice are the same).
+            auto suppress = [&](int x, int n) {
+                suppressAt(w, prev + x, cur + x, next + x, dx + x, dy + x, masked ? masked + x : nullptr, n, low, high, row + x);
+            };
+            if (n < 16 || n % 16 == 0) {
+                suppress(x, n);
+            } else {
+                suppress(x, n - n % 16);
+                suppress(s.second - 16, 16);
+            }
+            for (uchar *e = row + x, *end = row + s.second; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
+                stack.push_back(e);
+        }
     }
 
     // Hysteresis: edges grow through the pixels that may be on one.
@@ -574,8 +662,12 @@ void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }
 // marked or followed. With blur set, it writes the edges of
 // cv::GaussianBlur(src, Size(5, 5), 0, 0, BORDER_REPLICATE) instead; with
 // thick set, the edges dilated by a 3×3 square (cv::dilate with a 3×3
-// MORPH_RECT). It returns 0, or -1 when OpenCV fails.
-int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int thick, int width) {
+// MORPH_RECT). No edge is marked or followed either at a pixel whose
+// centre lies outside the convex polygon within (nWithin corners, x and y;
+// none: the whole image) or inside one of the convex hidden quads
+// (nHidden, eight numbers each). It returns 0, or -1 when OpenCV fails.
+int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int thick, int width,
+                   const double *within, int nWithin, const double *hidden, int nHidden) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
         const cv::Mat &src = *(cv::Mat *)srcp;
@@ -598,7 +690,7 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             cv::Mat &dx = d.dx, &dy = d.dy;
             cv::Sobel(src, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
             cv::Sobel(src, dy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
-            follow(d, rows, cols, mask, low, high, thick, w, [&](int i, int *mag) {
+            follow(d, rows, cols, mask, within, nWithin, hidden, nHidden, low, high, thick, w, [&](int i, int *mag) {
                 magnitudeAt(w, dx.ptr<short>(i), dy.ptr<short>(i), cols, mag);
                 return std::make_pair((const short *)dx.ptr<short>(i), (const short *)dy.ptr<short>(i));
             }, dst);
@@ -629,7 +721,7 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             b[cols] = b[cols - 1];
             return b;
         };
-        follow(d, rows, cols, mask, low, high, thick, w, [&](int i, int *mag) {
+        follow(d, rows, cols, mask, within, nWithin, hidden, nHidden, low, high, thick, w, [&](int i, int *mag) {
             short *dx = d.derivatives.data() + (size_t)(i % 2) * 2 * cols, *dy = dx + cols;
             const uchar *a = blurred(i - 1), *b = blurred(i), *c = blurred(i + 1);
             sobelAt(w, a, b, c, cols, dx, dy, mag);

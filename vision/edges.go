@@ -11,6 +11,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
 )
 
@@ -44,6 +45,12 @@ type cannyOptions struct {
 	// gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)) dilates
 	// them.
 	thick bool
+	// within, when not empty, is a convex polygon (pixel coordinates, a
+	// pixel's centre at whole numbers) outside which no edge is marked or
+	// followed; nor inside any of the convex quads hidden. Like the mask,
+	// but without its image, and the detector spends nothing outside them.
+	within []models.Point
+	hidden []models.Quad
 }
 
 // cannyWidth is canny with the options, with vector instructions up to
@@ -62,7 +69,19 @@ func (d *edgeDetector) cannyWidth(src, mask gocv.Mat, dst *gocv.Mat, low, high f
 	if !mask.Empty() && (mask.Type() != gocv.MatTypeCV8UC1 || mask.Rows() != src.Rows() || mask.Cols() != src.Cols()) {
 		return errors.New("vision: Canny edge detection wants an 8-bit mask of the image's size")
 	}
-	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), flag(opts.blur), flag(opts.thick), C.int(width)) != 0 {
+	within := make([]C.double, 0, 2*len(opts.within)+1)
+	for _, p := range opts.within {
+		within = append(within, C.double(p.X), C.double(p.Y))
+	}
+	hidden := make([]C.double, 0, 8*len(opts.hidden)+1)
+	for _, q := range opts.hidden {
+		for _, p := range q {
+			hidden = append(hidden, C.double(p.X), C.double(p.Y))
+		}
+	}
+	within, hidden = append(within, 0), append(hidden, 0) // never empty, for their first element's address
+	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), flag(opts.blur), flag(opts.thick), C.int(width),
+		&within[0], C.int(len(opts.within)), &hidden[0], C.int(len(opts.hidden))) != 0 {
 		return errCanny
 	}
 	return nil

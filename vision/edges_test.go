@@ -347,21 +347,25 @@ func magnitude(x int) int {
 	return x
 }
 
-// TestCannyMaskedIsWhole checks that canny with a mask marks exactly the
-// edges of cannyMaskedReference, which works out the gradient at every
-// pixel, though canny works it out only where an unmasked pixel needs it:
-// on top-down stills with the outline search's mask (the faces of their
-// identified cards and the part the camera frame does not show), with
-// masks of rectangles a few pixels apart (stretches shorter than and as
-// long as canny's blocks, ending at every offset) and of noise, with and
-// without its blur and thickening, with AVX2 and without.
+// TestCannyMaskedIsWhole checks that canny with a mask, or with the part
+// of the image to look in given as polygons, marks exactly the edges of
+// cannyMaskedReference with the same mask: on top-down stills with the
+// outline search's part (the part the camera frame shows, less the faces
+// of their identified cards, given as polygons and, for the reference, as
+// the mask of the pixels whose centres lie outside it), with masks of
+// rectangles a few pixels apart and of noise, with and without its blur
+// and thickening, at every vector width.
 func TestCannyMaskedIsWhole(t *testing.T) {
 	a := newTestAnalyzer(t, devCatalog(t))
 	o := newOutlineFinder()
 	defer o.close()
 	type input struct {
 		name      string
-		img, mask gocv.Mat
+		img, mask gocv.Mat // mask: where no edge may be, for the reference
+		// The outline search's part of the image instead of the mask:
+		// what canny is given when within is set.
+		within []models.Point
+		hidden []models.Quad
 	}
 	var inputs []input
 	for _, name := range []string{"0003", "0042"} {
@@ -376,10 +380,21 @@ func TestCannyMaskedIsWhole(t *testing.T) {
 			known = append(known, d.quad)
 		}
 		o.maskFaces(gray, v, known)
-		if n := gocv.CountNonZero(o.mask); n == 0 || n == gray.Rows()*gray.Cols() {
+		if len(o.within) == 0 || len(o.hidden) == 0 {
+			t.Fatalf("%s: the outline search looks within %v, hides %d quads", name, o.within, len(o.hidden))
+		}
+		// The same as a mask: outside the polygon, inside any quad.
+		mask := polygonMask(gray.Rows(), gray.Cols(), o.within)
+		gocv.BitwiseNot(mask, &mask)
+		for _, q := range o.hidden {
+			face := polygonMask(gray.Rows(), gray.Cols(), q[:])
+			gocv.BitwiseOr(mask, face, &mask)
+			face.Close()
+		}
+		if n := gocv.CountNonZero(mask); n == 0 || n == gray.Rows()*gray.Cols() {
 			t.Fatalf("%s: the outline search's mask covers %d pixels of %d", name, n, gray.Rows()*gray.Cols())
 		}
-		inputs = append(inputs, input{name + " outline search", gray, o.mask.Clone()})
+		inputs = append(inputs, input{name: name + " outline search", img: gray, mask: mask, within: slices.Clone(o.within), hidden: slices.Clone(o.hidden)})
 		rects := gocv.NewMatWithSize(gray.Rows(), gray.Cols(), gocv.MatTypeCV8UC1)
 		rects.SetTo(gocv.NewScalar(0, 0, 0, 0))
 		for y, i := 0, 0; y < gray.Rows(); y, i = y+37+i%11, i+1 {
@@ -389,7 +404,7 @@ func TestCannyMaskedIsWhole(t *testing.T) {
 				r.Close()
 			}
 		}
-		inputs = append(inputs, input{name + " rectangles", gray, rects})
+		inputs = append(inputs, input{name: name + " rectangles", img: gray, mask: rects})
 	}
 	noise := gocv.NewMatWithSize(203, 301, gocv.MatTypeCV8UC1)
 	defer noise.Close()
@@ -397,9 +412,11 @@ func TestCannyMaskedIsWhole(t *testing.T) {
 	noiseMask := gocv.NewMatWithSize(203, 301, gocv.MatTypeCV8UC1)
 	gocv.RandU(&noiseMask, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
 	gocv.Threshold(noiseMask, &noiseMask, 20, 255, gocv.ThresholdBinary) // most pixels masked
-	inputs = append(inputs, input{"noise", noise, noiseMask})
+	inputs = append(inputs, input{name: "noise", img: noise, mask: noiseMask})
 	d := newEdgeDetector()
 	defer d.close()
+	none := gocv.NewMat()
+	defer none.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
 	for _, in := range inputs {
@@ -420,7 +437,11 @@ func TestCannyMaskedIsWhole(t *testing.T) {
 			}
 			for _, width := range []vectorWidth{widestVectors, avx2Vectors, noVectors} {
 				got := gocv.NewMat()
-				if err := d.cannyWidth(in.img, in.mask, &got, 40, 120, opts, width); err != nil {
+				given, o := in.mask, opts
+				if in.within != nil {
+					given, o.within, o.hidden = none, in.within, in.hidden
+				}
+				if err := d.cannyWidth(in.img, given, &got, 40, 120, o, width); err != nil {
 					t.Fatal(err)
 				}
 				diff := gocv.NewMat()

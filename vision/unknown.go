@@ -1,8 +1,6 @@
 package vision
 
 import (
-	"image"
-	"image/color"
 	"math"
 	"sort"
 
@@ -35,18 +33,22 @@ const sizeTolerance = 0.1
 type outlineFinder struct {
 	edges *edgeDetector
 	edged *framedEdges // spent by the contour search
-	mask  gocv.Mat
-	stack stackBuffers // the stacked-card search's (outline_stack.go)
+	// The part of the top-down image the edges are looked for in (see
+	// maskFaces): within a polygon (none: all of it), less the hidden quads.
+	within []models.Point
+	hidden []models.Quad
+	noMask gocv.Mat     // empty
+	stack  stackBuffers // the stacked-card search's (outline_stack.go)
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), mask: gocv.NewMat(), stack: newStackBuffers()}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers()}
 }
 
 func (o *outlineFinder) close() {
 	o.edges.close()
 	o.edged.close()
-	o.mask.Close()
+	o.noMask.Close()
 	o.stack.close()
 }
 
@@ -68,31 +70,33 @@ func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.
 	return o.outlines(*edges, v, known)
 }
 
-// maskFaces sets the mask over the faces of the identified cards (known,
+// inFrameGrowPx is how far beyond the part of the top-down image that the
+// camera frame shows the outline search still looks for edges: the pixels
+// farther out are black, and so are those around them that the 5×5 blur
+// and the 3×3 derivatives reach (three pixels either way, a diagonal's
+// 4.3); none can be an edge.
+const inFrameGrowPx = 5
+
+// maskFaces sets the part of the top-down image (gray, of view v) that
+// cardEdges looks for edges in: the part the camera frame shows (see
+// inFramePolygon), less the faces of the identified cards (known,
 // top-down quads), each less a border of knownInsetMM.
 func (o *outlineFinder) maskFaces(gray gocv.Mat, v *view, known []models.Quad) {
-	if o.mask.Rows() != gray.Rows() || o.mask.Cols() != gray.Cols() {
-		o.mask.Close()
-		o.mask = gocv.NewMatWithSize(gray.Rows(), gray.Cols(), gocv.MatTypeCV8UC1)
+	o.within = o.within[:0]
+	if shown, ok := inFramePolygon(v, inFrameGrowPx); ok && gray.Cols() == v.size.X && gray.Rows() == v.size.Y {
+		o.within = append(o.within, shown...)
 	}
-	o.mask.SetTo(gocv.NewScalar(0, 0, 0, 0))
+	o.hidden = o.hidden[:0]
 	for _, q := range known {
-		// One polygon at a time: several in one call are filled by parity,
-		// leaving a hole where two cards overlap.
-		var poly []image.Point
-		for _, p := range grow(q, -knownInsetMM*v.pxPerMM) {
-			poly = append(poly, image.Pt(int(math.Round(p.X)), int(math.Round(p.Y))))
-		}
-		pv := gocv.NewPointsVectorFromPoints([][]image.Point{poly})
-		gocv.FillPoly(&o.mask, pv, color.RGBA{R: 255, G: 255, B: 255, A: 255})
-		pv.Close()
+		o.hidden = append(o.hidden, grow(q, -knownInsetMM*v.pxPerMM))
 	}
 }
 
 // cardEdges marks the edges of a top-down grey image, lightly blurred (5×5
-// Gaussian) first, in dst, three pixels thick, none under the mask.
+// Gaussian) first, in dst, three pixels thick, only in the part maskFaces
+// set.
 func (o *outlineFinder) cardEdges(gray gocv.Mat, dst *gocv.Mat) error {
-	return o.edges.cannyWidth(gray, o.mask, dst, 40, 120, cannyOptions{blur: true, thick: true}, widestVectors)
+	return o.edges.cannyWidth(gray, o.noMask, dst, 40, 120, cannyOptions{blur: true, thick: true, within: o.within, hidden: o.hidden}, widestVectors)
 }
 
 // Card outlines are closed contours on the edge map: at least half a
