@@ -147,6 +147,47 @@ func TestWarpBeyondHorizon(t *testing.T) {
 	}
 }
 
+// TestWarpSmallSource checks that the vector paths warp images narrower
+// than their 64-byte windows, and lower than their rows, exactly as the
+// plain one does: every window reaches past the image, where it reads
+// zeros.
+func TestWarpSmallSource(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		cols, rows int
+		toSrc      homography
+	}{
+		{"narrow, magnified and turned", 40, 30, homography{0.3, -0.1, -4, 0.1, 0.3, -3, 0.0004, 0.0002, 1}},
+		{"short, shrunk", 200, 3, homography{1.7, 0.05, -10, 0.02, 0.05, -0.5, 0, 0, 1}},
+		{"one column", 1, 50, homography{0.1, 0, -1, 0, 0.5, -2, 0, 0.0005, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := gocv.NewMatWithSize(tc.rows, tc.cols, gocv.MatTypeCV8UC1)
+			defer src.Close()
+			gocv.RandU(&src, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
+			size := image.Pt(160, 120)
+			plain := gocv.NewMat()
+			defer plain.Close()
+			if err := warpPerspectiveWidth(src, &plain, tc.toSrc, size, noVectors); err != nil {
+				t.Fatal(err)
+			}
+			if lit := gocv.CountNonZero(plain); lit < 100 || lit > size.X*size.Y-100 {
+				t.Fatalf("%d of %d pixels lit: the view should show the image and beyond it", lit, size.X*size.Y)
+			}
+			for _, width := range []vectorWidth{avx2Vectors, widestVectors} {
+				vec := gocv.NewMat()
+				if err := warpPerspectiveWidth(src, &vec, tc.toSrc, size, width); err != nil {
+					t.Fatal(err)
+				}
+				if mean, _ := warpDifference(t, vec, plain); mean != 0 {
+					t.Errorf("vector width %d and plain warps differ: mean %.5f levels", width, mean)
+				}
+				vec.Close()
+			}
+		})
+	}
+}
+
 // BenchmarkWarp compares the own warp with OpenCV's on a bundled still: the
 // grey frame at full resolution and the colour frame at half, as a frame
 // read in full warps them.
