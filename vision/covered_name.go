@@ -186,11 +186,7 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 	if err != nil || len(raw) != w.w[0]*w.h[0] {
 		panic("readSiteWindow: the warp gave no grey window")
 	}
-	w.px[0] = make([]float32, len(raw))
-	for i, b := range raw {
-		w.px[0][i] = float32(b)
-	}
-	warped.Close()
+	defer warped.Close()
 	// Which window pixels the cards on top hide: their quads, grown by
 	// pad, painted in window coordinates.
 	toWin := func(x, y float64) (float64, float64) {
@@ -216,10 +212,10 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 		panic("readSiteWindow: no cover mask")
 	}
 	inside := image.Rect(0, 0, gray.Cols(), gray.Rows())
+	w.px[0] = make([]float32, w.w[0]*w.h[0])
 	w.vis[0] = make([]bool, w.w[0]*w.h[0])
-	for i, c := range hid {
-		w.vis[0][i] = c == 0
-	}
+	C.tablecam_window_pixels((*C.uint8_t)(unsafe.Pointer(&raw[0])), (*C.uint8_t)(unsafe.Pointer(&hid[0])), C.int(w.w[0]), C.int(w.h[0]),
+		cFloats(w.px[0]), (*C.uint8_t)(unsafe.Pointer(&w.vis[0][0])))
 	// Pixels off the top-down image show nothing.
 	for _, c := range [4][2]float64{{0, 0}, {float64(w.w[0]), 0}, {0, float64(w.h[0])}, {float64(w.w[0]), float64(w.h[0])}} {
 		if x, y := hm2[2]+k*(ca*c[0]-sa*c[1]), hm2[5]+k*(sa*c[0]+ca*c[1]); !(image.Pt(int(x), int(y)).In(inside)) {
@@ -235,14 +231,10 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 		}
 	}
 	w.w[1], w.h[1] = w.w[0]/2, w.h[0]/2
-	w.px[1] = halve(w.px[0], w.w[0], w.h[0])
+	w.px[1] = make([]float32, w.w[1]*w.h[1])
 	w.vis[1] = make([]bool, w.w[1]*w.h[1])
-	for y := 0; y < w.h[1]; y++ {
-		for x := 0; x < w.w[1]; x++ {
-			i := 2*y*w.w[0] + 2*x
-			w.vis[1][y*w.w[1]+x] = w.vis[0][i] && w.vis[0][i+1] && w.vis[0][i+w.w[0]] && w.vis[0][i+w.w[0]+1]
-		}
-	}
+	C.tablecam_window_halve(cFloats(w.px[0]), (*C.uint8_t)(unsafe.Pointer(&w.vis[0][0])), C.int(w.w[0]), C.int(w.h[0]),
+		cFloats(w.px[1]), (*C.uint8_t)(unsafe.Pointer(&w.vis[1][0])))
 	for level := range w.runs {
 		w.runs[level] = visibleRuns(w.vis[level], w.w[level])
 	}

@@ -222,3 +222,25 @@ void tablecam_score_outline(const float *cols, const float *rows, int w, int h, 
         }
     }
 }
+
+void tablecam_window_pixels(const uint8_t *grey, const uint8_t *cover, int w, int h, float *px, uint8_t *vis) {
+    int64_t n = (int64_t)w * h;
+    for (int64_t i = 0; i < n; i++) {
+        px[i] = (float)grey[i];
+        vis[i] = cover[i] == 0;
+    }
+}
+
+void tablecam_window_halve(const float *px, const uint8_t *vis, int w, int h, float *half, uint8_t *vis_half) {
+    int hw = w / 2, hh = h / 2;
+    for (int y = 0; y < hh; y++) {
+        const float *a = px + 2 * (int64_t)y * w, *b = a + w;
+        const uint8_t *va = vis + 2 * (int64_t)y * w, *vb = va + w;
+        float *out = half + (int64_t)y * hw;
+        uint8_t *vout = vis_half + (int64_t)y * hw;
+        for (int x = 0; x < hw; x++) {
+            out[x] = (a[2 * x] + a[2 * x + 1] + b[2 * x] + b[2 * x + 1]) / 4;
+            vout[x] = va[2 * x] & va[2 * x + 1] & vb[2 * x] & vb[2 * x + 1];
+        }
+    }
+}

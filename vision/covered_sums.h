@@ -36,6 +36,15 @@ void tablecam_face_sums(const float *o, const float *m, const float *faces, int6
 void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
                         float min_step, float *cols, float *rows, float *scratch);
 
+// tablecam_window_pixels reads a site window's grey bytes (w × h) into px
+// as floats, and marks vis 1 where cover is zero, else 0.
+void tablecam_window_pixels(const uint8_t *grey, const uint8_t *cover, int w, int h, float *px, uint8_t *vis);
+
+// tablecam_window_halve averages px's 2×2 blocks (w × h, an odd last row or
+// column dropped) into half, and marks vis_half 1 where all four of a
+// block's pixels are visible (vis).
+void tablecam_window_halve(const float *px, const uint8_t *vis, int w, int h, float *half, uint8_t *vis_half);
+
 // A piece of a site's outline (outlinePiece in covered_place.go): along
 // column at, rows from ≤ y < to, when end ≥ 0; else along row at, columns
 // from ≤ x < to.
