@@ -86,8 +86,11 @@ func coveredInputs(b testing.TB, a *Analyzer, n int) []coveredInput {
 }
 
 // BenchmarkCoveredSites times the covered-site search of a frame, over the
-// first 20 bundled stills in turn (CPU time per still).
+// first 20 bundled stills in turn (CPU time per still, one OpenCV thread
+// as the frame's analysis runs).
 func BenchmarkCoveredSites(b *testing.B) {
+	prev := SetOpenCVThreads(1)
+	defer SetOpenCVThreads(prev)
 	a := newTestAnalyzer(b, devCatalog(b))
 	ins := coveredInputs(b, a, 20)
 	i := 0
