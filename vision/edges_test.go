@@ -192,14 +192,7 @@ func TestFilledRectsAreGocvs(t *testing.T) {
 	for _, name := range []string{"0003", "0042", "0077"} {
 		gray, v := stillTopGray(t, name)
 		defer gray.Close()
-		f, err := a.det.detect(gray)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var known []models.Quad
-		for _, d := range a.index.matchFrame(f, 1) {
-			known = append(known, d.quad)
-		}
+		known := matchedQuads(t, a, gray)
 		for _, faces := range [][]models.Quad{nil, known} {
 			o.maskFaces(gray, v, faces)
 			edges := gocv.NewMat()
@@ -371,14 +364,7 @@ func TestCannyMaskedIsWhole(t *testing.T) {
 	for _, name := range []string{"0003", "0042"} {
 		gray, v := stillTopGray(t, name)
 		defer gray.Close()
-		f, err := a.det.detect(gray)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var known []models.Quad
-		for _, d := range a.index.matchFrame(f, 1) {
-			known = append(known, d.quad)
-		}
+		known := matchedQuads(t, a, gray)
 		o.maskFaces(gray, v, known)
 		if len(o.within) == 0 || len(o.hidden) == 0 {
 			t.Fatalf("%s: the outline search looks within %v, hides %d quads", name, o.within, len(o.hidden))
@@ -456,4 +442,19 @@ func TestCannyMaskedIsWhole(t *testing.T) {
 		}
 		blurred.Close()
 	}
+}
+
+// matchedQuads gives the quads of the cards matched by keypoints in a
+// top-down grey image.
+func matchedQuads(t *testing.T, a *Analyzer, gray gocv.Mat) []models.Quad {
+	t.Helper()
+	f, err := a.det.detect(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var known []models.Quad
+	for _, d := range a.index.matchFrame(f, 1) {
+		known = append(known, d.quad)
+	}
+	return known
 }

@@ -276,6 +276,13 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 			sums[y*cols+x] = s
 		}
 	}
+	return busyCentres(sums, cols, rows, k, stackThreshold(quiet, faces), bin, models.TokenShortMM*v.pxPerMM)
+}
+
+// stackThreshold is the keypoint count that makes a window busy: well above
+// the windows on no card found (quiet) and a fair share of those within a
+// found card's face (faces).
+func stackThreshold(quiet, faces []int) int {
 	threshold := stackMinPoints
 	if len(quiet) > 0 {
 		if t := int(stackBusyFactor * float64(medianCount(quiet))); t > threshold {
@@ -287,6 +294,14 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 			threshold = t
 		}
 	}
+	return threshold
+}
+
+// busyCentres gives the centres (top-down pixels) of the busy windows, k
+// bins of bin pixels across, whose counts (sums, cols×rows, indexed by the
+// window's top-left bin) reach threshold: busiest first, one centre per
+// card, at most stackMaxCandidates.
+func busyCentres(sums []int, cols, rows, k, threshold int, bin, apart float64) []models.Point {
 	type window struct{ x, y, sum int }
 	var busy []window
 	for y := 0; y+k <= rows; y++ {
@@ -297,14 +312,14 @@ func unexplainedClusters(w, h int, v *view, points []keypoint, used []bool, outl
 		}
 	}
 	sort.Slice(busy, func(i, j int) bool { return busy[i].sum > busy[j].sum })
-	// One centre per card: windows closer than a token's short side to a
-	// busier one are left out.
+	// One centre per card: windows closer than apart (a token's short
+	// side) to a busier one are left out.
 	var centres []models.Point
 	for _, b := range busy {
 		c := models.Point{X: (float64(b.x) + float64(k)/2) * bin, Y: (float64(b.y) + float64(k)/2) * bin}
 		near := false
 		for _, o := range centres {
-			if math.Hypot(o.X-c.X, o.Y-c.Y) < models.TokenShortMM*v.pxPerMM {
+			if math.Hypot(o.X-c.X, o.Y-c.Y) < apart {
 				near = true
 				break
 			}

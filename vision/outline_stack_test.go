@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -167,42 +166,7 @@ func unexplainedClustersDirect(w, h int, v *view, points []keypoint, used []bool
 			sums[y*cols+x] = s
 		}
 	}
-	threshold := stackMinPoints
-	if len(quiet) > 0 {
-		sort.Ints(quiet)
-		threshold = max(threshold, int(stackBusyFactor*float64(quiet[len(quiet)/2])))
-	}
-	if len(faces) > 0 {
-		sort.Ints(faces)
-		threshold = max(threshold, int(stackFaceShare*float64(faces[len(faces)/2])))
-	}
-	type window struct{ x, y, sum int }
-	var busy []window
-	for y := 0; y+k <= rows; y++ {
-		for x := 0; x+k <= cols; x++ {
-			if s := sums[y*cols+x]; s >= threshold {
-				busy = append(busy, window{x, y, s})
-			}
-		}
-	}
-	sort.Slice(busy, func(i, j int) bool { return busy[i].sum > busy[j].sum })
-	var centres []models.Point
-	for _, b := range busy {
-		c := models.Point{X: (float64(b.x) + float64(k)/2) * bin, Y: (float64(b.y) + float64(k)/2) * bin}
-		near := false
-		for _, o := range centres {
-			if math.Hypot(o.X-c.X, o.Y-c.Y) < models.TokenShortMM*v.pxPerMM {
-				near = true
-				break
-			}
-		}
-		if !near {
-			if centres = append(centres, c); len(centres) == stackMaxCandidates {
-				break
-			}
-		}
-	}
-	return centres
+	return busyCentres(sums, cols, rows, k, stackThreshold(quiet, faces), bin, models.TokenShortMM*v.pxPerMM)
 }
 
 // TestUnexplainedClustersAsCounted checks the summed-area window counts
