@@ -179,17 +179,7 @@ func flip(rng *rand.Rand, d descriptor, n int) descriptor {
 func TestLSHBatchIsQueryTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	idx, descs := clusteredIndex(rng, 6, 60, 2)
-	var queries []descriptor
-	for i := 0; i < 1500; i++ {
-		switch i % 3 {
-		case 0: // near a random indexed descriptor, often in a cluster
-			queries = append(queries, flip(rng, descs[rng.IntN(len(descs))], rng.IntN(40)))
-		case 1: // near a cluster
-			queries = append(queries, flip(rng, descs[len(descs)-1-rng.IntN(6*60)], rng.IntN(8)))
-		default: // near nothing
-			queries = append(queries, flip(rng, descriptor{}, 128))
-		}
-	}
+	queries := mixedQueries(rng, descs, 1500, 40)
 	for _, tc := range []struct {
 		name  string
 		which []int
@@ -312,17 +302,7 @@ func TestNearestIgnoresOrder(t *testing.T) {
 func TestLSHFastIsPortable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	idx, descs := clusteredIndex(rng, 6, 60, 2)
-	var queries []descriptor
-	for i := 0; i < 2000; i++ {
-		switch i % 3 {
-		case 0:
-			queries = append(queries, flip(rng, descs[rng.IntN(len(descs))], rng.IntN(60)))
-		case 1:
-			queries = append(queries, flip(rng, descs[len(descs)-1-rng.IntN(6*60)], rng.IntN(8)))
-		default:
-			queries = append(queries, flip(rng, descriptor{}, 128))
-		}
-	}
+	queries := mixedQueries(rng, descs, 2000, 60)
 	which := seq(0, len(queries), 1)
 	lookup := func(portable bool, from, to int, start []nearest) []nearest {
 		idx.portable = portable
@@ -359,4 +339,23 @@ func TestLSHFastIsPortable(t *testing.T) {
 			t.Fatalf("%s: only %d of %d queries find a nearest and a second: not a test", tc.name, found, len(queries))
 		}
 	}
+}
+
+// mixedQueries makes n queries for a clusteredIndex(rng, 6, 60, …) whose
+// indexed descriptors are descs: a third near a random indexed descriptor
+// (up to far bits off), often in a cluster; a third near a cluster; a third
+// near nothing.
+func mixedQueries(rng *rand.Rand, descs []descriptor, n, far int) []descriptor {
+	var queries []descriptor
+	for i := 0; i < n; i++ {
+		switch i % 3 {
+		case 0:
+			queries = append(queries, flip(rng, descs[rng.IntN(len(descs))], rng.IntN(far)))
+		case 1:
+			queries = append(queries, flip(rng, descs[len(descs)-1-rng.IntN(6*60)], rng.IntN(8)))
+		default:
+			queries = append(queries, flip(rng, descriptor{}, 128))
+		}
+	}
+	return queries
 }
