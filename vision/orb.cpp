@@ -220,19 +220,29 @@ __attribute__((target("avx2"))) float angleAVX2(const frameORB *o, const cv::Mat
 const int circle16[16][2] = {{0, 3}, {1, 3}, {2, 2}, {3, 1}, {3, 0}, {3, -1}, {2, -2}, {1, -3},
                              {0, -3}, {-1, -3}, {-2, -2}, {-3, -1}, {-3, 0}, {-3, 1}, {-2, 2}, {-1, 3}};
 
-// arcMax gives, per byte lane, the largest over the 16 arcs of 9 contiguous
-// circle pixels of the smallest of d over the arc (d[k] for circle pixel k).
-__attribute__((target("avx512f,avx512bw"))) inline __m512i arcMax(const __m512i *d) {
+// arcBound gives, per byte lane, over the 16 arcs of 9 contiguous circle
+// pixels (c[k] for circle pixel k), the largest of the arcs' least values
+// (brightest set) or the least of their largest (darkest unset): how far
+// the brightest arc lies above a value, or the darkest below it. The loops
+// are unrolled so that the partial arcs stay in registers.
+template <bool brightest>
+__attribute__((target("avx512f,avx512bw"))) inline __m512i arcIn(__m512i a, __m512i b) {
+    return brightest ? _mm512_min_epu8(a, b) : _mm512_max_epu8(a, b);
+}
+template <bool brightest>
+__attribute__((target("avx512f,avx512bw"))) inline __m512i arcBound(const __m512i *c) {
+    const auto in = arcIn<brightest>, across = arcIn<!brightest>;
     __m512i m2[16], m4[16];
+#pragma GCC unroll 16
     for (int k = 0; k < 16; k++)
-        m2[k] = _mm512_min_epu8(d[k], d[(k + 1) & 15]);
+        m2[k] = in(c[k], c[(k + 1) & 15]);
+#pragma GCC unroll 16
     for (int k = 0; k < 16; k++)
-        m4[k] = _mm512_min_epu8(m2[k], m2[(k + 2) & 15]);
-    __m512i best = _mm512_setzero_si512();
-    for (int k = 0; k < 16; k++) {
-        __m512i m9 = _mm512_min_epu8(_mm512_min_epu8(m4[k], m4[(k + 4) & 15]), d[(k + 8) & 15]);
-        best = _mm512_max_epu8(best, m9);
-    }
+        m4[k] = in(m2[k], m2[(k + 2) & 15]);
+    __m512i best = in(in(m4[0], m4[4]), c[8]);
+#pragma GCC unroll 16
+    for (int k = 1; k < 16; k++)
+        best = across(best, in(in(m4[k], m4[(k + 4) & 15]), c[(k + 8) & 15]));
     return best;
 }
 
@@ -282,13 +292,15 @@ __attribute__((target("avx512f,avx512bw"))) void cornerMarksAVX512(frameORB *o, 
                 _mm512_storeu_si512(out + xs, _mm512_setzero_si512());
                 continue;
             }
-            __m512i darker[16], brighter[16];
-            for (int k = 0; k < 16; k++) {
-                __m512i ck = _mm512_loadu_si512(p + offset[k]);
-                darker[k] = _mm512_subs_epu8(v, ck);
-                brighter[k] = _mm512_subs_epu8(ck, v);
-            }
-            _mm512_storeu_si512(out + xs, _mm512_max_epu8(arcMax(darker), arcMax(brighter)));
+            // The largest over the arcs of the least of (c − v, 0) over an
+            // arc is (the largest over the arcs of the arc's least c) − v,
+            // or 0; and so for v − c.
+            __m512i c[16];
+#pragma GCC unroll 16
+            for (int k = 0; k < 16; k++)
+                c[k] = _mm512_loadu_si512(p + offset[k]);
+            const __m512i brighter = _mm512_subs_epu8(arcBound<true>(c), v), darker = _mm512_subs_epu8(v, arcBound<false>(c));
+            _mm512_storeu_si512(out + xs, _mm512_max_epu8(darker, brighter));
         }
     }
 }
