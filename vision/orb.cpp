@@ -15,7 +15,7 @@
 // (cornersAVX512): scores 64 pixels at a time, skipping groups of pixels
 // that cannot hold a corner at T, and looking again at the detector's
 // threshold only in the groups skipped; and so are the pyramid's resize
-// (resizeAVX512) and blur (blurAVX512), with OpenCV's arithmetic.
+// (resizeAVX512) and blur (blurTileAVX512), with OpenCV's arithmetic.
 //
 // Finding the corners and describing them are apart: a frame's matching
 // needs the descriptors of a fraction of its corners (see matchFrame), and
@@ -24,7 +24,9 @@
 // at a time where the processor has AVX2 (cv::ORB computes them one point at
 // a time, and that was a third of its cost), and with AVX-512's byte
 // permutes the samples are read out of registers holding the patch's rows
-// (describeVBMI).
+// (describeVBMI). The blur the descriptors read is made then too, by
+// tiles, around the keypoints described (blurAround): a third of a frame's
+// level is never read.
 
 #include <opencv2/core.hpp>
 #include <opencv2/features2d.hpp>
@@ -58,7 +60,12 @@ struct frameORB {
     std::vector<uchar> marks;   // cornersAVX512's corner marks, a level's
     std::vector<uchar> skipped; // its groups marked 0 unseen, by row
     std::vector<float> gauss;    // cv::ORB's blur kernel, 7 taps
-    std::vector<float> blurRows; // blurAVX512's row pass
+    std::vector<float> blurRows; // blurTileAVX512's row pass
+    // Per level, when its blur is made by tiles (lazyBlur), the tile grid
+    // and the tiles blurred so far.
+    bool lazyBlur;
+    std::vector<cv::Size> blurTiles;
+    std::vector<std::vector<uchar>> blurDone;
     std::vector<uint16_t> resizeRows; // resizeAVX512's rows blended across
     bool vbmi;                        // resizeAVX512 may run
     bool describeVBMI;                // describeVBMI may run
@@ -371,43 +378,41 @@ __attribute__((target("avx512f,avx512bw"))) void cornersAVX512(frameORB *o, cons
     suppressAVX512(o, img, o->threshold, border, out);
 }
 
-// blurRowAVX512 is blurAVX512's row pass over a row of cols pixels, for
-// the pixels at least 3 from its ends: each input pixel is made a float
-// once, and the sums read it shifted across two registers.
-__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void blurRowAVX512(const uchar *in, const float *k, int cols, float *out) {
+// blurGroupAVX512 is the row pass of blurTileAVX512 for the 16 pixels from
+// xs of a row (at least 3 from the row's ends; it reads in[xs − 3 ..
+// xs + 18]): each input pixel is made a float once, and the sums read it
+// shifted across two registers.
+__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) inline __m512 blurGroupAVX512(const uchar *in, const __m512 *kv, int xs) {
     const int r = 3;
-    __m512 kv[2 * r + 1];
-    for (int i = 0; i <= 2 * r; i++)
-        kv[i] = _mm512_set1_ps(k[i]);
-    for (int x = r; x < cols - r; x += 16) {
-        // The 16 sums from xs read in[xs − r .. xs + 15 + r]: 16 pixels,
-        // then 2r more.
-        int xs = std::min(x, cols - r - 16);
-        __m512i lo = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(in + xs - r)))));
-        __m512i hi = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((1 << (2 * r)) - 1, in + xs + 16 - r))));
-        __m512 sum = _mm512_fmadd_ps(_mm512_castsi512_ps(lo), kv[0], _mm512_setzero_ps());
-        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 1)), kv[1], sum);
-        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 2)), kv[2], sum);
-        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 3)), kv[3], sum);
-        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 4)), kv[4], sum);
-        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 5)), kv[5], sum);
-        sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 6)), kv[6], sum);
-        _mm512_storeu_ps(out + xs, sum);
-    }
+    __m512i lo = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(in + xs - r)))));
+    __m512i hi = _mm512_castps_si512(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8((1 << (2 * r)) - 1, in + xs + 16 - r))));
+    __m512 sum = _mm512_fmadd_ps(_mm512_castsi512_ps(lo), kv[0], _mm512_setzero_ps());
+    sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 1)), kv[1], sum);
+    sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 2)), kv[2], sum);
+    sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 3)), kv[3], sum);
+    sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 4)), kv[4], sum);
+    sum = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 5)), kv[5], sum);
+    return _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_alignr_epi32(hi, lo, 6)), kv[6], sum);
 }
 
-// blurAVX512 is cv::ORB's blur of a pyramid level (GaussianBlur, 7×7,
-// σ 2, in single precision: a row pass and a symmetric column pass, each
-// product added with one rounding, the sum rounded to the nearest grey
-// level, half to even), 16 pixels at a time, into dst, for every pixel at
-// least 3 from the level's edges (those its 7×7 window holds); the 3 pixels
-// next to the edges keep the level's grey. Descriptors read none of those:
-// keypoints lie a patch (19) from the edges, and their tests within half a
-// patch times √2 of them.
-__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void blurAVX512(frameORB *o, const cv::Mat &src, cv::Mat &dst) {
+// blurTileW and blurTileH are the size of the tiles a level is blurred in,
+// as descriptors ask for them (see blurAround).
+const int blurTileW = 64, blurTileH = 32;
+
+// startBlur readies level l's blurred image for blurTileAVX512's blur,
+// tile by tile as descriptors need it (blurAround): the 3 pixels next to
+// its edges are the level's grey, and no tile is blurred yet. A level too
+// small to blur is copied whole: it holds no keypoint (they lie a patch
+// from its edges).
+void startBlur(frameORB *o, int l) {
+    const cv::Mat &src = o->levels[l];
+    cv::Mat &dst = o->blurred[l];
     const int rows = src.rows, cols = src.cols, r = 3;
+    std::vector<uchar> &done = o->blurDone[l];
     if (rows < 2 * r + 1 || cols < 2 * r + 16) {
         src.copyTo(dst);
+        done.assign(1, 1);
+        o->blurTiles[l] = cv::Size(1, 1);
         return;
     }
     dst.create(src.size(), CV_8U);
@@ -419,25 +424,65 @@ __attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void blurAVX512(frameOR
         std::copy(src.ptr<uchar>(y), src.ptr<uchar>(y) + r, dst.ptr<uchar>(y));
         std::copy(src.ptr<uchar>(y) + cols - r, src.ptr<uchar>(y) + cols, dst.ptr<uchar>(y) + cols - r);
     }
+    o->blurTiles[l] = cv::Size((cols + blurTileW - 1) / blurTileW, (rows + blurTileH - 1) / blurTileH);
+    done.assign((size_t)o->blurTiles[l].area(), 0);
+}
+
+// blurTileAVX512 is cv::ORB's blur of a pyramid level (GaussianBlur, 7×7,
+// σ 2, in single precision: a row pass and a symmetric column pass, each
+// product added with one rounding, the sum rounded to the nearest grey
+// level, half to even), 16 pixels at a time, into dst, for the pixels of
+// tile (tx, ty) at least 3 from the level's edges (those its 7×7 window
+// holds). Each pixel's sums are the same whatever tile it is blurred in;
+// the 16-pixel groups at a tile's right end may overlap the next tile,
+// where they write what its own blur would.
+__attribute__((target("avx512f,avx512bw,avx512vl,fma"))) void blurTileAVX512(frameORB *o, const cv::Mat &src, cv::Mat &dst, int tx, int ty) {
+    const int rows = src.rows, cols = src.cols, r = 3;
+    const int x0 = std::max(r, tx * blurTileW), x1 = std::min(cols - r, (tx + 1) * blurTileW);
+    const int y0 = std::max(r, ty * blurTileH), y1 = std::min(rows - r, (ty + 1) * blurTileH);
+    if (x0 >= x1 || y0 >= y1)
+        return;
+    int xs[(blurTileW + 15) / 16], groups = 0;
+    for (int x = x0; x < x1; x += 16)
+        xs[groups++] = std::min(x, cols - r - 16);
     const float *k = o->gauss.data();
-    // The row pass's last 2r+1 rows, in a ring.
-    o->blurRows.resize((size_t)(2 * r + 1) * cols);
-    for (int y = 0; y < 2 * r; y++)
-        blurRowAVX512(src.ptr<uchar>(y), k, cols, o->blurRows.data() + (size_t)y * cols);
-    for (int y = r; y < rows - r; y++) {
-        blurRowAVX512(src.ptr<uchar>(y + r), k, cols, o->blurRows.data() + (size_t)((y + r) % (2 * r + 1)) * cols);
-        const float *row[2 * r + 1];
-        for (int j = 0; j <= 2 * r; j++)
-            row[j] = o->blurRows.data() + (size_t)((y - r + j) % (2 * r + 1)) * cols;
+    __m512 kv[2 * r + 1];
+    for (int i = 0; i <= 2 * r; i++)
+        kv[i] = _mm512_set1_ps(k[i]);
+    // The row pass over the tile's rows and r more above and below it.
+    const int stride = 16 * groups;
+    o->blurRows.resize((size_t)(blurTileH + 2 * r) * stride);
+    float *rowPass = o->blurRows.data();
+    for (int y = y0 - r; y < y1 + r; y++)
+        for (int g = 0; g < groups; g++)
+            _mm512_storeu_ps(rowPass + (size_t)(y - y0 + r) * stride + 16 * g, blurGroupAVX512(src.ptr<uchar>(y), kv, xs[g]));
+    for (int y = y0; y < y1; y++) {
+        const float *row = rowPass + (size_t)(y - y0 + r) * stride;
         uchar *out = dst.ptr<uchar>(y);
-        for (int x = r; x < cols - r; x += 16) {
-            int xs = std::min(x, cols - r - 16);
-            __m512 sum = _mm512_mul_ps(_mm512_loadu_ps(row[r] + xs), _mm512_set1_ps(k[r]));
-            for (int j = 1; j <= r; j++)
-                sum = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(row[r - j] + xs), _mm512_loadu_ps(row[r + j] + xs)), _mm512_set1_ps(k[r + j]), sum);
-            _mm_storeu_si128((__m128i *)(out + xs), _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(sum)));
+        for (int g = 0; g < groups; g++) {
+            const float *at = row + 16 * g;
+            __m512 sum = _mm512_mul_ps(_mm512_loadu_ps(at), kv[r]);
+            sum = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(at - stride), _mm512_loadu_ps(at + stride)), kv[r + 1], sum);
+            sum = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(at - 2 * stride), _mm512_loadu_ps(at + 2 * stride)), kv[r + 2], sum);
+            sum = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(at - 3 * stride), _mm512_loadu_ps(at + 3 * stride)), kv[r + 3], sum);
+            _mm_storeu_si128((__m128i *)(out + xs[g]), _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(sum)));
         }
     }
+}
+
+// blurAround blurs the tiles of level l not blurred yet that hold the
+// pixels x0..x1, y0..y1 (inclusive; clamped to the level).
+void blurAround(frameORB *o, int l, int x0, int y0, int x1, int y1) {
+    const cv::Size tiles = o->blurTiles[l];
+    const int tx0 = std::max(0, x0) / blurTileW, tx1 = std::min(tiles.width - 1, std::max(0, x1) / blurTileW);
+    const int ty0 = std::max(0, y0) / blurTileH, ty1 = std::min(tiles.height - 1, std::max(0, y1) / blurTileH);
+    uchar *done = o->blurDone[l].data();
+    for (int ty = ty0; ty <= ty1; ty++)
+        for (int tx = tx0; tx <= tx1; tx++)
+            if (!done[ty * tiles.width + tx]) {
+                done[ty * tiles.width + tx] = 1;
+                blurTileAVX512(o, o->levels[l], o->blurred[l], tx, ty);
+            }
 }
 
 // resizeAxis is where cv::resize (INTER_LINEAR_EXACT) reads a destination
@@ -772,6 +817,9 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     o->levels.resize(nlevels);
     o->bordered.resize(nlevels);
     o->blurred.resize(nlevels);
+    o->lazyBlur = o->wide && patch >= 11;
+    o->blurTiles.resize(nlevels);
+    o->blurDone.resize(nlevels);
     return o;
 }
 
@@ -807,8 +855,8 @@ int tablecam_orb_detect(tablecam_orb h, void *grayp, void *pointsp) {
         for (int l = 0; l < o->nlevels; l++) {
             // (With a patch of 11 or more pixels, the tests read 3 or more
             // from the edges.)
-            if (o->wide && o->patch >= 11) {
-                blurAVX512(o, o->levels[l], o->blurred[l]);
+            if (o->lazyBlur) {
+                startBlur(o, l);
                 continue;
             }
             const int border = 4;
@@ -835,6 +883,13 @@ void tablecam_orb_describe(tablecam_orb h, const int *ids, int n, unsigned char 
     frameORB *o = (frameORB *)h;
     for (int i = 0; i < n; i++) {
         cv::KeyPoint k = o->kps[ids[i]];
+        if (o->lazyBlur) {
+            // The pixels the tests read: within reach of the keypoint, and
+            // describeWindow's rows and 32 columns from −reach.
+            const float scale = o->inverseScale[k.octave];
+            const int x = cvRound(k.pt.x * scale), y = cvRound(k.pt.y * scale), reach = describeReach(o->patch);
+            blurAround(o, k.octave, x - reach, y - reach, x + std::max(reach, 31 - reach), y + std::max(reach, windowRows(o->patch) - 1 - reach));
+        }
         orient(o, k, o->levelPts[ids[i]]);
         if (o->describeVBMI)
             describeVBMI(o, k, out + 32 * (size_t)i);

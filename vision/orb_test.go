@@ -2,6 +2,7 @@ package vision
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"testing"
 
@@ -82,6 +83,58 @@ func TestFrameORBIsORB(t *testing.T) {
 					t.Fatalf("frame %d (%s): %s finds keypoint %s, ORB %s", i, tc.name, d.name, gs[k], ws[k])
 				}
 			}
+		}
+	}
+}
+
+// TestFrameORBDescribesAnyFew checks that the keypoints described a few at
+// a time, scattered and out of order, as a frame's matching asks for them,
+// get ORB's descriptors: each one's blur is made around it (see
+// blurAround), never read from an image or a part not blurred yet.
+func TestFrameORBDescribesAnyFew(t *testing.T) {
+	a, b := equalizedStill(t, "0003"), equalizedStill(t, "0010")
+	defer a.Close()
+	defer b.Close()
+	const n = 10000
+	ref := gocv.NewORBWithParams(n, orbScaleFactor, orbLevels, orbPatch, 0, 2, gocv.ORBScoreTypeFAST, orbPatch, fastThreshold)
+	defer ref.Close()
+	o := newFrameORB(n)
+	defer o.close()
+	empty := gocv.NewMat()
+	defer empty.Close()
+	for _, tc := range []struct {
+		name  string
+		img   gocv.Mat
+		every int // describe every every-th keypoint, last first
+	}{{"busy, every 97th", a, 97}, {"another busy, every 31st", b, 31}, {"busy again, every 7th", a, 7}} {
+		want, err := detect(&ref, tc.img, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// (A keypoint of the second level may land where one of the
+		// first lies.)
+		wants := map[keypoint][]descriptor{}
+		for i, p := range want.Points {
+			wants[p] = append(wants[p], want.Descs[i])
+		}
+		got, err := o.detect(tc.img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Points) != len(want.Points) {
+			t.Fatalf("%s: %d keypoints, ORB %d", tc.name, len(got.Points), len(want.Points))
+		}
+		checked := 0
+		for i := len(got.Points) - 1; i >= 0; i -= tc.every {
+			got.describe([]int{i})
+			w := wants[got.Points[i]]
+			if !slices.Contains(w, got.Descs[i]) {
+				t.Fatalf("%s: keypoint %d at %v described %x, ORB %x", tc.name, i, got.Points[i], got.Descs[i], w)
+			}
+			checked++
+		}
+		if checked < 50 {
+			t.Fatalf("%s: only %d keypoints checked: not a test", tc.name, checked)
 		}
 	}
 }
