@@ -302,6 +302,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
              dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0 = std::min(_mm512_reduce_min_epi32(iy), rows - 4))),
              (_mm512_cmpgt_epu32_mask(dx, widest) | _mm512_cmpgt_epu32_mask(dy, _mm512_set1_epi32(2))) == 0)) {
             __m512i win[4];
+#pragma GCC unroll 4
             for (int k = 0; k < 4; k++)
                 win[k] = _mm512_loadu_si512((const void *)(src.ptr<uchar>(y0 + k) + x0));
             const __mmask16 r1 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(1)), r2 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(2));
@@ -318,6 +319,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
                 continue;
             }
             __m512i win[windowRows];
+#pragma GCC unroll 5
             for (int k = 0; k < windowRows; k++)
                 win[k] = windowRow(src, x0, y0 + k);
             const __m512i dx1 = _mm512_add_epi32(dx, _mm512_set1_epi32(1));
@@ -414,6 +416,7 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
         }
         __m256i ix = _mm256_cvttps_epi32(flx), iy = _mm256_cvttps_epi32(fly);
         _mm256_store_si256((__m256i *)off, _mm256_add_epi32(_mm256_mullo_epi32(iy, vstep), _mm256_mullo_epi32(ix, three)));
+#pragma GCC unroll 8
         for (int i = 0; i < 8; i++) {
             std::memcpy(&up[i], base + off[i], 8);
             std::memcpy(&down[i], base + off[i] + step, 8);
@@ -423,6 +426,7 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
         const __m256 ax = _mm256_permutevar8x32_ps(_mm256_sub_ps(fx, flx), order);
         const __m256 ay = _mm256_permutevar8x32_ps(_mm256_sub_ps(fy, fly), order);
         __m256i packed = _mm256_setzero_si256();
+#pragma GCC unroll 3
         for (int c = 0; c < 3; c++) {
             const __m256i u0 = _mm256_shuffle_epi8(upLo, pick[c]), u1 = _mm256_shuffle_epi8(upHi, pick[c]);
             const __m256i d0 = _mm256_shuffle_epi8(downLo, pick[c]), d1 = _mm256_shuffle_epi8(downHi, pick[c]);
