@@ -1,13 +1,14 @@
 // Hash-table lookups of many descriptors at once (see lshIndex.queryBatch).
 //
 // Much of a lookup's time goes into waiting for memory: a query's root
-// slot, then its bucket's bounds, then the bucket's descriptor ids, then
-// the candidates' descriptors, each read depending on the one before and
-// each likely to miss the caches (the index is megabytes). So each table
-// is read in four sweeps over all the queries, every sweep's reads
+// slot, then the bucket's descriptor ids, then the candidates'
+// descriptors, each read depending on the one before and each likely to
+// miss the caches (the index is megabytes). A bucket's slot says where its
+// ids lie (no table of bucket bounds is read in between). So each table is
+// read in three sweeps over all the queries, every sweep's reads
 // independent of one another and asked for ahead of need (prefetched), so
-// that many are under way at a time: the root keys, the buckets, the
-// buckets' bounds, and last the distances to the candidates.
+// that many are under way at a time: the root keys, the buckets, and last
+// the distances to the candidates.
 //
 // The rest is arithmetic, made cheap: a candidate is weighed without
 // branches (most change the nearest or the second, unpredictably), and
@@ -22,6 +23,8 @@
 #endif
 
 #define AHEAD 16 // queries between asking for a read and needing it
+
+#define SPAN_LEN_BITS 5 // a bucket's slot: its first id's place << SPAN_LEN_BITS | its count
 
 static inline uint32_t key_bits(const uint64_t *d, const uint8_t *bits, int n) {
     uint32_t k = 0;
@@ -51,14 +54,13 @@ typedef struct {
     int32_t lo, hi;
 } span;
 
-static inline __attribute__((always_inline)) void query_table(const int32_t *slots, const int32_t *offsets,
-                                                                const int32_t *ids, const uint8_t *bits,
-                                                                const tablecam_lsh_table *t, const uint64_t *index,
-                                                                const int32_t *owner, const uint64_t *queries,
-                                                                const int32_t *which, int nq, int bucket_cap,
-                                                                tablecam_nearest *out, uint32_t *keys, span *spans,
-                                                                int pext) {
-    const int32_t *tslots = slots + t->slots, *toffsets = offsets + t->offsets, *tids = ids + t->ids;
+static inline __attribute__((always_inline)) void query_table(const int32_t *slots, const int32_t *ids,
+                                                                const uint8_t *bits, const tablecam_lsh_table *t,
+                                                                const uint64_t *index, const int32_t *owner,
+                                                                const uint64_t *queries, const int32_t *which, int nq,
+                                                                int bucket_cap, tablecam_nearest *out, uint32_t *keys,
+                                                                span *spans, int pext) {
+    const int32_t *tslots = slots + t->slots, *tids = ids + t->ids;
     const uint8_t *tbits = bits + t->bits;
     if (pext) {
 #if defined(__x86_64__)
@@ -69,7 +71,8 @@ static inline __attribute__((always_inline)) void query_table(const int32_t *slo
             keys[q] = key_bits(queries + 4 * (int64_t)which[q], tbits, t->root_bits);
         }
     }
-    // The buckets: the root slot, then down the child nodes.
+    // The buckets: the root slot, then down the child nodes; a bucket's
+    // slot says where its ids lie. A bucket over the cap is passed over.
     for (int q = 0; q < nq; q++) {
         if (q + AHEAD < nq) {
             __builtin_prefetch(tslots + keys[q + AHEAD]);
@@ -78,20 +81,13 @@ static inline __attribute__((always_inline)) void query_table(const int32_t *slo
         for (int pos = t->root_bits; v < 0; pos += t->split_bits) {
             v = tslots[~v + (int32_t)key_bits(queries + 4 * (int64_t)which[q], tbits + pos, t->split_bits)];
         }
-        keys[q] = (uint32_t)v;
-    }
-    // The buckets' bounds; a bucket over the cap is passed over.
-    for (int q = 0; q < nq; q++) {
-        if (q + AHEAD < nq) {
-            __builtin_prefetch(toffsets + keys[q + AHEAD]);
-        }
-        int32_t b = (int32_t)keys[q], lo = toffsets[b], hi = toffsets[b + 1];
-        if (hi - lo > bucket_cap) {
-            hi = lo;
+        int32_t lo = v >> SPAN_LEN_BITS, n = v & ((1 << SPAN_LEN_BITS) - 1);
+        if (n > bucket_cap) {
+            n = 0;
         }
         spans[q].lo = lo;
-        spans[q].hi = hi;
-        if (hi > lo) {
+        spans[q].hi = lo + n;
+        if (n > 0) {
             __builtin_prefetch(tids + lo);
         }
     }
@@ -136,39 +132,39 @@ static inline __attribute__((always_inline)) void query_table(const int32_t *slo
 
 #if defined(__x86_64__)
 __attribute__((target("popcnt,bmi2"))) static void query_tables_bmi2(
-    const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
+    const int32_t *slots, const int32_t *ids, const uint8_t *bits,
     const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
     const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out, uint32_t *keys,
     span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, offsets, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
                     spans, 1);
     }
 }
 #endif
 
 __attribute__((target("popcnt"))) static void query_tables_popcnt(
-    const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
+    const int32_t *slots, const int32_t *ids, const uint8_t *bits,
     const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
     const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out, uint32_t *keys,
     span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, offsets, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
                     spans, 0);
     }
 }
 
-static void query_tables(const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
+static void query_tables(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
                          const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
                          const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                          uint32_t *keys, span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, offsets, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
                     spans, 0);
     }
 }
 
-void tablecam_lsh_query(const int32_t *slots, const int32_t *offsets, const int32_t *ids, const uint8_t *bits,
+void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
                         const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
                         const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                         uint32_t *keys, int32_t *scratch, int portable) {
@@ -177,24 +173,24 @@ void tablecam_lsh_query(const int32_t *slots, const int32_t *offsets, const int3
         return;
     }
     if (portable) {
-        query_tables(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out,
+        query_tables(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out,
                      keys, spans);
         return;
     }
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
-        query_tables_bmi2(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
+        query_tables_bmi2(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
                           out, keys, spans);
         return;
     }
 #endif
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("popcnt")) {
-        query_tables_popcnt(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
+        query_tables_popcnt(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
                             out, keys, spans);
         return;
     }
 #endif
-    query_tables(slots, offsets, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out, keys,
+    query_tables(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out, keys,
                  spans);
 }

@@ -49,32 +49,55 @@ func portableLSH(portable bool) C.int {
 	return 0
 }
 
-// lshFlat is the parts of all the tables of an lshIndex end to end, and
-// where each table's begin.
+// lshFlat is the parts of all the tables of an lshIndex that lsh.c reads,
+// end to end, and where each table's begin.
 type lshFlat struct {
-	slots, offsets, ids []int32
-	bits                []uint8
-	tables              []C.tablecam_lsh_table
+	// spans is the tables' slots with each bucket's number replaced by
+	// where its descriptor ids lie (see packedSpan): a lookup then reads no
+	// bucket bounds (lshTable.offsets), one read fewer that waits for
+	// memory.
+	spans, ids []int32
+	bits       []uint8
+	tables     []C.tablecam_lsh_table
 }
 
-// flatten puts the tables' parts end to end in x.flat, and points the
-// tables at their copies.
+// Where a bucket's ids lie in its table's ids, packed into one
+// non-negative slot: the first id's place shifted left by spanLenBits,
+// and the count (at most lshBucketCap) in the low bits.
+const (
+	spanLenBits = 5
+	maxSpanFrom = 1<<(31-spanLenBits) - 1
+)
+
+// packedSpan is bucket b's span of t's ids, packed.
+func (t *lshTable) packedSpan(b int32) int32 {
+	lo, hi := t.offsets[b], t.offsets[b+1]
+	if hi-lo >= 1<<spanLenBits || lo > maxSpanFrom {
+		panic("vision: hash table bucket past what a packed span holds")
+	}
+	return lo<<spanLenBits | (hi - lo)
+}
+
+// flatten puts the tables' parts that lsh.c reads end to end in x.flat,
+// and points the tables at the copies of their ids and key bits.
 func (x *lshIndex) flatten() {
 	var f lshFlat
 	for _, t := range x.tables {
 		f.tables = append(f.tables, C.tablecam_lsh_table{
-			slots: C.int64_t(len(f.slots)), offsets: C.int64_t(len(f.offsets)), ids: C.int64_t(len(f.ids)), bits: C.int64_t(len(f.bits)),
+			slots: C.int64_t(len(f.spans)), ids: C.int64_t(len(f.ids)), bits: C.int64_t(len(f.bits)),
 			root_bits: C.int32_t(t.rootBits), split_bits: splitBits, root_mask: t.rootMasks(),
 		})
-		f.slots = append(f.slots, t.slots...)
-		f.offsets = append(f.offsets, t.offsets...)
+		for _, v := range t.slots {
+			if v >= 0 {
+				v = t.packedSpan(v)
+			}
+			f.spans = append(f.spans, v)
+		}
 		f.ids = append(f.ids, t.ids...)
 		f.bits = append(f.bits, t.bits...)
 	}
 	for i := range x.tables {
 		t, m := &x.tables[i], f.tables[i]
-		t.slots = f.slots[m.slots : int(m.slots)+len(t.slots) : int(m.slots)+len(t.slots)]
-		t.offsets = f.offsets[m.offsets : int(m.offsets)+len(t.offsets) : int(m.offsets)+len(t.offsets)]
 		t.ids = f.ids[m.ids : int(m.ids)+len(t.ids) : int(m.ids)+len(t.ids)]
 		t.bits = f.bits[m.bits : int(m.bits)+len(t.bits) : int(m.bits)+len(t.bits)]
 	}
@@ -393,7 +416,7 @@ func (x *lshIndex) queryMore(descs []descriptor, which []int, from, to, bucketCa
 	}
 	keys := make([]uint32, nq)
 	scratch := make([]int32, 2*nq)
-	C.tablecam_lsh_query(first(x.flat.slots), first(x.flat.offsets), first(x.flat.ids), (*C.uint8_t)(unsafe.Pointer(&x.flat.bits[0])),
+	C.tablecam_lsh_query(first(x.flat.spans), first(x.flat.ids), (*C.uint8_t)(unsafe.Pointer(&x.flat.bits[0])),
 		&tables[0], C.int(len(tables)), (*C.uint64_t)(unsafe.Pointer(&x.descs[0][0])), first(x.owner),
 		(*C.uint64_t)(unsafe.Pointer(&descs[0][0])), first(w), C.int(nq), C.int(bucketCap), &found[0],
 		(*C.uint32_t)(unsafe.Pointer(&keys[0])), first(scratch), portableLSH(x.portable))

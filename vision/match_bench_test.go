@@ -138,9 +138,14 @@ func BenchmarkMatchStills(b *testing.B) {
 			clock("unexplained", func() { rest = unexplained(f, dets, grid) })
 			clock("describe 2", func() { f.describe(rest) })
 			clock("lookups 2", func() { second = x.groupMatches(rest, x.lookupAgain(f, rest, quick)) })
-			clock("fit 2", func() { x.fitCards(f, second, grid, taken, rng) })
+			var more []detection
+			clock("fit 2", func() { more = x.fitCards(f, second, grid, taken, rng) })
+			clock("duplicates", func() { x.withoutDuplicates(append(dets, more...), f.Points) })
 			times["keypoints n"] = append(times["keypoints n"], float64(len(f.Points)))
+			times["first n"] = append(times["first n"], float64(len(sample)))
 			times["second n"] = append(times["second n"], float64(len(rest)))
+			times["found 1 n"] = append(times["found 1 n"], float64(len(dets)))
+			times["found 2 n"] = append(times["found 2 n"], float64(len(more)))
 			gray.Close()
 			top.Close()
 			frame.Close()
@@ -165,7 +170,7 @@ func BenchmarkMatchStills(b *testing.B) {
 	var match []float64
 	for i := range times["fit 1"] {
 		t := 0.0
-		for _, k := range []string{"quick sample", "describe 1", "lookups 1", "fit 1", "unexplained", "describe 2", "lookups 2", "fit 2"} {
+		for _, k := range []string{"quick sample", "describe 1", "lookups 1", "fit 1", "unexplained", "describe 2", "lookups 2", "fit 2", "duplicates"} {
 			t += times[k][i]
 		}
 		match = append(match, t)

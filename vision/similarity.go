@@ -1,8 +1,12 @@
 package vision
 
+// #include "ransac.h"
+import "C"
+
 import (
 	"math"
 	"math/rand/v2"
+	"unsafe"
 )
 
 // similarity maps reference face pixels to top-down pixels by a turn, a
@@ -74,6 +78,13 @@ type ransacParams struct {
 // considering only scales in range, refines it on its inliers, and returns
 // it with the inlier flags.
 func ransacSimilarity(pairs []pointPair, p ransacParams, rng *rand.Rand) (similarity, []bool, int) {
+	return ransacSimilarityWith(pairs, p, rng, false)
+}
+
+// ransacSimilarityWith is ransacSimilarity, its draws weighed by ransac.c's
+// code any processor runs when portable is set (for tests: the fast code
+// finds the same).
+func ransacSimilarityWith(pairs []pointPair, p ransacParams, rng *rand.Rand, portable bool) (similarity, []bool, int) {
 	n := len(pairs)
 	if n < 3 {
 		return similarity{}, nil, 0
@@ -93,54 +104,7 @@ func ransacSimilarity(pairs []pointPair, p ransacParams, rng *rand.Rand) (simila
 		}
 		return c
 	}
-	// countAbove is count(s, nil) when that is above least, and least or
-	// less otherwise: it stops as soon as the pairs left cannot lift the
-	// count above least (most draws are soon seen to be no better).
-	countAbove := func(s similarity, least int) int {
-		c := 0
-		for i, q := range pairs {
-			if c+n-i <= least {
-				return c
-			}
-			x, y := s.apply(q.rx, q.ry)
-			if (x-q.fx)*(x-q.fx)+(y-q.fy)*(y-q.fy) <= t2 {
-				c++
-			}
-		}
-		return c
-	}
-	var best similarity
-	bestN := 0
-	minS2, maxS2 := p.minScale*p.minScale, p.maxScale*p.maxScale
-	try := func(i, j int) {
-		s, ok := similarityFrom2(pairs[i], pairs[j])
-		if !ok {
-			return
-		}
-		// (Squared: the root costs as much as the rest of a draw that
-		// fails here.)
-		if s2 := s.A*s.A + s.B*s.B; s2 < minS2 || s2 > maxS2 {
-			return
-		}
-		if c := countAbove(s, bestN); c > bestN {
-			best, bestN = s, c
-		}
-	}
-	if n*(n-1)/2 <= p.iterations {
-		// Few pairs (a card barely seen): try every pair of them, so that
-		// whether the card is found does not depend on the draw.
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				try(i, j)
-			}
-		}
-	} else {
-		for it := 0; it < p.iterations; it++ {
-			if i, j := rng.IntN(n), rng.IntN(n); i != j {
-				try(i, j)
-			}
-		}
-	}
+	best, bestN := bestDraw(pairs, ransacDraws(n, p.iterations, rng), p, portable)
 	if bestN < 3 {
 		return similarity{}, nil, 0
 	}
@@ -164,4 +128,50 @@ func ransacSimilarity(pairs []pointPair, p ransacParams, rng *rand.Rand) (simila
 	}
 	bestN = count(best, flags)
 	return best, flags, bestN
+}
+
+// ransacDraws lists the pairs of pairs a RANSAC search over n pairs tries,
+// two numbers a draw: iterations draws at random (a pair drawn twice is
+// skipped), or every pair of them when there are no more (a card barely
+// seen), so that whether the card is found does not depend on the draw.
+func ransacDraws(n, iterations int, rng *rand.Rand) []int32 {
+	if n*(n-1)/2 <= iterations {
+		out := make([]int32, 0, n*(n-1))
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				out = append(out, int32(i), int32(j))
+			}
+		}
+		return out
+	}
+	out := make([]int32, 0, 2*iterations)
+	for it := 0; it < iterations; it++ {
+		if i, j := rng.IntN(n), rng.IntN(n); i != j {
+			out = append(out, int32(i), int32(j))
+		}
+	}
+	return out
+}
+
+// bestDraw is the similarity through the two pairs of one of the draws
+// (see ransacDraws) that has a scale in range and maps most pairs within
+// the threshold, the first such, and their count (0: none has a scale in
+// range). The draws are weighed in C (ransac.c): nearly all of a fit's
+// time is this count, draw after draw.
+func bestDraw(pairs []pointPair, draws []int32, p ransacParams, portable bool) (similarity, int) {
+	if len(draws) == 0 {
+		return similarity{}, 0
+	}
+	var best [4]C.double
+	soa := make([]float64, 4*len(pairs))
+	k := 0
+	if portable {
+		k = 1
+	}
+	// (The scale bounds are checked squared: the root costs as much as
+	// the rest of a draw that fails there.)
+	n := C.tablecam_ransac_draws((*C.double)(unsafe.Pointer(&pairs[0])), C.int(len(pairs)), (*C.int32_t)(unsafe.Pointer(&draws[0])),
+		C.int(len(draws)/2), C.double(p.threshold*p.threshold), C.double(p.minScale*p.minScale), C.double(p.maxScale*p.maxScale),
+		&best[0], (*C.double)(unsafe.Pointer(&soa[0])), C.int(k))
+	return similarity{A: float64(best[0]), B: float64(best[1]), Tx: float64(best[2]), Ty: float64(best[3])}, int(n)
 }
