@@ -348,50 +348,78 @@ AVX512 void thickRowAVX512(const uchar *above, const uchar *row, const uchar *be
         _mm512_storeu_si512((void *)(column + 1 + j),
                             _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512((const void *)(above + j)), _mm512_loadu_si512((const void *)(row + j))),
                                             _mm512_loadu_si512((const void *)(below + j))));
-    for (; j <= n; j++)
-        column[1 + j] = above[j] | row[j] | below[j];
+    if (j <= n && n + 2 >= 64) // the last 64 again, ending at the border pixel
+        _mm512_storeu_si512((void *)(column + n + 2 - 64),
+                            _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512((const void *)(above + n + 1 - 64)), _mm512_loadu_si512((const void *)(row + n + 1 - 64))),
+                                            _mm512_loadu_si512((const void *)(below + n + 1 - 64))));
+    else
+        for (; j <= n; j++)
+            column[1 + j] = above[j] | row[j] | below[j];
     const __m512i two = _mm512_set1_epi8(edge);
     const uchar *c = column + 1;
-    j = 0;
-    for (; j + 64 <= n; j += 64) {
+    if (n < 64) {
+        thickRow(above, row, below, 0, n, out);
+        return;
+    }
+    // Whole vectors, the last one ending at the row's end (what it does
+    // again comes out the same).
+    for (int j = 0;; j = std::min(j + 64, n - 64)) {
         __m512i on = _mm512_or_si512(_mm512_or_si512(_mm512_loadu_si512((const void *)(c + j - 1)), _mm512_loadu_si512((const void *)(c + j))),
                                      _mm512_loadu_si512((const void *)(c + j + 1)));
         _mm512_storeu_si512((void *)(out + j), _mm512_movm_epi8(_mm512_test_epi8_mask(on, two)));
+        if (j == n - 64)
+            break;
     }
-    thickRow(above, row, below, j, n, out);
 }
 
 AVX512 inline __m512i widen512(const uchar *p) { return _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p)); }
 
 AVX512 void blurColumnsAVX512(const uchar *r0, const uchar *r1, const uchar *r2, const uchar *r3, const uchar *r4, int n, ushort *v) {
     const __m512i six = _mm512_set1_epi16(6);
-    int x = 0;
-    for (; x + 32 <= n; x += 32) {
+    if (n < 32) {
+        blurColumns(r0, r1, r2, r3, r4, 0, n, v);
+        return;
+    }
+    // Whole vectors, the last one ending at the row's end (what it does
+    // again comes out the same).
+    for (int x = 0;; x = std::min(x + 32, n - 32)) {
         __m512i a = widen512(r0 + x), b = widen512(r1 + x), c = widen512(r2 + x), d = widen512(r3 + x), e = widen512(r4 + x);
         __m512i sum = _mm512_add_epi16(_mm512_add_epi16(a, e), _mm512_slli_epi16(_mm512_add_epi16(b, d), 2));
         sum = _mm512_add_epi16(sum, _mm512_mullo_epi16(c, six));
         _mm512_storeu_si512((void *)(v + x), sum);
+        if (x == n - 32)
+            break;
     }
-    blurColumns(r0, r1, r2, r3, r4, x, n, v);
 }
 
 AVX512 void blurRowAVX512(const ushort *v, int n, uchar *out) {
     const __m512i half = _mm512_set1_epi16(128), six = _mm512_set1_epi16(6);
-    int x = 0;
-    for (; x + 32 <= n; x += 32) {
+    if (n < 32) {
+        blurRow(v, 0, n, out);
+        return;
+    }
+    // Whole vectors, the last one ending at the row's end (what it does
+    // again comes out the same).
+    for (int x = 0;; x = std::min(x + 32, n - 32)) {
         __m512i a = _mm512_loadu_si512((const void *)(v + x - 2)), b = _mm512_loadu_si512((const void *)(v + x - 1));
         __m512i c = _mm512_loadu_si512((const void *)(v + x)), d = _mm512_loadu_si512((const void *)(v + x + 1));
         __m512i e = _mm512_loadu_si512((const void *)(v + x + 2));
         __m512i sum = _mm512_add_epi16(_mm512_add_epi16(a, e), _mm512_slli_epi16(_mm512_add_epi16(b, d), 2));
         sum = _mm512_add_epi16(sum, _mm512_mullo_epi16(c, six));
         _mm256_storeu_si256((__m256i *)(out + x), _mm512_cvtepi16_epi8(_mm512_srli_epi16(_mm512_add_epi16(sum, half), 8)));
+        if (x == n - 32)
+            break;
     }
-    blurRow(v, x, n, out);
 }
 
 AVX512 void sobelRowAVX512(const uchar *a, const uchar *b, const uchar *c, int n, short *dx, short *dy, int *mag) {
-    int x = 0;
-    for (; x + 32 <= n; x += 32) {
+    if (n < 32) {
+        sobelRow(a, b, c, 0, n, dx, dy, mag);
+        return;
+    }
+    // Whole vectors, the last one ending at the row's end (what it does
+    // again comes out the same).
+    for (int x = 0;; x = std::min(x + 32, n - 32)) {
         __m512i al = widen512(a + x - 1), am = widen512(a + x), ar = widen512(a + x + 1);
         __m512i bl = widen512(b + x - 1), br = widen512(b + x + 1);
         __m512i cl = widen512(c + x - 1), cm = widen512(c + x), cr = widen512(c + x + 1);
@@ -404,8 +432,9 @@ AVX512 void sobelRowAVX512(const uchar *a, const uchar *b, const uchar *c, int n
         __m512i sum = _mm512_add_epi16(_mm512_abs_epi16(gx), _mm512_abs_epi16(gy));
         _mm512_storeu_si512((void *)(mag + x), _mm512_cvtepi16_epi32(_mm512_castsi512_si256(sum)));
         _mm512_storeu_si512((void *)(mag + x + 16), _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64(sum, 1)));
+        if (x == n - 32)
+            break;
     }
-    sobelRow(a, b, c, x, n, dx, dy, mag);
 }
 
 // vectors is how wide the kernels run: the plain ones, AVX2 or AVX-512.
@@ -476,6 +505,76 @@ void sobelAt(vectors w, const uchar *a, const uchar *b, const uchar *c, int n, s
         sobelRow(a, b, c, 0, n, dx, dy, mag);
 }
 
+// polygonRows holds, for each row y of an image that a convex polygon
+// spans (from y0), the pixels of the row whose centres lie in the polygon:
+// lo..hi, empty when hi < lo. of finds them side by side, each side walked
+// down the rows it spans, rather than row by row through all the sides.
+struct polygonRows {
+    int y0 = 0;
+    std::vector<int> lo, hi;
+    std::vector<double> l, h; // the bounds of each row, before rounding
+    // of finds the rows of an image rows high for the polygon of n corners
+    // xy (x, y pairs).
+    void of(const double *xy, int n, int rows);
+    // at gives row y's pixels, empty beyond the rows held.
+    void at(int y, int &from, int &to) const {
+        if (y < y0 || y >= y0 + (int)lo.size()) {
+            from = 1, to = 0;
+            return;
+        }
+        from = lo[y - y0], to = hi[y - y0];
+    }
+};
+
+void polygonRows::of(const double *xy, int n, int rows) {
+    double minY = HUGE_VAL, maxY = -HUGE_VAL;
+    for (int k = 0; k < n; k++) {
+        minY = std::min(minY, xy[2 * k + 1]);
+        maxY = std::max(maxY, xy[2 * k + 1]);
+    }
+    lo.clear(), hi.clear();
+    y0 = 0;
+    if (!(minY <= maxY))
+        return;
+    y0 = (int)std::max(std::ceil(minY), 0.0);
+    const int y1 = (int)std::min(std::floor(maxY), (double)rows - 1); // the last row
+    if (y1 < y0)
+        return;
+    const int m = y1 - y0 + 1;
+    l.assign(m, HUGE_VAL);
+    h.assign(m, -HUGE_VAL);
+    for (int k = 0; k < n; k++) {
+        const int next = k + 1 < n ? k + 1 : 0;
+        const double ax = xy[2 * k], ay = xy[2 * k + 1], bx = xy[2 * next], by = xy[2 * next + 1];
+        // The rows y with (y - ay)·(y - by) ≤ 0: those the side spans,
+        // its ends included.
+        const int from = (int)std::max(std::ceil(std::min(ay, by)), (double)y0);
+        const int to = (int)std::min(std::floor(std::max(ay, by)), (double)y1);
+        for (int y = from; y <= to; y++) {
+            double xl, xh;
+            if (ay == by) {
+                xl = std::min(ax, bx);
+                xh = std::max(ax, bx);
+            } else {
+                const double x = ax + (y - ay) * (bx - ax) / (by - ay);
+                xl = xh = x;
+            }
+            l[y - y0] = std::min(l[y - y0], xl);
+            h[y - y0] = std::max(h[y - y0], xh);
+        }
+    }
+    lo.resize(m);
+    hi.resize(m);
+    for (int i = 0; i < m; i++) {
+        if (l[i] > h[i]) {
+            lo[i] = 1, hi[i] = 0;
+            continue;
+        }
+        lo[i] = (int)std::max(std::ceil(l[i]), -1.0);
+        hi[i] = (int)std::min(std::floor(h[i]), 1e9);
+    }
+}
+
 // edgeDetector keeps the buffers of one Canny pass for the next, so that
 // megabytes are not allocated, and paged in, anew for every frame.
 struct edgeDetector {
@@ -491,6 +590,8 @@ struct edgeDetector {
     std::vector<short> derivatives;
     // A row's stretches open to edges, and the hidden ones cut out of it.
     std::vector<std::pair<int, int>> spans, cut;
+    polygonRows withinRows;
+    std::vector<polygonRows> hiddenRows;
     // The outline search's contours: OpenCV's storage for them, the edge
     // map with a border when it has no room for one, a contour's points and
     // the rectangles kept.
@@ -505,54 +606,25 @@ struct edgeDetector {
 };
 
 
-// polygonRow gives the pixels of row y whose centres lie in the convex
-// polygon of n corners xy (x, y pairs): lo..hi, empty when hi < lo.
-void polygonRow(const double *xy, int n, int y, int &lo, int &hi) {
-    double l = HUGE_VAL, h = -HUGE_VAL;
-    for (int k = 0; k < n; k++) {
-        const double ax = xy[2 * k], ay = xy[2 * k + 1], bx = xy[2 * ((k + 1) % n)], by = xy[2 * ((k + 1) % n) + 1];
-        if ((y - ay) * (y - by) > 0)
-            continue;
-        if (ay == by) {
-            l = std::min(l, std::min(ax, bx));
-            h = std::max(h, std::max(ax, bx));
-            continue;
-        }
-        const double x = ax + (y - ay) * (bx - ax) / (by - ay);
-        l = std::min(l, x);
-        h = std::max(h, x);
-    }
-    if (l > h) {
-        lo = 1, hi = 0;
-        return;
-    }
-    lo = (int)std::max(std::ceil(l), -1.0);
-    hi = (int)std::min(std::floor(h), 1e9);
-}
-
 // openSpans lists in spans the stretches [x0, x1) of row y (cols wide)
-// whose pixels' centres lie within the convex polygon within (nWithin
-// corners; the whole row when there is none) and in none of the hidden
-// quads (nHidden of them, four corners each).
-void openSpans(int y, int cols, const double *within, int nWithin, const double *hidden, int nHidden,
+// whose pixels' centres lie within the polygon whose rows are within (the
+// whole row when it is null) and in none of the hidden quads (their rows).
+void openSpans(int y, int cols, const polygonRows *within, const std::vector<polygonRows> &hidden,
                std::vector<std::pair<int, int>> &cut, std::vector<std::pair<int, int>> &spans) {
     spans.clear();
     int from = 0, to = cols - 1;
-    if (nWithin > 0) {
+    if (within) {
         int lo, hi;
-        polygonRow(within, nWithin, y, lo, hi);
+        within->at(y, lo, hi);
         from = std::max(from, lo);
         to = std::min(to, hi);
     }
     if (from > to)
         return;
     cut.clear();
-    for (int q = 0; q < nHidden; q++) {
-        const double *c = hidden + 8 * q;
-        if ((y < c[1] && y < c[3] && y < c[5] && y < c[7]) || (y > c[1] && y > c[3] && y > c[5] && y > c[7]))
-            continue;
+    for (const auto &q : hidden) {
         int lo, hi;
-        polygonRow(c, 4, y, lo, hi);
+        q.at(y, lo, hi);
         if (lo <= hi && hi >= from && lo <= to)
             cut.push_back({lo, hi});
     }
@@ -592,6 +664,12 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
     std::vector<uchar *> &stack = d.stack;
     stack.clear();
     d.column.resize(cols + 2);
+    // The rows of the polygons that bound where edges are marked.
+    if (nWithin > 0)
+        d.withinRows.of(within, nWithin, rows);
+    d.hiddenRows.resize(nHidden);
+    for (int q = 0; q < nHidden; q++)
+        d.hiddenRows[q].of(hidden + 8 * q, 4, rows);
     for (int i = 0; i < rows; i++) {
         std::swap(prev, cur);
         std::swap(cur, next);
@@ -606,7 +684,7 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
         if (nWithin == 0 && nHidden == 0)
             d.spans.assign(1, {0, cols});
         else
-            openSpans(i, cols, within, nWithin, hidden, nHidden, d.cut, d.spans);
+            openSpans(i, cols, nWithin > 0 ? &d.withinRows : nullptr, d.hiddenRows, d.cut, d.spans);
         // Outside the spans the map stays notEdge.
         for (const auto &s : d.spans) {
             const int x = s.first, n = s.second - s.first;
