@@ -7,7 +7,6 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/imgproc/imgproc_c.h>
 #include <immintrin.h>
 #include <cstdlib>
 #include <cmath>
@@ -592,17 +591,11 @@ struct edgeDetector {
     std::vector<std::pair<int, int>> spans, cut;
     polygonRows withinRows;
     std::vector<polygonRows> hiddenRows;
-    // The outline search's contours: OpenCV's storage for them, the edge
-    // map with a border when it has no room for one, a contour's points and
-    // the rectangles kept.
-    CvMemStorage *storage = nullptr;
+    // The outline search's contours: the edge map with a border when it
+    // has no room for one, a contour's points and the rectangles kept.
     cv::Mat padded;
     std::vector<cv::Point> points;
     std::vector<tablecam_rect> rects;
-    ~edgeDetector() {
-        if (storage)
-            cvReleaseMemStorage(&storage);
-    }
 };
 
 
@@ -726,6 +719,141 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
     }
 }
 
+// The contour search: Suzuki and Abe's border following, as OpenCV 4's
+// cvFindContours runs it for RETR_LIST and CHAIN_APPROX_SIMPLE (its
+// scanner and icvFetchContour, step for step: the same contours, with the
+// same points, found in the same order), without its sequences and memory
+// storage: each contour's points are handed over in one reused vector,
+// and the scan skips runs of equal pixels 64 at a time.
+
+// The map's pixels once thresholded, as in OpenCV: 0, 1 (not followed
+// yet), and the marks of followed borders.
+const schar borderMark = 2, rightBorderMark = (schar)(2 | -128);
+
+// contourSteps are the offsets, in pixels, to a pixel's neighbours in
+// OpenCV's chain-code order (right, then anticlockwise), twice over.
+struct contourSteps {
+    int delta[16];
+    explicit contourSteps(int step) {
+        const int d[8] = {1, -step + 1, -step, -step - 1, -1, step - 1, step, step + 1};
+        for (int i = 0; i < 16; i++)
+            delta[i] = d[i % 8];
+    }
+};
+
+const cv::Point chainDelta[8] = {{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+
+// followBorder follows the border that starts at i0 (pixel pt), an outer
+// border or a hole's, marking it, and lists its points in pts: those where
+// the border turns (icvFetchContour with CHAIN_APPROX_SIMPLE).
+void followBorder(schar *i0, const contourSteps &steps, cv::Point pt, bool hole, std::vector<cv::Point> &pts) {
+    const int *deltas = steps.delta;
+    pts.clear();
+    int s, s_end;
+    s_end = s = hole ? 0 : 4;
+    schar *i1;
+    do {
+        s = (s - 1) & 7;
+        i1 = i0 + deltas[s];
+    } while (*i1 == 0 && s != s_end);
+    if (s == s_end) { // a single pixel
+        *i0 = rightBorderMark;
+        pts.push_back(pt);
+        return;
+    }
+    schar *i3 = i0, *i4 = nullptr;
+    int prev_s = s ^ 4;
+    for (;;) {
+        s_end = s;
+        while (s < 15) {
+            i4 = i3 + deltas[++s];
+            if (*i4 != 0)
+                break;
+        }
+        s &= 7;
+        // The "right" bound.
+        if ((unsigned)(s - 1) < (unsigned)s_end)
+            *i3 = rightBorderMark;
+        else if (*i3 == 1)
+            *i3 = borderMark;
+        if (s != prev_s) {
+            pts.push_back(pt);
+            prev_s = s;
+        }
+        pt.x += chainDelta[s].x;
+        pt.y += chainDelta[s].y;
+        if (i4 == i0 && i3 == i1)
+            break;
+        i3 = i4;
+        s = (s + 4) & 7;
+    }
+}
+
+// A border starts where the scan meets, after a pixel of 0, a pixel of 1
+// (an outer border, not followed yet), or after a pixel of 1 or of
+// borderMark (on a border not followed as a right one), a 0 (a hole's).
+// Wherever else two pixels in a row differ, OpenCV's scanner moves on.
+inline bool startsBorder(schar before, schar p) { return (before == 0 && p == 1) || (p == 0 && (before == 1 || before == borderMark)); }
+
+// nextStart gives the first x in [x, width) of row where a border starts
+// (width when none does).
+int nextStart(const schar *row, int x, int width) {
+    for (; x < width && !startsBorder(row[x - 1], row[x]); x++)
+        ;
+    return x;
+}
+
+AVX512 int nextStartAVX512(const schar *row, int x, int width) {
+    const __m512i one = _mm512_set1_epi8(1), mark = _mm512_set1_epi8(borderMark);
+    for (; x < width; x += 64) {
+        // The last vector is cut short at width.
+        const __mmask64 in = width - x >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (width - x)) - 1);
+        const __m512i p = _mm512_maskz_loadu_epi8(in, row + x), before = _mm512_maskz_loadu_epi8(in, row + x - 1);
+        const __mmask64 pZero = _mm512_testn_epi8_mask(p, p), beforeZero = _mm512_testn_epi8_mask(before, before);
+        const __mmask64 starts = in & ((beforeZero & _mm512_cmpeq_epi8_mask(p, one)) |
+                                       (pZero & (_mm512_cmpeq_epi8_mask(before, one) | _mm512_cmpeq_epi8_mask(before, mark))));
+        if (starts)
+            return x + (int)__builtin_ctzll(starts);
+    }
+    return width;
+}
+
+// findContours hands each contour of the 8-bit map img (whose border, a
+// pixel all round, it clears, and which it thresholds and marks) to found,
+// as its points (offset by a pixel: in the map within the border), in the
+// order OpenCV's scanner finds them (cv::findContours lists them the other
+// way round).
+template <class Found>
+void findContours(edgeDetector &d, cv::Mat &img, Found found) {
+    const int rows = img.rows, cols = img.cols;
+    if (rows < 3 || cols < 3) {
+        img.setTo(0);
+        return;
+    }
+    // A border of 0, and every other pixel 0 or 1 (cvStartFindContours).
+    img.row(0).setTo(0);
+    img.row(rows - 1).setTo(0);
+    img.col(0).setTo(0);
+    img.col(cols - 1).setTo(0);
+    cv::threshold(img, img, 0, 1, cv::THRESH_BINARY);
+    const bool wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    const int step = (int)img.step;
+    const contourSteps steps(step);
+    const int width = cols - 1, height = rows - 1; // the last column and row left out
+    std::vector<cv::Point> &pts = d.points;
+    for (int y = 1; y < height; y++) {
+        schar *row = img.ptr<schar>(y);
+        for (int x = 1;; x++) {
+            x = wide ? nextStartAVX512(row, x, width) : nextStart(row, x, width);
+            if (x >= width)
+                break;
+            const bool hole = row[x] == 0; // else an outer border
+            followBorder(row + x - hole, steps, cv::Point(x - hole - 1, y - 1), hole, pts);
+            found((const std::vector<cv::Point> &)pts);
+        }
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -818,14 +946,11 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
 // rectangle's (its sides rounded to whole pixels): n of them, valid until
 // the next call. It returns NULL with n = -1 when OpenCV fails.
 //
-// cv::findContours copies the map into one a pixel bigger all round (the
-// contour scan wants a border of 0), scans the copy, then copies every
-// contour out of OpenCV's storage into a vector of its own. Here a map
-// that lies inside a bigger image with room for that border (a region of
-// it) is scanned where it lies, through OpenCV's C interface, which
-// cv::findContours calls: the map and its border are overwritten (the
-// scan marks what it has followed); and each contour is read out of the
-// storage into one reused vector.
+// The contours are followed as OpenCV follows them (see findContours), in
+// place when the map lies inside a bigger image with a pixel of room all
+// round (a region of it): the map and that border are overwritten (the
+// scan marks what it has followed). Otherwise the map is copied with a
+// border first, as cv::findContours copies it.
 const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edgesp, double minArea, double fill, int *n) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
@@ -846,26 +971,25 @@ const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edgesp, doubl
             cv::copyMakeBorder(edges, d.padded, 1, 1, 1, 1, cv::BORDER_CONSTANT | cv::BORDER_ISOLATED, cv::Scalar(0));
             scanned = d.padded;
         }
-        if (!d.storage)
-            d.storage = cvCreateMemStorage(0);
-        cvClearMemStorage(d.storage);
-        CvMat image = cvMat(scanned);
-        CvSeq *first = nullptr;
-        cvFindContours(&image, d.storage, &first, sizeof(CvContour), CV_RETR_LIST, CV_CHAIN_APPROX_SIMPLE, cvPoint(-1, -1));
-        // A list's contours are one level of OpenCV's tree, linked by
-        // h_next in the order cv::findContours gives them.
-        for (CvSeq *c = first; c; c = c->h_next) {
-            d.points.resize(c->total);
-            cvCvtSeqToArray(c, d.points.data(), CV_WHOLE_SEQ);
-            const double area = cv::contourArea(d.points);
+        findContours(d, scanned, [&](const std::vector<cv::Point> &pts) {
+            // The polygon lies within its points' bounding box: one
+            // smaller than minArea holds less.
+            int x0 = pts[0].x, x1 = x0, y0 = pts[0].y, y1 = y0;
+            for (const auto &p : pts) {
+                x0 = std::min(x0, p.x), x1 = std::max(x1, p.x);
+                y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+            }
+            if ((double)(x1 - x0) * (double)(y1 - y0) < minArea)
+                return;
+            const double area = cv::contourArea(pts);
             if (area < minArea)
-                continue;
-            const cv::RotatedRect rr = cv::minAreaRect(d.points);
+                return;
+            const cv::RotatedRect rr = cv::minAreaRect(pts);
             tablecam_rect r;
             r.width = (int)lroundf(rr.size.width);
             r.height = (int)lroundf(rr.size.height);
             if (area < fill * (double)std::min(r.width, r.height) * (double)std::max(r.width, r.height))
-                continue;
+                return;
             cv::Point2f corners[4];
             rr.points(corners);
             for (int i = 0; i < 4; i++) {
@@ -875,7 +999,9 @@ const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edgesp, doubl
             r.cx = (int)lroundf(rr.center.x);
             r.cy = (int)lroundf(rr.center.y);
             d.rects.push_back(r);
-        }
+        });
+        // cv::findContours lists the contours last found first.
+        std::reverse(d.rects.begin(), d.rects.end());
         *n = (int)d.rects.size();
         return d.rects.data();
     } catch (const cv::Exception &) {

@@ -210,7 +210,7 @@ func TestFilledRectsAreGocvs(t *testing.T) {
 	maps = append(maps, noise)
 	kept := 0
 	for i, edges := range maps {
-		for _, c := range []struct{ minArea, fill float64 }{{2772, 0.8}, {20, 0.5}} {
+		for _, c := range []struct{ minArea, fill float64 }{{2772, 0.8}, {20, 0.5}, {0, 0}} {
 			var want []filledRect
 			contours := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
 			for k := 0; k < contours.Size(); k++ {
