@@ -641,7 +641,7 @@ void openSpans(int y, int cols, const polygonRows *within, const std::vector<pol
 // row i+1's are asked for.
 template <class Gradient>
 void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const double *within, int nWithin, const double *hidden, int nHidden,
-            int low, int high, bool thick, vectors w, Gradient gradient, cv::Mat &dst) {
+            int low, int high, bool thick, vectors w, Gradient gradient, cv::Mat &dst, cv::Mat *thickToo) {
     // Three magnitude rows, each with a 0 on both sides; the rows above
     // the first and below the last are 0.
     const int width = cols + 2;
@@ -712,6 +712,8 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
 
     for (int i = 0; i < rows; i++) {
         const uchar *row = map.data() + (size_t)(i + 1) * mapstep + 1;
+        if (thickToo)
+            thickAt(w, row - mapstep, row, row + mapstep, cols, d.column.data(), thickToo->ptr<uchar>(i));
         if (thick)
             thickAt(w, row - mapstep, row, row + mapstep, cols, d.column.data(), dst.ptr<uchar>(i));
         else
@@ -871,9 +873,11 @@ void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }
 // MORPH_RECT). No edge is marked or followed either at a pixel whose
 // centre lies outside the convex polygon within (nWithin corners, x and y;
 // none: the whole image) or inside one of the convex hidden quads
-// (nHidden, eight numbers each). It returns 0, or -1 when OpenCV fails.
+// (nHidden, eight numbers each). Unless they are null, thickp gets the
+// edges dilated (as thick makes dst) besides dst, and, with blur set,
+// blurredp the blurred image. It returns 0, or -1 when OpenCV fails.
 int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int low, int high, int blur, int thick, int width,
-                   const double *within, int nWithin, const double *hidden, int nHidden) {
+                   const double *within, int nWithin, const double *hidden, int nHidden, void *thickp, void *blurredp) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
         const cv::Mat &src = *(cv::Mat *)srcp;
@@ -885,6 +889,11 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             std::swap(low, high);
         const int rows = src.rows, cols = src.cols;
         dst.create(rows, cols, CV_8UC1);
+        cv::Mat *thickToo = (cv::Mat *)thickp, *blurredOut = blur ? (cv::Mat *)blurredp : nullptr;
+        if (thickToo)
+            thickToo->create(rows, cols, CV_8UC1);
+        if (blurredOut)
+            blurredOut->create(rows, cols, CV_8UC1);
         if (rows == 0 || cols == 0)
             return 0;
         vectors w = plain;
@@ -899,7 +908,7 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             follow(d, rows, cols, mask, within, nWithin, hidden, nHidden, low, high, thick, w, [&](int i, int *mag) {
                 magnitudeAt(w, dx.ptr<short>(i), dy.ptr<short>(i), cols, mag);
                 return std::make_pair((const short *)dx.ptr<short>(i), (const short *)dy.ptr<short>(i));
-            }, dst);
+            }, dst, thickToo);
             return 0;
         }
 
@@ -925,6 +934,8 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             blurRowAt(w, v, cols, b);
             b[-1] = b[0];
             b[cols] = b[cols - 1];
+            if (blurredOut)
+                std::memcpy(blurredOut->ptr<uchar>(j), b, cols);
             return b;
         };
         follow(d, rows, cols, mask, within, nWithin, hidden, nHidden, low, high, thick, w, [&](int i, int *mag) {
@@ -932,7 +943,7 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             const uchar *a = blurred(i - 1), *b = blurred(i), *c = blurred(i + 1);
             sobelAt(w, a, b, c, cols, dx, dy, mag);
             return std::make_pair((const short *)dx, (const short *)dy);
-        }, dst);
+        }, dst, thickToo);
         return 0;
     } catch (const cv::Exception &) {
         return -1;

@@ -51,6 +51,10 @@ type cannyOptions struct {
 	// but without its image, and the detector spends nothing outside them.
 	within []models.Point
 	hidden []models.Quad
+	// thickToo, when not nil, gets the edges dilated (as thick dilates
+	// them) besides the edges; blurred, when not nil and blur is set, the
+	// image blurred.
+	thickToo, blurred *gocv.Mat
 }
 
 // cannyWidth is canny with the options, with vector instructions up to
@@ -80,8 +84,15 @@ func (d *edgeDetector) cannyWidth(src, mask gocv.Mat, dst *gocv.Mat, low, high f
 		}
 	}
 	within, hidden = append(within, 0), append(hidden, 0) // never empty, for their first element's address
+	var thick, blurred unsafe.Pointer
+	if opts.thickToo != nil {
+		thick = unsafe.Pointer(opts.thickToo.Ptr())
+	}
+	if opts.blurred != nil {
+		blurred = unsafe.Pointer(opts.blurred.Ptr())
+	}
 	if C.tablecam_canny(d.p, unsafe.Pointer(src.Ptr()), unsafe.Pointer(mask.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(math.Floor(low)), C.int(math.Floor(high)), flag(opts.blur), flag(opts.thick), C.int(width),
-		&within[0], C.int(len(opts.within)), &hidden[0], C.int(len(opts.hidden))) != 0 {
+		&within[0], C.int(len(opts.within)), &hidden[0], C.int(len(opts.hidden)), thick, blurred) != 0 {
 		return errCanny
 	}
 	return nil

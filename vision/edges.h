@@ -10,7 +10,7 @@ typedef void *tablecam_edges;
 tablecam_edges tablecam_edges_new(void);
 void tablecam_edges_close(tablecam_edges e);
 int tablecam_canny(tablecam_edges e, void *src, void *mask, void *dst, int low, int high, int blur, int thick, int width,
-                   const double *within, int nWithin, const double *hidden, int nHidden);
+                   const double *within, int nWithin, const double *hidden, int nHidden, void *thickToo, void *blurred);
 
 // tablecam_rect is a contour's minimum-area rectangle as gocv gives it:
 // corners, centre and sides rounded to whole pixels.

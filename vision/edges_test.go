@@ -77,6 +77,37 @@ func TestCannyIsOpenCVs(t *testing.T) {
 			}
 			w.Close()
 		}
+		// The edges, thin and thickened, and the blurred image at once;
+		// the source a region of a bigger image.
+		framed := gocv.NewMatWithSize(in.img.Rows()+4, in.img.Cols()+6, gocv.MatTypeCV8UC1)
+		gocv.RandU(&framed, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
+		region := framed.Region(image.Rect(3, 2, in.img.Cols()+3, in.img.Rows()+2))
+		in.img.CopyTo(&region)
+		wantThick := gocv.NewMat()
+		gocv.Dilate(wantBlurred, &wantThick, kernel)
+		for _, width := range []vectorWidth{widestVectors, avx2Vectors, noVectors} {
+			got, gotThick, gotBlurred := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+			if err := d.cannyWidth(region, none, &got, in.low, in.high, cannyOptions{blur: true, thickToo: &gotThick, blurred: &gotBlurred}, width); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				what      string
+				got, want gocv.Mat
+			}{{"edges", got, wantBlurred}, {"thick edges", gotThick, wantThick}, {"blurred image", gotBlurred, blurred}} {
+				diff := gocv.NewMat()
+				gocv.AbsDiff(c.got, c.want, &diff)
+				if n := gocv.CountNonZero(diff); n != 0 {
+					t.Errorf("%s (vectors %d), all at once: %d of %d pixels of the %s differ from OpenCV's", in.name, width, n, in.img.Rows()*in.img.Cols(), c.what)
+				}
+				diff.Close()
+			}
+			got.Close()
+			gotThick.Close()
+			gotBlurred.Close()
+		}
+		wantThick.Close()
+		region.Close()
+		framed.Close()
 		blurred.Close()
 		wantBlurred.Close()
 		if in.name == "0003 blurred" && gocv.CountNonZero(want) < 1000 {

@@ -449,18 +449,13 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle, squares []i
 		return squareEdges{}, nil
 	}
 	b := &o.stack
+	// The edges, thin and dilated by a 3×3 square, and the part blurred,
+	// in one pass.
 	region := gray.Region(r)
-	region.CopyTo(&b.part)
-	region.Close()
-	noMask := gocv.NewMat()
-	defer noMask.Close()
-	if err := o.edges.cannyWidth(b.part, noMask, &b.thin, 40, 120, cannyOptions{blur: true}, widestVectors); err != nil {
+	defer region.Close()
+	if err := o.edges.cannyWidth(region, o.noMask, &b.thin, 40, 120, cannyOptions{blur: true, thickToo: &b.thick, blurred: &b.part}, widestVectors); err != nil {
 		return squareEdges{}, err
 	}
-	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
-	gocv.Dilate(b.thin, &b.thick, kernel)
-	kernel.Close()
-	gocv.GaussianBlur(b.part, &b.part, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
 	// Views of the buffers' pixels, good until the next frame's search.
 	view := func(m gocv.Mat) (edgeMap, error) {
 		pix, err := m.DataPtrUint8()
@@ -488,7 +483,7 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle, squares []i
 // stackBuffers are the images of the stacked-card search, kept from frame
 // to frame.
 type stackBuffers struct {
-	part, thin, thick gocv.Mat // the part searched (blurred in place), its edges, dilated
+	part, thin, thick gocv.Mat // the part searched, blurred; its edges, and dilated
 }
 
 func newStackBuffers() stackBuffers {
