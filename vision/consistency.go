@@ -122,8 +122,10 @@ func cellOf(rx, ry, w, h float64) int {
 type nameChecker struct {
 	spots map[int]*spotGrid
 	// frame holds the frame's described keypoints by position, its
-	// buffers kept from frame to frame.
-	frame spotGrid
+	// buffers kept from frame to frame; cells and rows are frameSpots'
+	// scratch, a value for each keypoint.
+	frame       spotGrid
+	cells, rows []int32
 }
 
 // frameSpots gives the described keypoints of f by position, in frameGridCell
@@ -131,20 +133,31 @@ type nameChecker struct {
 func (c *nameChecker) frameSpots(f features) *spotGrid {
 	g := &c.frame
 	g.cell, g.w, g.h = frameGridCell, 0, 0
+	// Each described keypoint's column and row first, then its cell
+	// (cellOf's, once the grid's size is known); -1: not described.
+	c.cells = resized(c.cells, len(f.Points))
+	rows := resized(c.rows, len(f.Points))
+	c.rows = rows
 	n := 0
 	for i, p := range f.Points {
-		if f.described(i) {
-			g.w = max(g.w, int(p.X/g.cell)+1)
-			g.h = max(g.h, int(p.Y/g.cell)+1)
-			n++
+		if f.lazy != nil && !f.lazy.done[i] {
+			c.cells[i] = -1
+			continue
 		}
+		cx, cy := int(p.X/g.cell), int(p.Y/g.cell)
+		g.w, g.h = max(g.w, cx+1), max(g.h, cy+1)
+		c.cells[i], rows[i] = int32(cx), int32(cy)
+		n++
 	}
 	g.offsets = resized(g.offsets, g.w*g.h+1)
 	clear(g.offsets)
-	for i, p := range f.Points {
-		if f.described(i) {
-			g.offsets[g.cellOf(p)+1]++
+	for i, cx := range c.cells {
+		if cx < 0 {
+			continue
 		}
+		k := min(max(int(rows[i]), 0), g.h-1)*g.w + min(max(int(cx), 0), g.w-1)
+		c.cells[i] = int32(k)
+		g.offsets[k+1]++
 	}
 	for k := 1; k < len(g.offsets); k++ {
 		g.offsets[k] += g.offsets[k-1]
@@ -156,14 +169,15 @@ func (c *nameChecker) frameSpots(f features) *spotGrid {
 	g.spots = g.spots[:n]
 	// Each cell's points in the order of f's: offsets[k] counts up as
 	// cell k fills, and is moved back after.
-	for i, p := range f.Points {
-		if f.described(i) {
-			k := g.cellOf(p)
-			at := g.offsets[k]
-			g.ids[at] = int32(i)
-			g.spots[at] = spot{p.X, p.Y, int32(i)}
-			g.offsets[k]++
+	for i, k := range c.cells {
+		if k < 0 {
+			continue
 		}
+		at := g.offsets[k]
+		p := f.Points[i]
+		g.ids[at] = int32(i)
+		g.spots[at] = spot{p.X, p.Y, int32(i)}
+		g.offsets[k]++
 	}
 	copy(g.offsets[1:], g.offsets[:len(g.offsets)-1])
 	g.offsets[0] = 0

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -112,5 +113,47 @@ func TestTinyCatalogNoWrongNames(t *testing.T) {
 				t.Errorf("Identify named %d of %d cards whose face is in the catalog (%d without), want ≥ 90%%", named, with, without)
 			}
 		})
+	}
+}
+
+// TestFrameSpotsAsNewSpotGrid checks that the name check's grid of a
+// frame's described keypoints, built into buffers kept from frame to
+// frame, holds the spots of newSpotGrid's grid of them, cell by cell: on stills whose keypoints the
+// matching described in part, one after another (the buffers reused at
+// other sizes), and with none described.
+func TestFrameSpotsAsNewSpotGrid(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	var c nameChecker
+	for _, name := range []string{"0042", "0003", "0077"} {
+		gray, _ := stillTopGray(t, name)
+		f, err := a.det.detect(gray)
+		gray.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.index.matchFrame(f, 1)
+		described := make([]bool, len(f.Points))
+		some, all := 0, 0
+		for i := range f.Points {
+			described[i] = f.described(i)
+			if described[i] {
+				some++
+			}
+			all++
+		}
+		if some == 0 || some == all {
+			t.Fatalf("%s: %d of %d keypoints described; the test wants some of them", name, some, all)
+		}
+		none := features{Points: f.Points, Descs: f.Descs, lazy: &lazyDescriptors{done: make([]bool, len(f.Points))}}
+		for _, in := range []struct {
+			what string
+			f    features
+			keep []bool
+		}{{"some described", f, described}, {"none described", none, make([]bool, len(f.Points))}} {
+			got, want := c.frameSpots(in.f), newSpotGrid(in.f.Points, in.keep, frameGridCell)
+			if got.w != want.w || got.h != want.h || !slices.Equal(got.offsets, want.offsets) || !slices.Equal(got.spots, want.spots) {
+				t.Errorf("%s, %s: a grid of %d×%d cells, %d spots; newSpotGrid's %d×%d, %d", name, in.what, got.w, got.h, len(got.spots), want.w, want.h, len(want.spots))
+			}
+		}
 	}
 }
