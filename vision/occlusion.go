@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 
 	"github.com/tablecam/tablecam/models"
 
@@ -157,13 +158,24 @@ func skinOff(skin, onCards gocv.Mat, cards bool) int {
 	if err != nil || len(on) != len(sk) {
 		return gocv.CountNonZero(skin)
 	}
-	n := 0
-	for i, v := range sk {
-		if v != 0 && on[i] == 0 {
+	// Eight pixels at a time, without a branch a pixel.
+	n, i := 0, 0
+	for ; i+8 <= len(sk); i += 8 {
+		n += bits.OnesCount64(nonZeroBytes(binary.LittleEndian.Uint64(sk[i:])) &^ nonZeroBytes(binary.LittleEndian.Uint64(on[i:])))
+	}
+	for ; i < len(sk); i++ {
+		if sk[i] != 0 && on[i] == 0 {
 			n++
 		}
 	}
 	return n
+}
+
+// nonZeroBytes sets the top bit of each byte of w that is not zero, and
+// clears every other bit.
+func nonZeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ((w & low7) + low7 | w) &^ low7
 }
 
 // gridLineMM is how far from a printed grid line, in millimetres, a pixel
@@ -511,12 +523,14 @@ func balanceWhite(img, mask gocv.Mat) {
 		if m == 0 {
 			continue
 		}
-		b, g, r := int(data[3*p]), int(data[3*p+1]), int(data[3*p+2])
-		level := (b + 2*g + r) / 4
+		px := data[3*p : 3*p+3 : 3*p+3]
+		b, g, r := int(px[0]), int(px[1]), int(px[2])
+		level := uint8((b + 2*g + r) / 4) // at most 255
 		hist[level]++
-		sums[level][0] += b
-		sums[level][1] += g
-		sums[level][2] += r
+		s := &sums[level]
+		s[0] += b
+		s[1] += g
+		s[2] += r
 		total++
 	}
 	want := int(whitePatchShare * float64(total))

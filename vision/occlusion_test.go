@@ -259,3 +259,57 @@ func TestBalanceWhiteAsDirect(t *testing.T) {
 		t.Fatal("no image was rebalanced: the comparison says nothing")
 	}
 }
+
+// TestSkinOffAsCounted checks skinOff's eight-at-a-time count against a
+// plain count of the pixels non-zero in skin and zero in onCards, on masks
+// of every byte value (not only 0 and 255) and of lengths not a multiple of
+// eight, and without cards.
+func TestSkinOffAsCounted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, tc := range []struct {
+		name       string
+		rows, cols int
+		cards      bool
+		zeros      int // in 8: the share of zero bytes
+	}{
+		{"masks of 0 and 255", 40, 64, true, 4},
+		{"any values", 33, 71, true, 4},
+		{"mostly zero", 17, 13, true, 7},
+		{"mostly set", 9, 9, true, 1},
+		{"no cards", 21, 37, false, 4},
+	} {
+		skin, on := make([]byte, tc.rows*tc.cols), make([]byte, tc.rows*tc.cols)
+		for i := range skin {
+			for _, m := range []*byte{&skin[i], &on[i]} {
+				if rng.IntN(8) >= tc.zeros {
+					*m = byte(1 + rng.IntN(255))
+					if tc.name == "masks of 0 and 255" {
+						*m = 255
+					}
+				}
+			}
+		}
+		want := 0
+		for i := range skin {
+			if skin[i] != 0 && (!tc.cards || on[i] == 0) {
+				want++
+			}
+		}
+		sm, err := gocv.NewMatFromBytes(tc.rows, tc.cols, gocv.MatTypeCV8U, skin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		om, err := gocv.NewMatFromBytes(tc.rows, tc.cols, gocv.MatTypeCV8U, on)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := skinOff(sm, om, tc.cards); got != want {
+			t.Errorf("%s: skinOff counts %d, plainly %d", tc.name, got, want)
+		}
+		if want == 0 {
+			t.Errorf("%s: no skin off the cards: not a test", tc.name)
+		}
+		sm.Close()
+		om.Close()
+	}
+}
