@@ -436,6 +436,23 @@ AVX512 void sobelRowAVX512(const uchar *a, const uchar *b, const uchar *c, int n
     }
 }
 
+// pushEdges pushes onto stack, in order, the pixels from..to of a map row
+// marked edge.
+void pushEdges(uchar *row, int from, int to, std::vector<uchar *> &stack) {
+    for (uchar *e = row + from, *end = row + to; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
+        stack.push_back(e);
+}
+
+// pushEdgesAVX512 is pushEdges 64 pixels at a time.
+AVX512 void pushEdgesAVX512(uchar *row, int from, int to, std::vector<uchar *> &stack) {
+    const __m512i marked = _mm512_set1_epi8(edge);
+    for (int x = from; x < to; x += 64) {
+        const __mmask64 in = to - x >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (to - x)) - 1);
+        for (__mmask64 m = _mm512_mask_cmpeq_epi8_mask(in, _mm512_maskz_loadu_epi8(in, row + x), marked); m; m &= m - 1)
+            stack.push_back(row + x + __builtin_ctzll(m));
+    }
+}
+
 // vectors is how wide the kernels run: the plain ones, AVX2 or AVX-512.
 enum vectors { plain = 0, avx2 = 1, avx512 = 2 };
 
@@ -650,10 +667,13 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
     int *prev = ring.data() + 1, *cur = prev + width, *next = cur + width;
     std::pair<const short *, const short *> curGrad, nextGrad = gradient(0, next);
 
-    // The map has a border of notEdge all round.
+    // The map has a border of notEdge all round: the rows above and below
+    // here, each row (its ends too) as it comes.
     const int mapstep = cols + 2;
     std::vector<uchar> &map = d.map;
-    map.assign((size_t)(rows + 2) * mapstep, notEdge);
+    map.resize((size_t)(rows + 2) * mapstep);
+    std::memset(map.data(), notEdge, mapstep);
+    std::memset(map.data() + (size_t)(rows + 1) * mapstep, notEdge, mapstep);
     std::vector<uchar *> &stack = d.stack;
     stack.clear();
     d.column.resize(cols + 2);
@@ -679,6 +699,7 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
         else
             openSpans(i, cols, nWithin > 0 ? &d.withinRows : nullptr, d.hiddenRows, d.cut, d.spans);
         // Outside the spans the map stays notEdge.
+        std::memset(row - 1, notEdge, mapstep);
         for (const auto &s : d.spans) {
             const int x = s.first, n = s.second - s.first;
             // Whole vectors, the last one ending at the span's end (the
@@ -692,8 +713,10 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
                 suppress(x, n - n % 16);
                 suppress(s.second - 16, 16);
             }
-            for (uchar *e = row + x, *end = row + s.second; (e = (uchar *)std::memchr(e, edge, end - e)) != nullptr; e++)
-                stack.push_back(e);
+            if (w == avx512)
+                pushEdgesAVX512(row, x, s.second, stack);
+            else
+                pushEdges(row, x, s.second, stack);
         }
     }
 
