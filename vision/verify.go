@@ -54,6 +54,15 @@ func (g *pointGrid) near(x, y, r float64, fn func(id int32)) {
 	}
 }
 
+// cellsIn gives the columns x0–x1 and rows y0–y1 of the cells that the box
+// from (minX, minY) to (maxX, maxY) touches (none when x1 < x0 or y1 < y0).
+func (g *pointGrid) cellsIn(minX, minY, maxX, maxY float64) (x0, x1, y0, y1 int) {
+	c := float64(g.cell)
+	x0, x1 = max(int(math.Floor(minX/c)), 0), min(int(math.Floor(maxX/c)), g.w-1)
+	y0, y1 = max(int(math.Floor(minY/c)), 0), min(int(math.Floor(maxY/c)), g.h-1)
+	return x0, x1, y0, y1
+}
+
 // cellsNear gives the columns x0–x1 and rows y0–y1 of the cells that the
 // square of half side r around (x, y) touches (none when x1 < x0 or y1 < y0).
 func (g *pointGrid) cellsNear(x, y, r float64) (x0, x1, y0, y1 int) {
@@ -132,13 +141,11 @@ func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken 
 		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
 		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
 	}
-	cx, cy := (minX+maxX)/2, (minY+maxY)/2
-	half := math.Max(maxX-minX, maxY-minY) / 2
 	agree, checked := 0, 0
 	r := inlierThreshold / math.Sqrt(s2) // the inlier distance on the face
 	// (Plain loops over the grid cells: the callbacks of pointGrid.near
 	// cost a third of the time here.)
-	fx0, fx1, fy0, fy1 := frame.cellsNear(cx, cy, half)
+	fx0, fx1, fy0, fy1 := frame.cellsIn(minX, minY, maxX, maxY)
 	for gy := fy0; gy <= fy1; gy++ {
 		for gx := fx0; gx <= fx1; gx++ {
 			for _, i := range frame.at(gx, gy) {
