@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"cmp"
 	"image"
 	"math"
 	"math/rand/v2"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 )
 
 // TestAnalyzeUnknownCardOnAnother checks that a card missing from the
@@ -15,27 +17,37 @@ import (
 // that its outline and the other's merge into one blob on the edge map.
 func TestAnalyzeUnknownCardOnAnother(t *testing.T) {
 	full := devCatalog(t)
-	missing := map[string]bool{"stonehide_ox": true, "cinder_hollow": true}
+	missing := map[string]bool{"stonehide_ox": true, "cinder_hollow": true, "tunnelmaw_grub": true, "tide_oracle": true}
 	a := newTestAnalyzer(t, catalogWithout(full, missing))
-	unit, _ := full.BySlug("stonehide_ox")
 	tests := []struct {
 		name    string
+		unit    string    // not in the catalog; "" means stonehide_ox
 		under   placement // the card below, in the catalog
 		x, y    float64   // the unknown unit's centre
 		rot     models.Rotation
 		wantRot models.Rotation
 	}{
-		{"upright across a site's edge", placement{slug: "emberfall_ridge", x: 150, y: 112.5}, 175, 120, 0, 0},
-		{"upright on a north site", placement{slug: "emberfall_ridge", x: 350, y: 187.5, rot: 180}, 385, 175, 180, 180},
-		{"tapped across a site", placement{slug: "emberfall_ridge", x: 250, y: 112.5}, 290, 135, 90, 90},
+		{"upright across a site's edge", "", placement{slug: "emberfall_ridge", x: 150, y: 112.5}, 175, 120, 0, 0},
+		{"upright on a north site", "", placement{slug: "emberfall_ridge", x: 350, y: 187.5, rot: 180}, 385, 175, 180, 180},
+		{"tapped across a site", "", placement{slug: "emberfall_ridge", x: 250, y: 112.5}, 290, 135, 90, 90},
+		// Centred on the site: its long sides run over the site's face, and
+		// the title printed along its top leaves that side no plain border.
+		{"upright centred on a site", "tunnelmaw_grub", placement{slug: "emberfall_ridge", x: 150, y: 112.5}, 150, 112.5, 0, 0},
+		{"upright centred on a north site", "tide_oracle", placement{slug: "emberfall_ridge", x: 350, y: 187.5, rot: 180}, 350, 187.5, 180, 180},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			unit, _ := full.BySlug(cmp.Or(tt.unit, "stonehide_ox"))
 			place := []placement{tt.under, {image: unit.Image, kind: kindOf(unit), x: tt.x, y: tt.y, rot: tt.rot}}
 			sc := renderTestScene(t, full, place, tiltedCorners, 70+uint64(i))
 			defer sc.frame.Close()
 			obs := analyzeScene(t, a, sc)
-			got, ok := findCard(obs, sc.corners, tt.x, tt.y)
+			site, _ := full.BySlug(tt.under.slug)
+			// The unit is looked for among the cards other than the site,
+			// whose centre may be the unit's.
+			others := obs
+			others.Cards = slices.DeleteFunc(slices.Clone(obs.Cards), func(c models.CardObservation) bool { return c.NameOr("") == site.Name })
+			got, ok := findCard(others, sc.corners, tt.x, tt.y)
 			switch {
 			case !ok:
 				t.Fatalf("the unknown unit at %.0f,%.0f was not reported", tt.x, tt.y)
@@ -50,7 +62,6 @@ func TestAnalyzeUnknownCardOnAnother(t *testing.T) {
 			if got.Rotation != tt.wantRot || got.Tapped != tt.wantRot.Tapped() {
 				t.Errorf("rotation %d tapped %v, want %d", got.Rotation, got.Tapped, tt.wantRot)
 			}
-			site, _ := full.BySlug(tt.under.slug)
 			if below, ok := findCard(obs, sc.corners, tt.under.x, tt.under.y); !ok || below.NameOr("") != site.Name {
 				t.Errorf("the site below: got %s", below.NameOr("nothing"))
 			}
@@ -249,5 +260,71 @@ func TestEdgePixelsWithinSquares(t *testing.T) {
 	}
 	if !slices.Equal(e.px, want) {
 		t.Errorf("%d edge pixels within the squares, want the %d of the whole part's that lie there", len(e.px), len(want))
+	}
+}
+
+// TestUnknownCardsInStills checks, on bundled stills, that a card missing
+// from the catalog whose whole face shows is reported unknown where it
+// lies: units standing on sites (their sides run over the site's face) and
+// cards alone on the mat, whose printed title leaves one side of the
+// border busy.
+func TestUnknownCardsInStills(t *testing.T) {
+	full := devCatalog(t)
+	tests := []struct {
+		still, slug string
+		cell        string // "" off the grid
+	}{
+		{"0000", "tunnelmaw_grub", "B3"},
+		{"0003", "tide_oracle", "A1"},
+		{"0015", "wandering_tinker", "C1"},
+		{"0016", "rootbound_elder", ""},
+		{"0023", "pyre_colossus", "B1"},
+	}
+	// A player who scanned 20 cards: the first by slug.
+	var slugs []string
+	for _, c := range full.Cards() {
+		slugs = append(slugs, c.Slug)
+	}
+	slices.Sort(slugs)
+	missing := map[string]bool{}
+	for _, s := range slugs[20:] {
+		missing[s] = true
+	}
+	a := newTestAnalyzer(t, catalogWithout(full, missing))
+	for _, tt := range tests {
+		t.Run(tt.still+" "+tt.slug, func(t *testing.T) {
+			if !missing[tt.slug] {
+				t.Fatalf("%s is in the catalog", tt.slug)
+			}
+			frame, cal, truth := stillFrame(t, tt.still)
+			defer frame.Close()
+			var want *synth.CardTruth
+			for i, c := range truth.Cards {
+				if c.Slug == tt.slug && c.VisibleFraction == 1 && (c.Cell == nil) == (tt.cell == "") && (c.Cell == nil || c.Cell.String() == tt.cell) {
+					want = &truth.Cards[i]
+				}
+			}
+			if want == nil {
+				t.Fatalf("still %s holds no fully visible %s at %q", tt.still, tt.slug, tt.cell)
+			}
+			obs, err := a.Analyze(frame, cal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wc := want.Quad.Center()
+			kind := models.KindStandard
+			if want.Type == models.Site {
+				kind = models.KindSite
+			}
+			for _, c := range obs.Cards {
+				if cc := c.Quad.Center(); c.Kind == kind && math.Hypot(cc.X-wc.X, cc.Y-wc.Y) < 25 {
+					if c.Identified() {
+						t.Errorf("a card not in the catalog was named %q", c.NameOr(""))
+					}
+					return
+				}
+			}
+			t.Errorf("the %s at %v, not in the catalog, was not reported", want.Name, wc)
+		})
 	}
 }
