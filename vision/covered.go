@@ -140,7 +140,7 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 		return coveredSite{}, false
 	}
 	if len(faces.refs) > 0 {
-		if n, ok := a.nameSiteAt(gray, v, faces, places, found); ok && (n.layout >= coveredMinLayout || outlineShows(n.place) || outlineShows(places[0])) {
+		if n, ok := a.nameSiteAt(gray, v, faces, places, found, outlineShows(places[0])); ok && (n.layout >= coveredMinLayout || outlineShows(n.place) || outlineShows(places[0])) {
 			return coveredSite{det: n.det, named: true, quad: n.det.quad}, true
 		}
 	}

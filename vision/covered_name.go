@@ -418,6 +418,16 @@ const (
 	nameRefine        = 3    // faces compared again at the finer level
 	nameConfidence    = 0.8  // the most a site named this way is reported with
 	nameTurnHope      = 0.1  // a leading face this far below nameMinScore is tried turned a step, too
+	// What shows is looked for where it correlates best with the mean site
+	// face this far, each way, from the outline's placement (layoutShift).
+	nameFindMM = 4
+	// A leading face that scores this much, where what shows looks like a
+	// site (this correlation with the mean site face) or its outline
+	// clearly shows, is aligned on it with the next, and the decision taken
+	// again (alignFace).
+	nameAlignFloor  = 0.25
+	nameAlignLayout = 0.4
+	nameAlignTop    = 2
 )
 
 // siteName is a covered site named by what of it shows.
@@ -434,14 +444,20 @@ type siteName struct {
 // when no face clearly explains what shows (the leading face's placement
 // and layout are given then too). The detection's quad and turn come from
 // the winning face's placement.
-func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places []sitePlacement, found []placed) (siteName, bool) {
+//
+// outlineShown tells whether the first placement's outline clearly shows
+// (outlineShows): then what shows is a site's, and worth aligning faces on.
+func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places []sitePlacement, found []placed, outlineShown bool) (siteName, bool) {
 	if len(places) == 0 {
 		return siteName{}, false
 	}
 	radius0 := 2 * int(math.Round(nameShiftMM*faces.pxPerMM0/2))
+	find0 := 2 * int(math.Round(nameFindMM*faces.pxPerMM0/2))
 	windows := make([]siteWindow, len(places))
 	for i, p := range places {
-		windows[i] = readSiteWindow(gray, v.pxPerMM, faces, p, radius0, found, stripHiddenPad)
+		wide := readSiteWindow(gray, v.pxPerMM, faces, p, radius0+find0, found, stripHiddenPad)
+		dx, dy := wide.layoutShift(faces, find0/2)
+		windows[i] = wide.crop(faces, 2*dx, 2*dy, radius0, v.pxPerMM)
 	}
 	// Level 1: every face, both turns, at each placement as found; then the
 	// few best of them at every shift.
@@ -591,7 +607,42 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		return top, top.score >= nameMinScore && top.score-other >= need
 	}
 	top, ok := decide()
-	if !ok && top.score >= nameMinScore-nameTurnHope {
+	layoutOf := func(b best) float64 {
+		w := &windows[b.place]
+		return w.stats(faces, b.level, b.turn, w.pairs(faces, b.level, b.dx, b.dy, &buf)).layout()
+	}
+	if !ok && top.score >= nameAlignFloor && (outlineShown || layoutOf(top) >= nameAlignLayout) {
+		// What shows of a site beside a card on top lies mostly along its
+		// edges, where a fraction of a millimetre or of a degree off costs
+		// a face much of its correlation: the leading faces are aligned
+		// on what shows (alignFace), alike, and the decision taken again.
+		order := make([]int, len(fine))
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(i, j int) bool { return fine[order[i]].score > fine[order[j]].score })
+		for _, i := range order[:min(nameAlignTop, len(order))] {
+			c := fine[i]
+			aw, ok := alignFace(gray, v.pxPerMM, faces, c.face, c.turn, &windows[c.place], c.dx, c.dy, found)
+			if !ok {
+				continue
+			}
+			pp := aw.pairs(faces, 0, 0, 0, &buf)
+			if pp.n < minN0 {
+				continue
+			}
+			st := aw.stats(faces, 0, c.turn, pp)
+			if !st.ok {
+				continue
+			}
+			sums = aw.faceSums(faces, 0, c.turn, nil, c.face, pp, sums)
+			if sc := st.partial(sums[0]); sc > c.score {
+				windows = append(windows, aw)
+				fine[i] = best{faceScore{face: c.face, turn: c.turn, level: 0, score: sc, n: pp.n}, len(windows) - 1}
+			}
+		}
+		top, ok = decide()
+	} else if !ok && top.score >= nameMinScore-nameTurnHope {
 		// The outline's turn may be a step off, which costs a face much
 		// of its correlation: the two leading faces are tried turned a
 		// step either way, alike, and the decision taken again.
@@ -608,16 +659,15 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		top, ok = decide()
 	}
 	win := &windows[top.place]
-	layout := win.stats(faces, top.level, top.turn, win.pairs(faces, top.level, top.dx, top.dy, &buf)).layout()
+	layout := layoutOf(top)
 	if !ok {
 		return siteName{place: win.place, layout: layout}, false
 	}
 	// The face's placement: the window's centre moved by the shift, turned.
 	p := win.place
-	k := v.pxPerMM / faces.pxPerMM0
+	at := win.shifted(top.dx, top.dy, v.pxPerMM/faces.pxPerMM0)
+	cx, cy := at.cx, at.cy
 	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
-	cx := p.cx + k*(ca*float64(top.dx)-sa*float64(top.dy))
-	cy := p.cy + k*(sa*float64(top.dx)+ca*float64(top.dy))
 	if top.turn == 1 {
 		ca, sa = -ca, -sa
 	}
@@ -639,4 +689,201 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// layoutShift gives the shift at level 1, at most r pixels each way, at
+// which what shows correlates best with the mean site face at either
+// turn: where a site lies, whichever it is. The outline's placement may
+// lie a few millimetres off it, on one of the lines a site's face prints
+// parallel to its edges (its border's inner edge, the text box's), where
+// few of its edges show.
+func (w *siteWindow) layoutShift(faces *siteFaces, r int) (dx, dy int) {
+	minN1 := int(nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0 / 4)
+	var buf pixelPairs
+	best := math.Inf(-1)
+	for y := -r; y <= r; y++ {
+		for x := -r; x <= r; x++ {
+			pp := w.pairs(faces, 1, x, y, &buf)
+			if pp.n < minN1 {
+				continue
+			}
+			for turn := 0; turn < 2; turn++ {
+				if l := w.stats(faces, 1, turn, pp).layout(); l > best {
+					best, dx, dy = l, x, y
+				}
+			}
+		}
+	}
+	return dx, dy
+}
+
+// shifted gives the window's placement moved by (dx, dy) level-0 pixels;
+// k is top-down pixels per level-0 pixel.
+func (w *siteWindow) shifted(dx, dy int, k float64) sitePlacement {
+	p := w.place
+	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
+	p.cx += k * (ca*float64(dx) - sa*float64(dy))
+	p.cy += k * (sa*float64(dx) + ca*float64(dy))
+	return p
+}
+
+// crop gives the window of radius0 around the placement moved by (dx, dy)
+// level-0 pixels (even, within the window's radius less radius0), as
+// readSiteWindow reads it there: the same samples, without reading them
+// again.
+func (w *siteWindow) crop(faces *siteFaces, dx, dy, radius0 int, pxPerMM float64) siteWindow {
+	c := siteWindow{place: w.shifted(dx, dy, pxPerMM/faces.pxPerMM0), radius: [2]int{radius0, radius0 / 2}}
+	c.w[0], c.h[0] = faces.w[0]+2*radius0, faces.h[0]+2*radius0
+	c.w[1], c.h[1] = c.w[0]/2, c.h[0]/2
+	for level := range c.px {
+		off := (w.radius[0] - radius0) >> level
+		x0, y0 := off+dx>>level, off+dy>>level
+		c.px[level] = make([]float32, c.w[level]*c.h[level])
+		c.vis[level] = make([]bool, c.w[level]*c.h[level])
+		for y := 0; y < c.h[level]; y++ {
+			from := (y+y0)*w.w[level] + x0
+			copy(c.px[level][y*c.w[level]:(y+1)*c.w[level]], w.px[level][from:from+c.w[level]])
+			copy(c.vis[level][y*c.w[level]:(y+1)*c.w[level]], w.vis[level][from:from+c.w[level]])
+		}
+		c.runs[level] = visibleRuns(c.vis[level], c.w[level])
+	}
+	return c
+}
+
+// alignIters is the most Gauss-Newton steps alignFace takes.
+const alignIters = 3
+
+// alignFace moves a face, placed at level-0 shift (dx, dy) in window w
+// (turned as w), to where it lies best on what shows, to a fraction of a
+// pixel and of a degree, and gives the window read there (radius 2): the
+// least squares of T ≈ a·I(W(x)) + b over the visible pixels at level 0,
+// T the face, I the window (interpolated), W a shift and a small turn,
+// solved for a, b and the step of W (a·ΔW) linearised, step by step. ok
+// is false when too little shows to align on.
+func alignFace(gray gocv.Mat, pxPerMM float64, faces *siteFaces, face, turn int, w *siteWindow, dx, dy int, found []placed) (siteWindow, bool) {
+	tw, th := faces.w[0], faces.h[0]
+	t := faces.faceAt(0, turn, face)
+	ww, wh := w.w[0], w.h[0]
+	px, vis := w.px[0], w.vis[0]
+	// The window's grey steps, where a pixel and its four neighbours show.
+	gx, gy := make([]float32, len(px)), make([]float32, len(px))
+	ok := make([]bool, len(px))
+	for y := 1; y < wh-1; y++ {
+		for x := 1; x < ww-1; x++ {
+			i := y*ww + x
+			if vis[i] && vis[i-1] && vis[i+1] && vis[i-ww] && vis[i+ww] {
+				ok[i] = true
+				gx[i] = (px[i+1] - px[i-1]) / 2
+				gy[i] = (px[i+ww] - px[i-ww]) / 2
+			}
+		}
+	}
+	// The face pixels that show at the start (the turn and shift to come
+	// are small): runs along the face's rows.
+	var buf pixelPairs
+	pp := w.pairs(faces, 0, dx, dy, &buf)
+	tx, ty, th0 := float64(dx), float64(dy), 0.0
+	lim := float64(w.radius[0]) - 1.5
+	minN := nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0
+	for it := 0; it < alignIters; it++ {
+		ct, st := math.Cos(th0), math.Sin(th0)
+		var ata [5][5]float64
+		var atb [5]float64
+		n := 0
+		for _, run := range pp.runs {
+			v, u0 := int(run.face)/tw, int(run.face)%tw
+			y := float64(v) + 0.5 - float64(th)/2
+			for u := u0; u < u0+int(run.n); u++ {
+				x := float64(u) + 0.5 - float64(tw)/2
+				// The face pixel's place in the window, as a pixel index.
+				fx := float64(ww)/2 + tx + ct*x - st*y - 0.5
+				fy := float64(wh)/2 + ty + st*x + ct*y - 0.5
+				x0, y0 := int(math.Floor(fx)), int(math.Floor(fy))
+				if x0 < 0 || y0 < 0 || x0+1 >= ww || y0+1 >= wh {
+					continue
+				}
+				i := y0*ww + x0
+				if !ok[i] || !ok[i+1] || !ok[i+ww] || !ok[i+ww+1] {
+					continue
+				}
+				ax, ay := float32(fx-float64(x0)), float32(fy-float64(y0))
+				lerp := func(p []float32) float64 {
+					top := p[i] + ax*(p[i+1]-p[i])
+					bot := p[i+ww] + ax*(p[i+ww+1]-p[i+ww])
+					return float64(top + ay*(bot-top))
+				}
+				I, GX, GY := lerp(px), lerp(gx), lerp(gy)
+				f := [5]float64{I, 1, GX, GY, GX*(-st*x-ct*y) + GY*(ct*x-st*y)}
+				tv := float64(t[v*tw+u])
+				for a := range f {
+					for c := a; c < len(f); c++ {
+						ata[a][c] += f[a] * f[c]
+					}
+					atb[a] += f[a] * tv
+				}
+				n++
+			}
+		}
+		if float64(n) < minN {
+			return siteWindow{}, false
+		}
+		for a := range ata {
+			for c := 0; c < a; c++ {
+				ata[a][c] = ata[c][a]
+			}
+		}
+		sol, solved := solve5(ata, atb)
+		if !solved || sol[0] < 1e-3 {
+			return siteWindow{}, false
+		}
+		// At most a pixel and a half, and a degree and a half, a step.
+		ddx, ddy := clamp(sol[2]/sol[0], 1.5), clamp(sol[3]/sol[0], 1.5)
+		ddt := clamp(sol[4]/sol[0], 1.5*math.Pi/180)
+		tx, ty, th0 = clamp(tx+ddx, lim), clamp(ty+ddy, lim), th0+ddt
+		if math.Abs(ddx) < 0.05 && math.Abs(ddy) < 0.05 && math.Abs(ddt) < 0.05*math.Pi/180 {
+			break
+		}
+	}
+	p := w.place
+	k := pxPerMM / faces.pxPerMM0
+	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
+	p.cx += k * (ca*tx - sa*ty)
+	p.cy += k * (sa*tx + ca*ty)
+	p.angleDeg += th0 * 180 / math.Pi
+	return readSiteWindow(gray, pxPerMM, faces, p, 2, found, stripHiddenPad), true
+}
+
+func clamp(x, lim float64) float64 { return max(-lim, min(lim, x)) }
+
+// solve5 solves a 5×5 linear system (Gaussian elimination, partial
+// pivoting); ok is false when it is singular.
+func solve5(a [5][5]float64, b [5]float64) (x [5]float64, ok bool) {
+	for c := range a {
+		piv := c
+		for r := c + 1; r < len(a); r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[piv][c]) {
+				piv = r
+			}
+		}
+		if math.Abs(a[piv][c]) < 1e-12 {
+			return x, false
+		}
+		a[c], a[piv] = a[piv], a[c]
+		b[c], b[piv] = b[piv], b[c]
+		for r := c + 1; r < len(a); r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k < len(a); k++ {
+				a[r][k] -= f * a[c][k]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	for r := len(a) - 1; r >= 0; r-- {
+		s := b[r]
+		for k := r + 1; k < len(a); k++ {
+			s -= a[r][k] * x[k]
+		}
+		x[r] = s / a[r][r]
+	}
+	return x, true
 }

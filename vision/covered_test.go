@@ -168,7 +168,7 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 			if !ok {
 				t.Fatal("no site faces")
 			}
-			n, ok := a.nameSiteAt(gray, v, &faces, places, found)
+			n, ok := a.nameSiteAt(gray, v, &faces, places, found, len(places) > 0 && outlineShows(places[0]))
 			gray.Close()
 			if !ok {
 				continue
