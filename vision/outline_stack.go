@@ -414,7 +414,9 @@ type rectangle struct {
 // A card's sides are long straight edges at one of a few orientations
 // (those of the cards and the mat's grid), where a face's art has edges at
 // every orientation. So the square's edge pixels are first counted by the
-// direction of their grey gradient; at each of the strongest directions,
+// direction of their grey gradient, and again those near the cluster (a
+// card turned a little shows few pixels against the grid lines and the
+// cards around); at each of the strongest directions,
 // the pixels whose gradient points that way (or square to it) are projected
 // onto that direction and onto its square, and each peak of a projection is
 // a straight side. Pairs of peaks a card's short and long side apart give
@@ -504,7 +506,9 @@ func (b *stackBuffers) close() {
 // A card's sides are long straight edges at one of a few orientations
 // (those of the cards and the mat's grid), where a face's art has edges at
 // every orientation. So the square's edge pixels are first counted by the
-// direction of their grey gradient; at each of the strongest directions,
+// direction of their grey gradient, and again those near the cluster (a
+// card turned a little shows few pixels against the grid lines and the
+// cards around); at each of the strongest directions,
 // the pixels whose gradient points that way (or square to it) are projected
 // onto that direction and onto its square, and each peak of a projection is
 // a straight side. Pairs of peaks a card's short and long side apart give
@@ -531,7 +535,25 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	minSide := stackMinSideShare * shapes[0].short
 	var cands []rectangle
 	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}}
-	for _, alpha := range strongDirections(px) {
+	// The directions of the whole square, which its grid lines and the
+	// cards around may fill, and those near the cluster, on the card.
+	dirs := strongDirections(px)
+	var near []edgePixel
+	radius := 0.5*math.Hypot(shapes[0].short, shapes[0].long) + reach
+	for _, p := range px {
+		if math.Hypot(float64(int(p.x)+e.thin.off.X)-c.X, float64(int(p.y)+e.thin.off.Y)-c.Y) <= radius {
+			near = append(near, p)
+		}
+	}
+	for _, a := range strongDirections(near) {
+		if !slices.ContainsFunc(dirs, func(o float64) bool {
+			d := math.Abs(a - o)
+			return math.Min(d, math.Pi/2-d) < 1.5*math.Pi/180
+		}) {
+			dirs = append(dirs, a)
+		}
+	}
+	for _, alpha := range dirs {
 		us := sidePeaks(byDir, alpha, e.thin.off, minSide)
 		ws := sidePeaks(byDir, alpha+math.Pi/2, e.thin.off, minSide)
 		up, wp := sidePairs(us, dims), sidePairs(ws, dims)

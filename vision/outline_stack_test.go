@@ -279,6 +279,12 @@ func TestUnknownCardsInStills(t *testing.T) {
 		{"0015", "wandering_tinker", "C1"},
 		{"0016", "rootbound_elder", ""},
 		{"0023", "pyre_colossus", "B1"},
+		// Turned a little on its site: the square's grid lines and the
+		// cards around fill other directions.
+		{"0008", "tunnelmaw_grub", "A2"},
+		{"0011", "tide_oracle", "A1"},
+		{"0030", "voidsworn_shade", "A1"},
+		{"0051", "tidecaller_adept", "C2"},
 	}
 	// A player who scanned 20 cards: the first by slug.
 	var slugs []string
