@@ -139,17 +139,7 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 			gray := grayOf(top)
 			top.Close()
 			sc.frame.Close()
-			// Where the test put the cards, in top-down pixels.
-			at := func(x, y, turnDeg, w, h float64) models.Quad {
-				c := models.Point{X: (x + v.marginMM) * v.pxPerMM, Y: (v.geo.HeightMM() + v.marginMM - y) * v.pxPerMM}
-				ca, sa := math.Cos(turnDeg*math.Pi/180), math.Sin(turnDeg*math.Pi/180)
-				var q models.Quad
-				for i, k := range [4][2]float64{{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}} {
-					px, py := k[0]*v.pxPerMM, k[1]*v.pxPerMM
-					q[i] = models.Point{X: c.X + ca*px - sa*py, Y: c.Y + sa*px + ca*py}
-				}
-				return q
-			}
+			at := func(x, y, turnDeg, w, h float64) models.Quad { return topDownQuad(v, x, y, turnDeg, w, h) }
 			found := []placed{{at(unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
 			truth := at(sx, sy, float64(rot)+tc.siteJitter, models.CardLongMM, models.CardShortMM)
 
@@ -188,6 +178,91 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 		if named < tc.wantNamedAtLeast {
 			t.Errorf("%s: named in %d of 2 turns, want at least %d", tc.name, named, tc.wantNamedAtLeast)
 		}
+	}
+}
+
+// topDownQuad is where a card put at realm position (x, y) mm, turned
+// turnDeg, w × h mm, lies in v's top-down pixels.
+func topDownQuad(v *view, x, y, turnDeg, w, h float64) models.Quad {
+	c := models.Point{X: (x + v.marginMM) * v.pxPerMM, Y: (v.geo.HeightMM() + v.marginMM - y) * v.pxPerMM}
+	ca, sa := math.Cos(turnDeg*math.Pi/180), math.Sin(turnDeg*math.Pi/180)
+	var q models.Quad
+	for i, k := range [4][2]float64{{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}} {
+		px, py := k[0]*v.pxPerMM, k[1]*v.pxPerMM
+		q[i] = models.Point{X: c.X + ca*px - sa*py, Y: c.Y + sa*px + ca*py}
+	}
+	return q
+}
+
+// TestAlignFaceFindsSite starts alignFace off a site under a unit (off to
+// the west and north, so that what shows lies along the site's edges) by
+// a millimetre or more each way and two degrees, and checks that it ends
+// within half a millimetre and half a degree of the site, its face
+// correlating better there than where it started.
+func TestAlignFaceFindsSite(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	_, site := sitesByScan(t, cat)
+	faces, ok := newSiteFaces(a.index)
+	if !ok {
+		t.Fatal("no site faces")
+	}
+	face := -1
+	for i, ri := range faces.refs {
+		if a.index.refs[ri].Slug == site {
+			face = i
+		}
+	}
+	if face < 0 {
+		t.Fatalf("no site face of %s", site)
+	}
+	const cx, cy, jitter = 150.0, 111.5, 2.0
+	score := func(w *siteWindow, turn int) float64 {
+		var buf pixelPairs
+		pp := w.pairs(&faces, 0, 0, 0, &buf)
+		st := w.stats(&faces, 0, turn, pp)
+		return st.partial(w.faceSums(&faces, 0, turn, nil, face, pp, nil)[0])
+	}
+	cases := []struct {
+		name            string
+		offX, offY, off float64 // the start's offset: mm across and down, degrees
+	}{
+		{"east, up, clockwise", 1.5, -1, 2},
+		{"west, down, anticlockwise", -1, 1.5, -2},
+	}
+	for _, rot := range []models.Rotation{0, 180} {
+		unit := placement{slug: "granite_warden", x: cx - 13, y: cy + 6, rot: rot}
+		sc := renderTestScene(t, cat, []placement{{slug: site, x: cx, y: cy, rot: rot, jitter: jitter}, unit}, tiltedCorners, 95+uint64(rot))
+		v, err := newView(sc.corners, models.DefaultRealm(), sc.frame.Cols(), sc.frame.Rows(), a.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := v.warp(sc.frame)
+		gray := grayOf(top)
+		top.Close()
+		sc.frame.Close()
+		found := []placed{{topDownQuad(v, unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
+		s := v.pxPerMM
+		truth := sitePlacement{cx: (cx + v.marginMM) * s, cy: (v.geo.HeightMM() + v.marginMM - cy) * s, angleDeg: jitter}
+		turn := int(rot / 180)
+		for _, tc := range cases {
+			start := truth
+			start.cx, start.cy, start.angleDeg = truth.cx+tc.offX*s, truth.cy+tc.offY*s, truth.angleDeg+tc.off
+			w := readSiteWindow(gray, s, &faces, start, 4, found, stripHiddenPad)
+			aw, ok := alignFace(gray, s, &faces, face, turn, &w, 0, 0, found)
+			if !ok {
+				t.Errorf("turn %d, %s: not aligned", rot, tc.name)
+				continue
+			}
+			got := aw.place
+			if e := math.Hypot(got.cx-truth.cx, got.cy-truth.cy) / s; e > 0.5 || math.Abs(got.angleDeg-truth.angleDeg) > 0.5 {
+				t.Errorf("turn %d, %s: aligned %.2f mm and %.2f° off the site", rot, tc.name, e, got.angleDeg-truth.angleDeg)
+			}
+			if from, to := score(&w, turn), score(&aw, turn); to <= from {
+				t.Errorf("turn %d, %s: the face correlates %.3f aligned, %.3f where it started", rot, tc.name, to, from)
+			}
+		}
+		gray.Close()
 	}
 }
 
