@@ -752,7 +752,8 @@ void follow(edgeDetector &d, int rows, int cols, const cv::Mat &mask, const doub
 // and the scan skips runs of equal pixels 64 at a time.
 
 // The map's pixels once thresholded, as in OpenCV: 0, 1 (not followed
-// yet), and the marks of followed borders.
+// yet), and the marks of followed borders. A map of 0 and 255 only is
+// followed as it is, 255 (-1) standing for 1 (the argument one below).
 const schar borderMark = 2, rightBorderMark = (schar)(2 | -128);
 
 // contourSteps are the offsets, in pixels, to a pixel's neighbours in
@@ -771,7 +772,7 @@ const cv::Point chainDelta[8] = {{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-
 // followBorder follows the border that starts at i0 (pixel pt), an outer
 // border or a hole's, marking it, and lists its points in pts: those where
 // the border turns (icvFetchContour with CHAIN_APPROX_SIMPLE).
-void followBorder(schar *i0, const contourSteps &steps, cv::Point pt, bool hole, std::vector<cv::Point> &pts) {
+void followBorder(schar *i0, const contourSteps &steps, cv::Point pt, bool hole, schar one, std::vector<cv::Point> &pts) {
     const int *deltas = steps.delta;
     pts.clear();
     int s, s_end;
@@ -799,7 +800,7 @@ void followBorder(schar *i0, const contourSteps &steps, cv::Point pt, bool hole,
         // The "right" bound.
         if ((unsigned)(s - 1) < (unsigned)s_end)
             *i3 = rightBorderMark;
-        else if (*i3 == 1)
+        else if (*i3 == one)
             *i3 = borderMark;
         if (s != prev_s) {
             pts.push_back(pt);
@@ -818,18 +819,18 @@ void followBorder(schar *i0, const contourSteps &steps, cv::Point pt, bool hole,
 // (an outer border, not followed yet), or after a pixel of 1 or of
 // borderMark (on a border not followed as a right one), a 0 (a hole's).
 // Wherever else two pixels in a row differ, OpenCV's scanner moves on.
-inline bool startsBorder(schar before, schar p) { return (before == 0 && p == 1) || (p == 0 && (before == 1 || before == borderMark)); }
+inline bool startsBorder(schar before, schar p, schar one) { return (before == 0 && p == one) || (p == 0 && (before == one || before == borderMark)); }
 
 // nextStart gives the first x in [x, width) of row where a border starts
 // (width when none does).
-int nextStart(const schar *row, int x, int width) {
-    for (; x < width && !startsBorder(row[x - 1], row[x]); x++)
+int nextStart(const schar *row, int x, int width, schar one) {
+    for (; x < width && !startsBorder(row[x - 1], row[x], one); x++)
         ;
     return x;
 }
 
-AVX512 int nextStartAVX512(const schar *row, int x, int width) {
-    const __m512i one = _mm512_set1_epi8(1), mark = _mm512_set1_epi8(borderMark);
+AVX512 int nextStartAVX512(const schar *row, int x, int width, schar notFollowed) {
+    const __m512i one = _mm512_set1_epi8(notFollowed), mark = _mm512_set1_epi8(borderMark);
     for (; x < width; x += 64) {
         // The last vector is cut short at width.
         const __mmask64 in = width - x >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (width - x)) - 1);
@@ -844,12 +845,13 @@ AVX512 int nextStartAVX512(const schar *row, int x, int width) {
 }
 
 // findContours hands each contour of the 8-bit map img (whose border, a
-// pixel all round, it clears, and which it thresholds and marks) to found,
+// pixel all round, it clears, and which it thresholds, unless it holds
+// only 0 and 255 (edgesOnly), and marks) to found,
 // as its points (offset by a pixel: in the map within the border), in the
 // order OpenCV's scanner finds them (cv::findContours lists them the other
 // way round).
 template <class Found>
-void findContours(edgeDetector &d, cv::Mat &img, Found found) {
+void findContours(edgeDetector &d, cv::Mat &img, bool edgesOnly, Found found) {
     const int rows = img.rows, cols = img.cols;
     if (rows < 3 || cols < 3) {
         img.setTo(0);
@@ -860,7 +862,11 @@ void findContours(edgeDetector &d, cv::Mat &img, Found found) {
     img.row(rows - 1).setTo(0);
     img.col(0).setTo(0);
     img.col(cols - 1).setTo(0);
-    cv::threshold(img, img, 0, 1, cv::THRESH_BINARY);
+    schar one = -1; // 255
+    if (!edgesOnly) {
+        cv::threshold(img, img, 0, 1, cv::THRESH_BINARY);
+        one = 1;
+    }
     const bool wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
     const int step = (int)img.step;
     const contourSteps steps(step);
@@ -869,11 +875,11 @@ void findContours(edgeDetector &d, cv::Mat &img, Found found) {
     for (int y = 1; y < height; y++) {
         schar *row = img.ptr<schar>(y);
         for (int x = 1;; x++) {
-            x = wide ? nextStartAVX512(row, x, width) : nextStart(row, x, width);
+            x = wide ? nextStartAVX512(row, x, width, one) : nextStart(row, x, width, one);
             if (x >= width)
                 break;
             const bool hole = row[x] == 0; // else an outer border
-            followBorder(row + x - hole, steps, cv::Point(x - hole - 1, y - 1), hole, pts);
+            followBorder(row + x - hole, steps, cv::Point(x - hole - 1, y - 1), hole, one, pts);
             found((const std::vector<cv::Point> &)pts);
         }
     }
@@ -978,14 +984,16 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
 // them and gives, in that order, the minimum-area rectangles of those whose
 // area (cv::contourArea) is at least minArea and at least fill times their
 // rectangle's (its sides rounded to whole pixels): n of them, valid until
-// the next call. It returns NULL with n = -1 when OpenCV fails.
+// the next call. With edgesOnly set, the map must hold only 0 and 255 (an
+// edge map's): it is followed without thresholding it first. It returns
+// NULL with n = -1 when OpenCV fails.
 //
 // The contours are followed as OpenCV follows them (see findContours), in
 // place when the map lies inside a bigger image with a pixel of room all
 // round (a region of it): the map and that border are overwritten (the
 // scan marks what it has followed). Otherwise the map is copied with a
 // border first, as cv::findContours copies it.
-const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edgesp, double minArea, double fill, int *n) {
+const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edgesp, double minArea, double fill, int edgesOnly, int *n) {
     try {
         edgeDetector &d = *(edgeDetector *)e;
         cv::Mat edges = *(cv::Mat *)edgesp;
@@ -1005,7 +1013,7 @@ const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edgesp, doubl
             cv::copyMakeBorder(edges, d.padded, 1, 1, 1, 1, cv::BORDER_CONSTANT | cv::BORDER_ISOLATED, cv::Scalar(0));
             scanned = d.padded;
         }
-        findContours(d, scanned, [&](const std::vector<cv::Point> &pts) {
+        findContours(d, scanned, edgesOnly != 0, [&](const std::vector<cv::Point> &pts) {
             // The polygon lies within its points' bounding box: one
             // smaller than minArea holds less.
             int x0 = pts[0].x, x1 = x0, y0 = pts[0].y, y1 = y0;

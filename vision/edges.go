@@ -110,16 +110,22 @@ type filledRect struct {
 // gocv.RetrievalList and gocv.ChainApproxSimple lists them) and gives, in
 // that order, the minimum-area rectangles of those whose area
 // (gocv.ContourArea) is at least minArea and at least fill times their
-// rectangle's: closed outlines of filled rectangles. One call to OpenCV
-// instead of several for every contour. When edges is a region of a bigger
+// rectangle's: closed outlines of filled rectangles. One call to C instead
+// of several to OpenCV for every contour. When edges is a region of a bigger
 // image with a pixel of room all round (see framedEdges), the contours are
 // followed in place, without a copy: edges and that border are overwritten.
-func (d *edgeDetector) filledRects(edges gocv.Mat, minArea, fill float64) ([]filledRect, error) {
+// edgesOnly says that edges holds only 0 and 255 (as canny marks them): the
+// map is then not thresholded first (any other value would be misread).
+func (d *edgeDetector) filledRects(edges gocv.Mat, minArea, fill float64, edgesOnly bool) ([]filledRect, error) {
 	if edges.Type() != gocv.MatTypeCV8UC1 {
 		return nil, errors.New("vision: contours want an 8-bit edge map")
 	}
 	var n C.int
-	p := C.tablecam_filled_rects(d.p, unsafe.Pointer(edges.Ptr()), C.double(minArea), C.double(fill), &n)
+	only := C.int(0)
+	if edgesOnly {
+		only = 1
+	}
+	p := C.tablecam_filled_rects(d.p, unsafe.Pointer(edges.Ptr()), C.double(minArea), C.double(fill), only, &n)
 	if n < 0 {
 		return nil, errors.New("vision: finding contours failed")
 	}

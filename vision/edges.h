@@ -19,7 +19,7 @@ typedef struct {
     int cx, cy, width, height;
 } tablecam_rect;
 
-const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edges, double minArea, double fill, int *n);
+const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edges, double minArea, double fill, int edgesOnly, int *n);
 
 #ifdef __cplusplus
 }

@@ -264,12 +264,25 @@ func TestFilledRectsAreGocvs(t *testing.T) {
 			framed := newFramedEdges()
 			edges.CopyTo(framed.sized(edges.Rows(), edges.Cols()))
 			for _, m := range []gocv.Mat{edges, framed.edges} {
-				got, err := o.edges.filledRects(m, c.minArea, c.fill)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("map %d, area ≥ %v, fill ≥ %v: %d rectangles %v, gocv's %d %v", i, c.minArea, c.fill, len(got), got, len(want), want)
+				// The maps hold 0 and 255 only: followed as they are, and
+				// thresholded first.
+				for _, edgesOnly := range []bool{true, false} {
+					in := m.Clone()
+					if m.Ptr() == framed.edges.Ptr() {
+						edges.CopyTo(&framed.edges)
+						in.Close()
+						in = framed.edges
+					}
+					got, err := o.edges.filledRects(in, c.minArea, c.fill, edgesOnly)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Errorf("map %d, area ≥ %v, fill ≥ %v, edges only %v: %d rectangles %v, gocv's %d %v", i, c.minArea, c.fill, edgesOnly, len(got), got, len(want), want)
+					}
+					if in.Ptr() != framed.edges.Ptr() {
+						in.Close()
+					}
 				}
 			}
 			framed.close()

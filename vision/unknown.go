@@ -122,7 +122,7 @@ func outlineShapes(v *view) []outlineShape {
 // quad covers (the map may be overwritten: see filledRects).
 func (o *outlineFinder) outlines(edges gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	shapes := outlineShapes(v)
-	rects, err := o.edges.filledRects(edges, 0.5*shapes[1].short*shapes[1].long, outlineFill)
+	rects, err := o.edges.filledRects(edges, 0.5*shapes[1].short*shapes[1].long, outlineFill, true) // canny's edges
 	if err != nil {
 		return nil, err
 	}
