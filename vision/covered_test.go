@@ -130,15 +130,7 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 		for _, rot := range []models.Rotation{0, 180} {
 			sx, sy := cx+tc.dx, cy-1
 			unit := placement{slug: "granite_warden", x: sx + tc.unitDX, y: sy + tc.unitDY, rot: (rot + tc.unitTurn) % 360}
-			sc := renderTestScene(t, cat, []placement{{slug: site, x: sx, y: sy, rot: rot, jitter: tc.siteJitter}, unit}, tiltedCorners, 90+uint64(rot))
-			v, err := newView(sc.corners, models.DefaultRealm(), sc.frame.Cols(), sc.frame.Rows(), a.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			top := v.warp(sc.frame)
-			gray := grayOf(top)
-			top.Close()
-			sc.frame.Close()
+			gray, v := renderedTopGray(t, a, cat, []placement{{slug: site, x: sx, y: sy, rot: rot, jitter: tc.siteJitter}, unit}, 90+uint64(rot))
 			at := func(x, y, turnDeg, w, h float64) models.Quad { return topDownQuad(v, x, y, turnDeg, w, h) }
 			found := []placed{{at(unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
 			truth := at(sx, sy, float64(rot)+tc.siteJitter, models.CardLongMM, models.CardShortMM)
@@ -232,15 +224,7 @@ func TestAlignFaceFindsSite(t *testing.T) {
 	}
 	for _, rot := range []models.Rotation{0, 180} {
 		unit := placement{slug: "granite_warden", x: cx - 13, y: cy + 6, rot: rot}
-		sc := renderTestScene(t, cat, []placement{{slug: site, x: cx, y: cy, rot: rot, jitter: jitter}, unit}, tiltedCorners, 95+uint64(rot))
-		v, err := newView(sc.corners, models.DefaultRealm(), sc.frame.Cols(), sc.frame.Rows(), a.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		top := v.warp(sc.frame)
-		gray := grayOf(top)
-		top.Close()
-		sc.frame.Close()
+		gray, v := renderedTopGray(t, a, cat, []placement{{slug: site, x: cx, y: cy, rot: rot, jitter: jitter}, unit}, 95+uint64(rot))
 		found := []placed{{topDownQuad(v, unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
 		s := v.pxPerMM
 		truth := sitePlacement{cx: (cx + v.marginMM) * s, cy: (v.geo.HeightMM() + v.marginMM - cy) * s, angleDeg: jitter}
@@ -526,4 +510,20 @@ func TestEdgeSumsAsOpenCV(t *testing.T) {
 	if edges < 50 {
 		t.Errorf("only %d pixels on strong edges: the rectangle's sides should give more", edges)
 	}
+}
+
+// renderedTopGray renders the placements on the tilted test scene and gives
+// its top-down grey image, read as analyzer a reads frames, with the view
+// (caller closes the image).
+func renderedTopGray(t *testing.T, a *Analyzer, cat *models.Catalog, place []placement, seed uint64) (gocv.Mat, *view) {
+	t.Helper()
+	sc := renderTestScene(t, cat, place, tiltedCorners, seed)
+	defer sc.frame.Close()
+	v, err := newView(sc.corners, models.DefaultRealm(), sc.frame.Cols(), sc.frame.Rows(), a.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := v.warp(sc.frame)
+	defer top.Close()
+	return grayOf(top), v
 }
