@@ -32,6 +32,12 @@ func sortedFeatures(f features) []string {
 	return out
 }
 
+// fastScoreORB is OpenCV's ORB as the frame detector is to reproduce it:
+// the frame's parameters, FAST scores, keeping n keypoints (caller closes).
+func fastScoreORB(n int) gocv.ORB {
+	return gocv.NewORBWithParams(n, orbScaleFactor, orbLevels, orbPatch, 0, 2, gocv.ORBScoreTypeFAST, orbPatch, fastThreshold)
+}
+
 // TestFrameORBIsORB checks that the frame detector keeps exactly the
 // keypoints and descriptors OpenCV's ORB with FAST scores keeps, frame after
 // frame, whatever threshold the last frame left it with: busy frames, a
@@ -45,7 +51,7 @@ func TestFrameORBIsORB(t *testing.T) {
 	defer dark.Close()
 	a.ConvertToWithParams(&dark, gocv.MatTypeCV8U, 0.15, 0) // a dim room, unequalised
 	const n = 10000
-	ref := gocv.NewORBWithParams(n, orbScaleFactor, orbLevels, orbPatch, 0, 2, gocv.ORBScoreTypeFAST, orbPatch, fastThreshold)
+	ref := fastScoreORB(n)
 	defer ref.Close()
 	fast, avx2, scalar := newFrameORB(n), newFrameORBWidth(n, avx2Vectors), newFrameORBWidth(n, noVectors)
 	defer fast.close()
@@ -96,7 +102,7 @@ func TestFrameORBDescribesAnyFew(t *testing.T) {
 	defer a.Close()
 	defer b.Close()
 	const n = 10000
-	ref := gocv.NewORBWithParams(n, orbScaleFactor, orbLevels, orbPatch, 0, 2, gocv.ORBScoreTypeFAST, orbPatch, fastThreshold)
+	ref := fastScoreORB(n)
 	defer ref.Close()
 	o := newFrameORB(n)
 	defer o.close()
