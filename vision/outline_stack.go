@@ -546,10 +546,7 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 		}
 	}
 	for _, a := range strongDirections(near) {
-		if !slices.ContainsFunc(dirs, func(o float64) bool {
-			d := math.Abs(a - o)
-			return math.Min(d, math.Pi/2-d) < 1.5*math.Pi/180
-		}) {
+		if !nearDirection(a, dirs) {
 			dirs = append(dirs, a)
 		}
 	}
@@ -717,14 +714,7 @@ func strongDirections(px []edgePixel) []float64 {
 	var out []float64
 	for _, p := range peaks {
 		a := (float64(p.bin) + 0.5) * stackDirBinDeg * math.Pi / 180
-		near := false
-		for _, o := range out {
-			d := math.Abs(a - o)
-			if math.Min(d, math.Pi/2-d) < 1.5*math.Pi/180 {
-				near = true
-			}
-		}
-		if near {
+		if nearDirection(a, out) {
 			continue
 		}
 		out = append(out, a)
@@ -733,6 +723,19 @@ func strongDirections(px []edgePixel) []float64 {
 		}
 	}
 	return out
+}
+
+// nearDirection reports whether direction a (radians, in [0, π/2)) lies
+// within 1.5° of any of dirs, modulo a quarter turn: the same rectangle's
+// sides.
+func nearDirection(a float64, dirs []float64) bool {
+	for _, o := range dirs {
+		d := math.Abs(a - o)
+		if math.Min(d, math.Pi/2-d) < 1.5*math.Pi/180 {
+			return true
+		}
+	}
+	return false
 }
 
 // sidePeak is a straight side: where it lies along a direction (top-down
