@@ -212,8 +212,8 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
 // the top-down view magnifies the camera frame a little, so sixteen
 // neighbouring pixels of a row sample a small window of the frame, a few
 // rows high and less than 64 bytes wide. The window's rows are 64-byte
-// loads, and each pixel's four neighbours are picked out of them with byte
-// permutes (VBMI): four rows for most groups; five, zeros outside the
+// loads, and each pixel's four neighbours are picked out of them with a byte
+// permute (VBMI) per pair of rows: four rows for most groups; five, zeros outside the
 // frame, for groups at the frame's edge and those whose rows slope more
 // (so that these take the same way). Groups whose window is larger take
 // the one-pixel path; groups wholly outside the frame are black.
@@ -222,24 +222,26 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
 // neighbours lie on its first four.
 const int windowRows = 5;
 
-// pick16 gives, for 16 lanes, byte dx (0..63, in each lane's low byte) of
-// row r (0..2, chosen by the masks one and two) of the window rows w[k..].
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512 pick16(const __m512i *w, __m512i dx, __mmask16 one, __mmask16 two) {
+// neighbours16 gives, for 16 lanes, the four neighbours of column dx
+// (0..62) of window row dy (0..pairs-1) of the rows w[0..pairs]: p00, p01
+// on row dy, p10, p11 on the row below. One permute per pair of rows picks
+// all four at once, as the bytes of a lane: dx and dx + 1 of the pair's
+// first row and (64 on) of its second.
+template <int pairs>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline void neighbours16(const __m512i *w, __m512i dx, __m512i dy, __m512 &p00, __m512 &p01,
+                                                                               __m512 &p10, __m512 &p11) {
+    // The lane's bytes: dx, dx + 64, dx + 1, dx + 65 (dx < 256: no carries).
+    const __m512i twice = _mm512_or_si512(dx, _mm512_slli_epi32(dx, 8));
+    const __m512i at = _mm512_add_epi32(_mm512_or_si512(twice, _mm512_slli_epi32(twice, 16)), _mm512_set1_epi32(0x41014000));
+    __m512i v = _mm512_permutex2var_epi8(w[0], at, w[1]);
+#pragma GCC unroll 4
+    for (int k = 1; k < pairs; k++)
+        v = _mm512_mask_mov_epi32(v, _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(k)), _mm512_permutex2var_epi8(w[k], at, w[k + 1]));
     const __m512i byte = _mm512_set1_epi32(0xff);
-    __m512i v = _mm512_permutexvar_epi8(dx, w[0]);
-    v = _mm512_mask_mov_epi32(v, one, _mm512_permutexvar_epi8(dx, w[1]));
-    v = _mm512_mask_mov_epi32(v, two, _mm512_permutexvar_epi8(dx, w[2]));
-    return _mm512_cvtepi32_ps(_mm512_and_si512(v, byte));
-}
-
-// pickPairs16 gives, for 16 lanes, byte dx (0..63, in each lane's low byte) of
-// window row dy (0..3) of the rows w[0..3]: from the pair w[0], w[1] or the
-// pair w[2], w[3] (bit 6 of the index choosing within a pair).
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512 pickPairs16(const __m512i *w, __m512i dx, __m512i dy) {
-    const __m512i at = _mm512_or_si512(dx, _mm512_slli_epi32(_mm512_and_si512(dy, _mm512_set1_epi32(1)), 6));
-    const __mmask16 low = _mm512_cmplt_epu32_mask(dy, _mm512_set1_epi32(2));
-    const __m512i v = _mm512_mask_mov_epi32(_mm512_permutex2var_epi8(w[2], at, w[3]), low, _mm512_permutex2var_epi8(w[0], at, w[1]));
-    return _mm512_cvtepi32_ps(_mm512_and_si512(v, _mm512_set1_epi32(0xff)));
+    p00 = _mm512_cvtepi32_ps(_mm512_and_si512(v, byte));
+    p10 = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(v, 8), byte));
+    p01 = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(v, 16), byte));
+    p11 = _mm512_cvtepi32_ps(_mm512_srli_epi32(v, 24));
 }
 
 // windowRow loads 64 bytes of row y of src from column x, zeros outside src.
@@ -253,6 +255,18 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i windowRow(const cv::M
     const int from = std::max(0, -x), to = std::min(64, src.cols - x);
     const __mmask64 in = (to >= 64 ? ~0ULL : (1ULL << to) - 1) & ~((1ULL << from) - 1);
     return _mm512_maskz_loadu_epi8(in, (const void *)p);
+}
+
+// endsMin is the lesser of lanes 0 and 15: along a row of the top-down
+// image, on either side of the horizon, a source position's column and
+// row each run one way (a perspective map), so that these are the least
+// of the sixteen. Where rounding breaks that by a pixel, some lane lies
+// below it, which the window check catches: the group takes the slower
+// way, with the same result.
+__attribute__((target("avx512f"))) inline int endsMin(__m512i v) {
+    const int first = _mm_cvtsi128_si32(_mm512_castsi512_si128(v));
+    const int last = _mm_extract_epi32(_mm512_extracti32x4_epi32(v, 3), 3);
+    return std::min(first, last);
 }
 
 // grayRowVBMI is grayRow sixteen pixels at a time, with the same float
@@ -298,17 +312,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
         int x0 = 0, y0 = 0;
         __m512i dx, dy;
         if (lit == 0xffff && inside == 0xffff && windows &&
-            (dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0 = std::min(_mm512_reduce_min_epi32(ix), cols - 64))),
-             dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0 = std::min(_mm512_reduce_min_epi32(iy), rows - 4))),
+            (dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0 = std::min(endsMin(ix), cols - 64))),
+             dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0 = std::min(endsMin(iy), rows - 4))),
              (_mm512_cmpgt_epu32_mask(dx, widest) | _mm512_cmpgt_epu32_mask(dy, _mm512_set1_epi32(2))) == 0)) {
             __m512i win[4];
 #pragma GCC unroll 4
             for (int k = 0; k < 4; k++)
                 win[k] = _mm512_loadu_si512((const void *)(src.ptr<uchar>(y0 + k) + x0));
-            const __mmask16 r1 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(1)), r2 = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(2));
-            const __m512i dx1 = _mm512_add_epi32(dx, _mm512_set1_epi32(1));
-            p00 = pick16(win, dx, r1, r2), p01 = pick16(win, dx1, r1, r2);
-            p10 = pick16(win + 1, dx, r1, r2), p11 = pick16(win + 1, dx1, r1, r2);
+            neighbours16<3>(win, dx, dy, p00, p01, p10, p11);
         } else {
             // The others: a window of five rows, zeros outside src, from
             // the lit lanes' least row and column.
@@ -322,9 +333,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
 #pragma GCC unroll 5
             for (int k = 0; k < windowRows; k++)
                 win[k] = windowRow(src, x0, y0 + k);
-            const __m512i dx1 = _mm512_add_epi32(dx, _mm512_set1_epi32(1));
-            p00 = pickPairs16(win, dx, dy), p01 = pickPairs16(win, dx1, dy);
-            p10 = pickPairs16(win + 1, dx, dy), p11 = pickPairs16(win + 1, dx1, dy);
+            neighbours16<windowRows - 1>(win, dx, dy, p00, p01, p10, p11);
         }
         const __m512 top = _mm512_add_round_ps(p00, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p01, p00, rn), rn), rn);
         const __m512 bottom = _mm512_add_round_ps(p10, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p11, p10, rn), rn), rn);
