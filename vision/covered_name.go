@@ -674,6 +674,14 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	}
 	win := &windows[top.place]
 	layout := layoutOf(top)
+	if ok {
+		// Does the leading face explain the detail of what shows, or only
+		// its tones (a look-alike of a site the catalog lacks)?
+		mm := faces.pxPerMM0
+		fine4 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(4*mm)))
+		fine8 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(8*mm)))
+		ok = top.score+fine4+fine8 >= nameMinEvidence
+	}
 	if !ok {
 		return siteName{place: win.place, layout: layout}, false
 	}
