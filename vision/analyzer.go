@@ -133,8 +133,11 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		// The frame is read in full: its grey copy is made first. That one
 		// pass through the frame, in order, brings it into the processor's
 		// caches, where the warp below finds it; the warp's own scattered
-		// reads would wait for memory.
-		grayInto(frame, &frameGray)
+		// reads would wait for memory. Only the part the view shows is
+		// made grey (and so brought in): the warps read no other.
+		if err := v.grayFrameInto(frame, &frameGray); err != nil {
+			return obs, rescale, err
+		}
 	}
 	// The hand test's colour image, and the grey one the steady test compares.
 	if err := coarse.warpInto(frame, &small); err != nil {
@@ -158,7 +161,9 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	// warped at full resolution, a third of the bytes of a colour warp (the
 	// colour image is only wanted at half resolution, above).
 	if reuse {
-		grayInto(frame, &frameGray)
+		if err := v.grayFrameInto(frame, &frameGray); err != nil {
+			return obs, rescale, err
+		}
 	}
 	if err := v.warpInto(frameGray, &gray); err != nil {
 		return obs, rescale, err

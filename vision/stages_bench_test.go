@@ -170,6 +170,7 @@ func BenchmarkPixelStages(b *testing.B) {
 		{"colour half warp", func() { _ = coarse.warpInto(frame, &small) }},
 		{"small grey", func() { grayInto(small, &smallGray) }},
 		{"frame grey", func() { grayInto(frame, &frameGray) }},
+		{"frame grey, the view's part", func() { _ = v.grayFrameInto(frame, &frameGray) }},
 		{"grey full warp", func() { _ = v.warpInto(frameGray, &gray) }},
 		{"equalise", func() { _ = eqz.equalize(gray, &eq) }},
 		{"equalise OpenCV", func() { clahe.Apply(gray, &eq) }},

@@ -518,4 +518,25 @@ int tablecam_warp_perspective(void *src, void *dst, const double *inverse, int w
     }
 }
 
+// tablecam_gray_region makes dst a one-channel image of src's size and
+// writes the grey of src's pixels x..x+w, y..y+h into it
+// (cv::cvtColor(BGR2GRAY) on that region; the rest of dst is left as it
+// was). It returns 0, or -1 when OpenCV fails.
+int tablecam_gray_region(void *src, void *dst, int x, int y, int w, int h) {
+    try {
+        const cv::Mat &in = *(cv::Mat *)src;
+        cv::Mat &out = *(cv::Mat *)dst;
+        CV_Assert(in.type() == CV_8UC3);
+        out.create(in.size(), CV_8UC1);
+        if (w <= 0 || h <= 0)
+            return 0;
+        const cv::Rect r(x, y, w, h);
+        cv::Mat part = out(r);
+        cv::cvtColor(in(r), part, cv::COLOR_BGR2GRAY);
+        return 0;
+    } catch (const cv::Exception &) {
+        return -1;
+    }
+}
+
 } // extern "C"

@@ -8,6 +8,7 @@ import "C"
 import (
 	"errors"
 	"image"
+	"math"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -32,6 +33,50 @@ func warpPerspectiveWidth(src gocv.Mat, dst *gocv.Mat, toSrc homography, size im
 		m[i] = C.double(v)
 	}
 	if C.tablecam_warp_perspective(unsafe.Pointer(src.Ptr()), unsafe.Pointer(dst.Ptr()), &m[0], C.int(size.X), C.int(size.Y), C.int(width)) != 0 {
+		return errWarp
+	}
+	return nil
+}
+
+// warpSource is the part of a camera frame (size pixels) that the warp of
+// view v reads: the bounding box of the top-down pixels' source positions
+// and their neighbours, with a margin for the warp's single precision (the
+// whole frame when part of the view lies at or beyond the horizon, where
+// the warp reads nothing).
+func (v *view) warpSource(size image.Point) image.Rectangle {
+	frame := image.Rectangle{Max: size}
+	h := v.toImage
+	// The top-down image lies in front of the camera when its corners do
+	// (w is linear); a projective map then takes it to the convex
+	// quadrilateral of its corners' images.
+	W, H := float64(v.size.X-1), float64(v.size.Y-1)
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, c := range [4][2]float64{{0, 0}, {W, 0}, {W, H}, {0, H}} {
+		w := h[6]*c[0] + h[7]*c[1] + h[8]
+		if !(w > 0) {
+			return frame
+		}
+		x, y := (h[0]*c[0]+h[1]*c[1]+h[2])/w, (h[3]*c[0]+h[4]*c[1]+h[5])/w
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	const margin = 2
+	if !(x1-x0 < 1e6 && y1-y0 < 1e6) {
+		return frame
+	}
+	return image.Rect(int(math.Floor(x0))-margin, int(math.Floor(y0))-margin, int(math.Ceil(x1))+margin+2, int(math.Ceil(y1))+margin+2).Intersect(frame)
+}
+
+// grayFrameInto writes into dst a grey copy of the part of a BGR camera
+// frame that v's warp reads (warpSource; grayInto's grey, the same
+// pixels): the rest of dst, as big as the frame, keeps what it held. A
+// grey frame is copied whole.
+func (v *view) grayFrameInto(frame gocv.Mat, dst *gocv.Mat) error {
+	if frame.Type() != gocv.MatTypeCV8UC3 {
+		grayInto(frame, dst)
+		return nil
+	}
+	r := v.warpSource(image.Pt(frame.Cols(), frame.Rows()))
+	if C.tablecam_gray_region(unsafe.Pointer(frame.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Dx()), C.int(r.Dy())) != 0 {
 		return errWarp
 	}
 	return nil

@@ -222,3 +222,57 @@ func BenchmarkWarp(b *testing.B) {
 		})
 	}
 }
+
+// TestGrayFrameIsWhatTheWarpReads checks that the grey of only the part of
+// a frame a view's warp reads (grayFrameInto) is grayInto's grey there,
+// and that the warp of it is the warp of the whole frame's grey, pixel for
+// pixel, whatever the rest of the grey image held: on bundled stills,
+// through their view, a view of a corner of it (a small part of the frame)
+// and one tilted past the frame's edges.
+func TestGrayFrameIsWhatTheWarpReads(t *testing.T) {
+	for _, name := range []string{"0003", "0042", "0077"} {
+		frame, cal, _ := stillFrame(t, name)
+		defer frame.Close()
+		full := grayOf(frame)
+		defer full.Close()
+		v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		corner := *v
+		corner.size = image.Pt(v.size.X/3, v.size.Y/3)
+		views := map[string]*view{"full": v, "half": v.scaled(0.5), "corner": &corner, "tilted": tiltedView(v)}
+		for vn, view := range views {
+			t.Run(name+"/"+vn, func(t *testing.T) {
+				got := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(165, 0, 0, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC1)
+				defer got.Close()
+				if err := view.grayFrameInto(frame, &got); err != nil {
+					t.Fatal(err)
+				}
+				r := view.warpSource(image.Pt(frame.Cols(), frame.Rows()))
+				if vn == "corner" && r.Dx()*r.Dy() > frame.Cols()*frame.Rows()/2 {
+					t.Errorf("the corner view reads %v of the %dx%d frame; the test wants one that reads a small part", r, frame.Cols(), frame.Rows())
+				}
+				a, b := got.Region(r), full.Region(r)
+				if n := differing(a, b); n != 0 {
+					t.Errorf("%d of the %v part's pixels differ from the whole frame's grey", n, r)
+				}
+				a.Close()
+				b.Close()
+				want := gocv.NewMat()
+				defer want.Close()
+				top := gocv.NewMat()
+				defer top.Close()
+				if err := view.warpInto(full, &want); err != nil {
+					t.Fatal(err)
+				}
+				if err := view.warpInto(got, &top); err != nil {
+					t.Fatal(err)
+				}
+				if n := differing(top, want); n != 0 {
+					t.Errorf("%d of the top-down pixels differ from the warp of the whole frame's grey (%v read)", n, r)
+				}
+			})
+		}
+	}
+}
