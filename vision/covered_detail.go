@@ -14,13 +14,14 @@ import "math"
 // pixels around it (light and shade, a palette's tones, taken out), the
 // partial correlation of what shows with the face, the mean site face's
 // detail taken out of both (detailScore), within 4 and 8 mm; the
-// correlation and the two sum to nameMinEvidence at least. On the bundled
-// stills and nine synthetic sets, full catalogs and first-20-face ones,
-// the right faces of 893 covered sites named so sum to 1.11 and more,
-// look-alikes of a site without a face to 0.81–0.99 (one more, whose
-// shown part is the text box and threshold all water sites share, 1.44).
+// correlation, twice the first and the second sum to nameMinEvidence at
+// least. On the bundled stills and nine synthetic sets, full catalogs and
+// first-20-face ones, the right faces of 893 covered sites named so sum
+// to 1.36 and more, look-alikes of a site without a face to 0.93–1.29
+// (one more, whose shown part is the text box and threshold all water
+// sites share, 1.89: still named).
 const (
-	nameMinEvidence = 1.05 // the least sum of a named site's correlation and detail correlations
+	nameMinEvidence = 1.32 // the least sum of a named site's correlation, twice its detail correlation within 4 mm and that within 8 mm
 	detailMinPixels = 50   // the fewest pixels a detail correlation is taken over
 )
 

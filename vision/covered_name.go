@@ -680,7 +680,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		mm := faces.pxPerMM0
 		fine4 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(4*mm)))
 		fine8 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(8*mm)))
-		ok = top.score+fine4+fine8 >= nameMinEvidence
+		ok = top.score+2*fine4+fine8 >= nameMinEvidence
 	}
 	if !ok {
 		return siteName{place: win.place, layout: layout}, false
