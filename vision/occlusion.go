@@ -304,20 +304,7 @@ func dominantChromaticity(img gocv.Mat, shares *lightShares, cards []byte) (r, b
 			counted++
 		}
 	}
-	best, bi, bj := -1, 0, 0
-	for i := 1; i+1 < chromaticityBins; i++ {
-		for j := 1; j+1 < chromaticityBins; j++ {
-			n := 0
-			for di := -1; di <= 1; di++ {
-				for dj := -1; dj <= 1; dj++ {
-					n += hist[i+di][j+dj]
-				}
-			}
-			if n > best {
-				best, bi, bj = n, i, j
-			}
-		}
-	}
+	best, bi, bj := densest(&hist, 1, chromaticityBins-1)
 	return (float32(bi) + 0.5) / chromaticityBins, (float32(bj) + 0.5) / chromaticityBins, best > counted*matShare/100
 }
 
@@ -463,26 +450,44 @@ func dominantChroma(ycc gocv.Mat, cards []byte) (cr, cb float64, ok bool) {
 		hist[data[i+1]>>2][data[i+2]>>2]++
 		counted++
 	}
-	best, bi, bj := -1, 0, 0
-	for i := range hist {
-		for j := range hist[i] {
-			// Sum a 3×3 neighbourhood so a colour split across bins still wins.
-			n := 0
-			for di := -1; di <= 1; di++ {
-				for dj := -1; dj <= 1; dj++ {
-					if i+di >= 0 && i+di < 64 && j+dj >= 0 && j+dj < 64 {
-						n += hist[i+di][j+dj]
-					}
-				}
-			}
-			if n > best {
+	// Sum a 3×3 neighbourhood so a colour split across bins still wins.
+	best, bi, bj := densest(&hist, 0, 64)
+	// A mat of many colours has no colour of its own; then the most common
+	// one may be the hand's.
+	return float64(bi*4 + 2), float64(bj*4 + 2), best > counted*matShare/100
+}
+
+// densest finds the bin (i, j), both in from..to-1, of a 64×64 histogram
+// whose 3×3 neighbourhood (the bins inside the histogram) holds the most
+// counts, the first in row order of those that hold as many, and that
+// count. The neighbourhoods are summed along the rows first, then down.
+func densest(hist *[64][64]int, from, to int) (best, bi, bj int) {
+	var across [64][64]int // each bin and its neighbours in its row
+	for i := max(from-1, 0); i < min(to+1, 64); i++ {
+		row, sums := &hist[i], &across[i]
+		sums[0] = row[0] + row[1]
+		for j := 1; j < 63; j++ {
+			sums[j] = row[j-1] + row[j] + row[j+1]
+		}
+		sums[63] = row[62] + row[63]
+	}
+	var none [64]int // beyond the first and last rows
+	best = -1
+	for i := from; i < to; i++ {
+		up, mid, down := &none, &across[i], &none
+		if i > 0 {
+			up = &across[i-1]
+		}
+		if i < 63 {
+			down = &across[i+1]
+		}
+		for j := from; j < to; j++ {
+			if n := up[j] + mid[j] + down[j]; n > best {
 				best, bi, bj = n, i, j
 			}
 		}
 	}
-	// A mat of many colours has no colour of its own; then the most common
-	// one may be the hand's.
-	return float64(bi*4 + 2), float64(bj*4 + 2), best > counted*matShare/100
+	return best, bi, bj
 }
 
 // A lamp's colour shifts every pixel's chroma: under a warm bulb a pale mat

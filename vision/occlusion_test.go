@@ -313,3 +313,58 @@ func TestSkinOffAsCounted(t *testing.T) {
 		om.Close()
 	}
 }
+
+// TestDensestAsSummed checks densest against the 3×3 neighbourhoods summed
+// bin by bin (as dominantChroma and dominantChromaticity first summed
+// them): the same bin and count, the first of equals, on random
+// histograms with many ties, sparse ones, empty ones and ones whose counts
+// lie at the edges, over the whole histogram and without its outer bins.
+func TestDensestAsSummed(t *testing.T) {
+	direct := func(hist *[64][64]int, from, to int) (best, bi, bj int) {
+		best = -1
+		for i := from; i < to; i++ {
+			for j := from; j < to; j++ {
+				n := 0
+				for di := -1; di <= 1; di++ {
+					for dj := -1; dj <= 1; dj++ {
+						if i+di >= 0 && i+di < 64 && j+dj >= 0 && j+dj < 64 {
+							n += hist[i+di][j+dj]
+						}
+					}
+				}
+				if n > best {
+					best, bi, bj = n, i, j
+				}
+			}
+		}
+		return best, bi, bj
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	for k := range 40 {
+		var hist [64][64]int
+		switch k % 4 {
+		case 0: // small counts: many ties
+			for i := range hist {
+				for j := range hist[i] {
+					hist[i][j] = rng.IntN(3)
+				}
+			}
+		case 1: // a few bins
+			for range 1 + rng.IntN(6) {
+				hist[rng.IntN(64)][rng.IntN(64)] += 1 + rng.IntN(50)
+			}
+		case 2: // at the edges
+			for range 1 + rng.IntN(6) {
+				e := []int{0, 1, 62, 63}
+				hist[e[rng.IntN(4)]][e[rng.IntN(4)]] += 1 + rng.IntN(50)
+			}
+		}
+		for _, r := range [][2]int{{0, 64}, {1, 63}} {
+			n, i, j := densest(&hist, r[0], r[1])
+			wn, wi, wj := direct(&hist, r[0], r[1])
+			if n != wn || i != wi || j != wj {
+				t.Errorf("histogram %d, bins %d..%d: densest gives %d at (%d, %d), summed bin by bin %d at (%d, %d)", k, r[0], r[1]-1, n, i, j, wn, wi, wj)
+			}
+		}
+	}
+}
