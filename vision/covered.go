@@ -140,8 +140,11 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 		return coveredSite{}, false
 	}
 	if len(faces.refs) > 0 {
-		if n, ok := a.nameSiteAt(gray, v, faces, places, found, outlineShows(places[0])); ok && (n.layout >= coveredMinLayout || outlineShows(n.place) || outlineShows(places[0])) {
-			return coveredSite{det: n.det, named: true, quad: n.det.quad}, true
+		n, ok := a.nameSiteAt(gray, v, faces, places, found, outlineShows(places[0]))
+		if (ok || n.lookAlike) && (n.layout >= coveredMinLayout || outlineShows(n.place) || outlineShows(places[0])) {
+			// A face that leads only by a look-alike's tones still shows
+			// where a site the catalog lacks lies.
+			return coveredSite{det: n.det, named: ok, quad: n.det.quad}, true
 		}
 	}
 	if p := places[0]; outlineShows(p) {

@@ -445,11 +445,16 @@ type siteName struct {
 	// layout is the correlation of what shows with the mean site face (at
 	// the face's turn and shift): how much it looks like a site at all.
 	layout float64
+	// lookAlike tells that the leading face led clearly, but the detail
+	// of what shows did not bear it out (nameMinEvidence): a site the
+	// catalog lacks lies there, at det's quad, not named.
+	lookAlike bool
 }
 
 // nameSiteAt names the site lying at one of the placements, or ok is false
 // when no face clearly explains what shows (the leading face's placement
-// and layout are given then too). The detection's quad and turn come from
+// and layout are given then too, and its detection when only the detail
+// of what shows failed it: lookAlike). The detection's quad and turn come from
 // the winning face's placement.
 //
 // outlineShown tells whether the first placement's outline clearly shows
@@ -674,6 +679,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	}
 	win := &windows[top.place]
 	layout := layoutOf(top)
+	lookAlike := false
 	if ok {
 		// Does the leading face explain the detail of what shows, or only
 		// its tones (a look-alike of a site the catalog lacks)?
@@ -681,8 +687,9 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		fine4 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(4*mm)))
 		fine8 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(8*mm)))
 		ok = top.score+2*fine4+fine8 >= nameMinEvidence
+		lookAlike = !ok
 	}
-	if !ok {
+	if !ok && !lookAlike {
 		return siteName{place: win.place, layout: layout}, false
 	}
 	// The face's placement: the window's centre moved by the shift, turned.
@@ -703,7 +710,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		x, y := sim.apply(c[0], c[1])
 		d.quad[i] = models.Point{X: x, Y: y}
 	}
-	return siteName{det: d, place: p, layout: layout}, true
+	return siteName{det: d, place: p, layout: layout, lookAlike: lookAlike}, !lookAlike
 }
 
 func abs(x int) int {
