@@ -889,6 +889,40 @@ void findContours(edgeDetector &d, cv::Mat &img, bool edgesOnly, Found found) {
 
 extern "C" {
 
+// tablecam_blur writes cv::GaussianBlur(src, Size(5, 5), 0, 0,
+// BORDER_REPLICATE) of an 8-bit grey image to dst: the blur the Canny
+// above reads (blurColumns, blurRow), row by row, with vector
+// instructions up to width. It returns 0, or -1 when OpenCV fails.
+int tablecam_blur(void *srcp, void *dstp, int width) {
+    try {
+        const cv::Mat &src = *(cv::Mat *)srcp;
+        cv::Mat &dst = *(cv::Mat *)dstp;
+        CV_Assert(src.type() == CV_8UC1 && src.data != dst.data);
+        const int rows = src.rows, cols = src.cols;
+        dst.create(rows, cols, CV_8UC1);
+        if (rows == 0 || cols == 0)
+            return 0;
+        vectors w = plain;
+        if (width >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+            w = avx512;
+        else if (width >= 1 && __builtin_cpu_supports("avx2"))
+            w = avx2;
+        // The vertical sums with two replicated on either side.
+        std::vector<ushort> columns(cols + 4);
+        ushort *v = columns.data() + 2;
+        auto at = [&](int r) { return src.ptr<uchar>(std::min(std::max(r, 0), rows - 1)); };
+        for (int j = 0; j < rows; j++) {
+            blurColumnsAt(w, at(j - 2), at(j - 1), at(j), at(j + 1), at(j + 2), cols, v);
+            v[-2] = v[-1] = v[0];
+            v[cols] = v[cols + 1] = v[cols - 1];
+            blurRowAt(w, v, cols, dst.ptr<uchar>(j));
+        }
+        return 0;
+    } catch (const cv::Exception &) {
+        return -1;
+    }
+}
+
 tablecam_edges tablecam_edges_new(void) { return new edgeDetector; }
 
 void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }

@@ -19,6 +19,8 @@ typedef struct {
     int cx, cy, width, height;
 } tablecam_rect;
 
+int tablecam_blur(void *src, void *dst, int width);
+
 const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edges, double minArea, double fill, int edgesOnly, int *n);
 
 #ifdef __cplusplus

@@ -502,3 +502,49 @@ func matchedQuads(t *testing.T, a *Analyzer, gray gocv.Mat) []models.Quad {
 	}
 	return known
 }
+
+// TestBlurIsGaussianBlur checks the own blur against OpenCV's
+// GaussianBlur (5×5, σ from the size, replicated border) byte for byte, at
+// every vector width: on the half-resolution top-down grey image of
+// bundled stills (the steady test's) and on noise of sizes from a pixel to
+// wider than a vector, narrower and shorter than the kernel among them.
+func TestBlurIsGaussianBlur(t *testing.T) {
+	var inputs []gocv.Mat
+	var names []string
+	for _, name := range []string{"0003", "0042"} {
+		frame, cal, _ := stillFrame(t, name)
+		defer frame.Close()
+		v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		small := v.scaled(0.5).warp(frame)
+		defer small.Close()
+		gray := grayOf(small)
+		defer gray.Close()
+		inputs, names = append(inputs, gray), append(names, "still "+name)
+	}
+	for _, size := range []image.Point{{1, 1}, {2, 3}, {4, 4}, {5, 5}, {17, 9}, {64, 33}, {65, 2}, {681, 479}} {
+		noise := gocv.NewMatWithSize(size.Y, size.X, gocv.MatTypeCV8UC1)
+		defer noise.Close()
+		gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
+		inputs, names = append(inputs, noise), append(names, fmt.Sprintf("noise %dx%d", size.X, size.Y))
+	}
+	for i, in := range inputs {
+		want := gocv.NewMat()
+		gocv.GaussianBlur(in, &want, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+		for _, width := range []vectorWidth{noVectors, avx2Vectors, widestVectors} {
+			got := gocv.NewMat()
+			if err := blurWidth(in, &got, width); err != nil {
+				t.Fatal(err)
+			}
+			if got.Rows() != want.Rows() || got.Cols() != want.Cols() {
+				t.Errorf("%s, vector width %d: blurred to %dx%d, want %dx%d", names[i], width, got.Cols(), got.Rows(), want.Cols(), want.Rows())
+			} else if n := differing(got, want); n != 0 {
+				t.Errorf("%s, vector width %d: %d of %d pixels differ from OpenCV's blur", names[i], width, n, in.Rows()*in.Cols())
+			}
+			got.Close()
+		}
+		want.Close()
+	}
+}

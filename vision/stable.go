@@ -26,11 +26,20 @@ const (
 
 func newStableFrame(gray gocv.Mat, v *view, cards []models.CardObservation) *stableFrame {
 	s := &stableFrame{view: v, blur: gocv.NewMat(), cards: append([]models.CardObservation(nil), cards...)}
-	gocv.GaussianBlur(gray, &s.blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	steadyBlur(gray, &s.blur)
 	return s
 }
 
 func (s *stableFrame) close() { s.blur.Close() }
+
+// steadyBlur blurs a top-down grey image before it is compared:
+// gocv.GaussianBlur(gray, dst, image.Pt(5, 5), 0, 0, gocv.BorderReplicate),
+// by the own blur where it can (grey images: the same pixels, see blur).
+func steadyBlur(gray gocv.Mat, dst *gocv.Mat) {
+	if blur(gray, dst) != nil {
+		gocv.GaussianBlur(gray, dst, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	}
+}
 
 // changed reports whether any tile of the new top-down grey image differs
 // from the stable one.
@@ -42,7 +51,7 @@ func (s *stableFrame) changed(gray gocv.Mat) bool {
 func (s *stableFrame) changedTiles(gray gocv.Mat) []image.Rectangle {
 	blur := gocv.NewMat()
 	defer blur.Close()
-	gocv.GaussianBlur(gray, &blur, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+	steadyBlur(gray, &blur)
 	diff := gocv.NewMat()
 	defer diff.Close()
 	gocv.AbsDiff(blur, s.blur, &diff)
