@@ -104,3 +104,135 @@ func TestCoveredLookAlikeNotNamed(t *testing.T) {
 		t.Errorf("%s itself named in %d of %d places, want half at least", alike, alikeNamed, tried)
 	}
 }
+
+// TestDetailScoresAsPlain checks detailScores against detailScore, its
+// plain reading, on a site under a unit and on the bare mat: every face at
+// both turns and a few shifts, three radii at once, its buffers kept from
+// call to call (one window after another, and more or less of each
+// showing). The scores must be equal to the last bit, and not all 0.
+func TestDetailScoresAsPlain(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	_, site := sitesByScan(t, cat)
+	faces, ok := newSiteFaces(a.index)
+	if !ok {
+		t.Fatal("no site faces")
+	}
+	const cx, cy = 150.0, 112.5
+	unit := placement{slug: "granite_warden", x: cx + 12, y: cy + 2, rot: 0}
+	gray, v := renderedTopGray(t, a, cat, []placement{{slug: site, x: cx, y: cy, rot: 180, jitter: 1}, unit}, 130)
+	defer gray.Close()
+	found := []placed{{topDownQuad(v, unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
+	s := v.pxPerMM
+	radii := []int{2, 4, 8}
+	got := make([]float64, len(radii))
+	nonzero := 0
+	for _, at := range [][2]float64{{cx, cy}, {cx - 30, cy + 20}, {cx + 100, cy - 75}} {
+		p := sitePlacement{cx: (at[0] + v.marginMM) * s, cy: (v.geo.HeightMM() + v.marginMM - at[1]) * s}
+		w := readSiteWindow(gray, s, &faces, p, 4, found, stripHiddenPad)
+		for face := range faces.refs {
+			for turn := 0; turn < 2; turn++ {
+				for _, d := range [][2]int{{0, 0}, {-3, 2}, {4, -4}} {
+					w.detailScores(&faces, face, turn, d[0], d[1], radii, got)
+					for k, r := range radii {
+						want := w.detailScore(&faces, face, turn, d[0], d[1], r)
+						if got[k] != want {
+							t.Fatalf("at %v, face %d turn %d shift %v radius %d: %v, the plain reading %v", at, face, turn, d, r, got[k], want)
+						}
+						if want != 0 {
+							nonzero++
+						}
+					}
+				}
+			}
+		}
+	}
+	if nonzero == 0 {
+		t.Error("every score 0: nothing compared")
+	}
+}
+
+// detailScore is detailScores for one radius, read the plain way (every
+// face pixel, a new buffer each time): detailScores' reference. It gives the partial correlation of the detail of what shows
+// in the window with face's, at a turn and a level-0 shift (see
+// nameMinEvidence): each visible pixel less the mean of the visible pixels
+// around it, in the window, the face and the mean site
+// face alike, where at least a third of those pixels are visible, within
+// r pixels each way. It is 0, no evidence either way, when fewer than
+// detailMinPixels are so, or the detail is flat.
+func (w *siteWindow) detailScore(faces *siteFaces, face, turn, dx, dy, r int) float64 {
+	var buf pixelPairs
+	pp := w.pairs(faces, 0, dx, dy, &buf)
+	tw, th := faces.w[0], faces.h[0]
+	t := faces.faceAt(0, turn, face)
+	m := faces.mean[0][turn]
+	o := make([]float64, tw*th)
+	vis := make([]bool, tw*th)
+	for _, run := range pp.runs {
+		for k := int32(0); k < run.n; k++ {
+			o[run.face+k] = float64(w.px[0][run.win+k])
+			vis[run.face+k] = true
+		}
+	}
+	// Summed-area tables of the visible pixels: their count, and their sums
+	// in the window, the face and the mean face.
+	W := tw + 1
+	var sat [4][]float64
+	for i := range sat {
+		sat[i] = make([]float64, W*(th+1))
+	}
+	for y := 0; y < th; y++ {
+		var row [4]float64
+		for x := 0; x < tw; x++ {
+			i := y*tw + x
+			if vis[i] {
+				row[0]++
+				row[1] += o[i]
+				row[2] += float64(t[i])
+				row[3] += float64(m[i])
+			}
+			j := (y+1)*W + x + 1
+			for k := range sat {
+				sat[k][j] = sat[k][j-W] + row[k]
+			}
+		}
+	}
+	var n, so, st, sm, soo, stt, smm, sot, som, stm float64
+	for y := 0; y < th; y++ {
+		y0, y1 := max(y-r, 0), min(y+r+1, th)
+		for x := 0; x < tw; x++ {
+			i := y*tw + x
+			if !vis[i] {
+				continue
+			}
+			x0, x1 := max(x-r, 0), min(x+r+1, tw)
+			box := func(a []float64) float64 { return a[y1*W+x1] - a[y0*W+x1] - a[y1*W+x0] + a[y0*W+x0] }
+			nv := box(sat[0])
+			if 3*nv < float64((2*r+1)*(2*r+1)) {
+				continue
+			}
+			do := o[i] - box(sat[1])/nv
+			dt := float64(t[i]) - box(sat[2])/nv
+			dm := float64(m[i]) - box(sat[3])/nv
+			n++
+			so, st, sm = so+do, st+dt, sm+dm
+			soo, stt, smm = soo+do*do, stt+dt*dt, smm+dm*dm
+			sot, som, stm = sot+do*dt, som+do*dm, stm+dt*dm
+		}
+	}
+	if n < detailMinPixels {
+		return 0
+	}
+	vo, vt, vm := soo-so*so/n, stt-st*st/n, smm-sm*sm/n
+	if vo <= 1e-9 || vt <= 1e-9 || vm <= 1e-9 {
+		return 0
+	}
+	rot := (sot - so*st/n) / math.Sqrt(vo*vt)
+	rom := (som - so*sm/n) / math.Sqrt(vo*vm)
+	rtm := (stm - st*sm/n) / math.Sqrt(vt*vm)
+	d := (1 - rom*rom) * (1 - rtm*rtm)
+	if d <= 1e-9 {
+		return 0
+	}
+	return (rot - rom*rtm) / math.Sqrt(d)
+}

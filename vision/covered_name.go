@@ -41,6 +41,7 @@ type siteFaces struct {
 	full     [2][][]float32
 	mean     [2][2][]float32 // [level][turn] the mean site face
 	pxPerMM0 float64         // level 0's scale
+	detail   detailScratch   // detailScores' buffers
 }
 
 // newSiteFaces gathers the index's site faces; ok is false when it has none.
@@ -684,9 +685,9 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		// Does the leading face explain the detail of what shows, or only
 		// its tones (a look-alike of a site the catalog lacks)?
 		mm := faces.pxPerMM0
-		fine4 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(4*mm)))
-		fine8 := win.detailScore(faces, top.face, top.turn, top.dx, top.dy, int(math.Round(8*mm)))
-		ok = top.score+2*fine4+fine8 >= nameMinEvidence
+		var fine [2]float64
+		win.detailScores(faces, top.face, top.turn, top.dx, top.dy, []int{int(math.Round(4 * mm)), int(math.Round(8 * mm))}, fine[:])
+		ok = top.score+2*fine[0]+fine[1] >= nameMinEvidence
 		lookAlike = !ok
 	}
 	if !ok && !lookAlike {
