@@ -220,19 +220,5 @@ func (w *siteWindow) detailScore(faces *siteFaces, face, turn, dx, dy, r int) fl
 			sot, som, stm = sot+do*dt, som+do*dm, stm+dt*dm
 		}
 	}
-	if n < detailMinPixels {
-		return 0
-	}
-	vo, vt, vm := soo-so*so/n, stt-st*st/n, smm-sm*sm/n
-	if vo <= 1e-9 || vt <= 1e-9 || vm <= 1e-9 {
-		return 0
-	}
-	rot := (sot - so*st/n) / math.Sqrt(vo*vt)
-	rom := (som - so*sm/n) / math.Sqrt(vo*vm)
-	rtm := (stm - st*sm/n) / math.Sqrt(vt*vm)
-	d := (1 - rom*rom) * (1 - rtm*rtm)
-	if d <= 1e-9 {
-		return 0
-	}
-	return (rot - rom*rtm) / math.Sqrt(d)
+	return partialOf(n, so, st, sm, soo, stt, smm, sot, som, stm)
 }
