@@ -143,7 +143,9 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	if err := coarse.warpInto(frame, &small); err != nil {
 		return obs, rescale, err
 	}
-	grayInto(small, &smallGray)
+	if err := bgrGrayInto(small, &smallGray); err != nil {
+		return obs, rescale, err
+	}
 	a.lap("colour half warp")
 	if reuse {
 		obs.Occluded = handCovers(small, coarse, a.stable.cards)

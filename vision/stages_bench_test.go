@@ -169,6 +169,7 @@ func BenchmarkPixelStages(b *testing.B) {
 	}{
 		{"colour half warp", func() { _ = coarse.warpInto(frame, &small) }},
 		{"small grey", func() { grayInto(small, &smallGray) }},
+		{"small grey, own", func() { _ = bgrGrayInto(small, &smallGray) }},
 		{"frame grey", func() { grayInto(frame, &frameGray) }},
 		{"frame grey, the view's part", func() { _ = v.grayFrameInto(frame, &frameGray) }},
 		{"grey full warp", func() { _ = v.warpInto(frameGray, &gray) }},

@@ -464,6 +464,58 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
     colorRow(src, m, row, x, n, out);
 }
 
+// OpenCV's BGR to grey of 8-bit pixels (cv::cvtColor, COLOR_BGR2GRAY):
+// fixed point, (3735·B + 19235·G + 9798·R + 2^14) >> 15.
+const int grayB = 3735, grayG = 19235, grayR = 9798, grayShift = 15;
+
+// grayRowOf writes the grey of the BGR pixels from..n of a row.
+void grayRowOf(const uchar *bgr, int from, int n, uchar *out) {
+    for (int i = from; i < n; i++)
+        out[i] = (uchar)((grayB * bgr[3 * i] + grayG * bgr[3 * i + 1] + grayR * bgr[3 * i + 2] + (1 << (grayShift - 1))) >> grayShift);
+}
+
+// grayRowOfVBMI is grayRowOf 64 pixels at a time: their 192 bytes are
+// parted into channels by byte permutes (VBMI), and the sums made in
+// 32-bit lanes from 16-bit pairs (B, G) and (R, 1).
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) void grayRowOfVBMI(const uchar *bgr, int n, uchar *out) {
+    alignas(64) uchar idx[3][64];
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < 64; i++)
+            idx[c][i] = (uchar)(3 * i + c); // below 128: the first two registers; else the third (the low 6 bits)
+    __m512i at[3];
+    __mmask64 third[3];
+    for (int c = 0; c < 3; c++) {
+        at[c] = _mm512_load_si512((const void *)idx[c]);
+        third[c] = _mm512_movepi8_mask(at[c]); // 3i + c ≥ 128
+    }
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi16(1);
+    const __m512i bg = _mm512_set1_epi32(grayB | grayG << 16), r1 = _mm512_set1_epi32(grayR | (1 << (grayShift - 1)) << 16);
+    int x = 0;
+    for (; x + 64 <= n; x += 64) {
+        const uchar *p = bgr + 3 * x;
+        const __m512i a = _mm512_loadu_si512((const void *)p), b = _mm512_loadu_si512((const void *)(p + 64)),
+                      c = _mm512_loadu_si512((const void *)(p + 128));
+        __m512i ch[3];
+#pragma GCC unroll 3
+        for (int k = 0; k < 3; k++)
+            ch[k] = _mm512_mask_permutexvar_epi8(_mm512_permutex2var_epi8(a, at[k], b), third[k], at[k], c);
+        __m512i words[2];
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+            const __m512i B = h ? _mm512_unpackhi_epi8(ch[0], zero) : _mm512_unpacklo_epi8(ch[0], zero);
+            const __m512i G = h ? _mm512_unpackhi_epi8(ch[1], zero) : _mm512_unpacklo_epi8(ch[1], zero);
+            const __m512i R = h ? _mm512_unpackhi_epi8(ch[2], zero) : _mm512_unpacklo_epi8(ch[2], zero);
+            const __m512i lo = _mm512_srli_epi32(_mm512_add_epi32(_mm512_madd_epi16(_mm512_unpacklo_epi16(B, G), bg),
+                                                                  _mm512_madd_epi16(_mm512_unpacklo_epi16(R, one), r1)), grayShift);
+            const __m512i hi = _mm512_srli_epi32(_mm512_add_epi32(_mm512_madd_epi16(_mm512_unpackhi_epi16(B, G), bg),
+                                                                  _mm512_madd_epi16(_mm512_unpackhi_epi16(R, one), r1)), grayShift);
+            words[h] = _mm512_packus_epi32(lo, hi);
+        }
+        _mm512_storeu_si512((void *)(out + x), _mm512_packus_epi16(words[0], words[1]));
+    }
+    grayRowOf(bgr, x, n, out);
+}
+
 } // namespace
 
 extern "C" {
@@ -519,20 +571,28 @@ int tablecam_warp_perspective(void *src, void *dst, const double *inverse, int w
 }
 
 // tablecam_gray_region makes dst a one-channel image of src's size and
-// writes the grey of src's pixels x..x+w, y..y+h into it
-// (cv::cvtColor(BGR2GRAY) on that region; the rest of dst is left as it
-// was). It returns 0, or -1 when OpenCV fails.
-int tablecam_gray_region(void *src, void *dst, int x, int y, int w, int h) {
+// writes the grey of src's pixels x..x+w, y..y+h into it: exactly
+// cv::cvtColor(BGR2GRAY) on that region (see grayRow; the rest of dst is
+// left as it was), with vector instructions up to simd. It returns 0, or
+// -1 when OpenCV fails.
+int tablecam_gray_region(void *src, void *dst, int x, int y, int w, int h, int simd) {
     try {
         const cv::Mat &in = *(cv::Mat *)src;
         cv::Mat &out = *(cv::Mat *)dst;
-        CV_Assert(in.type() == CV_8UC3);
+        CV_Assert(in.type() == CV_8UC3 && in.data != out.data);
         out.create(in.size(), CV_8UC1);
         if (w <= 0 || h <= 0)
             return 0;
-        const cv::Rect r(x, y, w, h);
-        cv::Mat part = out(r);
-        cv::cvtColor(in(r), part, cv::COLOR_BGR2GRAY);
+        CV_Assert(x >= 0 && y >= 0 && x + w <= in.cols && y + h <= in.rows);
+        const bool vbmi = simd > 1 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512bw");
+        for (int r = y; r < y + h; r++) {
+            const uchar *bgr = in.ptr<uchar>(r) + 3 * x;
+            uchar *g = out.ptr<uchar>(r) + x;
+            if (vbmi)
+                grayRowOfVBMI(bgr, w, g);
+            else
+                grayRowOf(bgr, 0, w, g);
+        }
         return 0;
     } catch (const cv::Exception &) {
         return -1;

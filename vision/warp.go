@@ -75,8 +75,25 @@ func (v *view) grayFrameInto(frame gocv.Mat, dst *gocv.Mat) error {
 		grayInto(frame, dst)
 		return nil
 	}
-	r := v.warpSource(image.Pt(frame.Cols(), frame.Rows()))
-	if C.tablecam_gray_region(unsafe.Pointer(frame.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Dx()), C.int(r.Dy())) != 0 {
+	return grayRegionInto(frame, dst, v.warpSource(image.Pt(frame.Cols(), frame.Rows())), widestVectors)
+}
+
+// bgrGrayInto writes grayInto's grey of an image into dst, by the own
+// conversion for BGR ones (see grayRegionInto).
+func bgrGrayInto(img gocv.Mat, dst *gocv.Mat) error {
+	if img.Type() != gocv.MatTypeCV8UC3 {
+		grayInto(img, dst)
+		return nil
+	}
+	return grayRegionInto(img, dst, image.Rect(0, 0, img.Cols(), img.Rows()), widestVectors)
+}
+
+// grayRegionInto makes dst a grey image of the BGR image src's size and
+// writes into it the grey of src's pixels in r (inside src): exactly
+// gocv.CvtColor's BGR to grey, with vector instructions up to width; the
+// rest of dst keeps what it held.
+func grayRegionInto(src gocv.Mat, dst *gocv.Mat, r image.Rectangle, width vectorWidth) error {
+	if C.tablecam_gray_region(unsafe.Pointer(src.Ptr()), unsafe.Pointer(dst.Ptr()), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Dx()), C.int(r.Dy()), C.int(width)) != 0 {
 		return errWarp
 	}
 	return nil

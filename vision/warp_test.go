@@ -276,3 +276,73 @@ func TestGrayFrameIsWhatTheWarpReads(t *testing.T) {
 		}
 	}
 }
+
+// TestGrayIsCvtColor checks the own BGR to grey conversion against
+// gocv.CvtColor byte for byte, at every vector width: on an image of all
+// 2^24 colours, on noise of sizes that are no multiple of the vectors',
+// and on a region of a still (the rest of the grey image left as it was).
+func TestGrayIsCvtColor(t *testing.T) {
+	pix := make([]byte, 3*4096*4096)
+	for i := 0; i < 4096*4096; i++ {
+		pix[3*i], pix[3*i+1], pix[3*i+2] = byte(i), byte(i>>8), byte(i>>16)
+	}
+	all, err := gocv.NewMatFromBytes(4096, 4096, gocv.MatTypeCV8UC3, pix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	images, names := []gocv.Mat{all}, []string{"all colours"}
+	for _, size := range []image.Point{{1, 1}, {63, 2}, {65, 3}, {130, 7}, {681, 5}} {
+		noise := gocv.NewMatWithSize(size.Y, size.X, gocv.MatTypeCV8UC3)
+		defer noise.Close()
+		gocv.RandU(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 256, 256, 0))
+		images, names = append(images, noise), append(names, fmt.Sprintf("noise %dx%d", size.X, size.Y))
+	}
+	for i, img := range images {
+		want := grayOf(img)
+		for _, width := range []vectorWidth{noVectors, widestVectors} {
+			got := gocv.NewMat()
+			if err := grayRegionInto(img, &got, image.Rect(0, 0, img.Cols(), img.Rows()), width); err != nil {
+				t.Fatal(err)
+			}
+			if n := differing(got, want); n != 0 {
+				t.Errorf("%s, vector width %d: %d of %d pixels differ from CvtColor's grey", names[i], width, n, img.Rows()*img.Cols())
+			}
+			got.Close()
+		}
+		want.Close()
+	}
+	frame, _, _ := stillFrame(t, "0003")
+	defer frame.Close()
+	want := grayOf(frame)
+	defer want.Close()
+	r := image.Rect(37, 21, 1001, 650)
+	for _, width := range []vectorWidth{noVectors, widestVectors} {
+		got := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(165, 0, 0, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC1)
+		if err := grayRegionInto(frame, &got, r, width); err != nil {
+			t.Fatal(err)
+		}
+		in, wantIn := got.Region(r), want.Region(r)
+		if n := differing(in, wantIn); n != 0 {
+			t.Errorf("still region, vector width %d: %d pixels differ from CvtColor's grey", width, n)
+		}
+		data, err := got.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		outside := 0
+		for y := 0; y < got.Rows(); y++ {
+			for x := 0; x < got.Cols(); x++ {
+				if !image.Pt(x, y).In(r) && data[y*got.Cols()+x] != 165 {
+					outside++
+				}
+			}
+		}
+		if outside != 0 {
+			t.Errorf("still region, vector width %d: %d pixels outside the region changed", width, outside)
+		}
+		in.Close()
+		wantIn.Close()
+		got.Close()
+	}
+}
