@@ -456,6 +456,16 @@ AVX512 void pushEdgesAVX512(uchar *row, int from, int to, std::vector<uchar *> &
 // vectors is how wide the kernels run: the plain ones, AVX2 or AVX-512.
 enum vectors { plain = 0, avx2 = 1, avx512 = 2 };
 
+// vectorsUpTo is the widest vectors this processor runs, up to width (0
+// plain, 1 AVX2, 2 AVX-512).
+inline vectors vectorsUpTo(int width) {
+    if (width >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+        return avx512;
+    if (width >= 1 && __builtin_cpu_supports("avx2"))
+        return avx2;
+    return plain;
+}
+
 // Row kernels at a width.
 void suppressAt(vectors w, const int *prev, const int *cur, const int *next, const short *dx, const short *dy, const uchar *mask, int n,
                 int low, int high, uchar *map) {
@@ -902,11 +912,7 @@ int tablecam_blur(void *srcp, void *dstp, int width) {
         dst.create(rows, cols, CV_8UC1);
         if (rows == 0 || cols == 0)
             return 0;
-        vectors w = plain;
-        if (width >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
-            w = avx512;
-        else if (width >= 1 && __builtin_cpu_supports("avx2"))
-            w = avx2;
+        const vectors w = vectorsUpTo(width);
         // The vertical sums with two replicated on either side.
         std::vector<ushort> columns(cols + 4);
         ushort *v = columns.data() + 2;
@@ -959,11 +965,7 @@ int tablecam_canny(tablecam_edges e, void *srcp, void *maskp, void *dstp, int lo
             blurredOut->create(rows, cols, CV_8UC1);
         if (rows == 0 || cols == 0)
             return 0;
-        vectors w = plain;
-        if (width >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
-            w = avx512;
-        else if (width >= 1 && __builtin_cpu_supports("avx2"))
-            w = avx2;
+        const vectors w = vectorsUpTo(width);
         if (!blur) {
             cv::Mat &dx = d.dx, &dy = d.dy;
             cv::Sobel(src, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
