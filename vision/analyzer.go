@@ -44,7 +44,7 @@ func (a *Analyzer) lap(stage string) {
 // in, anew for every frame.
 type frameImages struct {
 	small, smallGray gocv.Mat // top-down colour and grey at half the resolution
-	frameGray        gocv.Mat // the camera frame in grey
+	frameGray        gocv.Mat // the camera frame in grey where the warp reads it (view.grayFrameInto); elsewhere stale
 	gray             gocv.Mat // top-down grey at full resolution
 }
 
