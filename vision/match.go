@@ -61,33 +61,39 @@ type keyMatch struct {
 //
 // Most keypoints lie on cards, and a card in plain view has hundreds of
 // them, far more than its fit needs. So matching runs in two passes: half
-// the keypoints (see quickSample) are described and looked up in the first
-// quickTables hash tables only, which finds the cards in plain view; then
-// the keypoints those cards do not explain (see unexplained: the visible part of a card under another, a
-// blurred card, the mat) are described and looked up in all the tables (a
-// keypoint of the first pass in the tables it did not look in; see
-// lookupAgain), and fitted again. The keypoints neither pass looks up are never described:
-// describing a keypoint costs about as much as finding it.
+// the keypoints (see quickSample) are described, and a spatially even part
+// of those (see quickLookups) is looked up in the first quickTables hash
+// tables only, which finds the cards in plain view; then the keypoints
+// those cards do not explain (see unexplained: the visible part of a card
+// under another, a blurred card, the mat) are described and looked up in
+// all the tables (a keypoint of the first pass in the tables it did not
+// look in; see lookupAgain), and fitted again. The keypoints neither pass
+// describes are never described: describing a keypoint costs about as much
+// as finding it. The first pass describes more keypoints than it looks up
+// for the checks that read a found card's face in the keypoints described
+// inside it (verify, the name check, faceShowsWithin): their thresholds
+// hold for half the keypoints.
 func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	taken := make([]bool, len(f.Points))
-	sample := quickSample(f)
-	f.describe(sample)
+	f.describe(quickSample(f))
+	sample, at := quickLookups(f)
 	grid := newPointGrid(f.Points, frameGridCell)
 	quick := x.lookup(f, sample, quickTables)
 	out := x.fitCards(f, x.groupMatches(sample, quick), grid, taken, rng)
 	rest := unexplained(f, out, grid)
 	f.describe(rest)
-	return append(out, x.fitCards(f, x.groupMatches(rest, x.lookupAgain(f, rest, quick)), grid, taken, rng)...)
+	return append(out, x.fitCards(f, x.groupMatches(rest, x.lookupAgain(f, rest, quick, at)), grid, taken, rng)...)
 }
 
 // lookupAgain finds the nearest reference descriptor of each listed
 // keypoint in all the hash tables, as lookup does; those the first pass
-// looked up (quick holds what it found) go on from there.
-func (x *catalogIndex) lookupAgain(f features, which []int, quick []nearest) []nearest {
+// looked up go on from there: keypoint i's first-pass find is quick[at[i]]
+// when at[i] ≥ 0 (see quickLookups).
+func (x *catalogIndex) lookupAgain(f features, which []int, quick []nearest, at []int32) []nearest {
 	var again, fresh []int // positions in which
 	for q, i := range which {
-		if i%quickStride == 0 {
+		if at[i] >= 0 {
 			again = append(again, q)
 		} else {
 			fresh = append(fresh, q)
@@ -105,7 +111,7 @@ func (x *catalogIndex) lookupAgain(f features, which []int, quick []nearest) []n
 		}
 		if part.again {
 			for j, i := range ids {
-				got[j] = quick[i/quickStride]
+				got[j] = quick[at[i]]
 			}
 			x.lsh.queryMore(f.Descs, ids, quickTables, len(x.lsh.tables), lshBucketCap, got)
 		} else {
@@ -121,24 +127,68 @@ func (x *catalogIndex) lookupAgain(f features, which []int, quick []nearest) []n
 // frameGridCell is the cell side (pixels) of the grid of frame keypoints.
 const frameGridCell = 16
 
-// The first matching pass looks up every quickStride-th keypoint in the
-// first quickTables hash tables. Keypoints it skips on a card it finds lie
-// near that card's inliers, so the second pass does not look them up
-// either. (The strongest half of the keypoints of each part of the image
-// instead found the same cards, at no lower cost.)
+// The first matching pass describes every quickStride-th keypoint and
+// looks up, among those, one in each quickCell-pixel square of the image
+// per pyramid level, in the first quickTables hash tables. Where a card
+// shows its art, keypoints crowd (dozens in such a square): a few are
+// plenty to find the card, and the keypoints the pass skips on a card it
+// finds lie near that card's inliers, so the second pass does not look
+// them up either. (Looking up every described keypoint found the same
+// cards with more lookups; squares of 16 pixels lost sites seen in part;
+// the strongest half of the keypoints of each part of the image found the
+// same cards at no lower cost.)
 const (
 	quickTables = 3
 	quickStride = 2
+	quickCell   = 12
 )
 
-// quickSample lists the first pass's keypoints: keypoint i is
-// quickSample(f)[i/quickStride] when i is a multiple of quickStride.
+// quickSample lists the keypoints the first pass describes: every
+// quickStride-th.
 func quickSample(f features) []int {
 	out := make([]int, 0, len(f.Points)/quickStride+1)
 	for i := 0; i < len(f.Points); i += quickStride {
 		out = append(out, i)
 	}
 	return out
+}
+
+// quickLookups lists the keypoints the first pass looks up: in each
+// quickCell square, per pyramid level, the first of quickSample's that the
+// detector lists there. at[i] is keypoint i's place in the list, or -1
+// when it is not in it.
+//
+// The detector lists its keypoints level by level, each level row by row
+// (see frameORB), so a level begins where the rows start again from the
+// top. (Were a level to begin below the last row of the one before, the
+// two would share squares: fewer lookups, never a wrong one.)
+func quickLookups(f features) (sample []int, at []int32) {
+	var w, h int
+	for _, p := range f.Points {
+		w, h = max(w, int(p.X)/quickCell+1), max(h, int(p.Y)/quickCell+1)
+	}
+	// taken[c] is the level (from 1) of the last keypoint listed in square c.
+	taken := make([]int32, w*h)
+	at = make([]int32, len(f.Points))
+	sample = make([]int, 0, len(f.Points)/quickStride+1)
+	level := int32(1)
+	for i, p := range f.Points {
+		if i > 0 && p.Y < f.Points[i-1].Y {
+			level++
+		}
+		at[i] = -1
+		if i%quickStride != 0 {
+			continue
+		}
+		c := int(p.Y)/quickCell*w + int(p.X)/quickCell
+		if taken[c] == level {
+			continue
+		}
+		taken[c] = level
+		at[i] = int32(len(sample))
+		sample = append(sample, i)
+	}
+	return sample, at
 }
 
 // explainCell is the side, in top-down pixels, of the grid cells in which

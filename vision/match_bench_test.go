@@ -44,7 +44,7 @@ func BenchmarkMatchStages(b *testing.B) {
 	}
 	x := a.index
 	f.describeAll()
-	sample := quickSample(f)
+	sample, at := quickLookups(f)
 	grid := newPointGrid(f.Points, frameGridCell)
 	quick := x.lookup(f, sample, quickTables)
 	first := x.groupMatches(sample, quick)
@@ -63,7 +63,7 @@ func BenchmarkMatchStages(b *testing.B) {
 			x.fitCards(f, first, grid, taken, rand.New(rand.NewPCG(1, 7)))
 		}},
 		{"unexplained", func() { unexplained(f, dets, grid) }},
-		{"second lookups", func() { x.groupMatches(rest, x.lookupAgain(f, rest, quick)) }},
+		{"second lookups", func() { x.groupMatches(rest, x.lookupAgain(f, rest, quick, at)) }},
 		{"matchFrame", func() { x.matchFrame(f, 1) }},
 	}
 	for _, s := range stages {
@@ -127,17 +127,18 @@ func BenchmarkMatchStills(b *testing.B) {
 			var sample, rest []int
 			var first, second map[int][]keyMatch
 			var quick []nearest
+			var at []int32
 			var dets []detection
 			grid := newPointGrid(f.Points, frameGridCell)
 			taken := make([]bool, len(f.Points))
 			rng := rand.New(rand.NewPCG(1, 7))
-			clock("quick sample", func() { sample = quickSample(f) })
-			clock("describe 1", func() { f.describe(sample) })
+			clock("quick sample", func() { sample, at = quickLookups(f) })
+			clock("describe 1", func() { f.describe(quickSample(f)) })
 			clock("lookups 1", func() { quick = x.lookup(f, sample, quickTables); first = x.groupMatches(sample, quick) })
 			clock("fit 1", func() { dets = x.fitCards(f, first, grid, taken, rng) })
 			clock("unexplained", func() { rest = unexplained(f, dets, grid) })
 			clock("describe 2", func() { f.describe(rest) })
-			clock("lookups 2", func() { second = x.groupMatches(rest, x.lookupAgain(f, rest, quick)) })
+			clock("lookups 2", func() { second = x.groupMatches(rest, x.lookupAgain(f, rest, quick, at)) })
 			var more []detection
 			clock("fit 2", func() { more = x.fitCards(f, second, grid, taken, rng) })
 			clock("duplicates", func() { x.withoutDuplicates(append(dets, more...), f.Points) })
@@ -206,7 +207,7 @@ func BenchmarkLSHLookups(b *testing.B) {
 	a, _, f := benchFeatures(b)
 	f.describeAll()
 	x := a.index
-	sample := quickSample(f)
+	sample, _ := quickLookups(f)
 	all := make([]int, len(f.Points))
 	for i := range all {
 		all[i] = i

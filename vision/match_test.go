@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -181,8 +182,8 @@ func TestLookupAgainIsFullLookup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sample := quickSample(f)
-	f.describe(sample)
+	f.describe(quickSample(f))
+	sample, at := quickLookups(f)
 	quick := x.lookup(f, sample, quickTables)
 	taken := make([]bool, len(f.Points))
 	grid := newPointGrid(f.Points, frameGridCell)
@@ -196,13 +197,13 @@ func TestLookupAgainIsFullLookup(t *testing.T) {
 		name  string
 		which []int
 	}{{"unexplained", unexplained(f, dets, grid)}, {"all", all}} {
-		got, want := x.lookupAgain(f, tc.which, quick), x.lookup(f, tc.which, len(x.lsh.tables))
+		got, want := x.lookupAgain(f, tc.which, quick, at), x.lookup(f, tc.which, len(x.lsh.tables))
 		again, found := 0, 0
 		for q, i := range tc.which {
 			if got[q] != want[q] {
 				t.Fatalf("%s: keypoint %d: found %+v going on from the first pass, %+v afresh", tc.name, i, got[q], want[q])
 			}
-			if i%quickStride == 0 {
+			if at[i] >= 0 {
 				again++
 			}
 			if want[q].id >= 0 {
@@ -352,4 +353,78 @@ func faceOnCanvas(t *testing.T, a *Analyzer, card *models.Card, ox, oy int) feat
 	}
 	f.describeAll()
 	return f
+}
+
+func TestQuickLookups(t *testing.T) {
+	c := float32(quickCell)
+	for _, tc := range []struct {
+		name   string
+		points []keypoint
+		want   []int
+	}{
+		{"none", nil, nil},
+		{"one square, first described kept", []keypoint{{1, 1}, {c - 1, 2}, {3, c - 1}}, []int{0}},
+		{"only described keypoints", []keypoint{{1, 1}, {c + 1, 1}, {c + 2, 2}, {2*c + 1, 2}, {3*c + 1, 3}}, []int{0, 2, 4}},
+		{"rows below", []keypoint{{1, 1}, {1, c + 1}, {2, c + 2}, {c + 1, 2*c + 5}, {c + 2, 2*c + 6}}, []int{0, 2, 4}},
+		// The next pyramid level starts from the top again: its keypoints
+		// get squares of their own, even the ones the level before took.
+		{"a second level", []keypoint{{1, 1}, {5, 5}, {2, 2}, {3, 3}, {4, 4}, {1, c + 1}, {1, c + 2}}, []int{0, 2, 6}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sample, at := quickLookups(features{Points: tc.points})
+			if !slices.Equal(sample, tc.want) {
+				t.Fatalf("sample %v, want %v", sample, tc.want)
+			}
+			for i := range tc.points {
+				if want := int32(slices.Index(sample, i)); at[i] != want {
+					t.Errorf("at[%d] = %d, want %d", i, at[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestQuickLookupsOnStill checks the first pass's lookups on a still's
+// keypoints: every square of the image that holds described keypoints of
+// a level gives exactly one, and the lookups are a part of those described.
+func TestQuickLookupsOnStill(t *testing.T) {
+	gray, _ := stillTopGray(t, "0005")
+	defer gray.Close()
+	a := newTestAnalyzer(t, devCatalog(t))
+	f, err := a.det.detect(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	described := quickSample(f)
+	sample, _ := quickLookups(f)
+	type square struct{ level, x, y int }
+	occupied, looked := map[square]bool{}, map[square]int{}
+	level := 0
+	for i, p := range f.Points {
+		if i > 0 && p.Y < f.Points[i-1].Y {
+			level++
+		}
+		s := square{level, int(p.X) / quickCell, int(p.Y) / quickCell}
+		if slices.Contains(described, i) {
+			occupied[s] = true
+		}
+		if slices.Contains(sample, i) {
+			if !slices.Contains(described, i) {
+				t.Fatalf("keypoint %d is looked up but not described", i)
+			}
+			looked[s]++
+		}
+	}
+	if level != orbLevels-1 {
+		t.Errorf("found %d pyramid levels in the keypoints' order, want %d", level+1, orbLevels)
+	}
+	for s := range occupied {
+		if looked[s] != 1 {
+			t.Errorf("square %+v: %d keypoints looked up, want 1", s, looked[s])
+		}
+	}
+	if len(sample) < len(described)/4 || len(sample) >= len(described) {
+		t.Errorf("looked up %d of %d described keypoints: want a part, at least a quarter", len(sample), len(described))
+	}
+	t.Logf("%d keypoints, %d described, %d looked up", len(f.Points), len(described), len(sample))
 }
