@@ -41,10 +41,7 @@ func TestCoveredLookAlikeNotNamed(t *testing.T) {
 		}
 	}
 	a := newTestAnalyzer(t, catalogWithout(full, missing))
-	faces, ok := newSiteFaces(a.index)
-	if !ok {
-		t.Fatal("no site faces")
-	}
+	faces := siteFacesOf(t, a)
 	const cx, cy = 150.0, 112.5 // cell B2's centre, realm mm
 	cell := models.Cell{Col: 1, Row: 1}
 	cases := []struct {
@@ -69,7 +66,7 @@ func TestCoveredLookAlikeNotNamed(t *testing.T) {
 				w, h := models.CardShortMM, models.CardLongMM
 				found := []placed{{topDownQuad(v, unit.x, unit.y, float64(unit.rot), w, h), models.KindStandard}}
 				places := sitePlacements(gray, v, cell, found, &edgeSums{})
-				n, named := a.nameSiteAt(gray, v, &faces, places, found, len(places) > 0 && outlineShows(places[0]))
+				n, named := a.nameSiteAt(gray, v, faces, places, found, len(places) > 0 && outlineShows(places[0]))
 				gray.Close()
 				got := ""
 				if named {
@@ -114,10 +111,7 @@ func TestDetailScoresAsPlain(t *testing.T) {
 	cat := devCatalog(t)
 	a := newTestAnalyzer(t, cat)
 	_, site := sitesByScan(t, cat)
-	faces, ok := newSiteFaces(a.index)
-	if !ok {
-		t.Fatal("no site faces")
-	}
+	faces := siteFacesOf(t, a)
 	const cx, cy = 150.0, 112.5
 	unit := placement{slug: "granite_warden", x: cx + 12, y: cy + 2, rot: 0}
 	gray, v := renderedTopGray(t, a, cat, []placement{{slug: site, x: cx, y: cy, rot: 180, jitter: 1}, unit}, 130)
@@ -129,13 +123,13 @@ func TestDetailScoresAsPlain(t *testing.T) {
 	nonzero := 0
 	for _, at := range [][2]float64{{cx, cy}, {cx - 30, cy + 20}, {cx + 100, cy - 75}} {
 		p := sitePlacement{cx: (at[0] + v.marginMM) * s, cy: (v.geo.HeightMM() + v.marginMM - at[1]) * s}
-		w := readSiteWindow(gray, s, &faces, p, 4, found, stripHiddenPad)
+		w := readSiteWindow(gray, s, faces, p, 4, found, stripHiddenPad)
 		for face := range faces.refs {
 			for turn := 0; turn < 2; turn++ {
 				for _, d := range [][2]int{{0, 0}, {-3, 2}, {4, -4}} {
-					w.detailScores(&faces, face, turn, d[0], d[1], radii, got)
+					w.detailScores(faces, face, turn, d[0], d[1], radii, got)
 					for k, r := range radii {
-						want := w.detailScore(&faces, face, turn, d[0], d[1], r)
+						want := w.detailScore(faces, face, turn, d[0], d[1], r)
 						if got[k] != want {
 							t.Fatalf("at %v, face %d turn %d shift %v radius %d: %v, the plain reading %v", at, face, turn, d, r, got[k], want)
 						}

@@ -146,11 +146,8 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 			if !near {
 				t.Errorf("%s, turn %d: no placement within %g mm across, %g mm down and 2° of the site (%d kept)", tc.name, rot, tc.reachX, tc.reachY, len(places))
 			}
-			faces, ok := newSiteFaces(a.index)
-			if !ok {
-				t.Fatal("no site faces")
-			}
-			n, ok := a.nameSiteAt(gray, v, &faces, places, found, len(places) > 0 && outlineShows(places[0]))
+			faces := siteFacesOf(t, a)
+			n, ok := a.nameSiteAt(gray, v, faces, places, found, len(places) > 0 && outlineShows(places[0]))
 			gray.Close()
 			if !ok {
 				continue
@@ -195,10 +192,7 @@ func TestAlignFaceFindsSite(t *testing.T) {
 	cat := devCatalog(t)
 	a := newTestAnalyzer(t, cat)
 	_, site := sitesByScan(t, cat)
-	faces, ok := newSiteFaces(a.index)
-	if !ok {
-		t.Fatal("no site faces")
-	}
+	faces := siteFacesOf(t, a)
 	face := -1
 	for i, ri := range faces.refs {
 		if a.index.refs[ri].Slug == site {
@@ -211,9 +205,9 @@ func TestAlignFaceFindsSite(t *testing.T) {
 	const cx, cy, jitter = 150.0, 111.5, 2.0
 	score := func(w *siteWindow, turn int) float64 {
 		var buf pixelPairs
-		pp := w.pairs(&faces, 0, 0, 0, &buf)
-		st := w.stats(&faces, 0, turn, pp)
-		return st.partial(w.faceSums(&faces, 0, turn, nil, face, pp, nil)[0])
+		pp := w.pairs(faces, 0, 0, 0, &buf)
+		st := w.stats(faces, 0, turn, pp)
+		return st.partial(w.faceSums(faces, 0, turn, nil, face, pp, nil)[0])
 	}
 	cases := []struct {
 		name            string
@@ -232,8 +226,8 @@ func TestAlignFaceFindsSite(t *testing.T) {
 		for _, tc := range cases {
 			start := truth
 			start.cx, start.cy, start.angleDeg = truth.cx+tc.offX*s, truth.cy+tc.offY*s, truth.angleDeg+tc.off
-			w := readSiteWindow(gray, s, &faces, start, 4, found, stripHiddenPad)
-			aw, ok := alignFace(gray, s, &faces, face, turn, &w, 0, 0, found)
+			w := readSiteWindow(gray, s, faces, start, 4, found, stripHiddenPad)
+			aw, ok := alignFace(gray, s, faces, face, turn, &w, 0, 0, found)
 			if !ok {
 				t.Errorf("turn %d, %s: not aligned", rot, tc.name)
 				continue
@@ -526,4 +520,15 @@ func renderedTopGray(t *testing.T, a *Analyzer, cat *models.Catalog, place []pla
 	top := v.warp(sc.frame)
 	defer top.Close()
 	return grayOf(top), v
+}
+
+// siteFacesOf gathers the site faces of a's index, failing the test when
+// it has none.
+func siteFacesOf(t *testing.T, a *Analyzer) *siteFaces {
+	t.Helper()
+	faces, ok := newSiteFaces(a.index)
+	if !ok {
+		t.Fatal("no site faces")
+	}
+	return &faces
 }
