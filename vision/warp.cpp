@@ -372,13 +372,13 @@ void colorRow(const cv::Mat &src, const double *m, int row, int from, int n, uch
     }
 }
 
-// colorRowAVX2 is colorRow eight pixels at a time where all eight and
+// colorRowAVX2 is colorRow (from from on) eight pixels at a time where all eight and
 // their neighbours lie inside src, with the same float arithmetic. A pixel
 // and its right neighbour are one 8-byte load (6 bytes used) in each of the
 // two rows; the lanes are worked in the order 0 1 4 5 2 3 6 7 that
 // unpacking two such loads per 128-bit half gives, and put back in order
 // before eight BGR pixels are stored as 24 bytes.
-__attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
+__attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const double *m, int row, int from, int n, uchar *out) {
     const RowLanes lanes{RowMap(m, row)};
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1);
     // The 8-byte loads of a pixel and its right neighbour reach two bytes
@@ -404,7 +404,7 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
                                              13, 14, -1, -1, -1, -1);
     alignas(32) int off[8];
     alignas(32) unsigned long long up[8], down[8];
-    int x = 0;
+    int x = from;
     while (x + 8 <= n) {
         __m256 w, nx, ny;
         lanes.lanes(x, w, nx, ny);
@@ -462,6 +462,99 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
         x += 8;
     }
     colorRow(src, m, row, x, n, out);
+}
+
+// colorRowVBMI is colorRow sixteen pixels at a time, with the same float
+// arithmetic (explicitly rounded, so that it cannot be fused), and without
+// a load per pixel, as grayRowVBMI: the sixteen pixels' neighbours lie in
+// a window of the frame's rows, 128 bytes (42 pixels) wide, and two byte
+// permutes (VBMI) per row pick out every lane's pixel and right neighbour
+// in all three channels; each lane then keeps its two rows. A group whose
+// window is wider, or more than colorWindowRows rows high (a frame turned
+// far from the view's rows), or whose neighbours are not all inside the
+// frame takes colorRowAVX2's way, with the same result.
+const int colorWindowRows = 8;
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBMI(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
+    const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const RowMap r(m, row);
+    const __m512 vm0 = _mm512_set1_ps(r.m0), vm3 = _mm512_set1_ps(r.m3), vm6 = _mm512_set1_ps(r.m6);
+    const __m512 vx0 = _mm512_set1_ps(r.x0), vy0 = _mm512_set1_ps(r.y0), vw0 = _mm512_set1_ps(r.w0);
+    const __m512 step = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1);
+    const int cols = src.cols, rows = src.rows;
+    // A lane's four neighbours are inside src when 0 ≤ x ≤ cols-2 and 0 ≤ y ≤ rows-2.
+    const __m512 xmax = _mm512_set1_ps((float)(cols - 2)), ymax = _mm512_set1_ps((float)(rows - 2));
+    // A window's 128 bytes from pixel x0 hold pixels x0..x0+41 whole: a
+    // lane's pixel and its right neighbour when dx ≤ 40.
+    const __m512i widest = _mm512_set1_epi32(40), byte = _mm512_set1_epi32(0xff), spread = _mm512_set1_epi32(0x01010101);
+    // Per lane, at byte t = 3·dx of a row's window: the pixel's and its
+    // neighbour's blue and green (t, t+3, t+1, t+4), and red (t+2, t+5).
+    const __m512i blueGreen = _mm512_set1_epi32(0x04010300), red = _mm512_set1_epi32(0x0502);
+    // Sixteen BGR0 words into 48 bytes.
+    alignas(64) uchar pack[64];
+    for (int i = 0; i < 64; i++)
+        pack[i] = (uchar)(i < 48 ? i / 3 * 4 + i % 3 : 0);
+    const __m512i compact = _mm512_load_si512((const void *)pack);
+    const bool windows = cols >= 43 && rows >= 2;
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        const __m512 xs = _mm512_add_round_ps(_mm512_set1_ps((float)x), step, rn);
+        const __m512 w = _mm512_add_round_ps(vw0, _mm512_mul_round_ps(vm6, xs, rn), rn);
+        const __m512 nx = _mm512_add_round_ps(vx0, _mm512_mul_round_ps(vm0, xs, rn), rn);
+        const __m512 ny = _mm512_add_round_ps(vy0, _mm512_mul_round_ps(vm3, xs, rn), rn);
+        const __m512 inv = _mm512_div_round_ps(one, w, rn);
+        const __m512 fx = _mm512_mul_round_ps(nx, inv, rn), fy = _mm512_mul_round_ps(ny, inv, rn);
+        const __m512 flx = _mm512_roundscale_ps(fx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        const __m512 fly = _mm512_roundscale_ps(fy, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        const __mmask16 inside = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(flx, zero, _CMP_GE_OQ) &
+                                 _mm512_cmp_ps_mask(flx, xmax, _CMP_LE_OQ) & _mm512_cmp_ps_mask(fly, zero, _CMP_GE_OQ) &
+                                 _mm512_cmp_ps_mask(fly, ymax, _CMP_LE_OQ);
+        if (inside != 0xffff || !windows) {
+            colorRowAVX2(src, m, row, x, x + 16, out);
+            continue;
+        }
+        const __m512i ix = _mm512_cvttps_epi32(flx), iy = _mm512_cvttps_epi32(fly);
+        const int x0 = std::min(endsMin(ix), cols - 43), y0 = endsMin(iy);
+        const __m512i dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0)), dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0));
+        // (Unsigned: a lane left of x0 or above y0 is out of bounds too.)
+        const int high = _mm512_reduce_max_epu32(dy) + 2;
+        if (_mm512_cmpgt_epu32_mask(dx, widest) != 0 || high > colorWindowRows) {
+            colorRowAVX2(src, m, row, x, x + 16, out);
+            continue;
+        }
+        const __m512i t = _mm512_mullo_epi32(_mm512_add_epi32(dx, _mm512_add_epi32(dx, dx)), spread);
+        const __m512i atBG = _mm512_add_epi32(t, blueGreen), atR = _mm512_add_epi32(t, red);
+        __m512i upBG = _mm512_setzero_si512(), upR = upBG, downBG = upBG, downR = upBG;
+        for (int k = 0; k < high; k++) {
+            const uchar *p = src.ptr<uchar>(y0 + k) + 3 * x0;
+            const __m512i lo = _mm512_loadu_si512((const void *)p), hi = _mm512_loadu_si512((const void *)(p + 64));
+            const __m512i bg = _mm512_permutex2var_epi8(lo, atBG, hi), rr = _mm512_permutex2var_epi8(lo, atR, hi);
+            const __mmask16 up = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(k));
+            const __mmask16 down = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(k - 1));
+            upBG = _mm512_mask_mov_epi32(upBG, up, bg), upR = _mm512_mask_mov_epi32(upR, up, rr);
+            downBG = _mm512_mask_mov_epi32(downBG, down, bg), downR = _mm512_mask_mov_epi32(downR, down, rr);
+        }
+        const __m512 ax = _mm512_sub_round_ps(fx, flx, rn), ay = _mm512_sub_round_ps(fy, fly, rn);
+        // Channel c's neighbours: its pixel at bits 0 and its right neighbour
+        // at bits 8 of the 16-bit half of bg (blue low, green high) or rr.
+        __m512i packed = _mm512_setzero_si512();
+#pragma GCC unroll 3
+        for (int c = 0; c < 3; c++) {
+            const __m512i u = c == 2 ? upR : c == 1 ? _mm512_srli_epi32(upBG, 16) : upBG;
+            const __m512i d = c == 2 ? downR : c == 1 ? _mm512_srli_epi32(downBG, 16) : downBG;
+            const __m512 p00 = _mm512_cvtepi32_ps(_mm512_and_si512(u, byte));
+            const __m512 p01 = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(u, 8), byte));
+            const __m512 p10 = _mm512_cvtepi32_ps(_mm512_and_si512(d, byte));
+            const __m512 p11 = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(d, 8), byte));
+            const __m512 top = _mm512_add_round_ps(p00, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p01, p00, rn), rn), rn);
+            const __m512 bottom = _mm512_add_round_ps(p10, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p11, p10, rn), rn), rn);
+            const __m512 v = _mm512_add_round_ps(top, _mm512_mul_round_ps(ay, _mm512_sub_round_ps(bottom, top, rn), rn), rn);
+            packed = _mm512_or_si512(packed, _mm512_slli_epi32(_mm512_cvtps_epi32(v), 8 * c)); // 0..255 already
+        }
+        _mm512_mask_storeu_epi8((void *)(out + 3 * x), (1ULL << 48) - 1, _mm512_permutexvar_epi8(compact, packed));
+    }
+    colorRowAVX2(src, m, row, x, n, out);
 }
 
 // OpenCV's BGR to grey of 8-bit pixels (cv::cvtColor, COLOR_BGR2GRAY):
@@ -543,8 +636,10 @@ int tablecam_warp_perspective(void *src, void *dst, const double *inverse, int w
         }
         if (in.type() == CV_8UC3) {
             for (int y = 0; y < height; y++) {
-                if (avx2)
-                    colorRowAVX2(in, inverse, y, width, out.ptr<uchar>(y));
+                if (vbmi)
+                    colorRowVBMI(in, inverse, y, width, out.ptr<uchar>(y));
+                else if (avx2)
+                    colorRowAVX2(in, inverse, y, 0, width, out.ptr<uchar>(y));
                 else
                     colorRow(in, inverse, y, 0, width, out.ptr<uchar>(y));
             }

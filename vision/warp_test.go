@@ -47,6 +47,18 @@ func tiltedView(v *view) *view {
 	return &w
 }
 
+// turnedView is a view turned 70° about a point of the realm: along its
+// rows, the source position climbs the camera frame's rows steeply, which
+// the vector paths' windows of a few rows do not hold (they take their
+// slower way).
+func turnedView(v *view) *view {
+	w := *v
+	c, s := math.Cos(1.2), math.Sin(1.2)
+	cx, cy := float64(v.size.X)/2, float64(v.size.Y)/2
+	w.toImage = homography{c, -s, cx - c*cx + s*cy, s, c, cy - s*cx - c*cy, 0, 0, 1}.Then(v.toImage)
+	return &w
+}
+
 func TestWarpMatchesOpenCV(t *testing.T) {
 	prev := SetOpenCVThreads(1)
 	defer SetOpenCVThreads(prev)
@@ -62,7 +74,7 @@ func TestWarpMatchesOpenCV(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		views := map[string]*view{"full": v, "half": v.scaled(0.5), "tilted": tiltedView(v)}
+		views := map[string]*view{"full": v, "half": v.scaled(0.5), "tilted": tiltedView(v), "turned": turnedView(v.scaled(0.5))}
 		images := map[string]gocv.Mat{"grey": gray, "colour": frame, "BGRA": bgra}
 		for vn, view := range views {
 			for in, img := range images {
@@ -148,9 +160,10 @@ func TestWarpBeyondHorizon(t *testing.T) {
 }
 
 // TestWarpSmallSource checks that the vector paths warp images narrower
-// than their 64-byte windows, and lower than their rows, exactly as the
-// plain one does: every window reaches past the image, where it reads
-// zeros.
+// than their windows (64 bytes grey, 128 colour), and lower than their
+// rows, exactly as the plain one does: every window reaches past the
+// image, where it reads zeros (grey), or the group takes the slower way
+// (colour).
 func TestWarpSmallSource(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -158,33 +171,38 @@ func TestWarpSmallSource(t *testing.T) {
 		toSrc      homography
 	}{
 		{"narrow, magnified and turned", 40, 30, homography{0.3, -0.1, -4, 0.1, 0.3, -3, 0.0004, 0.0002, 1}},
+		{"a colour window wide, turned", 50, 40, homography{0.35, -0.08, -5, 0.06, 0.3, -4, 0.0003, 0.0002, 1}},
 		{"short, shrunk", 200, 3, homography{1.7, 0.05, -10, 0.02, 0.05, -0.5, 0, 0, 1}},
 		{"one column", 1, 50, homography{0.1, 0, -1, 0, 0.5, -2, 0, 0.0005, 1}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			src := gocv.NewMatWithSize(tc.rows, tc.cols, gocv.MatTypeCV8UC1)
-			defer src.Close()
-			gocv.RandU(&src, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 0, 0, 0))
-			size := image.Pt(160, 120)
-			plain := gocv.NewMat()
-			defer plain.Close()
-			if err := warpPerspectiveWidth(src, &plain, tc.toSrc, size, noVectors); err != nil {
-				t.Fatal(err)
-			}
-			if lit := gocv.CountNonZero(plain); lit < 100 || lit > size.X*size.Y-100 {
-				t.Fatalf("%d of %d pixels lit: the view should show the image and beyond it", lit, size.X*size.Y)
-			}
-			for _, width := range []vectorWidth{avx2Vectors, widestVectors} {
-				vec := gocv.NewMat()
-				if err := warpPerspectiveWidth(src, &vec, tc.toSrc, size, width); err != nil {
+		for _, typ := range []gocv.MatType{gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3} {
+			t.Run(fmt.Sprintf("%s/%d channels", tc.name, map[gocv.MatType]int{gocv.MatTypeCV8UC1: 1, gocv.MatTypeCV8UC3: 3}[typ]), func(t *testing.T) {
+				src := gocv.NewMatWithSize(tc.rows, tc.cols, typ)
+				defer src.Close()
+				gocv.RandU(&src, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 256, 256, 0))
+				size := image.Pt(160, 120)
+				plain := gocv.NewMat()
+				defer plain.Close()
+				if err := warpPerspectiveWidth(src, &plain, tc.toSrc, size, noVectors); err != nil {
 					t.Fatal(err)
 				}
-				if mean, _ := warpDifference(t, vec, plain); mean != 0 {
-					t.Errorf("vector width %d and plain warps differ: mean %.5f levels", width, mean)
+				samples := plain.Reshape(1, 0)
+				defer samples.Close()
+				if lit, all := gocv.CountNonZero(samples), size.X*size.Y*src.Channels(); lit < 100 || lit > all-100 {
+					t.Fatalf("%d of %d samples lit: the view should show the image and beyond it", lit, all)
 				}
-				vec.Close()
-			}
-		})
+				for _, width := range []vectorWidth{avx2Vectors, widestVectors} {
+					vec := gocv.NewMat()
+					if err := warpPerspectiveWidth(src, &vec, tc.toSrc, size, width); err != nil {
+						t.Fatal(err)
+					}
+					if mean, _ := warpDifference(t, vec, plain); mean != 0 {
+						t.Errorf("vector width %d and plain warps differ: mean %.5f levels", width, mean)
+					}
+					vec.Close()
+				}
+			})
+		}
 	}
 }
 
