@@ -56,9 +56,12 @@ struct frameORB {
     // and 0 outside; for angleAVX2.
     std::vector<signed char> weightU, weightV;
     bool simd;
-    bool wide; // the corners are found by cornersAVX512
+    bool wide;        // AVX-512 (F and BW)
+    bool wideCorners; // the corners are found by cornersAVX512 (with VBMI2)
     std::vector<uchar> marks;   // cornersAVX512's corner marks, a level's
     std::vector<uchar> skipped; // its groups marked 0 unseen, by row
+    std::vector<uchar> packed;  // cornerMarksAVX512's candidates of a row
+    std::vector<std::pair<__mmask64, int>> packedGroups;
     std::vector<float> gauss;    // cv::ORB's blur kernel, 7 taps
     std::vector<float> blurRows; // blurTileAVX512's row pass
     // Per level, when its blur is made by tiles (lazyBlur), the tile grid
@@ -72,6 +75,7 @@ struct frameORB {
     std::vector<cv::Mat> levels, bordered, blurred;
     std::vector<float> inverseScale; // per level, 1 / scale^level as cv::ORB computes it
     std::vector<cv::KeyPoint> kps; // the last image's, angles not yet known
+    std::vector<cv::KeyPoint> levelKps; // detectLevel's corners of a level
     std::vector<cv::Point2f> levelPts; // each one's position on its level
 };
 
@@ -258,56 +262,97 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i arcBound(const __m512
 // pixels from the level's edges, x1 − x0 ≥ 64), in groups of 64 columns
 // from x0 (the last one ending at x1, overlapping the one before). A group
 // whose pixels cannot be corners at t is marked 0 and noted in o->skipped;
-// when again is set, only the groups skipped before are looked at.
+// when again is set, only the groups skipped before are looked at. In the
+// other groups, the pixels that cannot be corners at the detector's own
+// threshold are marked 0 too.
 //
 // A pixel is a FAST corner at threshold t when 9 contiguous pixels of its
 // circle are all darker than it by more than t, or all brighter: when A or
 // B, the largest over the arcs of 9 of the smallest difference over the
 // arc (darker, brighter; negative differences as 0), is above t; and
 // cv::FAST's score (cornerScore) is then max(A, B) − 1. So the mark is
-// max(A, B), computed 64 pixels at a time. A pixel cannot be a corner at t
-// without two circle pixels a quarter turn apart both darker, or both
-// brighter, by more than t (every arc of 9 holds such a pair): a group
-// without one is marked 0, which is as good as its marks (at most t) for
-// corners at t or above.
-__attribute__((target("avx512f,avx512bw"))) void cornerMarksAVX512(frameORB *o, const cv::Mat &img, int t, int x0, int x1, int y0, int y1, bool again) {
+// max(A, B). A pixel cannot be a corner at t without two circle pixels a
+// quarter turn apart both darker, or both brighter, by more than t (every
+// arc of 9 holds such a pair): a pixel without one is marked 0, which is as
+// good as its mark (at most t) for corners at t or above, and a group
+// without one is skipped. Such candidates are a fifth of a busy group's
+// pixels: a row's are packed together, their circles with them (VBMI2's
+// byte compress), their marks computed 64 at a time, and spread back to
+// their places.
+__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornerMarksAVX512(frameORB *o, const cv::Mat &img, int t, int x0, int x1, int y0, int y1, bool again) {
     const int step = (int)img.step, cols = img.cols, groups = (x1 - x0 + 63) / 64;
     int offset[16];
     for (int k = 0; k < 16; k++)
         offset[k] = circle16[k][0] + circle16[k][1] * step;
-    const __m512i vt = _mm512_set1_epi8((char)t);
+    const __m512i vt = _mm512_set1_epi8((char)t), vown = _mm512_set1_epi8((char)o->threshold);
+    // A row's candidates: the pixels, then their circles' 16, a lane of
+    // stride bytes each; then their marks. (Lanes past a row's candidates
+    // hold what an earlier row left: their marks are not read.)
+    const size_t stride = 64 * ((size_t)groups + 1);
+    o->packed.resize(18 * stride);
+    o->packedGroups.resize(groups);
+    uchar *packed = o->packed.data(), *packedMarks = packed + 17 * stride;
+    std::pair<__mmask64, int> *packedGroups = o->packedGroups.data(); // (candidates, xs)
     for (int y = y0; y < y1; y++) {
         const uchar *row = img.ptr<uchar>(y);
         uchar *out = o->marks.data() + (size_t)y * cols;
         uchar *skipped = o->skipped.data() + (size_t)y * groups;
+        int n = 0, ng = 0;
         for (int g = 0; g < groups; g++) {
             if (again && !skipped[g])
                 continue;
             int xs = std::min(x0 + 64 * g, x1 - 64);
             const uchar *p = row + xs;
-            __m512i v = _mm512_loadu_si512(p);
+            // (c − v > t when c > v + t, v − c > t when c < v − t; saturated,
+            // these hold for no c where they should not.)
+            const __m512i v = _mm512_loadu_si512(p);
+            __m512i c4[4];
             __mmask64 dark[4], bright[4];
+#pragma GCC unroll 4
             for (int q = 0; q < 4; q++) {
-                __m512i c = _mm512_loadu_si512(p + offset[4 * q]);
-                dark[q] = _mm512_cmpgt_epu8_mask(_mm512_subs_epu8(v, c), vt);
-                bright[q] = _mm512_cmpgt_epu8_mask(_mm512_subs_epu8(c, v), vt);
+                c4[q] = _mm512_loadu_si512(p + offset[4 * q]);
+                dark[q] = _mm512_cmplt_epu8_mask(c4[q], _mm512_subs_epu8(v, vt));
+                bright[q] = _mm512_cmpgt_epu8_mask(c4[q], _mm512_adds_epu8(v, vt));
             }
-            __mmask64 maybe = (dark[0] & dark[1]) | (dark[1] & dark[2]) | (dark[2] & dark[3]) | (dark[3] & dark[0]) |
-                              (bright[0] & bright[1]) | (bright[1] & bright[2]) | (bright[2] & bright[3]) | (bright[3] & bright[0]);
+            // (Two neighbours of four a quarter turn apart: one of 0 and 2
+            // and one of 1 and 3.)
+            __mmask64 maybe = ((dark[0] | dark[2]) & (dark[1] | dark[3])) | ((bright[0] | bright[2]) & (bright[1] | bright[3]));
             skipped[g] = maybe == 0;
             if (maybe == 0) {
                 _mm512_storeu_si512(out + xs, _mm512_setzero_si512());
                 continue;
             }
-            // The largest over the arcs of the least of (c − v, 0) over an
-            // arc is (the largest over the arcs of the arc's least c) − v,
-            // or 0; and so for v − c.
+            if (t != o->threshold) {
+#pragma GCC unroll 4
+                for (int q = 0; q < 4; q++) {
+                    dark[q] = _mm512_cmplt_epu8_mask(c4[q], _mm512_subs_epu8(v, vown));
+                    bright[q] = _mm512_cmpgt_epu8_mask(c4[q], _mm512_adds_epu8(v, vown));
+                }
+                maybe = ((dark[0] | dark[2]) & (dark[1] | dark[3])) | ((bright[0] | bright[2]) & (bright[1] | bright[3]));
+            }
+            packedGroups[ng++] = std::make_pair(maybe, xs);
+            _mm512_storeu_si512(packed + n, _mm512_maskz_compress_epi8(maybe, v));
+#pragma GCC unroll 16
+            for (int k = 0; k < 16; k++)
+                _mm512_storeu_si512(packed + (k + 1) * stride + n, _mm512_maskz_compress_epi8(maybe, _mm512_loadu_si512(p + offset[k])));
+            n += __builtin_popcountll(maybe);
+        }
+        // The largest over the arcs of the least of (c − v, 0) over an arc
+        // is (the largest over the arcs of the arc's least c) − v, or 0;
+        // and so for v − c.
+        for (int i = 0; i < n; i += 64) {
+            const __m512i v = _mm512_loadu_si512(packed + i);
             __m512i c[16];
 #pragma GCC unroll 16
             for (int k = 0; k < 16; k++)
-                c[k] = _mm512_loadu_si512(p + offset[k]);
+                c[k] = _mm512_loadu_si512(packed + (k + 1) * stride + i);
             const __m512i brighter = _mm512_subs_epu8(arcBound<true>(c), v), darker = _mm512_subs_epu8(v, arcBound<false>(c));
-            _mm512_storeu_si512(out + xs, _mm512_max_epu8(darker, brighter));
+            _mm512_storeu_si512(packedMarks + i, _mm512_max_epu8(darker, brighter));
+        }
+        for (int j = 0, at = 0; j < ng; j++) {
+            const __mmask64 m = packedGroups[j].first;
+            _mm512_storeu_si512(out + packedGroups[j].second, _mm512_maskz_expand_epi8(m, _mm512_loadu_si512(packedMarks + at)));
+            at += __builtin_popcountll(m);
         }
     }
 }
@@ -363,7 +408,7 @@ __attribute__((target("avx512f,avx512bw"))) void suppressAVX512(frameORB *o, con
 // one at t, and again at the detector's threshold only in those groups
 // when t finds too few. The level must be continuous, and wider and
 // taller than 2·border + 64.
-__attribute__((target("avx512f,avx512bw"))) void cornersAVX512(frameORB *o, const cv::Mat &img, int t, int border, int want, std::vector<cv::KeyPoint> &out) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornersAVX512(frameORB *o, const cv::Mat &img, int t, int border, int want, std::vector<cv::KeyPoint> &out) {
     const int cols = img.cols, rows = img.rows;
     // Marks one pixel beyond the corners' area, for their neighbours.
     const int x0 = border - 1, x1 = cols - border + 1, y0 = border - 1, y1 = rows - border + 1;
@@ -589,12 +634,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool resizeAVX512(frameOR
 
 // detectLevel finds a level's corners as cv::ORB keeps them.
 void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoint> &out, std::vector<cv::Point2f> &levelPts) {
-    std::vector<cv::KeyPoint> kps;
+    std::vector<cv::KeyPoint> &kps = o->levelKps;
+    kps.clear();
     int want = o->quota[l];
     int t = std::max(o->threshold, o->last[l] - 2);
     // (The loads around a 64-pixel group stay inside the image; 3 pixels
     // beyond the corners' area for the circle, one for the neighbours.)
-    if (o->wide && img.isContinuous() && o->patch >= 4 && img.cols > 2 * o->patch + 64 && img.rows > 2 * o->patch + 64) {
+    if (o->wideCorners && img.isContinuous() && o->patch >= 4 && img.cols > 2 * o->patch + 64 && img.rows > 2 * o->patch + 64) {
         cornersAVX512(o, img, t, o->patch, want, kps);
     } else {
         for (;;) {
@@ -612,11 +658,15 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
         kps.clear();
         o->levelPts.clear();
     } else if ((int)kps.size() >= want) {
-        std::vector<float> scores(kps.size());
-        for (size_t i = 0; i < kps.size(); i++)
-            scores[i] = kps[i].response;
-        std::nth_element(scores.begin(), scores.begin() + want - 1, scores.end(), std::greater<float>());
-        boundary = scores[want - 1];
+        // (FAST scores are whole numbers, 0 to 254: the want-th best is
+        // found by counting.)
+        int count[256] = {0};
+        for (const cv::KeyPoint &k : kps)
+            count[std::min(std::max((int)k.response, 0), 255)]++;
+        int score = 255;
+        for (int above = count[255]; above < want; above += count[--score])
+            ;
+        boundary = (float)score;
         kps.erase(std::remove_if(kps.begin(), kps.end(), [boundary](const cv::KeyPoint &k) { return k.response < boundary; }), kps.end());
     }
     o->last[l] = (int)boundary;
@@ -807,6 +857,7 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     // (angleAVX2 reads a row of the patch in 32 bytes.)
     o->simd = simd > 0 && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
     o->wide = simd > 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    o->wideCorners = o->wide && __builtin_cpu_supports("avx512vbmi2");
     o->vbmi = o->wide && __builtin_cpu_supports("avx512vbmi");
     o->describeVBMI = o->vbmi && describeWindows(patch);
     angleWeights(o);
