@@ -37,11 +37,19 @@ type siteFaces struct {
 	// after the other (face k from k·w[1]·h[1] on), so that one call sums
 	// them all; full holds each face's at level 0, made when needed
 	// (faceAt).
-	half     [2][]float32
-	full     [2][][]float32
-	mean     [2][2][]float32 // [level][turn] the mean site face
-	pxPerMM0 float64         // level 0's scale
-	detail   detailScratch   // detailScores' buffers
+	half [2][]float32
+	// lanes holds the same pixels, for each turn, sixteen faces side by
+	// side: chunk c (faces 16c to 16c+15, missing ones 0) from
+	// c·laneStride on, each pixel's sixteen values together
+	// (tablecam_face_sums_lanes).
+	lanes      [2][]float32
+	laneStride int
+	laneBuf    []faceSums // the lanes' sums of one chunk
+	noLanes    bool       // sum face by face (the tests' reference)
+	full       [2][][]float32
+	mean       [2][2][]float32 // [level][turn] the mean site face
+	pxPerMM0   float64         // level 0's scale
+	detail     detailScratch   // detailScores' buffers
 }
 
 // newSiteFaces gathers the index's site faces; ok is false when it has none.
@@ -70,6 +78,7 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 	if len(f.refs) == 0 || len(x.meanSiteThumb) != f.w[0]*f.h[0] || f.w[1] < 4 || f.h[1] < 4 {
 		return siteFaces{}, false
 	}
+	f.setLanes()
 	m0 := make([]float32, len(x.meanSiteThumb))
 	for i, m := range x.meanSiteThumb {
 		m0[i] = float32(m)
@@ -79,6 +88,23 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 		f.mean[1][turn] = halve(m, f.w[0], f.h[0])
 	}
 	return f, true
+}
+
+// setLanes lays the faces' level-1 pixels out in lanes, from half.
+func (f *siteFaces) setLanes() {
+	n1 := f.w[1] * f.h[1]
+	nf := len(f.half[0]) / n1
+	f.laneStride = 16 * n1
+	for turn := range f.lanes {
+		l := make([]float32, (nf+15)/16*f.laneStride)
+		for k := 0; k < nf; k++ {
+			c := l[k/16*f.laneStride:]
+			for p, v := range f.half[turn][k*n1 : (k+1)*n1] {
+				c[16*p+k%16] = v
+			}
+		}
+		f.lanes[turn] = l
+	}
 }
 
 // faceAt gives a face's pixels at a level and turn.
@@ -368,12 +394,54 @@ func (w *siteWindow) faceSums(faces *siteFaces, level, turn int, which []int32, 
 	if n == 0 {
 		return buf
 	}
+	// Sixteen faces in lanes cost about what four do one by one.
+	if level == 1 && n >= 4 && !faces.noLanes && faces.laneSums(w.px[1], turn, which, n, pp, buf) {
+		return buf
+	}
 	var ids *C.int32_t
 	if which != nil {
 		ids = (*C.int32_t)(unsafe.Pointer(&which[0]))
 	}
 	C.tablecam_face_sums(cFloats(w.px[level]), cFloats(faces.mean[level][turn]), cFloats(base), C.int64_t(stride), ids, C.int(n), cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&buf[0])))
 	return buf
+}
+
+// laneSums sums faces the way faceSums does at level 1 (the faces listed
+// in which, or the first n when which is nil), sixteen at a time in
+// vector lanes, into out; ok is false, and nothing is summed, where the
+// processor cannot.
+func (f *siteFaces) laneSums(o []float32, turn int, which []int32, n int, pp pixelPairs, out []faceSums) bool {
+	chunk := func(c int) *C.float { return cFloats(f.lanes[turn][c*f.laneStride:]) }
+	sum := func(c, nc int, dst []faceSums) bool {
+		return C.tablecam_face_sums_lanes(cFloats(o), cFloats(f.mean[1][turn]), chunk(c), C.int64_t(f.laneStride), C.int(nc),
+			cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&dst[0]))) != 0
+	}
+	if which == nil {
+		nc := (n + 15) / 16
+		if cap(f.laneBuf) < 16*nc {
+			f.laneBuf = make([]faceSums, 16*nc)
+		}
+		if !sum(0, nc, f.laneBuf[:16*nc]) {
+			return false
+		}
+		copy(out, f.laneBuf[:n])
+		return true
+	}
+	if cap(f.laneBuf) < 16 {
+		f.laneBuf = make([]faceSums, 16)
+	}
+	lane := f.laneBuf[:16]
+	done := -1 // the chunk whose sums lane holds
+	for k, face := range which {
+		if c := int(face) / 16; c != done {
+			if !sum(c, 1, lane) {
+				return false
+			}
+			done = c
+		}
+		out[k] = lane[face%16]
+	}
+	return true
 }
 
 // layout is the correlation of the window's pixels with the mean site face.

@@ -10,6 +10,12 @@
 
 #include <immintrin.h>
 
+// upper8 is a vector's upper eight floats (AVX-512F alone has no
+// _mm512_extractf32x8_ps, a DQ instruction).
+__attribute__((target("avx512f"))) static inline __m256 upper8(__m512 v) {
+    return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+}
+
 __attribute__((target("avx2,fma"))) static inline double hsum8(__m256 v) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -37,6 +43,11 @@ __attribute__((target("avx2,fma"))) static void window_sums_avx2(const float *o,
         for (; i < n; i++) {
             float x = a[i], y = b[i];
             to += x, too += x * x, tm += y, tmm += y * y, tom += x * y;
+        }
+        if (n < 8) {
+            // The vector sums are 0: 0 + x is x (the double sum, from +0, takes a −0 tail alike).
+            so += to, soo += too, sm += tm, smm += tmm, som += tom;
+            continue;
         }
         so += hsum8(vo) + to, soo += hsum8(voo) + too, sm += hsum8(vm) + tm, smm += hsum8(vmm) + tmm;
         som += hsum8(vom) + tom;
@@ -79,6 +90,10 @@ __attribute__((target("avx2,fma"))) static void face_sums_avx2(const float *o, c
             float x = a[i], y = b[i], z = c[i];
             tt += y, ttt += y * y, tot += x * y, ttm += y * z;
         }
+        if (n < 8) {
+            st += tt, stt += ttt, sot += tot, stm += ttm; // as in window_sums_avx2
+            continue;
+        }
         st += hsum8(vt) + tt, stt += hsum8(vtt) + ttt, sot += hsum8(vot) + tot, stm += hsum8(vtm) + ttm;
     }
     out[0] = st, out[1] = stt, out[2] = sot, out[3] = stm;
@@ -118,6 +133,106 @@ void tablecam_face_sums(const float *o, const float *m, const float *faces, int6
             face_sums_plain(o, m, t, runs, nruns, out + 4 * k);
         }
     }
+}
+
+// product is a·b rounded on its own, as the scalar tails of face_sums_avx2
+// round it: the compiler may not fuse it into a following addition.
+__attribute__((target("avx512f"))) static inline __m512 product(__m512 a, __m512 b) {
+    __m512 p = _mm512_mul_ps(a, b);
+    __asm__("" : "+v"(p));
+    return p;
+}
+
+// The level-1 faces side by side: faces in lanes instead of pixels. Most
+// runs beside a unit are shorter than a vector (half of them under eight
+// pixels at level 1), so face_sums_avx2 spends its time on scalar tails and
+// horizontal sums. Here sixteen faces lie in a vector's lanes, each pixel's
+// sixteen values together (tablecam_face_lanes), and every lane repeats one
+// face's arithmetic in face_sums_avx2 operation for operation: the vector
+// part's eight partial sums (pixels 8j + l), added up as hsum8 adds them,
+// the tail's sums pixel by pixel, and each run's sum added in double
+// precision, run after run. So the sums are those of face_sums_avx2, to the
+// last bit (TestFaceLanesAsFaceSums).
+__attribute__((target("avx512f"))) static void face_sums_lanes_avx512(const float *o, const float *m,
+                                                                      const float *lanes, int64_t chunk_stride,
+                                                                      int nchunks, const tablecam_pixel_run *runs,
+                                                                      int nruns, double *out) {
+    for (int c = 0; c < nchunks; c++) {
+        const float *base = lanes + (int64_t)c * chunk_stride;
+        __m512d st[2], stt[2], sot[2], stm[2];
+        for (int h = 0; h < 2; h++) {
+            st[h] = _mm512_setzero_pd(), stt[h] = st[h], sot[h] = st[h], stm[h] = st[h];
+        }
+        for (int r = 0; r < nruns; r++) {
+            const float *a = o + runs[r].win, *z = m + runs[r].face, *t = base + 16 * (int64_t)runs[r].face;
+            int n = runs[r].n, nv = n / 8;
+            __m512 rt = _mm512_setzero_ps(), rtt = rt, rot = rt, rtm = rt;
+            if (nv > 0) {
+                // Lane l's partial sums of the vector part, as face_sums_avx2's lane l.
+                __m512 pt[8], ptt[8], pot[8], ptm[8];
+                for (int l = 0; l < 8; l++) {
+                    __m512 vt = _mm512_setzero_ps(), vtt = vt, vot = vt, vtm = vt;
+                    for (int j = 0; j < nv; j++) {
+                        int i = 8 * j + l;
+                        __m512 y = _mm512_loadu_ps(t + 16 * (int64_t)i), x = _mm512_set1_ps(a[i]),
+                               w = _mm512_set1_ps(z[i]);
+                        vt = _mm512_add_ps(vt, y);
+                        vtt = _mm512_fmadd_ps(y, y, vtt);
+                        vot = _mm512_fmadd_ps(x, y, vot);
+                        vtm = _mm512_fmadd_ps(y, w, vtm);
+                    }
+                    pt[l] = vt, ptt[l] = vtt, pot[l] = vot, ptm[l] = vtm;
+                }
+                // hsum8: ((p0 + p4) + (p2 + p6)) + ((p1 + p5) + (p3 + p7)).
+#define TABLECAM_HSUM8(p)                                                                                           \
+    _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(p[0], p[4]), _mm512_add_ps(p[2], p[6])),                                \
+                  _mm512_add_ps(_mm512_add_ps(p[1], p[5]), _mm512_add_ps(p[3], p[7])))
+                rt = TABLECAM_HSUM8(pt), rtt = TABLECAM_HSUM8(ptt), rot = TABLECAM_HSUM8(pot), rtm = TABLECAM_HSUM8(ptm);
+#undef TABLECAM_HSUM8
+            }
+            __m512 tt = _mm512_setzero_ps(), ttt = tt, tot = tt, ttm = tt;
+            for (int i = 8 * nv; i < n; i++) {
+                __m512 y = _mm512_loadu_ps(t + 16 * (int64_t)i), x = _mm512_set1_ps(a[i]), w = _mm512_set1_ps(z[i]);
+                tt = _mm512_add_ps(tt, y);
+                ttt = _mm512_add_ps(ttt, product(y, y));
+                tot = _mm512_add_ps(tot, product(x, y));
+                ttm = _mm512_add_ps(ttm, product(y, w));
+            }
+            // st += (double)hsum + (double)tail, each half of the lanes.
+#define TABLECAM_ADD_RUN(acc, v, tl)                                                                                \
+    for (int h = 0; h < 2; h++) {                                                                                     \
+        __m256 vh = h ? upper8(v) : _mm512_castps512_ps256(v);                              \
+        __m256 th = h ? upper8(tl) : _mm512_castps512_ps256(tl);                            \
+        acc[h] = _mm512_add_pd(acc[h], _mm512_add_pd(_mm512_cvtps_pd(vh), _mm512_cvtps_pd(th)));                       \
+    }
+            TABLECAM_ADD_RUN(st, rt, tt)
+            TABLECAM_ADD_RUN(stt, rtt, ttt)
+            TABLECAM_ADD_RUN(sot, rot, tot)
+            TABLECAM_ADD_RUN(stm, rtm, ttm)
+#undef TABLECAM_ADD_RUN
+        }
+        double sums[4][16];
+        for (int h = 0; h < 2; h++) {
+            _mm512_storeu_pd(&sums[0][8 * h], st[h]);
+            _mm512_storeu_pd(&sums[1][8 * h], stt[h]);
+            _mm512_storeu_pd(&sums[2][8 * h], sot[h]);
+            _mm512_storeu_pd(&sums[3][8 * h], stm[h]);
+        }
+        for (int f = 0; f < 16; f++) {
+            for (int k = 0; k < 4; k++) {
+                out[4 * (16 * (int64_t)c + f) + k] = sums[k][f];
+            }
+        }
+    }
+}
+
+int tablecam_face_sums_lanes(const float *o, const float *m, const float *lanes, int64_t chunk_stride, int nchunks,
+                             const tablecam_pixel_run *runs, int nruns, double *out) {
+    if (!__builtin_cpu_supports("avx512f")) {
+        return 0;
+    }
+    face_sums_lanes_avx512(o, m, lanes, chunk_stride, nchunks, runs, nruns, out);
+    return 1;
 }
 
 static inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }

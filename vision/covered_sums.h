@@ -23,6 +23,15 @@ void tablecam_window_sums(const float *o, const float *m, const tablecam_pixel_r
 void tablecam_face_sums(const float *o, const float *m, const float *faces, int64_t stride, const int32_t *which,
                         int nfaces, const tablecam_pixel_run *runs, int nruns, double *out);
 
+// tablecam_face_sums_lanes is tablecam_face_sums for every face of
+// nchunks chunks of sixteen, each chunk's faces side by side
+// (tablecam_face_lanes; chunk c from lanes + c·chunk_stride on): out[4f…4f+3]
+// for face f of them all (padding lanes included), the same sums to the last
+// bit as tablecam_face_sums gives with AVX2. It returns 0, and sums nothing,
+// where the processor lacks AVX-512.
+int tablecam_face_sums_lanes(const float *o, const float *m, const float *lanes, int64_t chunk_stride, int nchunks,
+                             const tablecam_pixel_run *runs, int nruns, double *out);
+
 // tablecam_edge_sums reads the edges of a w × h grey image (edgeSums.read
 // in covered_place.go) where hidden is zero. The image's grey steps across
 // (dx: the level base pixels right less base pixels left, smoothed down by

@@ -1,0 +1,137 @@
+package vision
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomSiteFaces makes n random level-1 faces of w × h pixels (and their
+// mean), laid out in lanes: values of four bytes averaged (multiples of ¼,
+// as halveBytes gives) when quarters is set, else any floats from 0 to 255.
+func randomSiteFaces(rng *rand.Rand, n, w, h int, quarters bool) *siteFaces {
+	f := &siteFaces{pxPerMM0: 1}
+	f.w[1], f.h[1] = w, h
+	f.w[0], f.h[0] = 2*w, 2*h
+	pixel := func() float32 {
+		if quarters {
+			return float32(rng.IntN(1021)) / 4
+		}
+		return rng.Float32() * 255
+	}
+	for k := 0; k < n; k++ {
+		f.refs = append(f.refs, k)
+		for turn := range f.half {
+			for i := 0; i < w*h; i++ {
+				f.half[turn] = append(f.half[turn], pixel())
+			}
+		}
+	}
+	for turn := range f.mean[1] {
+		f.mean[1][turn] = make([]float32, w*h)
+		for i := range f.mean[1][turn] {
+			f.mean[1][turn][i] = pixel()
+		}
+	}
+	f.setLanes()
+	return f
+}
+
+// randomSiteWindow makes a level-1 window around faces (radius r) whose
+// visible pixels lie in runs of every length from 1 to the whole row.
+func randomSiteWindow(rng *rand.Rand, f *siteFaces, r int, quarters bool) *siteWindow {
+	w := &siteWindow{radius: [2]int{2 * r, r}}
+	w.w[1], w.h[1] = f.w[1]+2*r, f.h[1]+2*r
+	n := w.w[1] * w.h[1]
+	w.px[1], w.vis[1] = make([]float32, n), make([]bool, n)
+	for i := range w.px[1] {
+		if quarters {
+			w.px[1][i] = float32(rng.IntN(1021)) / 4
+		} else {
+			w.px[1][i] = rng.Float32() * 255
+		}
+	}
+	for y := 0; y < w.h[1]; y++ {
+		for x := 0; x < w.w[1]; {
+			l := 1 + rng.IntN(3+y) // longer runs further down
+			show := rng.IntN(3) > 0
+			for ; l > 0 && x < w.w[1]; l, x = l-1, x+1 {
+				w.vis[1][y*w.w[1]+x] = show
+			}
+		}
+	}
+	w.runs[1] = visibleRuns(w.vis[1], w.w[1])
+	return w
+}
+
+// TestFaceLanesAsFaceSums checks the level-1 face sums taken sixteen faces
+// at a time in vector lanes (siteFaces.laneSums) against those taken face
+// by face: every face and subsets of them, every shift, runs of every
+// length, 14 faces (one chunk, two lanes empty) and 37 (three chunks),
+// pixels as the faces hold them and any floats. The sums must be equal to
+// the last bit.
+func TestFaceLanesAsFaceSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	compared := 0
+	for _, c := range []struct {
+		faces    int
+		quarters bool
+	}{{14, true}, {37, true}, {14, false}, {37, false}} {
+		f := randomSiteFaces(rng, c.faces, 44, 31, c.quarters)
+		for trial := 0; trial < 3; trial++ {
+			w := randomSiteWindow(rng, f, 2, c.quarters)
+			var buf pixelPairs
+			for dy := -2; dy <= 2; dy++ {
+				for dx := -2; dx <= 2; dx++ {
+					pp := w.pairs(f, 1, dx, dy, &buf)
+					for turn := 0; turn < 2; turn++ {
+						var which []int32
+						if (dx+dy)%2 != 0 {
+							for k := range f.refs {
+								if rng.IntN(3) == 0 {
+									which = append(which, int32(k))
+								}
+							}
+							rng.Shuffle(len(which), func(i, j int) { which[i], which[j] = which[j], which[i] })
+							if len(which) == 0 {
+								continue
+							}
+						}
+						n := len(which)
+						if which == nil {
+							n = len(f.refs)
+						}
+						got := make([]faceSums, n)
+						if !f.laneSums(w.px[1], turn, which, n, pp, got) {
+							t.Skip("no AVX-512 here: the lanes are not used")
+						}
+						f.noLanes = true
+						want := w.faceSums(f, 1, turn, which, 0, pp, nil)
+						f.noLanes = false
+						for k := range want {
+							for i := range want[k] {
+								if math.Float64bits(got[k][i]) != math.Float64bits(want[k][i]) {
+									t.Fatalf("%d faces, quarters %v, shift (%d, %d), turn %d, face %d of %v, sum %d: %v in lanes, %v face by face",
+										c.faces, c.quarters, dx, dy, turn, k, which, i, got[k][i], want[k][i])
+								}
+							}
+							if want[k][1] != 0 {
+								compared++
+							}
+						}
+						// faceSums itself takes the lanes.
+						again := w.faceSums(f, 1, turn, which, 0, pp, nil)
+						for k := range again {
+							if again[k] != got[k] {
+								t.Fatalf("faceSums gave %v, the lanes %v", again[k], got[k])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if compared == 0 {
+		t.Error("every sum 0: nothing compared")
+	}
+}
