@@ -4,9 +4,11 @@ package vision
 import "C"
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 	"sort"
 	"unsafe"
 
@@ -179,7 +181,18 @@ type siteWindow struct {
 	w, h   [2]int // window size at each level
 	px     [2][]float32
 	vis    [2][]bool
-	runs   [2][]visibleRun
+	// runs lists vis's runs at a level once read (runsRead): a wide
+	// window, only cropped and searched at level 1, never reads level 0's.
+	runs     [2][]visibleRun
+	runsRead [2]bool
+}
+
+// visible gives the window's runs of visible pixels at a level.
+func (w *siteWindow) visible(level int) []visibleRun {
+	if !w.runsRead[level] {
+		w.runs[level], w.runsRead[level] = visibleRuns(w.vis[level], w.w[level]), true
+	}
+	return w.runs[level]
 }
 
 // siteWindowBorderMM is the band along the face's edge left out of every
@@ -262,9 +275,6 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 	w.vis[1] = make([]bool, w.w[1]*w.h[1])
 	C.tablecam_window_halve(cFloats(w.px[0]), (*C.uint8_t)(unsafe.Pointer(&w.vis[0][0])), C.int(w.w[0]), C.int(w.h[0]),
 		cFloats(w.px[1]), (*C.uint8_t)(unsafe.Pointer(&w.vis[1][0])))
-	for level := range w.runs {
-		w.runs[level] = visibleRuns(w.vis[level], w.w[level])
-	}
 	return w
 }
 
@@ -288,7 +298,7 @@ func (w *siteWindow) pairs(faces *siteFaces, level, dx, dy int, buf *pixelPairs)
 	defer func() { *buf = pp }()
 	// Window columns over the face, less its border.
 	lo, hi := max(b+r+dx, 0), min(tw-b+r+dx, ww)
-	for _, run := range w.runs[level] {
+	for _, run := range w.visible(level) {
 		v := int(run.y) - r - dy
 		if v < b || v >= th-b {
 			continue
@@ -306,18 +316,46 @@ func (w *siteWindow) pairs(faces *siteFaces, level, dx, dy int, buf *pixelPairs)
 // visibleRun is a row's stretch of visible window pixels, x0 ≤ x < x1.
 type visibleRun struct{ y, x0, x1 int32 }
 
-// visibleRuns lists the runs of visible pixels of a w-wide mask.
+// visibleRuns lists the runs of visible pixels of a w-wide mask. It reads
+// the mask eight pixels at a time (a bool is a byte, 0 or 1): a word of
+// hidden pixels is passed over whole while a run is sought, one of visible
+// pixels while its end is.
 func visibleRuns(vis []bool, w int) []visibleRun {
+	const ones = 0x0101010101010101
 	var out []visibleRun
-	for y := 0; y*w < len(vis); y++ {
-		row := vis[y*w : (y+1)*w]
+	if len(vis) == 0 || w <= 0 {
+		return out
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&vis[0])), len(vis))
+	for y := 0; (y+1)*w <= len(b); y++ {
+		row := b[y*w : (y+1)*w]
 		for x := 0; x < w; {
-			if !row[x] {
-				x++
-				continue
+			// The next visible pixel.
+			for x+8 <= w {
+				word := binary.LittleEndian.Uint64(row[x:])
+				if word != 0 {
+					x += bits.TrailingZeros64(word) / 8
+					break
+				}
+				x += 8
 			}
+			for x < w && row[x] == 0 {
+				x++
+			}
+			if x == w {
+				break
+			}
+			// The next hidden one.
 			x0 := x
-			for x < w && row[x] {
+			for x+8 <= w {
+				word := binary.LittleEndian.Uint64(row[x:]) ^ ones
+				if word != 0 {
+					x += bits.TrailingZeros64(word) / 8
+					break
+				}
+				x += 8
+			}
+			for x < w && row[x] != 0 {
 				x++
 			}
 			out = append(out, visibleRun{int32(y), int32(x0), int32(x)})
@@ -843,7 +881,6 @@ func (w *siteWindow) crop(faces *siteFaces, dx, dy, radius0 int, pxPerMM float64
 			copy(c.px[level][y*c.w[level]:(y+1)*c.w[level]], w.px[level][from:from+c.w[level]])
 			copy(c.vis[level][y*c.w[level]:(y+1)*c.w[level]], w.vis[level][from:from+c.w[level]])
 		}
-		c.runs[level] = visibleRuns(c.vis[level], c.w[level])
 	}
 	return c
 }

@@ -60,7 +60,6 @@ func randomSiteWindow(rng *rand.Rand, f *siteFaces, r int, quarters bool) *siteW
 			}
 		}
 	}
-	w.runs[1] = visibleRuns(w.vis[1], w.w[1])
 	return w
 }
 
@@ -133,5 +132,69 @@ func TestFaceLanesAsFaceSums(t *testing.T) {
 	}
 	if compared == 0 {
 		t.Error("every sum 0: nothing compared")
+	}
+}
+
+// visibleRunsPlain is visibleRuns pixel by pixel: its reference.
+func visibleRunsPlain(vis []bool, w int) []visibleRun {
+	var out []visibleRun
+	for y := 0; y*w < len(vis); y++ {
+		row := vis[y*w : (y+1)*w]
+		for x := 0; x < w; {
+			if !row[x] {
+				x++
+				continue
+			}
+			x0 := x
+			for x < w && row[x] {
+				x++
+			}
+			out = append(out, visibleRun{int32(y), int32(x0), int32(x)})
+		}
+	}
+	return out
+}
+
+// TestVisibleRunsAsPlain checks visibleRuns, which reads a mask eight
+// pixels at a time, against the pixel-by-pixel reading: masks 1 to 70
+// pixels wide, runs short and long, sparse and dense, all hidden and all
+// visible.
+func TestVisibleRunsAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 1))
+	runs := 0
+	for w := 1; w <= 70; w++ {
+		for trial := 0; trial < 20; trial++ {
+			h := 1 + rng.IntN(6)
+			vis := make([]bool, w*h)
+			switch trial {
+			case 0: // all hidden
+			case 1:
+				for i := range vis {
+					vis[i] = true
+				}
+			default:
+				long := 1 + rng.IntN(20) // the mean length of a stretch
+				show := rng.IntN(2) == 0
+				for i := range vis {
+					if rng.IntN(long) == 0 {
+						show = !show
+					}
+					vis[i] = show
+				}
+			}
+			got, want := visibleRuns(vis, w), visibleRunsPlain(vis, w)
+			if len(got) != len(want) {
+				t.Fatalf("%d wide, %d high, trial %d: %d runs, the plain reading %d", w, h, trial, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%d wide, %d high, trial %d: run %d is %v, the plain reading's %v", w, h, trial, i, got[i], want[i])
+				}
+			}
+			runs += len(want)
+		}
+	}
+	if runs == 0 {
+		t.Error("no runs compared")
 	}
 }
