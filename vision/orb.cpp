@@ -48,9 +48,13 @@ struct frameORB {
     std::vector<int> umax;
     std::vector<cv::Point> pattern;
     std::vector<float> patternX, patternY; // the pattern as floats, for describeAVX2
-    // The pattern as floats, each test's first point and its second apart,
-    // for describeVBMI.
-    std::vector<float> firstX, firstY, secondX, secondY;
+    // For describeVBMI: the pattern's distinct points as floats (the
+    // pattern's 512 hold some 280, padded to a multiple of 64 with the
+    // centre), and per group of 64 tests, each test's first and second
+    // point among them (testPoint, see pickSamples).
+    std::vector<float> pointX, pointY;
+    std::vector<uchar> testPoint;            // 4 groups × (first 64, second 64): a point's place, mod 256
+    std::vector<unsigned long long> testIn; // 4 groups × (first, second) × (points 128–255, points 256 on)
     // Per row v of the circular patch, byte weights over the 32 bytes from
     // its column −halfPatch: u, and v, inside the patch (|u| ≤ umax[v]),
     // and 0 outside; for angleAVX2.
@@ -746,43 +750,61 @@ inline int windowRows(int patch) { return (2 * describeReach(patch) + 1 + 3) / 4
 
 // sampleIndexes gives the places of 16 pattern points (px, py), turned by
 // the angle of cosine a and sine b as describeAVX2 turns them, in the
-// window: (row + reach)·32 + column + reach.
-__attribute__((target("avx512f,avx512bw"))) inline __m512i sampleIndexes(const float *px, const float *py, __m512 a, __m512 b, __m512i reach) {
+// window: (row + reach)·32 + column + reach (reach33 is reach·33).
+__attribute__((target("avx512f,avx512bw"))) inline __m512i sampleIndexes(const float *px, const float *py, __m512 a, __m512 b, __m512i reach33) {
+    // (Each product rounded, as cv::ORB's: explicit rounding keeps the
+    // compiler from fusing a product into the sum.)
+    const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
     __m512 x = _mm512_loadu_ps(px), y = _mm512_loadu_ps(py);
-    __m512 rx = _mm512_sub_ps(_mm512_mul_ps(x, a), _mm512_mul_ps(y, b));
-    __m512 ry = _mm512_add_ps(_mm512_mul_ps(x, b), _mm512_mul_ps(y, a));
-    __m512i col = _mm512_add_epi32(_mm512_cvtps_epi32(rx), reach), row = _mm512_add_epi32(_mm512_cvtps_epi32(ry), reach);
-    return _mm512_add_epi32(_mm512_slli_epi32(row, 5), col);
+    __m512 rx = _mm512_sub_round_ps(_mm512_mul_round_ps(x, a, rn), _mm512_mul_round_ps(y, b, rn), rn);
+    __m512 ry = _mm512_add_round_ps(_mm512_mul_round_ps(x, b, rn), _mm512_mul_round_ps(y, a, rn), rn);
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_slli_epi32(_mm512_cvtps_epi32(ry), 5), _mm512_cvtps_epi32(rx)), reach33);
 }
 
-// join4 puts four 16-byte parts together, in order.
-__attribute__((target("avx512f"))) inline __m512i join4(const __m128i *p) {
-    const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(p[0]), p[1], 1);
-    const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(p[2]), p[3], 1);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
-}
-
-// samples64 gives the samples of 64 pattern points (px, py: the first or
-// the second points of 64 tests) from the window's pairs of registers.
+// samples64 gives the samples of 64 pattern points (px, py) from the
+// window's pairs of registers (at most 8). A place's low 7 bits pick its
+// byte in a pair, which the next 3 pick: the places are packed into 16
+// bits, then their low bytes and their high ones apart, and the pair is
+// chosen bit by bit.
 template <int pairs>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i samples64(const float *px, const float *py, __m512 a, __m512 b, __m512i reach,
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i samples64(const float *px, const float *py, __m512 a, __m512 b, __m512i reach33,
                                                                                  const __m512i (*window)[2]) {
-    __m128i at4[4], pair4[4];
-    for (int q = 0; q < 4; q++) {
-        const __m512i i = sampleIndexes(px + 16 * q, py + 16 * q, a, b, reach);
-        at4[q] = _mm512_cvtepi32_epi8(i);
-        pair4[q] = _mm512_cvtepi32_epi8(_mm512_srli_epi32(i, 7));
-    }
-    const __m512i at = join4(at4), pair = join4(pair4);
+    static_assert(pairs >= 1 && pairs <= 8, "a place's pair is 3 bits");
+    __m512i i[4];
+    for (int q = 0; q < 4; q++)
+        i[q] = sampleIndexes(px + 16 * q, py + 16 * q, a, b, reach33);
+    // The even 16-bit words of two registers, in order; then the even
+    // bytes, and the odd ones.
+    const __m512i words = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i w0 = _mm512_permutex2var_epi16(i[0], words, i[1]), w1 = _mm512_permutex2var_epi16(i[2], words, i[3]);
+    const __m512i even = _mm512_set_epi8(126, 124, 122, 120, 118, 116, 114, 112, 110, 108, 106, 104, 102, 100, 98, 96, 94, 92, 90, 88, 86, 84, 82, 80, 78, 76, 74, 72, 70, 68, 66, 64, 62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i at = _mm512_permutex2var_epi8(w0, even, w1);
+    const __m512i high = _mm512_permutex2var_epi8(w0, _mm512_add_epi8(even, _mm512_set1_epi8(1)), w1);
+    const __mmask64 bit0 = _mm512_movepi8_mask(at), bit1 = _mm512_test_epi8_mask(high, _mm512_set1_epi8(1)),
+                    bit2 = _mm512_test_epi8_mask(high, _mm512_set1_epi8(2));
     // (The permutes read the low 7 bits of each place.)
-    __m512i v = _mm512_permutex2var_epi8(window[0][0], at, window[0][1]);
-    for (int p = 1; p < pairs; p++)
-        v = _mm512_mask_mov_epi8(v, _mm512_cmpeq_epi8_mask(pair, _mm512_set1_epi8((char)p)), _mm512_permutex2var_epi8(window[p][0], at, window[p][1]));
-    return v;
+    __m512i v[8];
+    for (int p = 0; p < 8; p++)
+        v[p] = p < pairs ? _mm512_permutex2var_epi8(window[p][0], at, window[p][1]) : v[pairs - 1];
+    const __m512i v01 = _mm512_mask_blend_epi8(bit0, v[0], v[1]), v23 = _mm512_mask_blend_epi8(bit0, v[2], v[3]);
+    const __m512i v45 = _mm512_mask_blend_epi8(bit0, v[4], v[5]), v67 = _mm512_mask_blend_epi8(bit0, v[6], v[7]);
+    return _mm512_mask_blend_epi8(bit2, _mm512_mask_blend_epi8(bit1, v01, v23), _mm512_mask_blend_epi8(bit1, v45, v67));
+}
+
+// pickSamples gives, for 64 tests, the samples of their first (or their
+// second) points out of the samples of the pattern's distinct points,
+// held in five registers: at, a point's place mod 256 (the permutes read
+// its low 7 or 6 bits), and in, the tests whose point is one of 128–255
+// and those whose is one of 256 on.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i pickSamples(const __m512i *s, __m512i at, const unsigned long long *in) {
+    __m512i v = _mm512_permutex2var_epi8(s[0], at, s[1]);
+    v = _mm512_mask_mov_epi8(v, in[0], _mm512_permutex2var_epi8(s[2], at, s[3]));
+    return _mm512_mask_permutexvar_epi8(v, in[1], at, s[4]);
 }
 
 // describeWindow is describe with describeAVX2's arithmetic, the samples
-// read out of registers (see describeReach), 64 tests at a time.
+// read out of registers (see describeReach), 64 at a time: those of the
+// pattern's distinct points, then the tests' picked from them.
 template <int pairs>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void describeWindow(const frameORB *o, const cv::KeyPoint &k, uchar *d) {
     const uchar *center;
@@ -799,10 +821,15 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) void describeWindow(const
             window[p][h] = _mm512_inserti64x4(w, _mm256_loadu_si256((const __m256i *)(row + step)), 1);
         }
     const __m512 va = _mm512_set1_ps(a), vb = _mm512_set1_ps(b);
-    const __m512i vreach = _mm512_set1_epi32(reach);
-    for (int t = 0; t < 256; t += 64) {
-        const __m512i p = samples64<pairs>(&o->firstX[t], &o->firstY[t], va, vb, vreach, window);
-        const __m512i q = samples64<pairs>(&o->secondX[t], &o->secondY[t], va, vb, vreach, window);
+    const __m512i reach33 = _mm512_set1_epi32(33 * reach);
+    __m512i samples[5];
+    for (int i = 0; i < 5; i++)
+        samples[i] = samples64<pairs>(&o->pointX[64 * i], &o->pointY[64 * i], va, vb, reach33, window);
+    const uchar *at = o->testPoint.data();
+    const unsigned long long *in = o->testIn.data();
+    for (int t = 0; t < 256; t += 64, at += 128, in += 4) {
+        const __m512i p = pickSamples(samples, _mm512_loadu_si512(at), in);
+        const __m512i q = pickSamples(samples, _mm512_loadu_si512(at + 64), in + 2);
         const uint64_t bits = _mm512_cmplt_epu8_mask(p, q);
         std::memcpy(d + t / 8, &bits, 8);
     }
@@ -821,6 +848,41 @@ void describeVBMI(const frameORB *o, const cv::KeyPoint &k, uchar *d) {
     default:
         describeWindow<6>(o, k, d);
     }
+}
+
+// distinctPoints lists the pattern's distinct points for describeWindow,
+// and each test's two among them; it leaves describeVBMI off where they
+// do not fit five registers.
+void distinctPoints(frameORB *o) {
+    std::vector<int> place(o->pattern.size());
+    for (size_t i = 0; i < o->pattern.size(); i++) {
+        const cv::Point &p = o->pattern[i];
+        size_t j = 0;
+        while (j < o->pointX.size() && (o->pointX[j] != (float)p.x || o->pointY[j] != (float)p.y))
+            j++;
+        if (j == o->pointX.size()) {
+            o->pointX.push_back((float)p.x);
+            o->pointY.push_back((float)p.y);
+        }
+        place[i] = (int)j;
+    }
+    if (o->pointX.size() > 320 || o->pattern.size() != 512) {
+        o->describeVBMI = false;
+        return;
+    }
+    o->pointX.resize(320, 0.f);
+    o->pointY.resize(320, 0.f);
+    o->testPoint.assign(512, 0);
+    o->testIn.assign(16, 0);
+    for (int t = 0; t < 256; t++)
+        for (int side = 0; side < 2; side++) {
+            const int j = place[2 * t + side], g = t / 64, bit = t % 64;
+            o->testPoint[128 * g + 64 * side + bit] = (uchar)(j & 255);
+            if (j >= 128 && j < 256)
+                o->testIn[4 * g + 2 * side] |= 1ull << bit;
+            if (j >= 256)
+                o->testIn[4 * g + 2 * side + 1] |= 1ull << bit;
+        }
 }
 
 // describeWindows reports whether describeVBMI handles a patch: one whose
@@ -851,8 +913,6 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
         const cv::Point &p = o->pattern[i];
         o->patternX.push_back((float)p.x);
         o->patternY.push_back((float)p.y);
-        (i % 2 == 0 ? o->firstX : o->secondX).push_back((float)p.x);
-        (i % 2 == 0 ? o->firstY : o->secondY).push_back((float)p.y);
     }
     // (angleAVX2 reads a row of the patch in 32 bytes.)
     o->simd = simd > 0 && __builtin_cpu_supports("avx2") && patch / 2 <= 15;
@@ -860,6 +920,7 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     o->wideCorners = o->wide && __builtin_cpu_supports("avx512vbmi2");
     o->vbmi = o->wide && __builtin_cpu_supports("avx512vbmi");
     o->describeVBMI = o->vbmi && describeWindows(patch);
+    distinctPoints(o);
     angleWeights(o);
     cv::Mat gauss = cv::getGaussianKernel(7, 2, CV_32F);
     o->gauss.assign(gauss.ptr<float>(), gauss.ptr<float>() + 7);

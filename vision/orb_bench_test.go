@@ -1,0 +1,65 @@
+//go:build linux
+
+package vision
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+)
+
+// BenchmarkFrameDescribe times the describing of the keypoints a frame's
+// matching asks for (their blur, orientation and descriptor), on the
+// equalised top-down images of bundled stills, one after another: the
+// thread's CPU time spent in describe per image (not the detection).
+func BenchmarkFrameDescribe(b *testing.B) {
+	a := newTestAnalyzer(b, devCatalog(b))
+	o := newFrameORB(Options{}.frameFeatures())
+	defer o.close()
+	type image struct {
+		eq  gocv.Mat
+		ids []int // the keypoints matchFrame describes, in order
+	}
+	var images []image
+	for _, name := range []string{"0003", "0010", "0027", "0050", "0077"} {
+		gray, v := stillTopGrayB(b, name)
+		eq := gocv.NewMat()
+		defer eq.Close()
+		e := newContrastEqualizer(v.pxPerMM)
+		err := e.equalize(gray, &eq)
+		e.close()
+		gray.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, err := o.detect(eq)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.index.matchFrame(f, 1)
+		var ids []int
+		for i := range f.Points {
+			if f.described(i) {
+				ids = append(ids, i)
+			}
+		}
+		images = append(images, image{eq, ids})
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var spent time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		im := images[i%len(images)]
+		f, err := o.detect(im.eq)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := preciseThreadCPU()
+		f.describe(im.ids)
+		spent += preciseThreadCPU() - start
+	}
+	b.ReportMetric(float64(spent)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
