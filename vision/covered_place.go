@@ -75,7 +75,8 @@ type edgeSums struct {
 	// next the same along row y. Each sum lies beside its count, so that
 	// an outline piece's end reads two neighbouring values.
 	cols, rows []float32
-	scratch    []float32 // a row's worth of work
+	scratch    []float32 // a row's worth of work, and the edges along the rows
+	plain      bool      // read pixel by pixel (the tests' reference)
 }
 
 // read reads the edges of a grey image (1 px/mm) where hidden (same
@@ -97,9 +98,16 @@ func (s *edgeSums) read(small gocv.Mat, hidden []byte) {
 	s.w, s.h = w, h
 	s.cols = grown(s.cols, 2*w*(h+1))
 	s.rows = grown(s.rows, 2*h*(w+1))
-	s.scratch = grown(s.scratch, w)
+	s.scratch = grown(s.scratch, w*(2*h+1))
 	C.tablecam_edge_sums((*C.uint8_t)(unsafe.Pointer(&img[0])), (*C.uint8_t)(unsafe.Pointer(&hidden[0])), C.int(w), C.int(h),
-		C.int(placeEdgeBase), C.double(placeEdgeShare), C.float(placeEdgeMinStep), cFloats(s.cols), cFloats(s.rows), cFloats(s.scratch))
+		C.int(placeEdgeBase), C.double(placeEdgeShare), C.float(placeEdgeMinStep), cFloats(s.cols), cFloats(s.rows), cFloats(s.scratch), cBool(s.plain))
+}
+
+func cBool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // grown gives buf when it holds n values, else a new buffer that does.

@@ -256,8 +256,8 @@ static int spread(const uint8_t *img, int n) {
     return hi - lo;
 }
 
-void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
-                        float min_step, float *cols, float *rows, float *scratch) {
+static void edge_sums_plain(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
+                            float min_step, float *cols, float *rows, float *scratch) {
     float full = (float)(share * (double)spread(img, w * h));
     if (full < min_step) {
         full = min_step;
@@ -301,6 +301,132 @@ void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h,
             re += eh, rn += n;
             row[2 * x + 2] = re, row[2 * x + 3] = rn;
         }
+    }
+}
+
+// edge_sums_avx512 is edge_sums_plain sixteen pixels at a time where a
+// pixel's neighbours base pixels either way lie in its row (the pixels
+// nearer the left and right borders, which read replicated ones, pixel by
+// pixel as there), and with its running sums along the rows taken four rows
+// side by side after the whole image's edges: each row's sums still add
+// its pixels one after the other, in single precision. The steps are exact
+// (bytes' differences, weighed by ¼ and ½, summed), and the strengths one
+// rounded product each, so every sum is edge_sums_plain's to the last bit
+// (TestEdgeSumsAsPlain). scratch holds w·(2h + 1) floats.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void edge_sums_avx512(const uint8_t *img, const uint8_t *hidden, int w,
+                                                                          int h, int base, double share, float min_step,
+                                                                          float *cols, float *rows, float *scratch) {
+    float full = (float)(share * (double)spread(img, w * h));
+    if (full < min_step) {
+        full = min_step;
+    }
+    float inv = 1 / full;
+    float *vy = scratch;                      // a row's steps down
+    float *across = scratch + w;              // every pixel's edge running across
+    float *seen = scratch + w + (int64_t)w * h; // and 1 where it is visible
+    for (int x = 0; x < 2 * w; x++) {
+        cols[x] = 0;
+    }
+    const __m512 quarter = _mm512_set1_ps(0.25f), half = _mm512_set1_ps(0.5f), vinv = _mm512_set1_ps(inv),
+                 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1);
+    const __m512i pairs_lo = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0),
+                  pairs_hi = _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8);
+    // Pixels x0 ≤ x < x1 read no replicated neighbour.
+    int x0 = base > 1 ? base : 1, x1 = w - x0;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *up = img + (int64_t)clamp(y - 1, 0, h - 1) * w, *at = img + (int64_t)y * w,
+                      *down = img + (int64_t)clamp(y + 1, 0, h - 1) * w;
+        const uint8_t *up2 = img + (int64_t)clamp(y - base, 0, h - 1) * w,
+                      *down2 = img + (int64_t)clamp(y + base, 0, h - 1) * w;
+        for (int x = 0; x < w; x++) {
+            vy[x] = (float)((int)down2[x] - (int)up2[x]);
+        }
+        const uint8_t *hid = hidden + (int64_t)y * w;
+        const float *above = cols + 2 * (int64_t)y * w;
+        float *below = cols + 2 * (int64_t)(y + 1) * w;
+        float *eh_row = across + (int64_t)y * w, *n_row = seen + (int64_t)y * w;
+        for (int x = 0; x < w;) {
+            if (x >= x0 && x + 16 <= x1) {
+                // Sixteen pixels at once.
+#define TABLECAM_STEP(row) \
+    _mm512_sub_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + x + base)))), \
+                  _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + x - base)))))
+                __m512 gx = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(quarter, TABLECAM_STEP(up)), _mm512_mul_ps(half, TABLECAM_STEP(at))),
+                                          _mm512_mul_ps(quarter, TABLECAM_STEP(down)));
+#undef TABLECAM_STEP
+                __m512 gy = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(quarter, _mm512_loadu_ps(vy + x - 1)),
+                                                        _mm512_mul_ps(half, _mm512_loadu_ps(vy + x))),
+                                          _mm512_mul_ps(quarter, _mm512_loadu_ps(vy + x + 1)));
+                __m512 d = _mm512_sub_ps(_mm512_abs_ps(gx), _mm512_abs_ps(gy));
+                __mmask16 vis = _mm_testn_epi8_mask(_mm_loadu_si128((const __m128i *)(hid + x)),
+                                                    _mm_set1_epi8(-1));
+                __m512 ev = _mm512_maskz_min_ps(vis, _mm512_mul_ps(_mm512_max_ps(d, zero), vinv), one);
+                __m512 eh = _mm512_maskz_min_ps(vis, _mm512_mul_ps(_mm512_max_ps(_mm512_sub_ps(zero, d), zero), vinv), one);
+                __m512 n = _mm512_maskz_mov_ps(vis, one);
+                _mm512_storeu_ps(eh_row + x, eh);
+                _mm512_storeu_ps(n_row + x, n);
+                __m512 lo = _mm512_permutex2var_ps(ev, pairs_lo, n), hi = _mm512_permutex2var_ps(ev, pairs_hi, n);
+                _mm512_storeu_ps(below + 2 * x, _mm512_add_ps(_mm512_loadu_ps(above + 2 * x), lo));
+                _mm512_storeu_ps(below + 2 * x + 16, _mm512_add_ps(_mm512_loadu_ps(above + 2 * x + 16), hi));
+                x += 16;
+                continue;
+            }
+            // One pixel, as edge_sums_plain reads it.
+            float ev = 0, eh = 0, n = 0;
+            if (hid[x] == 0) {
+                int l = clamp(x - base, 0, w - 1), r = clamp(x + base, 0, w - 1);
+                float gx = 0.25f * (float)((int)up[r] - (int)up[l]) + 0.5f * (float)((int)at[r] - (int)at[l]) +
+                           0.25f * (float)((int)down[r] - (int)down[l]);
+                float gy = 0.25f * vy[clamp(x - 1, 0, w - 1)] + 0.5f * vy[x] + 0.25f * vy[clamp(x + 1, 0, w - 1)];
+                float ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
+                float d = ax - ay;
+                ev = d > 0 ? d * inv : 0;
+                eh = d < 0 ? -d * inv : 0;
+                ev = ev < 1 ? ev : 1;
+                eh = eh < 1 ? eh : 1;
+                n = 1;
+            }
+            below[2 * x] = above[2 * x] + ev;
+            below[2 * x + 1] = above[2 * x + 1] + n;
+            eh_row[x] = eh, n_row[x] = n;
+            x++;
+        }
+    }
+    // The running sums along the rows, four rows side by side.
+    int y = 0;
+    for (; y + 4 <= h; y += 4) {
+        float re[4] = {0}, rn[4] = {0};
+        float *row[4];
+        for (int k = 0; k < 4; k++) {
+            row[k] = rows + 2 * (int64_t)(y + k) * (w + 1);
+            row[k][0] = 0, row[k][1] = 0;
+        }
+        const float *e = across + (int64_t)y * w, *n = seen + (int64_t)y * w;
+        for (int x = 0; x < w; x++) {
+            for (int k = 0; k < 4; k++) {
+                re[k] += e[k * (int64_t)w + x], rn[k] += n[k * (int64_t)w + x];
+                row[k][2 * x + 2] = re[k], row[k][2 * x + 3] = rn[k];
+            }
+        }
+    }
+    for (; y < h; y++) {
+        float re = 0, rn = 0, *row = rows + 2 * (int64_t)y * (w + 1);
+        const float *e = across + (int64_t)y * w, *n = seen + (int64_t)y * w;
+        row[0] = 0, row[1] = 0;
+        for (int x = 0; x < w; x++) {
+            re += e[x], rn += n[x];
+            row[2 * x + 2] = re, row[2 * x + 3] = rn;
+        }
+    }
+}
+
+void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
+                        float min_step, float *cols, float *rows, float *scratch, int plain) {
+    if (!plain && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl")) {
+        edge_sums_avx512(img, hidden, w, h, base, share, min_step, cols, rows, scratch);
+    } else {
+        edge_sums_plain(img, hidden, w, h, base, share, min_step, cols, rows, scratch);
     }
 }
 

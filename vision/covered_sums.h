@@ -41,9 +41,11 @@ int tablecam_face_sums_lanes(const float *o, const float *m, const float *lanes,
 // levels (5th to 95th percentile), at least min_step; a visible pixel counts
 // 1. cols[2(y·w+x)] and the next value are the sums of column x's first y
 // pixels ((h+1)·w pairs), rows[2(y(w+1)+x)] and the next those of row y's
-// first x pixels (h·(w+1) pairs). scratch holds w floats.
+// first x pixels (h·(w+1) pairs). scratch holds w·(2h + 1) floats. Where
+// the processor has AVX-512 and plain is 0, sixteen pixels at a time, to
+// the same sums.
 void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h, int base, double share,
-                        float min_step, float *cols, float *rows, float *scratch);
+                        float min_step, float *cols, float *rows, float *scratch, int plain);
 
 // tablecam_window_pixels reads a site window's grey bytes (w × h) into px
 // as floats, and marks vis 1 where cover is zero, else 0.

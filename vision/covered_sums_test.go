@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 // randomSiteFaces makes n random level-1 faces of w × h pixels (and their
@@ -196,5 +198,68 @@ func TestVisibleRunsAsPlain(t *testing.T) {
 	}
 	if runs == 0 {
 		t.Error("no runs compared")
+	}
+}
+
+// TestEdgeSumsAsPlain checks the edge sums read sixteen pixels at a time
+// against those read pixel by pixel (edgeSums.plain): regions from 1×1 to
+// 133×111, narrower and wider than a vector and its border pixels, of
+// noise, of smooth gradients with card-like steps (edges of every strength
+// both ways), some hidden, some not, a buffer reused from a larger region.
+// Every sum must be equal to the last bit.
+func TestEdgeSumsAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 3))
+	var fast, plain edgeSums
+	plain.plain = true
+	edges := 0
+	for _, size := range [][2]int{{133, 111}, {1, 1}, {2, 3}, {3, 2}, {5, 7}, {17, 4}, {20, 5}, {21, 21}, {36, 9}, {37, 40}, {64, 64}, {100, 3}, {120, 97}} {
+		w, h := size[0], size[1]
+		for trial := 0; trial < 4; trial++ {
+			img := make([]byte, w*h)
+			hidden := make([]byte, w*h)
+			cx, cy := rng.IntN(w+1), rng.IntN(h+1)
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					var v int
+					switch trial {
+					case 0:
+						v = rng.IntN(256)
+					default: // a gradient, a rectangle's step, a little noise
+						v = 40 + (x*trial+y)%90 + rng.IntN(3*trial)
+						if x >= cx/2 && x < cx && y >= cy/2 && y < cy {
+							v += 30 * trial
+						}
+					}
+					img[y*w+x] = byte(min(v, 255))
+					if trial >= 2 && (x+2*y)%11 < trial {
+						hidden[y*w+x] = 255
+					}
+				}
+			}
+			m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, img)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast.read(m, hidden)
+			plain.read(m, hidden)
+			m.Close()
+			for name, pair := range map[string][2][]float32{"columns": {fast.cols, plain.cols}, "rows": {fast.rows, plain.rows}} {
+				got, want := pair[0], pair[1]
+				if len(got) != len(want) {
+					t.Fatalf("%d×%d, trial %d: %d %s sums, plain %d", w, h, trial, len(got), name, len(want))
+				}
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%d×%d, trial %d: %s sum %d is %v, read pixel by pixel %v", w, h, trial, name, i, got[i], want[i])
+					}
+				}
+			}
+			if e, _ := plain.column(w/2, 0, h); e > 0 {
+				edges++
+			}
+		}
+	}
+	if edges == 0 {
+		t.Error("no edges read: nothing compared")
 	}
 }
