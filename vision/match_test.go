@@ -428,3 +428,114 @@ func TestQuickLookupsOnStill(t *testing.T) {
 	}
 	t.Logf("%d keypoints, %d described, %d looked up", len(f.Points), len(described), len(sample))
 }
+
+// verifyPlain is verify as first written, the reference for its faster
+// form: pointGrid's cell lookups and inside's test of the quad per point.
+func (x *catalogIndex) verifyPlain(d *detection, f features, frame *pointGrid, taken []bool) {
+	ref := &x.refs[d.ref]
+	faceGrid := x.faceSpots[d.ref]
+	s2 := d.sim.A*d.sim.A + d.sim.B*d.sim.B
+	if s2 < 1e-9 || faceGrid == nil {
+		return
+	}
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range d.quad {
+		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)
+		minY, maxY = math.Min(minY, p.Y), math.Max(maxY, p.Y)
+	}
+	agree, checked := 0, 0
+	r := inlierThreshold / math.Sqrt(s2)
+	for i := range f.Points {
+		if taken[i] || !f.described(i) {
+			continue
+		}
+		p := f.Points[i]
+		fx, fy := float64(p.X), float64(p.Y)
+		if fx < minX || fx > maxX || fy < minY || fy > maxY || !inside(models.Point{X: fx, Y: fy}, d.quad) {
+			continue
+		}
+		dx, dy := fx-d.sim.Tx, fy-d.sim.Ty
+		rx, ry := (d.sim.A*dx+d.sim.B*dy)/s2, (-d.sim.B*dx+d.sim.A*dy)/s2
+		if rx < 0 || ry < 0 || rx >= float64(ref.W) || ry >= float64(ref.H) {
+			continue
+		}
+		best, found := maxHamming+1, false
+		x0, x1, y0, y1 := faceGrid.cellsNear(rx, ry, r)
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				for _, q := range faceGrid.at(x, y) {
+					if ex, ey := float64(q.X)-rx, float64(q.Y)-ry; ex*ex+ey*ey > r*r {
+						continue
+					}
+					found = true
+					best = min(best, hamming(&f.Descs[i], &ref.Feat.Descs[q.ID]))
+				}
+			}
+		}
+		if !found {
+			continue
+		}
+		checked++
+		if best <= maxHamming {
+			agree++
+			taken[i] = true
+		}
+	}
+	d.inliers += agree
+	d.matches += checked
+}
+
+// TestVerifyIsPlain checks that verify finds exactly what verifyPlain does
+// (the same agreeing and checked keypoints, the same ones taken) for every
+// card the first matching pass fits on bundled stills, and for the same
+// fits moved and turned a little, so that face positions near the grids'
+// and the face's edges are read too.
+func TestVerifyIsPlain(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	x := a.index
+	cards := 0
+	for _, name := range []string{"0003", "0011", "0042", "0077"} {
+		gray, _ := stillTopGray(t, name)
+		f, err := a.det.detect(gray)
+		gray.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.describe(quickSample(f))
+		sample, _ := quickLookups(f)
+		grid := newPointGrid(f.Points, frameGridCell)
+		taken := make([]bool, len(f.Points))
+		dets := x.fitCards(f, x.groupMatches(sample, x.lookup(f, sample, quickTables)), grid, taken, rand.New(rand.NewPCG(1, 7)))
+		free := make([]bool, len(f.Points))
+		for _, d := range dets {
+			for si, shift := range []similarity{{A: 1}, {A: 0.98, B: 0.05, Tx: 3, Ty: -2}, {A: 1.04, B: -0.02, Tx: -5, Ty: 4}} {
+				moved := d
+				moved.inliers, moved.matches = 0, 0
+				moved.sim = similarity{A: d.sim.A*shift.A - d.sim.B*shift.B, B: d.sim.A*shift.B + d.sim.B*shift.A,
+					Tx: d.sim.Tx + shift.Tx, Ty: d.sim.Ty + shift.Ty}
+				ref := &x.refs[d.ref]
+				w, h := float64(ref.W), float64(ref.H)
+				for k, c := range [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}} {
+					px, py := moved.sim.apply(c[0], c[1])
+					moved.quad[k] = models.Point{X: px, Y: py}
+				}
+				for bi, base := range [][]bool{free, taken} {
+					fast, plain := moved, moved
+					fastTaken, plainTaken := append([]bool(nil), base...), append([]bool(nil), base...)
+					x.verify(&fast, f, grid, fastTaken)
+					x.verifyPlain(&plain, f, grid, plainTaken)
+					if fast.inliers != plain.inliers || fast.matches != plain.matches || !slices.Equal(fastTaken, plainTaken) {
+						t.Errorf("%s %s: verify gives %d inliers of %d matches, verifyPlain %d of %d", name, ref.Slug, fast.inliers, fast.matches, plain.inliers, plain.matches)
+					}
+					if fast.inliers == 0 && si == 0 && bi == 0 {
+						t.Errorf("%s %s: verify found no agreeing keypoint on a fitted card", name, ref.Slug)
+					}
+				}
+				cards++
+			}
+		}
+	}
+	if cards < 40 {
+		t.Fatalf("only %d fits compared; the stills should give more", cards)
+	}
+}

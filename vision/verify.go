@@ -143,37 +143,50 @@ func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken 
 	}
 	agree, checked := 0, 0
 	r := inlierThreshold / math.Sqrt(s2) // the inlier distance on the face
+	sides := newQuadSides(d.quad)
+	var done []bool // nil: every keypoint is described
+	if f.lazy != nil {
+		done = f.lazy.done
+	}
+	w, h := float64(ref.W), float64(ref.H)
+	cell := float64(faceGrid.cell)
 	// (Plain loops over the grid cells: the callbacks of pointGrid.near
-	// cost a third of the time here.)
+	// cost a third of the time here. The face cells near a position are
+	// cellsNear's: truncation rounds as Floor does where the bounds are
+	// clamped, at 0 and below.)
 	fx0, fx1, fy0, fy1 := frame.cellsIn(minX, minY, maxX, maxY)
 	for gy := fy0; gy <= fy1; gy++ {
 		for gx := fx0; gx <= fx1; gx++ {
 			for _, i := range frame.at(gx, gy) {
-				if taken[i] || !f.described(int(i)) {
+				if taken[i] || (done != nil && !done[i]) {
 					continue
 				}
 				p := f.Points[i]
 				fx, fy := float64(p.X), float64(p.Y)
-				if fx < minX || fx > maxX || fy < minY || fy > maxY || !inside(models.Point{X: fx, Y: fy}, d.quad) {
+				if fx < minX || fx > maxX || fy < minY || fy > maxY || !sides.holds(fx, fy) {
 					continue
 				}
 				// The face position the similarity maps onto (fx, fy).
 				dx, dy := fx-d.sim.Tx, fy-d.sim.Ty
 				rx, ry := (d.sim.A*dx+d.sim.B*dy)/s2, (-d.sim.B*dx+d.sim.A*dy)/s2
-				if rx < 0 || ry < 0 || rx >= float64(ref.W) || ry >= float64(ref.H) {
+				if rx < 0 || ry < 0 || rx >= w || ry >= h {
 					continue
 				}
 				best, found := maxHamming+1, false
-				x0, x1, y0, y1 := faceGrid.cellsNear(rx, ry, r)
+				x0, x1 := max(int((rx-r)/cell), 0), min(int((rx+r)/cell), faceGrid.w-1)
+				y0, y1 := max(int((ry-r)/cell), 0), min(int((ry+r)/cell), faceGrid.h-1)
+				desc := &f.Descs[i]
+				if x0 > x1 {
+					y1 = -1 // (beyond the face's last keypoints: none near)
+				}
 				for y := y0; y <= y1; y++ {
-					for x := x0; x <= x1; x++ {
-						for _, q := range faceGrid.at(x, y) {
-							if ex, ey := float64(q.X)-rx, float64(q.Y)-ry; ex*ex+ey*ey > r*r {
-								continue
-							}
-							found = true
-							best = min(best, hamming(&f.Descs[i], &ref.Feat.Descs[q.ID]))
+					row := faceGrid.offsets[y*faceGrid.w : (y+1)*faceGrid.w+1]
+					for _, q := range faceGrid.spots[row[x0]:row[x1+1]] {
+						if ex, ey := float64(q.X)-rx, float64(q.Y)-ry; ex*ex+ey*ey > r*r {
+							continue
 						}
+						found = true
+						best = min(best, hamming(desc, &ref.Feat.Descs[q.ID]))
 					}
 				}
 				if !found {
@@ -191,6 +204,33 @@ func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken 
 	// former were taken first).
 	d.inliers += agree
 	d.matches += checked
+}
+
+// quadSides is a convex quad's corners and sides, for inside's test of
+// many points: the same arithmetic, worked out once.
+type quadSides struct {
+	ax, ay, ex, ey [4]float64 // corner i and the side from it to corner i+1
+}
+
+func newQuadSides(q models.Quad) quadSides {
+	var s quadSides
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		s.ax[i], s.ay[i], s.ex[i], s.ey[i] = a.X, a.Y, b.X-a.X, b.Y-a.Y
+	}
+	return s
+}
+
+// holds is inside((x, y), q): whether the point is on the same side of
+// every side (a cross product of 0 counts as positive).
+func (s *quadSides) holds(x, y float64) bool {
+	neg := 0
+	for i := range 4 {
+		if s.ex[i]*(y-s.ay[i])-s.ey[i]*(x-s.ax[i]) < 0 {
+			neg++
+		}
+	}
+	return neg == 0 || neg == 4
 }
 
 // genericSample is how many other faces of its kind each face's keypoints
