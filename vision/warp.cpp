@@ -319,6 +319,13 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
 #pragma GCC unroll 4
             for (int k = 0; k < 4; k++)
                 win[k] = _mm512_loadu_si512((const void *)(src.ptr<uchar>(y0 + k) + x0));
+            // The next top-down rows read the row below this window first
+            // (see colorRowVBMI).
+            if (y0 + 4 < rows) {
+                const char *p = (const char *)(src.ptr<uchar>(y0 + 4) + x0);
+                _mm_prefetch(p, _MM_HINT_T0);
+                _mm_prefetch(p + 63, _MM_HINT_T0);
+            }
             neighbours16<3>(win, dx, dy, p00, p01, p10, p11);
         } else {
             // The others: a window of five rows, zeros outside src, from
@@ -534,6 +541,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBM
             const __mmask16 down = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(k - 1));
             upBG = _mm512_mask_mov_epi32(upBG, up, bg), upR = _mm512_mask_mov_epi32(upR, up, rr);
             downBG = _mm512_mask_mov_epi32(downBG, down, bg), downR = _mm512_mask_mov_epi32(downR, down, rr);
+        }
+        // The next top-down row reads the rows below this window first:
+        // the camera frame is megabytes, mostly out of the caches by now.
+        for (int k = 0; k < 2 && y0 + high + k < rows; k++) {
+            const char *p = (const char *)(src.ptr<uchar>(y0 + high + k) + 3 * x0);
+            _mm_prefetch(p, _MM_HINT_T0);
+            _mm_prefetch(p + 64, _MM_HINT_T0);
+            _mm_prefetch(p + 127, _MM_HINT_T0);
         }
         const __m512 ax = _mm512_sub_round_ps(fx, flx, rn), ay = _mm512_sub_round_ps(fy, fly, rn);
         // Channel c's neighbours: its pixel at bits 0 and its right neighbour
