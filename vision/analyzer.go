@@ -138,6 +138,11 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		if err := v.grayFrameInto(frame, &frameGray); err != nil {
 			return obs, rescale, err
 		}
+		// Warped at once, while the grey frame is in the caches.
+		if err := v.warpInto(frameGray, &gray); err != nil {
+			return obs, rescale, err
+		}
+		a.lap("grey full warp")
 	}
 	// The hand test's colour image, and the grey one the steady test compares.
 	if err := coarse.warpInto(frame, &small); err != nil {
@@ -166,11 +171,11 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		if err := v.grayFrameInto(frame, &frameGray); err != nil {
 			return obs, rescale, err
 		}
+		if err := v.warpInto(frameGray, &gray); err != nil {
+			return obs, rescale, err
+		}
+		a.lap("grey full warp")
 	}
-	if err := v.warpInto(frameGray, &gray); err != nil {
-		return obs, rescale, err
-	}
-	a.lap("grey full warp")
 	cards, rescale, err := a.readCards(gray, v, measure)
 	if err != nil || rescale != (models.RealmGeometry{}) {
 		return obs, rescale, err
