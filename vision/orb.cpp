@@ -65,7 +65,9 @@ struct frameORB {
     std::vector<uchar> marks;   // cornersAVX512's corner marks, a level's
     std::vector<uchar> skipped; // its groups marked 0 unseen, by row
     std::vector<uchar> packed;  // cornerMarksAVX512's candidates of a row
-    std::vector<std::pair<__mmask64, int>> packedGroups;
+    std::vector<std::pair<__mmask64, int>> packedGroups; // (candidates, group)
+    std::vector<int> groupStart;         // suppressAVX512's groups: first column
+    std::vector<__mmask64> groupInside; // and pixels of their own
     std::vector<float> gauss;    // cv::ORB's blur kernel, 7 taps
     std::vector<float> blurRows; // blurTileAVX512's row pass
     // Per level, when its blur is made by tiles (lazyBlur), the tile grid
@@ -238,8 +240,11 @@ const int circle16[16][2] = {{0, 3}, {1, 3}, {2, 2}, {3, 1}, {3, 0}, {3, -1}, {2
 // arcBound gives, per byte lane, over the 16 arcs of 9 contiguous circle
 // pixels (c[k] for circle pixel k), the largest of the arcs' least values
 // (brightest set) or the least of their largest (darkest unset): how far
-// the brightest arc lies above a value, or the darkest below it. The loops
-// are unrolled so that the partial arcs stay in registers.
+// the brightest arc lies above a value, or the darkest below it. The arcs
+// from k − 1 and from k share the 8 pixels from k, for odd k: their
+// bounds are in(those 8, across(c[k − 1], c[k + 8])), and those 8 are
+// built of odd-started pairs and fours. The loops are unrolled so that the
+// partial arcs stay in registers.
 template <bool brightest>
 __attribute__((target("avx512f,avx512bw"))) inline __m512i arcIn(__m512i a, __m512i b) {
     return brightest ? _mm512_min_epu8(a, b) : _mm512_max_epu8(a, b);
@@ -247,17 +252,17 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i arcIn(__m512i a, __m5
 template <bool brightest>
 __attribute__((target("avx512f,avx512bw"))) inline __m512i arcBound(const __m512i *c) {
     const auto in = arcIn<brightest>, across = arcIn<!brightest>;
-    __m512i m2[16], m4[16];
-#pragma GCC unroll 16
-    for (int k = 0; k < 16; k++)
-        m2[k] = in(c[k], c[(k + 1) & 15]);
-#pragma GCC unroll 16
-    for (int k = 0; k < 16; k++)
-        m4[k] = in(m2[k], m2[(k + 2) & 15]);
-    __m512i best = in(in(m4[0], m4[4]), c[8]);
-#pragma GCC unroll 16
-    for (int k = 1; k < 16; k++)
-        best = across(best, in(in(m4[k], m4[(k + 4) & 15]), c[(k + 8) & 15]));
+    __m512i m2[8], m4[8]; // m2[i], m4[i]: the 2 and 4 pixels from 2i + 1
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++)
+        m2[i] = in(c[2 * i + 1], c[(2 * i + 2) & 15]);
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++)
+        m4[i] = in(m2[i], m2[(i + 1) & 7]);
+    __m512i best = in(in(m4[0], m4[2]), across(c[0], c[9]));
+#pragma GCC unroll 8
+    for (int i = 1; i < 8; i++)
+        best = across(best, in(in(m4[i], m4[(i + 2) & 7]), across(c[2 * i], c[(2 * i + 9) & 15])));
     return best;
 }
 
@@ -265,10 +270,11 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i arcBound(const __m512
 // (see markGroup), for the rows y0..y1 and the columns x0..x1 (at least 3
 // pixels from the level's edges, x1 − x0 ≥ 64), in groups of 64 columns
 // from x0 (the last one ending at x1, overlapping the one before). A group
-// whose pixels cannot be corners at t is marked 0 and noted in o->skipped;
-// when again is set, only the groups skipped before are looked at. In the
-// other groups, the pixels that cannot be corners at the detector's own
-// threshold are marked 0 too.
+// whose pixels cannot be corners at t is marked 0 and noted in o->skipped
+// (1); when again is set, only the groups skipped before are looked at. In
+// the other groups, the pixels that cannot be corners at the detector's
+// own threshold are marked 0 too, and a group without a corner at that
+// threshold is noted 2.
 //
 // A pixel is a FAST corner at threshold t when 9 contiguous pixels of its
 // circle are all darker than it by more than t, or all brighter: when A or
@@ -303,7 +309,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornerMarksAVX512(f
         uchar *skipped = o->skipped.data() + (size_t)y * groups;
         int n = 0, ng = 0;
         for (int g = 0; g < groups; g++) {
-            if (again && !skipped[g])
+            if (again && skipped[g] != 1)
                 continue;
             int xs = std::min(x0 + 64 * g, x1 - 64);
             const uchar *p = row + xs;
@@ -334,7 +340,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornerMarksAVX512(f
                 }
                 maybe = ((dark[0] | dark[2]) & (dark[1] | dark[3])) | ((bright[0] | bright[2]) & (bright[1] | bright[3]));
             }
-            packedGroups[ng++] = std::make_pair(maybe, xs);
+            packedGroups[ng++] = std::make_pair(maybe, g);
             _mm512_storeu_si512(packed + n, _mm512_maskz_compress_epi8(maybe, v));
 #pragma GCC unroll 16
             for (int k = 0; k < 16; k++)
@@ -355,7 +361,11 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornerMarksAVX512(f
         }
         for (int j = 0, at = 0; j < ng; j++) {
             const __mmask64 m = packedGroups[j].first;
-            _mm512_storeu_si512(out + packedGroups[j].second, _mm512_maskz_expand_epi8(m, _mm512_loadu_si512(packedMarks + at)));
+            const int g = packedGroups[j].second;
+            const __m512i marks = _mm512_maskz_expand_epi8(m, _mm512_loadu_si512(packedMarks + at));
+            _mm512_storeu_si512(out + std::min(x0 + 64 * g, x1 - 64), marks);
+            if (_mm512_cmpgt_epu8_mask(marks, vown) == 0)
+                skipped[g] = 2;
             at += __builtin_popcountll(m);
         }
     }
@@ -373,32 +383,43 @@ __attribute__((target("avx512f,avx512bw"))) void suppressAVX512(frameORB *o, con
     const int x0 = border - 1, x1 = cols - border + 1, groups = (x1 - x0 + 63) / 64;
     const uchar *marks = o->marks.data();
     const __m512i vt = _mm512_set1_epi8((char)t);
+    // Per group, its first column and its pixels not in the group before,
+    // inside the border.
+    o->groupStart.resize(groups);
+    o->groupInside.resize(groups);
+    for (int g = 0; g < groups; g++) {
+        const int xs = std::min(x0 + 64 * g, x1 - 64);
+        const int from = std::max(x0 + 64 * g, border) - xs, to = std::min(xs + 64, cols - border) - xs;
+        o->groupStart[g] = xs;
+        o->groupInside[g] = to <= from ? 0 : (to == 64 ? ~(__mmask64)0 : ((__mmask64)1 << to) - 1) & ~(((__mmask64)1 << from) - 1);
+    }
+    const int *groupStart = o->groupStart.data();
+    const __mmask64 *groupInside = o->groupInside.data();
     for (int y = border; y < rows - border; y++) {
         const uchar *up = marks + (size_t)(y - 1) * cols, *at = up + cols, *down = at + cols;
         const uchar *skipped = o->skipped.data() + (size_t)y * groups;
-        for (int g = 0; g < groups; g++) {
-            if (skipped[g])
-                continue;
-            // The group's pixels not in the group before, inside the border.
-            int xs = std::min(x0 + 64 * g, x1 - 64);
-            int from = std::max(x0 + 64 * g, border) - xs, to = std::min(xs + 64, cols - border) - xs;
-            if (to <= from)
-                continue;
-            __mmask64 inside = (to == 64 ? ~(__mmask64)0 : ((__mmask64)1 << to) - 1) & ~(((__mmask64)1 << from) - 1);
-            const int x = xs;
-            __m512i c = _mm512_loadu_si512(at + x);
-            __mmask64 keep = _mm512_mask_cmpgt_epu8_mask(inside, c, vt);
-            if (keep == 0)
-                continue;
-            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x + 1));
-            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x)) &
-                    _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x + 1));
-            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x)) &
-                    _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x + 1));
-            while (keep) {
-                int b = __builtin_ctzll(keep);
-                keep &= keep - 1;
-                out.emplace_back((float)(x + b), (float)y, 7.f, -1.f, (float)(at[x + b] - 1));
+        // (The groups not skipped, 64 at a time.)
+        for (int g64 = 0; g64 < groups; g64 += 64) {
+            const int n = std::min(64, groups - g64);
+            const __mmask64 those = n == 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+            __mmask64 todo = _mm512_testn_epi8_mask(_mm512_maskz_loadu_epi8(those, skipped + g64), _mm512_set1_epi8(-1)) & those;
+            for (; todo; todo &= todo - 1) {
+                const int g = g64 + __builtin_ctzll(todo);
+                const int x = groupStart[g];
+                __m512i c = _mm512_loadu_si512(at + x);
+                __mmask64 keep = _mm512_mask_cmpgt_epu8_mask(groupInside[g], c, vt);
+                if (keep == 0)
+                    continue;
+                keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x + 1));
+                keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x)) &
+                        _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x + 1));
+                keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x)) &
+                        _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x + 1));
+                while (keep) {
+                    int b = __builtin_ctzll(keep);
+                    keep &= keep - 1;
+                    out.emplace_back((float)(x + b), (float)y, 7.f, -1.f, (float)(at[x + b] - 1));
+                }
             }
         }
     }
