@@ -900,19 +900,7 @@ func alignFace(gray gocv.Mat, pxPerMM float64, faces *siteFaces, face, turn int,
 	t := faces.faceAt(0, turn, face)
 	ww, wh := w.w[0], w.h[0]
 	px, vis := w.px[0], w.vis[0]
-	// The window's grey steps, where a pixel and its four neighbours show.
-	gx, gy := make([]float32, len(px)), make([]float32, len(px))
-	ok := make([]bool, len(px))
-	for y := 1; y < wh-1; y++ {
-		for x := 1; x < ww-1; x++ {
-			i := y*ww + x
-			if vis[i] && vis[i-1] && vis[i+1] && vis[i-ww] && vis[i+ww] {
-				ok[i] = true
-				gx[i] = (px[i+1] - px[i-1]) / 2
-				gy[i] = (px[i+ww] - px[i-ww]) / 2
-			}
-		}
-	}
+	gx, gy, ok := windowSteps(px, vis, ww, wh)
 	// The face pixels that show at the start (the turn and shift to come
 	// are small): runs along the face's rows.
 	var buf pixelPairs
@@ -921,44 +909,7 @@ func alignFace(gray gocv.Mat, pxPerMM float64, faces *siteFaces, face, turn int,
 	lim := float64(w.radius[0]) - 1.5
 	minN := nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0
 	for it := 0; it < alignIters; it++ {
-		ct, st := math.Cos(th0), math.Sin(th0)
-		var ata [5][5]float64
-		var atb [5]float64
-		n := 0
-		for _, run := range pp.runs {
-			v, u0 := int(run.face)/tw, int(run.face)%tw
-			y := float64(v) + 0.5 - float64(th)/2
-			for u := u0; u < u0+int(run.n); u++ {
-				x := float64(u) + 0.5 - float64(tw)/2
-				// The face pixel's place in the window, as a pixel index.
-				fx := float64(ww)/2 + tx + ct*x - st*y - 0.5
-				fy := float64(wh)/2 + ty + st*x + ct*y - 0.5
-				x0, y0 := int(math.Floor(fx)), int(math.Floor(fy))
-				if x0 < 0 || y0 < 0 || x0+1 >= ww || y0+1 >= wh {
-					continue
-				}
-				i := y0*ww + x0
-				if !ok[i] || !ok[i+1] || !ok[i+ww] || !ok[i+ww+1] {
-					continue
-				}
-				ax, ay := float32(fx-float64(x0)), float32(fy-float64(y0))
-				lerp := func(p []float32) float64 {
-					top := p[i] + ax*(p[i+1]-p[i])
-					bot := p[i+ww] + ax*(p[i+ww+1]-p[i+ww])
-					return float64(top + ay*(bot-top))
-				}
-				I, GX, GY := lerp(px), lerp(gx), lerp(gy)
-				f := [5]float64{I, 1, GX, GY, GX*(-st*x-ct*y) + GY*(ct*x-st*y)}
-				tv := float64(t[v*tw+u])
-				for a := range f {
-					for c := a; c < len(f); c++ {
-						ata[a][c] += f[a] * f[c]
-					}
-					atb[a] += f[a] * tv
-				}
-				n++
-			}
-		}
+		ata, atb, n := alignNormal(alignInput{t, tw, th, px, gx, gy, ok, ww, wh}, pp, tx, ty, th0)
 		if float64(n) < minN {
 			return siteWindow{}, false
 		}
@@ -986,6 +937,115 @@ func alignFace(gray gocv.Mat, pxPerMM float64, faces *siteFaces, face, turn int,
 	p.cy += k * (sa*tx + ca*ty)
 	p.angleDeg += th0 * 180 / math.Pi
 	return readSiteWindow(gray, pxPerMM, faces, p, 2, found, stripHiddenPad), true
+}
+
+// windowSteps gives a window's grey steps across and down (ww × wh pixels
+// px), where a pixel and its four neighbours show (ok).
+func windowSteps(px []float32, vis []bool, ww, wh int) (gx, gy []float32, ok []bool) {
+	gx, gy = make([]float32, len(px)), make([]float32, len(px))
+	ok = make([]bool, len(px))
+	for y := 1; y < wh-1; y++ {
+		for x := 1; x < ww-1; x++ {
+			i := y*ww + x
+			if vis[i] && vis[i-1] && vis[i+1] && vis[i-ww] && vis[i+ww] {
+				ok[i] = true
+				gx[i] = (px[i+1] - px[i-1]) / 2
+				gy[i] = (px[i+ww] - px[i-ww]) / 2
+			}
+		}
+	}
+	return gx, gy, ok
+}
+
+// alignInput is what one Gauss-Newton step of alignFace reads: the face
+// (tw × th), and the window's pixels, grey steps and where they show (ww ×
+// wh).
+type alignInput struct {
+	t          []float32
+	tw, th     int
+	px, gx, gy []float32
+	ok         []bool
+	ww, wh     int
+}
+
+// alignNormal gives the normal equations of one step of alignFace (the
+// upper triangle of ata, and atb) over the face pixels of pp placed at
+// shift (tx, ty) and turn th0 in the window, and how many it read. The
+// pixel loop holds everything a run shares, and each sum, in variables of
+// its own; the sums are those of the plain loop to the last bit
+// (TestAlignNormalAsPlain).
+func alignNormal(in alignInput, pp pixelPairs, tx, ty, th0 float64) (ata [5][5]float64, atb [5]float64, n int) {
+	ct, st := math.Cos(th0), math.Sin(th0)
+	tw, ww, wh := in.tw, in.ww, in.wh
+	px, gx, gy, ok, t := in.px, in.gx, in.gy, in.ok, in.t
+	bx, by := float64(ww)/2+tx, float64(wh)/2+ty
+	var a00, a01, a02, a03, a04, a11, a12, a13, a14, a22, a23, a24, a33, a34, a44 float64
+	var b0, b1, b2, b3, b4 float64
+	for _, run := range pp.runs {
+		v, u0 := int(run.face)/tw, int(run.face)%tw
+		y := float64(v) + 0.5 - float64(in.th)/2
+		sy, cy := st*y, ct*y
+		row := t[v*tw : (v+1)*tw]
+		for u := u0; u < u0+int(run.n); u++ {
+			x := float64(u) + 0.5 - float64(tw)/2
+			cx, sx := ct*x, st*x
+			// The face pixel's place in the window, as a pixel index.
+			fx := bx + cx - sy - 0.5
+			fy := by + sx + cy - 0.5
+			if fx < 0 || fy < 0 { // floor(f) < 0
+				continue
+			}
+			x0, y0 := int(fx), int(fy) // floor
+			if x0+1 >= ww || y0+1 >= wh {
+				continue
+			}
+			i := y0*ww + x0
+			j := i + ww
+			if j+1 >= len(ok) || !ok[i] || !ok[i+1] || !ok[j] || !ok[j+1] {
+				continue
+			}
+			ax, ay := float32(fx-float64(x0)), float32(fy-float64(y0))
+			top := px[i] + ax*(px[i+1]-px[i])
+			bot := px[j] + ax*(px[j+1]-px[j])
+			I := float64(top + ay*(bot-top))
+			top = gx[i] + ax*(gx[i+1]-gx[i])
+			bot = gx[j] + ax*(gx[j+1]-gx[j])
+			GX := float64(top + ay*(bot-top))
+			top = gy[i] + ax*(gy[i+1]-gy[i])
+			bot = gy[j] + ax*(gy[j+1]-gy[j])
+			GY := float64(top + ay*(bot-top))
+			R := GX*(-sx-cy) + GY*(cx-sy)
+			tv := float64(row[u])
+			a00 += I * I
+			a01 += I
+			a02 += I * GX
+			a03 += I * GY
+			a04 += I * R
+			b0 += I * tv
+			a11++
+			a12 += GX
+			a13 += GY
+			a14 += R
+			b1 += tv
+			a22 += GX * GX
+			a23 += GX * GY
+			a24 += GX * R
+			b2 += GX * tv
+			a33 += GY * GY
+			a34 += GY * R
+			b3 += GY * tv
+			a44 += R * R
+			b4 += R * tv
+			n++
+		}
+	}
+	ata[0] = [5]float64{a00, a01, a02, a03, a04}
+	ata[1] = [5]float64{0, a11, a12, a13, a14}
+	ata[2] = [5]float64{0, 0, a22, a23, a24}
+	ata[3] = [5]float64{0, 0, 0, a33, a34}
+	ata[4] = [5]float64{0, 0, 0, 0, a44}
+	atb = [5]float64{b0, b1, b2, b3, b4}
+	return ata, atb, n
 }
 
 func clamp(x, lim float64) float64 { return max(-lim, min(lim, x)) }

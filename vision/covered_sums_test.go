@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
 )
 
@@ -261,5 +262,90 @@ func TestEdgeSumsAsPlain(t *testing.T) {
 	}
 	if edges == 0 {
 		t.Error("no edges read: nothing compared")
+	}
+}
+
+// alignNormalPlain is alignNormal as alignFace first read it: its
+// reference.
+func alignNormalPlain(in alignInput, pp pixelPairs, tx, ty, th0 float64) (ata [5][5]float64, atb [5]float64, n int) {
+	tw, th, ww, wh := in.tw, in.th, in.ww, in.wh
+	px, gx, gy, ok, t := in.px, in.gx, in.gy, in.ok, in.t
+	ct, st := math.Cos(th0), math.Sin(th0)
+	for _, run := range pp.runs {
+		v, u0 := int(run.face)/tw, int(run.face)%tw
+		y := float64(v) + 0.5 - float64(th)/2
+		for u := u0; u < u0+int(run.n); u++ {
+			x := float64(u) + 0.5 - float64(tw)/2
+			fx := float64(ww)/2 + tx + ct*x - st*y - 0.5
+			fy := float64(wh)/2 + ty + st*x + ct*y - 0.5
+			x0, y0 := int(math.Floor(fx)), int(math.Floor(fy))
+			if x0 < 0 || y0 < 0 || x0+1 >= ww || y0+1 >= wh {
+				continue
+			}
+			i := y0*ww + x0
+			if !ok[i] || !ok[i+1] || !ok[i+ww] || !ok[i+ww+1] {
+				continue
+			}
+			ax, ay := float32(fx-float64(x0)), float32(fy-float64(y0))
+			lerp := func(p []float32) float64 {
+				top := p[i] + ax*(p[i+1]-p[i])
+				bot := p[i+ww] + ax*(p[i+ww+1]-p[i+ww])
+				return float64(top + ay*(bot-top))
+			}
+			I, GX, GY := lerp(px), lerp(gx), lerp(gy)
+			f := [5]float64{I, 1, GX, GY, GX*(-st*x-ct*y) + GY*(ct*x-st*y)}
+			tv := float64(t[v*tw+u])
+			for a := range f {
+				for c := a; c < len(f); c++ {
+					ata[a][c] += f[a] * f[c]
+				}
+				atb[a] += f[a] * tv
+			}
+			n++
+		}
+	}
+	return ata, atb, n
+}
+
+// TestAlignNormalAsPlain checks alignNormal against the plain loop it
+// stands for, on windows about a site under a unit (both turns, every
+// face) and over the bare mat, at shifts and turns that move the face
+// partly off the window: the normal equations must be equal to the last
+// bit, and some read many pixels.
+func TestAlignNormalAsPlain(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	_, site := sitesByScan(t, cat)
+	faces := siteFacesOf(t, a)
+	const cx, cy = 150.0, 111.5
+	read := 0
+	for _, rot := range []models.Rotation{0, 180} {
+		unit := placement{slug: "granite_warden", x: cx - 13, y: cy + 6, rot: rot}
+		gray, v := renderedTopGray(t, a, cat, []placement{{slug: site, x: cx, y: cy, rot: rot, jitter: 2}, unit}, 95+uint64(rot))
+		found := []placed{{topDownQuad(v, unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
+		s := v.pxPerMM
+		for _, at := range [][2]float64{{cx, cy}, {cx + 1.5, cy - 1}, {cx + 90, cy - 60}} {
+			p := sitePlacement{cx: (at[0] + v.marginMM) * s, cy: (v.geo.HeightMM() + v.marginMM - at[1]) * s, angleDeg: 1}
+			w := readSiteWindow(gray, s, faces, p, 4, found, stripHiddenPad)
+			gx, gy, ok := windowSteps(w.px[0], w.vis[0], w.w[0], w.h[0])
+			for face := range faces.refs {
+				turn := face % 2
+				in := alignInput{faces.faceAt(0, turn, face), faces.w[0], faces.h[0], w.px[0], gx, gy, ok, w.w[0], w.h[0]}
+				var buf pixelPairs
+				pp := w.pairs(faces, 0, face%3-1, face%5-2, &buf)
+				for _, m := range [][3]float64{{0, 0, 0}, {1.3, -0.7, 0.02}, {-3.9, 3.4, -0.03}, {5.5, -6, 0.2}} {
+					ata, atb, n := alignNormal(in, pp, m[0], m[1], m[2])
+					wa, wb, wn := alignNormalPlain(in, pp, m[0], m[1], m[2])
+					if ata != wa || atb != wb || n != wn {
+						t.Fatalf("turn %d, at %v, face %d, move %v: %v %v over %d pixels, plainly %v %v over %d", rot, at, face, m, ata, atb, n, wa, wb, wn)
+					}
+					read += n
+				}
+			}
+		}
+		gray.Close()
+	}
+	if read == 0 {
+		t.Error("no pixel read: nothing compared")
 	}
 }
