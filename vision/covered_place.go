@@ -204,7 +204,7 @@ func (s *edgeSums) scoreGrid(pieces []outlinePiece, turn, ix0, ix1, iy0, iy1, st
 	}
 	buf = buf[:nx*ny]
 	C.tablecam_score_outline(cFloats(s.cols), cFloats(s.rows), C.int(s.w), C.int(s.h), (*C.tablecam_outline_piece)(unsafe.Pointer(&pieces[0])), C.int(len(pieces)),
-		C.int(ix0), C.int(ix0+(nx-1)*step), C.int(iy0), C.int(iy0+(ny-1)*step), C.int(step), (*C.double)(unsafe.Pointer(&buf[0])))
+		C.int(ix0), C.int(ix0+(nx-1)*step), C.int(iy0), C.int(iy0+(ny-1)*step), C.int(step), (*C.double)(unsafe.Pointer(&buf[0])), cBool(s.plain))
 	for k, sc := range buf {
 		out = append(out, placeScore{ix0 + k%nx*step, iy0 + k/nx*step, turn, sc})
 	}

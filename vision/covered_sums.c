@@ -430,8 +430,8 @@ void tablecam_edge_sums(const uint8_t *img, const uint8_t *hidden, int w, int h,
     }
 }
 
-void tablecam_score_outline(const float *cols, const float *rows, int w, int h, const tablecam_outline_piece *pieces,
-                            int npieces, int ix0, int ix1, int iy0, int iy1, int step, double *out) {
+static void score_outline_plain(const float *cols, const float *rows, int w, int h, const tablecam_outline_piece *pieces,
+                                int npieces, int ix0, int ix1, int iy0, int iy1, int step, double *out) {
     int k = 0;
     for (int iy = iy0; iy <= iy1; iy += step) {
         for (int ix = ix0; ix <= ix1; ix += step) {
@@ -461,6 +461,92 @@ void tablecam_score_outline(const float *cols, const float *rows, int w, int h, 
             }
             out[k++] = (double)(sum_e - sum_n / 2);
         }
+    }
+}
+
+// score_outline_avx512 is score_outline_plain for sixteen placements of a
+// row of the grid at once, one in each lane: a piece's sums are gathered
+// for all sixteen, a lane whose piece lies off the region adds 0, and each
+// lane adds its pieces in their order, in single precision, so that every
+// score is score_outline_plain's to the last bit (TestScoreOutlineAsPlain).
+__attribute__((target("avx512f"))) static void score_outline_avx512(const float *cols, const float *rows, int w, int h,
+                                                                     const tablecam_outline_piece *pieces, int npieces,
+                                                                     int ix0, int ix1, int iy0, int iy1, int step,
+                                                                     double *out) {
+    int nx = (ix1 - ix0) / step + 1;
+    const __m512i iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i lanes_step = _mm512_mullo_epi32(iota, _mm512_set1_epi32(step)), one = _mm512_set1_epi32(1);
+    const __m512i zero_i = _mm512_setzero_si512(), width = _mm512_set1_epi32(w);
+    const __m512 half = _mm512_set1_ps(0.5f);
+    int k = 0;
+    for (int iy = iy0; iy <= iy1; iy += step) {
+        for (int kx = 0; kx < nx; kx += 16) {
+            int lanes = nx - kx < 16 ? nx - kx : 16;
+            __mmask16 live = (__mmask16)((1u << lanes) - 1);
+            __m512i ix = _mm512_add_epi32(_mm512_set1_epi32(ix0 + kx * step), lanes_step);
+            __m512 sum_e = _mm512_setzero_ps(), sum_n = sum_e;
+            for (int i = 0; i < npieces; i++) {
+                const tablecam_outline_piece *g = &pieces[i];
+                __m512 e, n;
+                if (g->end >= 0) {
+                    int y0 = g->from + iy, y1 = g->to + iy;
+                    y0 = y0 > 0 ? y0 : 0;
+                    y1 = y1 < h ? y1 : h;
+                    if (y1 <= y0) {
+                        continue; // 0 in every lane
+                    }
+                    __m512i x = _mm512_add_epi32(ix, _mm512_set1_epi32(g->at));
+                    __mmask16 in = _mm512_mask_cmpge_epi32_mask(live, x, zero_i) & _mm512_cmplt_epi32_mask(x, width);
+                    if (!in) {
+                        continue;
+                    }
+                    __m512i at = _mm512_slli_epi32(x, 1);
+                    const float *a = cols + 2 * (int64_t)y0 * w, *b = cols + 2 * (int64_t)y1 * w;
+                    __m512 z = _mm512_setzero_ps();
+                    e = _mm512_sub_ps(_mm512_mask_i32gather_ps(z, in, at, b, 4), _mm512_mask_i32gather_ps(z, in, at, a, 4));
+                    __m512i at1 = _mm512_add_epi32(at, one);
+                    n = _mm512_sub_ps(_mm512_mask_i32gather_ps(z, in, at1, b, 4), _mm512_mask_i32gather_ps(z, in, at1, a, 4));
+                    e = _mm512_maskz_mov_ps(in, e), n = _mm512_maskz_mov_ps(in, n);
+                } else {
+                    int y = g->at + iy;
+                    if (y < 0 || y >= h) {
+                        continue;
+                    }
+                    __m512i x0 = _mm512_max_epi32(_mm512_add_epi32(ix, _mm512_set1_epi32(g->from)), zero_i);
+                    __m512i x1 = _mm512_min_epi32(_mm512_add_epi32(ix, _mm512_set1_epi32(g->to)), width);
+                    __mmask16 in = _mm512_mask_cmpgt_epi32_mask(live, x1, x0);
+                    if (!in) {
+                        continue;
+                    }
+                    const float *r = rows + 2 * (int64_t)y * (w + 1);
+                    __m512i a0 = _mm512_slli_epi32(x0, 1), a1 = _mm512_slli_epi32(x1, 1);
+                    __m512 z = _mm512_setzero_ps();
+                    e = _mm512_sub_ps(_mm512_mask_i32gather_ps(z, in, a1, r, 4), _mm512_mask_i32gather_ps(z, in, a0, r, 4));
+                    n = _mm512_sub_ps(_mm512_mask_i32gather_ps(z, in, _mm512_add_epi32(a1, one), r, 4),
+                                      _mm512_mask_i32gather_ps(z, in, _mm512_add_epi32(a0, one), r, 4));
+                    e = _mm512_maskz_mov_ps(in, e), n = _mm512_maskz_mov_ps(in, n);
+                }
+                sum_e = _mm512_add_ps(sum_e, e);
+                sum_n = _mm512_add_ps(sum_n, n);
+            }
+            __m512 sc = _mm512_sub_ps(sum_e, _mm512_mul_ps(sum_n, half)); // sum_n / 2, exactly
+            double lo[8], hi[8];
+            _mm512_storeu_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(sc)));
+            _mm512_storeu_pd(hi, _mm512_cvtps_pd(upper8(sc)));
+            for (int l = 0; l < lanes; l++) {
+                out[k + kx + l] = l < 8 ? lo[l] : hi[l - 8];
+            }
+        }
+        k += nx;
+    }
+}
+
+void tablecam_score_outline(const float *cols, const float *rows, int w, int h, const tablecam_outline_piece *pieces,
+                            int npieces, int ix0, int ix1, int iy0, int iy1, int step, double *out, int plain) {
+    if (!plain && __builtin_cpu_supports("avx512f")) {
+        score_outline_avx512(cols, rows, w, h, pieces, npieces, ix0, ix1, iy0, iy1, step, out);
+    } else {
+        score_outline_plain(cols, rows, w, h, pieces, npieces, ix0, ix1, iy0, iy1, step, out);
     }
 }
 

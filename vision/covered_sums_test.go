@@ -349,3 +349,62 @@ func TestAlignNormalAsPlain(t *testing.T) {
 		t.Error("no pixel read: nothing compared")
 	}
 }
+
+// TestScoreOutlineAsPlain checks the outline scores taken sixteen
+// placements at a time against those taken one by one (edgeSums.plain):
+// every turn, grids of 1 to 45 placements a row in steps of 1, 2 and 3,
+// the outline partly or wholly off the region, over noise and a
+// rectangle's edges, some hidden. Every score must be equal to the last
+// bit.
+func TestScoreOutlineAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	segs := siteOutlineSegments()
+	compared := 0
+	for trial := 0; trial < 40; trial++ {
+		w, h := 40+rng.IntN(100), 40+rng.IntN(80)
+		img := make([]byte, w*h)
+		hidden := make([]byte, w*h)
+		x0, y0, x1, y1 := rng.IntN(w/2), rng.IntN(h/2), w/2+rng.IntN(w/2), h/2+rng.IntN(h/2)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				v := 60 + rng.IntN(20)
+				if x >= x0 && x < x1 && y >= y0 && y < y1 {
+					v += 120
+				}
+				img[y*w+x] = byte(v)
+				if trial%3 == 0 && x > w/3 && x < w/2 && y > h/3 {
+					hidden[y*w+x] = 255
+				}
+			}
+		}
+		m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sums edgeSums
+		sums.read(m, hidden)
+		m.Close()
+		turn := rng.IntN(9) - 4
+		pieces := placeOutline(segs, float64(turn)*placeTurnStepDeg, float64(w)/2+rng.Float64()*20-10, float64(h)/2+rng.Float64()*20-10)
+		step := 1 + rng.IntN(3)
+		ix0, iy0 := -rng.IntN(70), -rng.IntN(50)
+		ix1, iy1 := ix0+rng.IntN(45*step), iy0+rng.IntN(20)
+		got, _ := sums.scoreGrid(pieces, turn, ix0, ix1, iy0, iy1, step, nil, nil)
+		sums.plain = true
+		want, _ := sums.scoreGrid(pieces, turn, ix0, ix1, iy0, iy1, step, nil, nil)
+		if len(got) != len(want) {
+			t.Fatalf("trial %d: %d scores, one by one %d", trial, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d (%d×%d, step %d): placement %d scores %v, one by one %v", trial, w, h, step, i, got[i], want[i])
+			}
+			if want[i].score != 0 {
+				compared++
+			}
+		}
+	}
+	if compared == 0 {
+		t.Error("every score 0: nothing compared")
+	}
+}
