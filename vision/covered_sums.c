@@ -338,16 +338,24 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void edge_sums_avx51
                       *down = img + (int64_t)clamp(y + 1, 0, h - 1) * w;
         const uint8_t *up2 = img + (int64_t)clamp(y - base, 0, h - 1) * w,
                       *down2 = img + (int64_t)clamp(y + base, 0, h - 1) * w;
-        for (int x = 0; x < w; x++) {
-            vy[x] = (float)((int)down2[x] - (int)up2[x]);
+        int i = 0;
+        for (; i + 16 <= w; i += 16) {
+            __m512i a = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(down2 + i))),
+                    b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(up2 + i)));
+            _mm512_storeu_ps(vy + i, _mm512_cvtepi32_ps(_mm512_sub_epi32(a, b)));
+        }
+        for (; i < w; i++) {
+            vy[i] = (float)((int)down2[i] - (int)up2[i]);
         }
         const uint8_t *hid = hidden + (int64_t)y * w;
         const float *above = cols + 2 * (int64_t)y * w;
         float *below = cols + 2 * (int64_t)(y + 1) * w;
         float *eh_row = across + (int64_t)y * w, *n_row = seen + (int64_t)y * w;
         for (int x = 0; x < w;) {
-            if (x >= x0 && x + 16 <= x1) {
-                // Sixteen pixels at once.
+            if (x >= x0 && x < x1 && x1 - x0 >= 16) {
+                // Sixteen pixels at once; the last sixteen end at x1,
+                // reading some again (to the same values).
+                x = x + 16 <= x1 ? x : x1 - 16;
 #define TABLECAM_STEP(row) \
     _mm512_sub_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + x + base)))), \
                   _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(row + x - base)))))
@@ -395,18 +403,18 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void edge_sums_avx51
     // The running sums along the rows, four rows side by side.
     int y = 0;
     for (; y + 4 <= h; y += 4) {
-        float re[4] = {0}, rn[4] = {0};
-        float *row[4];
-        for (int k = 0; k < 4; k++) {
-            row[k] = rows + 2 * (int64_t)(y + k) * (w + 1);
-            row[k][0] = 0, row[k][1] = 0;
-        }
-        const float *e = across + (int64_t)y * w, *n = seen + (int64_t)y * w;
+        // (Sums in variables of their own: kept in registers.)
+        float re0 = 0, re1 = 0, re2 = 0, re3 = 0, rn0 = 0, rn1 = 0, rn2 = 0, rn3 = 0;
+        float *r0 = rows + 2 * (int64_t)y * (w + 1), *r1 = r0 + 2 * (w + 1), *r2 = r1 + 2 * (w + 1),
+              *r3 = r2 + 2 * (w + 1);
+        r0[0] = r0[1] = r1[0] = r1[1] = r2[0] = r2[1] = r3[0] = r3[1] = 0;
+        const float *e0 = across + (int64_t)y * w, *e1 = e0 + w, *e2 = e1 + w, *e3 = e2 + w;
+        const float *n0 = seen + (int64_t)y * w, *n1 = n0 + w, *n2 = n1 + w, *n3 = n2 + w;
         for (int x = 0; x < w; x++) {
-            for (int k = 0; k < 4; k++) {
-                re[k] += e[k * (int64_t)w + x], rn[k] += n[k * (int64_t)w + x];
-                row[k][2 * x + 2] = re[k], row[k][2 * x + 3] = rn[k];
-            }
+            re0 += e0[x], rn0 += n0[x], re1 += e1[x], rn1 += n1[x];
+            re2 += e2[x], rn2 += n2[x], re3 += e3[x], rn3 += n3[x];
+            r0[2 * x + 2] = re0, r0[2 * x + 3] = rn0, r1[2 * x + 2] = re1, r1[2 * x + 3] = rn1;
+            r2[2 * x + 2] = re2, r2[2 * x + 3] = rn2, r3[2 * x + 2] = re3, r3[2 * x + 3] = rn3;
         }
     }
     for (; y < h; y++) {
