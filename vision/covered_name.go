@@ -381,13 +381,32 @@ type windowStats struct {
 }
 
 func (w *siteWindow) stats(faces *siteFaces, level, turn int, pp pixelPairs) windowStats {
-	var s windowStats
-	s.n = float64(pp.n)
-	if s.n < 2 {
-		return s
+	if pp.n < 2 {
+		return windowStats{n: float64(pp.n)}
 	}
 	var sums [5]float64
 	C.tablecam_window_sums(cFloats(w.px[level]), cFloats(faces.mean[level][turn]), cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&sums[0])))
+	return statsOf(pp.n, sums)
+}
+
+// statsBoth is stats at both turns, from one pass over the pixels where
+// the processor can (tablecam_window_sums2).
+func (w *siteWindow) statsBoth(faces *siteFaces, level int, pp pixelPairs) [2]windowStats {
+	if pp.n < 2 {
+		return [2]windowStats{{n: float64(pp.n)}, {n: float64(pp.n)}}
+	}
+	var sums [2][5]float64
+	if faces.noLanes || C.tablecam_window_sums2(cFloats(w.px[level]), cFloats(faces.mean[level][0]), cFloats(faces.mean[level][1]),
+		cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&sums[0][0]))) == 0 {
+		return [2]windowStats{w.stats(faces, level, 0, pp), w.stats(faces, level, 1, pp)}
+	}
+	return [2]windowStats{statsOf(pp.n, sums[0]), statsOf(pp.n, sums[1])}
+}
+
+// statsOf reads the sums of tablecam_window_sums over n pixels.
+func statsOf(n int, sums [5]float64) windowStats {
+	var s windowStats
+	s.n = float64(n)
 	s.so, s.soo, s.sm, s.smm, s.som = sums[0], sums[1], sums[2], sums[3], sums[4]
 	s.varO = s.soo - s.so*s.so/s.n
 	s.varM = s.smm - s.sm*s.sm/s.n
@@ -603,7 +622,6 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	}
 	var buf pixelPairs
 	var sums []faceSums
-	var which []int32
 	for pi := range windows {
 		w := &windows[pi]
 		pp := w.pairs(faces, 1, 0, 0, &buf)
@@ -611,8 +629,9 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 			continue
 		}
 		var screened []best
+		both := w.statsBoth(faces, 1, pp)
 		for turn := 0; turn < 2; turn++ {
-			st := w.stats(faces, 1, turn, pp)
+			st := both[turn]
 			if !st.ok {
 				continue
 			}
@@ -625,6 +644,15 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		}
 		sort.Slice(screened, func(i, j int) bool { return screened[i].score > screened[j].score })
 		screened = screened[:min(nameScreen, len(screened))]
+		// The screened faces at each turn.
+		var whichOf [2][]int32
+		for turn := range whichOf {
+			for _, c := range screened {
+				if c.turn == turn {
+					whichOf[turn] = append(whichOf[turn], int32(c.face))
+				}
+			}
+		}
 		r := w.radius[1]
 		for dy := -r; dy <= r; dy++ {
 			for dx := -r; dx <= r; dx++ {
@@ -635,17 +663,19 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 				if pp.n < minN1 {
 					continue
 				}
+				var sts [2]windowStats
+				if len(whichOf[0]) > 0 && len(whichOf[1]) > 0 {
+					sts = w.statsBoth(faces, 1, pp)
+				}
 				for turn := 0; turn < 2; turn++ {
-					which = which[:0]
-					for _, c := range screened {
-						if c.turn == turn {
-							which = append(which, int32(c.face))
-						}
-					}
+					which := whichOf[turn]
 					if len(which) == 0 {
 						continue
 					}
-					st := w.stats(faces, 1, turn, pp)
+					st := sts[turn]
+					if len(whichOf[1-turn]) == 0 {
+						st = w.stats(faces, 1, turn, pp)
+					}
 					if !st.ok {
 						continue
 					}
@@ -843,8 +873,8 @@ func (w *siteWindow) layoutShift(faces *siteFaces, r int) (dx, dy int, layout fl
 			if pp.n < minN1 {
 				continue
 			}
-			for turn := 0; turn < 2; turn++ {
-				if l := w.stats(faces, 1, turn, pp).layout(); l > best {
+			for _, st := range w.statsBoth(faces, 1, pp) {
+				if l := st.layout(); l > best {
 					best, dx, dy = l, x, y
 				}
 			}

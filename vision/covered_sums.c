@@ -23,6 +23,21 @@ __attribute__((target("avx2,fma"))) static inline double hsum8(__m256 v) {
     return (double)_mm_cvtss_f32(s);
 }
 
+// The scalar tails below spell out which products are rounded on their own
+// (product1) and which are fused with their addition (fused1), as GCC 12
+// compiled window_sums_avx2's tail before it was spelled out (Σo·m fused,
+// Σo² and Σm² not), so that window_sums2_avx2 can repeat it exactly
+// whatever the compiler contracts.
+__attribute__((target("avx2,fma"))) static inline float product1(float a, float b) {
+    float p = a * b;
+    __asm__("" : "+x"(p));
+    return p;
+}
+
+__attribute__((target("avx2,fma"))) static inline float fused1(float a, float b, float acc) {
+    return _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(a), _mm_set_ss(b), _mm_set_ss(acc)));
+}
+
 __attribute__((target("avx2,fma"))) static void window_sums_avx2(const float *o, const float *m,
                                                                   const tablecam_pixel_run *runs, int nruns,
                                                                   double *out) {
@@ -42,7 +57,7 @@ __attribute__((target("avx2,fma"))) static void window_sums_avx2(const float *o,
         float to = 0, too = 0, tm = 0, tmm = 0, tom = 0;
         for (; i < n; i++) {
             float x = a[i], y = b[i];
-            to += x, too += x * x, tm += y, tmm += y * y, tom += x * y;
+            to += x, too += product1(x, x), tm += y, tmm += product1(y, y), tom = fused1(x, y, tom);
         }
         if (n < 8) {
             // The vector sums are 0: 0 + x is x (the double sum, from +0, takes a −0 tail alike).
@@ -68,6 +83,53 @@ static void window_sums_plain(const float *o, const float *m, const tablecam_pix
         so += to, soo += too, sm += tm, smm += tmm, som += tom;
     }
     out[0] = so, out[1] = soo, out[2] = sm, out[3] = smm, out[4] = som;
+}
+
+// window_sums2_avx2 is window_sums_avx2 for two mean faces (the two turns)
+// at once: the window's own sums, shared, taken once, and each face's with
+// the same operations in the same order, so that out[0…4] and out[5…9] are
+// window_sums_avx2's for m0 and m1 to the last bit (TestWindowSumsBothTurns).
+__attribute__((target("avx2,fma"))) static void window_sums2_avx2(const float *o, const float *m0, const float *m1,
+                                                                   const tablecam_pixel_run *runs, int nruns,
+                                                                   double *out) {
+    double so = 0, soo = 0, sm0 = 0, smm0 = 0, som0 = 0, sm1 = 0, smm1 = 0, som1 = 0;
+    for (int r = 0; r < nruns; r++) {
+        const float *a = o + runs[r].win, *b = m0 + runs[r].face, *c = m1 + runs[r].face;
+        int n = runs[r].n, i = 0;
+        if (n < 8) {
+            float to = 0, too = 0, tm0 = 0, tmm0 = 0, tom0 = 0, tm1 = 0, tmm1 = 0, tom1 = 0;
+            for (; i < n; i++) {
+                float x = a[i], y = b[i], z = c[i];
+                to += x, too += product1(x, x), tm0 += y, tmm0 += product1(y, y), tom0 = fused1(x, y, tom0);
+                tm1 += z, tmm1 += product1(z, z), tom1 = fused1(x, z, tom1);
+            }
+            so += to, soo += too, sm0 += tm0, smm0 += tmm0, som0 += tom0, sm1 += tm1, smm1 += tmm1, som1 += tom1;
+            continue;
+        }
+        __m256 vo = _mm256_setzero_ps(), voo = vo, vm0 = vo, vmm0 = vo, vom0 = vo, vm1 = vo, vmm1 = vo, vom1 = vo;
+        for (; i + 8 <= n; i += 8) {
+            __m256 x = _mm256_loadu_ps(a + i), y = _mm256_loadu_ps(b + i), z = _mm256_loadu_ps(c + i);
+            vo = _mm256_add_ps(vo, x);
+            voo = _mm256_fmadd_ps(x, x, voo);
+            vm0 = _mm256_add_ps(vm0, y);
+            vmm0 = _mm256_fmadd_ps(y, y, vmm0);
+            vom0 = _mm256_fmadd_ps(x, y, vom0);
+            vm1 = _mm256_add_ps(vm1, z);
+            vmm1 = _mm256_fmadd_ps(z, z, vmm1);
+            vom1 = _mm256_fmadd_ps(x, z, vom1);
+        }
+        float to = 0, too = 0, tm0 = 0, tmm0 = 0, tom0 = 0, tm1 = 0, tmm1 = 0, tom1 = 0;
+        for (; i < n; i++) {
+            float x = a[i], y = b[i], z = c[i];
+            to += x, too += product1(x, x), tm0 += y, tmm0 += product1(y, y), tom0 = fused1(x, y, tom0);
+            tm1 += z, tmm1 += product1(z, z), tom1 = fused1(x, z, tom1);
+        }
+        so += hsum8(vo) + to, soo += hsum8(voo) + too;
+        sm0 += hsum8(vm0) + tm0, smm0 += hsum8(vmm0) + tmm0, som0 += hsum8(vom0) + tom0;
+        sm1 += hsum8(vm1) + tm1, smm1 += hsum8(vmm1) + tmm1, som1 += hsum8(vom1) + tom1;
+    }
+    out[0] = so, out[1] = soo, out[2] = sm0, out[3] = smm0, out[4] = som0;
+    out[5] = so, out[6] = soo, out[7] = sm1, out[8] = smm1, out[9] = som1;
 }
 
 __attribute__((target("avx2,fma"))) static void face_sums_avx2(const float *o, const float *m, const float *t,
@@ -120,6 +182,15 @@ void tablecam_window_sums(const float *o, const float *m, const tablecam_pixel_r
     } else {
         window_sums_plain(o, m, runs, nruns, out);
     }
+}
+
+int tablecam_window_sums2(const float *o, const float *m0, const float *m1, const tablecam_pixel_run *runs, int nruns,
+                          double *out) {
+    if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) {
+        return 0;
+    }
+    window_sums2_avx2(o, m0, m1, runs, nruns, out);
+    return 1;
 }
 
 void tablecam_face_sums(const float *o, const float *m, const float *faces, int64_t stride, const int32_t *which,

@@ -17,6 +17,12 @@ typedef struct {
 // mean face's m: out = Σo, Σo², Σm, Σm², Σo·m.
 void tablecam_window_sums(const float *o, const float *m, const tablecam_pixel_run *runs, int nruns, double *out);
 
+// tablecam_window_sums2 is tablecam_window_sums for two mean faces at once
+// (out[0…4] for m0, out[5…9] for m1), the same sums to the last bit; it
+// returns 0, and sums nothing, where the processor lacks AVX2 and FMA.
+int tablecam_window_sums2(const float *o, const float *m0, const float *m1, const tablecam_pixel_run *runs, int nruns,
+                          double *out);
+
 // tablecam_face_sums sums, over the runs, for each of nfaces faces (face k's
 // pixels begin at faces + which[k]*stride, or k*stride when which is
 // null): out[4k…4k+3] = Σt, Σt², Σo·t, Σt·m.

@@ -408,3 +408,36 @@ func TestScoreOutlineAsPlain(t *testing.T) {
 		t.Error("every score 0: nothing compared")
 	}
 }
+
+// TestWindowSumsBothTurns checks the window's sums taken for both turns in
+// one pass (statsBoth) against those taken turn by turn: every shift, runs
+// of every length, pixels as the faces hold them and any floats. The sums
+// must be equal to the last bit.
+func TestWindowSumsBothTurns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	compared := 0
+	for _, quarters := range []bool{true, false} {
+		f := randomSiteFaces(rng, 3, 44, 31, quarters)
+		for trial := 0; trial < 4; trial++ {
+			w := randomSiteWindow(rng, f, 2, quarters)
+			var buf pixelPairs
+			for dy := -2; dy <= 2; dy++ {
+				for dx := -2; dx <= 2; dx++ {
+					pp := w.pairs(f, 1, dx, dy, &buf)
+					both := w.statsBoth(f, 1, pp)
+					for turn := range both {
+						if want := w.stats(f, 1, turn, pp); both[turn] != want {
+							t.Fatalf("quarters %v, shift (%d, %d), turn %d: %+v in one pass, %+v turn by turn", quarters, dx, dy, turn, both[turn], want)
+						}
+						if both[turn].ok {
+							compared++
+						}
+					}
+				}
+			}
+		}
+	}
+	if compared == 0 {
+		t.Error("no window's sums compared")
+	}
+}
