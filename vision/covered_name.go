@@ -52,6 +52,41 @@ type siteFaces struct {
 	mean       [2][2][]float32 // [level][turn] the mean site face
 	pxPerMM0   float64         // level 0's scale
 	detail     detailScratch   // detailScores' buffers
+	arena      windowArena     // the windows' buffers
+}
+
+// windowArena hands out the buffers of one naming's windows (nameSiteAt
+// drops them all when it returns), from blocks kept from call to call:
+// a frame's windows would otherwise allocate, and clear, some hundreds of
+// kilobytes. Its buffers hold what was last written to them: every user
+// writes all of its buffer.
+type windowArena struct {
+	f      []float32
+	b      []bool
+	fi, bi int // the next free value of each
+}
+
+// reset takes every buffer handed out back.
+func (a *windowArena) reset() { a.fi, a.bi = 0, 0 }
+
+func (a *windowArena) floats(n int) []float32 {
+	if a.fi+n > len(a.f) {
+		// A bigger block; the buffers handed out of the old one stay
+		// theirs.
+		a.f, a.fi = make([]float32, max(2*len(a.f), 4*n)), 0
+	}
+	p := a.f[a.fi : a.fi+n : a.fi+n]
+	a.fi += n
+	return p
+}
+
+func (a *windowArena) bools(n int) []bool {
+	if a.bi+n > len(a.b) {
+		a.b, a.bi = make([]bool, max(2*len(a.b), 4*n)), 0
+	}
+	p := a.b[a.bi : a.bi+n : a.bi+n]
+	a.bi += n
+	return p
 }
 
 // newSiteFaces gathers the index's site faces; ok is false when it has none.
@@ -252,10 +287,8 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 		panic("readSiteWindow: no cover mask")
 	}
 	inside := image.Rect(0, 0, gray.Cols(), gray.Rows())
-	w.px[0] = make([]float32, w.w[0]*w.h[0])
-	w.vis[0] = make([]bool, w.w[0]*w.h[0])
-	C.tablecam_window_pixels((*C.uint8_t)(unsafe.Pointer(&raw[0])), (*C.uint8_t)(unsafe.Pointer(&hid[0])), C.int(w.w[0]), C.int(w.h[0]),
-		cFloats(w.px[0]), (*C.uint8_t)(unsafe.Pointer(&w.vis[0][0])))
+	w.px[0], w.vis[0] = faces.arena.floats(len(raw)), faces.arena.bools(len(raw))
+	windowPixels(raw, hid, w.px[0], w.vis[0])
 	// Pixels off the top-down image show nothing.
 	for _, c := range [4][2]float64{{0, 0}, {float64(w.w[0]), 0}, {0, float64(w.h[0])}, {float64(w.w[0]), float64(w.h[0])}} {
 		if x, y := hm2[2]+k*(ca*c[0]-sa*c[1]), hm2[5]+k*(sa*c[0]+ca*c[1]); !(image.Pt(int(x), int(y)).In(inside)) {
@@ -271,11 +304,22 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 		}
 	}
 	w.w[1], w.h[1] = w.w[0]/2, w.h[0]/2
-	w.px[1] = make([]float32, w.w[1]*w.h[1])
-	w.vis[1] = make([]bool, w.w[1]*w.h[1])
+	w.px[1] = faces.arena.floats(w.w[1] * w.h[1])
+	w.vis[1] = faces.arena.bools(w.w[1] * w.h[1])
 	C.tablecam_window_halve(cFloats(w.px[0]), (*C.uint8_t)(unsafe.Pointer(&w.vis[0][0])), C.int(w.w[0]), C.int(w.h[0]),
 		cFloats(w.px[1]), (*C.uint8_t)(unsafe.Pointer(&w.vis[1][0])))
 	return w
+}
+
+// windowPixels reads a window's grey bytes as floats into px, and which of
+// them the cover (non-zero where a card on top lies) leaves visible into
+// vis (all four the same length).
+func windowPixels(grey, cover []byte, px []float32, vis []bool) {
+	if len(grey) == 0 || len(cover) != len(grey) || len(px) != len(grey) || len(vis) != len(grey) {
+		panic("windowPixels: buffers of different lengths")
+	}
+	C.tablecam_window_pixels((*C.uint8_t)(unsafe.Pointer(&grey[0])), (*C.uint8_t)(unsafe.Pointer(&cover[0])), C.int(len(grey)), 1,
+		cFloats(px), (*C.uint8_t)(unsafe.Pointer(&vis[0])))
 }
 
 // pixelPairs lists, for a face shifted by (dx, dy) in the window at a
@@ -589,6 +633,8 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	if len(places) == 0 {
 		return siteName{}, false
 	}
+	// The windows of the last naming are gone: their buffers are free.
+	faces.arena.reset()
 	radius0 := 2 * int(math.Round(nameShiftMM*faces.pxPerMM0/2))
 	find0 := 2 * int(math.Round(nameFindMM*faces.pxPerMM0/2))
 	windows := make([]siteWindow, len(places))
@@ -904,8 +950,8 @@ func (w *siteWindow) crop(faces *siteFaces, dx, dy, radius0 int, pxPerMM float64
 	for level := range c.px {
 		off := (w.radius[0] - radius0) >> level
 		x0, y0 := off+dx>>level, off+dy>>level
-		c.px[level] = make([]float32, c.w[level]*c.h[level])
-		c.vis[level] = make([]bool, c.w[level]*c.h[level])
+		c.px[level] = faces.arena.floats(c.w[level] * c.h[level])
+		c.vis[level] = faces.arena.bools(c.w[level] * c.h[level])
 		for y := 0; y < c.h[level]; y++ {
 			from := (y+y0)*w.w[level] + x0
 			copy(c.px[level][y*c.w[level]:(y+1)*c.w[level]], w.px[level][from:from+c.w[level]])

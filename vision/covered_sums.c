@@ -629,9 +629,24 @@ void tablecam_score_outline(const float *cols, const float *rows, int w, int h, 
     }
 }
 
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static int64_t window_pixels_avx512(const uint8_t *grey,
+                                                                                          const uint8_t *cover, int64_t n,
+                                                                                          float *px, uint8_t *vis) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i g = _mm_loadu_si128((const __m128i *)(grey + i)), c = _mm_loadu_si128((const __m128i *)(cover + i));
+        _mm512_storeu_ps(px + i, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(g)));
+        _mm_storeu_si128((__m128i *)(vis + i), _mm_maskz_set1_epi8(_mm_testn_epi8_mask(c, c), 1));
+    }
+    return i;
+}
+
 void tablecam_window_pixels(const uint8_t *grey, const uint8_t *cover, int w, int h, float *px, uint8_t *vis) {
-    int64_t n = (int64_t)w * h;
-    for (int64_t i = 0; i < n; i++) {
+    int64_t n = (int64_t)w * h, i = 0;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) {
+        i = window_pixels_avx512(grey, cover, n, px, vis); // the same values, sixteen at a time
+    }
+    for (; i < n; i++) {
         px[i] = (float)grey[i];
         vis[i] = cover[i] == 0;
     }

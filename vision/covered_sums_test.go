@@ -441,3 +441,39 @@ func TestWindowSumsBothTurns(t *testing.T) {
 		t.Error("no window's sums compared")
 	}
 }
+
+// TestWindowPixels checks a window's pixels as read sixteen at a time
+// against the bytes they are read from: 1 to 70 of them (tails and all),
+// covered or not at random, into buffers that held other values.
+func TestWindowPixels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	shown := 0
+	for n := 0; n <= 70; n++ {
+		grey, cover := make([]byte, n), make([]byte, n)
+		for i := range grey {
+			grey[i] = byte(rng.IntN(256))
+			if rng.IntN(3) == 0 {
+				cover[i] = byte(1 + rng.IntN(255))
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		px, vis := make([]float32, n), make([]bool, n)
+		for i := range px {
+			px[i], vis[i] = -1, i%2 == 0 // what a buffer held before
+		}
+		windowPixels(grey, cover, px, vis)
+		for i := range grey {
+			if px[i] != float32(grey[i]) || vis[i] != (cover[i] == 0) {
+				t.Fatalf("%d bytes, pixel %d (grey %d, cover %d): %v, visible %v", n, i, grey[i], cover[i], px[i], vis[i])
+			}
+			if vis[i] {
+				shown++
+			}
+		}
+	}
+	if shown == 0 {
+		t.Error("no pixel visible: nothing compared")
+	}
+}
