@@ -339,21 +339,23 @@ func (w *siteWindow) pairs(faces *siteFaces, level, dx, dy int, buf *pixelPairs)
 	r := w.radius[level]
 	ww := w.w[level]
 	pp := pixelPairs{runs: buf.runs[:0]}
-	defer func() { *buf = pp }()
-	// Window columns over the face, less its border.
+	// Window columns over the face, less its border; and its rows (the
+	// runs lie row after row: those of the rows over the face from the
+	// first on).
 	lo, hi := max(b+r+dx, 0), min(tw-b+r+dx, ww)
-	for _, run := range w.visible(level) {
-		v := int(run.y) - r - dy
-		if v < b || v >= th-b {
-			continue
-		}
+	runs := w.visible(level)
+	y0, y1 := b+r+dy, th-b+r+dy
+	for i := sort.Search(len(runs), func(i int) bool { return int(runs[i].y) >= y0 }); i < len(runs) && int(runs[i].y) < y1; i++ {
+		run := runs[i]
 		x0, x1 := max(int(run.x0), lo), min(int(run.x1), hi)
 		if x1 <= x0 {
 			continue
 		}
+		v := int(run.y) - r - dy
 		pp.runs = append(pp.runs, pixelRun{win: int32(int(run.y)*ww + x0), face: int32(v*tw + x0 - r - dx), n: int32(x1 - x0)})
 		pp.n += x1 - x0
 	}
+	*buf = pp
 	return pp
 }
 

@@ -477,3 +477,57 @@ func TestWindowPixels(t *testing.T) {
 		t.Error("no pixel visible: nothing compared")
 	}
 }
+
+// pairsPlain is siteWindow.pairs reading every run of the window: its
+// reference.
+func (w *siteWindow) pairsPlain(faces *siteFaces, level, dx, dy int) pixelPairs {
+	tw, th := faces.w[level], faces.h[level]
+	b := int(math.Round(siteWindowBorderMM * faces.pxPerMM0 / float64(int(1)<<level)))
+	r := w.radius[level]
+	ww := w.w[level]
+	var pp pixelPairs
+	lo, hi := max(b+r+dx, 0), min(tw-b+r+dx, ww)
+	for _, run := range visibleRunsPlain(w.vis[level], ww) {
+		v := int(run.y) - r - dy
+		if v < b || v >= th-b {
+			continue
+		}
+		x0, x1 := max(int(run.x0), lo), min(int(run.x1), hi)
+		if x1 <= x0 {
+			continue
+		}
+		pp.runs = append(pp.runs, pixelRun{win: int32(int(run.y)*ww + x0), face: int32(v*tw + x0 - r - dx), n: int32(x1 - x0)})
+		pp.n += x1 - x0
+	}
+	return pp
+}
+
+// TestPairsAsPlain checks the pixel pairs of a window (which read only the
+// runs of the rows over the face) against those of every run read, at
+// every shift, with a buffer kept from call to call.
+func TestPairsAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	f := randomSiteFaces(rng, 2, 44, 31, true)
+	pairs := 0
+	for trial := 0; trial < 5; trial++ {
+		w := randomSiteWindow(rng, f, 2, true)
+		var buf pixelPairs
+		for dy := -2; dy <= 2; dy++ {
+			for dx := -2; dx <= 2; dx++ {
+				got, want := w.pairs(f, 1, dx, dy, &buf), w.pairsPlain(f, 1, dx, dy)
+				if got.n != want.n || len(got.runs) != len(want.runs) {
+					t.Fatalf("shift (%d, %d): %d pairs in %d runs, plainly %d in %d", dx, dy, got.n, len(got.runs), want.n, len(want.runs))
+				}
+				for i := range want.runs {
+					if got.runs[i] != want.runs[i] {
+						t.Fatalf("shift (%d, %d): run %d is %v, plainly %v", dx, dy, i, got.runs[i], want.runs[i])
+					}
+				}
+				pairs += want.n
+			}
+		}
+	}
+	if pairs == 0 {
+		t.Error("no pixel pairs compared")
+	}
+}
