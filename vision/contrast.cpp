@@ -143,23 +143,28 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i lookup64(c
 
 // blend16 equalises sixteen pixels (group g of a 64-pixel block) with the
 // same float arithmetic as blendRow: explicitly rounded operations, which
-// the compiler cannot contract into fused multiply-adds.
+// the compiler cannot contract into fused multiply-adds. It gives their
+// grey levels in 32-bit lanes (0 where k leaves the group out).
 template <int g>
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) inline void blend16(__m512i ul, __m512i ur, __m512i ll, __m512i lr, const float *xa,
-                                                                                     const float *xa1, __m512 ya, __m512 ya1, __mmask64 k, uchar *out) {
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) inline __m512i blend16(__m512i ul, __m512i ur, __m512i ll, __m512i lr, const float *xa,
+                                                                                        const float *xa1, __m512 ya, __m512 ya1, __mmask64 k) {
     const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
     const __mmask16 kg = (__mmask16)(k >> (16 * g));
     if (!kg)
-        return;
+        return _mm512_setzero_si512();
     const __m512 a = _mm512_maskz_loadu_ps(kg, xa + 16 * g), a1 = _mm512_maskz_loadu_ps(kg, xa1 + 16 * g);
-    const __m512 fu = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(ul, g)));
-    const __m512 fr = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(ur, g)));
-    const __m512 fl = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(ll, g)));
-    const __m512 fw = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(lr, g)));
+    // (Bytes 16g.. to the low bytes of 32-bit lanes, the others 0: one
+    // permute.)
+    const __m512i spread = _mm512_add_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32(16 * g));
+    const __mmask64 low = 0x1111111111111111ull;
+    const __m512 fu = _mm512_cvtepi32_ps(_mm512_maskz_permutexvar_epi8(low, spread, ul));
+    const __m512 fr = _mm512_cvtepi32_ps(_mm512_maskz_permutexvar_epi8(low, spread, ur));
+    const __m512 fl = _mm512_cvtepi32_ps(_mm512_maskz_permutexvar_epi8(low, spread, ll));
+    const __m512 fw = _mm512_cvtepi32_ps(_mm512_maskz_permutexvar_epi8(low, spread, lr));
     const __m512 upper = _mm512_add_round_ps(_mm512_mul_round_ps(fu, a1, rn), _mm512_mul_round_ps(fr, a, rn), rn);
     const __m512 lower = _mm512_add_round_ps(_mm512_mul_round_ps(fl, a1, rn), _mm512_mul_round_ps(fw, a, rn), rn);
     const __m512 res = _mm512_add_round_ps(_mm512_mul_round_ps(upper, ya1, rn), _mm512_mul_round_ps(lower, ya, rn), rn);
-    _mm_mask_storeu_epi8(out + 16 * g, kg, _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(res))); // 0..255 already
+    return _mm512_cvtps_epi32(res); // 0..255 already
 }
 
 // blendSegmentVBMI equalises the pixels from..to of one row, which all lie
@@ -172,15 +177,20 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void blendSegmen
         for (int j = 0; j < 4; j++)
             t[i][j] = _mm512_loadu_si512((const void *)(tables[i] + 64 * j));
     const __m512 vya = _mm512_set1_ps(ya), vya1 = _mm512_set1_ps(ya1);
+    // The low bytes of the 32-bit lanes of two registers, in order.
+    const __m512i lowBytes = _mm512_set_epi8(124, 120, 116, 112, 108, 104, 100, 96, 92, 88, 84, 80, 76, 72, 68, 64, 60, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0,
+                                             124, 120, 116, 112, 108, 104, 100, 96, 92, 88, 84, 80, 76, 72, 68, 64, 60, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0);
     for (int x = from; x < to; x += 64) {
         const int n = std::min(64, to - x);
         const __mmask64 k = n == 64 ? ~0ULL : (1ULL << n) - 1;
         const __m512i v = _mm512_maskz_loadu_epi8(k, src + x);
         const __m512i ul = lookup64(t[0], v), ur = lookup64(t[1], v), ll = lookup64(t[2], v), lr = lookup64(t[3], v);
-        blend16<0>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
-        blend16<1>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
-        blend16<2>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
-        blend16<3>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k, out + x);
+        const __m512i r0 = blend16<0>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k);
+        const __m512i r1 = blend16<1>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k);
+        const __m512i r2 = blend16<2>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k);
+        const __m512i r3 = blend16<3>(ul, ur, ll, lr, xa + x, xa1 + x, vya, vya1, k);
+        const __m512i bytes = _mm512_mask_blend_epi8(0xffffffff00000000ull, _mm512_permutex2var_epi8(r0, lowBytes, r1), _mm512_permutex2var_epi8(r2, lowBytes, r3));
+        _mm512_mask_storeu_epi8(out + x, k, bytes);
     }
 }
 
