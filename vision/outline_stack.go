@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/binary"
 	"image"
 	"math"
 	"slices"
@@ -609,9 +610,14 @@ func edgePixelsOf(edges []byte, grey edgeMap, within []image.Rectangle) []edgePi
 		}
 		slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
 		from := 1
+		row := edges[y*w : (y+1)*w]
 		for _, s := range spans {
 			for x := max(s[0], from); x < s[1]; x++ {
-				if edges[y*w+x] == 0 {
+				if x+8 <= s[1] && binary.LittleEndian.Uint64(row[x:]) == 0 {
+					x += 7 // eight pixels off the edges at once
+					continue
+				}
+				if row[x] == 0 {
 					continue
 				}
 				// Sobel's 3×3 gradient: along a card's thin printed
@@ -688,7 +694,7 @@ func strongDirections(px []edgePixel) []float64 {
 	n := int(math.Round(90 / stackDirBinDeg))
 	hist := make([]float64, n)
 	binOf := func(d float64) int {
-		b := int(math.Floor(math.Mod(d, math.Pi/2) / (math.Pi / 2) * float64(n)))
+		b := int(math.Floor(modQuarter(d) / (math.Pi / 2) * float64(n)))
 		return (b%n + n) % n
 	}
 	for _, p := range px {
@@ -723,6 +729,23 @@ func strongDirections(px []edgePixel) []float64 {
 		}
 	}
 	return out
+}
+
+// modQuarter is math.Mod(d, π/2), by subtraction where d lies in [0, π]
+// (a direction): there the subtraction of π/2 is exact (Sterbenz), as
+// math.Mod's remainder is, and a fraction of the time math.Mod takes.
+func modQuarter(d float64) float64 {
+	const q = math.Pi / 2
+	if !(d >= 0 && d <= 2*q) {
+		return math.Mod(d, q) // (a float32 direction rounded up past π)
+	}
+	if d >= q {
+		d -= q
+	}
+	if d >= q { // d was π
+		d -= q
+	}
+	return d
 }
 
 // nearDirection reports whether direction a (radians, in [0, π/2)) lies

@@ -334,3 +334,96 @@ func TestUnknownCardsInStills(t *testing.T) {
 		})
 	}
 }
+
+// TestModQuarterIsMod checks modQuarter against math.Mod on directions
+// from 0 to π and past it (float32 directions rounded up), at and around
+// multiples of π/2, and on random ones.
+func TestModQuarterIsMod(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	ds := []float64{0, math.Pi / 2, math.Pi, float64(float32(math.Pi)), float64(float32(math.Pi / 2)), 2 * math.Pi, -0.5, 5}
+	for _, d := range []float64{math.Pi / 2, math.Pi} {
+		ds = append(ds, math.Nextafter(d, 0), math.Nextafter(d, 4))
+	}
+	for i := 0; i < 100000; i++ {
+		ds = append(ds, rng.Float64()*math.Pi, float64(float32(rng.Float64()*math.Pi)))
+	}
+	for _, d := range ds {
+		if got, want := modQuarter(d), math.Mod(d, math.Pi/2); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("modQuarter(%v) = %v, math.Mod %v", d, got, want)
+		}
+	}
+}
+
+// edgePixelsOfPlain is edgePixelsOf reading the edge map pixel by pixel:
+// its reference.
+func edgePixelsOfPlain(edges []byte, grey edgeMap, within []image.Rectangle) []edgePixel {
+	w, h := grey.w, grey.h
+	var out []edgePixel
+	var spans [][2]int
+	for y := 1; y < h-1; y++ {
+		spans = spans[:0]
+		for _, r := range within {
+			if y >= r.Min.Y && y < r.Max.Y {
+				spans = append(spans, [2]int{max(r.Min.X, 1), min(r.Max.X, w-1)})
+			}
+		}
+		slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+		from := 1
+		for _, s := range spans {
+			for x := max(s[0], from); x < s[1]; x++ {
+				if edges[y*w+x] == 0 {
+					continue
+				}
+				at := func(dx, dy int) float64 { return float64(grey.pix[(y+dy)*w+x+dx]) }
+				gx := at(1, -1) + 2*at(1, 0) + at(1, 1) - at(-1, -1) - 2*at(-1, 0) - at(-1, 1)
+				gy := at(-1, 1) + 2*at(0, 1) + at(1, 1) - at(-1, -1) - 2*at(0, -1) - at(1, -1)
+				if gx == 0 && gy == 0 {
+					continue
+				}
+				d := math.Atan2(gy, gx)
+				if d < 0 {
+					d += math.Pi
+				}
+				if d >= math.Pi {
+					d -= math.Pi
+				}
+				out = append(out, edgePixel{int32(x), int32(y), float32(d)})
+			}
+			from = max(from, s[1])
+		}
+	}
+	return out
+}
+
+// TestEdgePixelsOfAsPlain checks edgePixelsOf, which passes over eight
+// pixels off the edges at once, against the pixel-by-pixel reading: edge
+// maps sparse and dense, in overlapping rectangles, some off the map.
+func TestEdgePixelsOfAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 5))
+	read := 0
+	for trial := 0; trial < 30; trial++ {
+		w, h := 20+rng.IntN(120), 20+rng.IntN(80)
+		grey := edgeMap{pix: make([]byte, w*h), w: w, h: h}
+		edges := make([]byte, w*h)
+		every := 1 + rng.IntN(40) // one edge pixel in every so many
+		for i := range edges {
+			grey.pix[i] = byte(rng.IntN(256))
+			if rng.IntN(every) == 0 {
+				edges[i] = 255
+			}
+		}
+		var within []image.Rectangle
+		for k := 0; k < 1+rng.IntN(4); k++ {
+			x0, y0 := rng.IntN(w+10)-5, rng.IntN(h+10)-5
+			within = append(within, image.Rect(x0, y0, x0+rng.IntN(w), y0+rng.IntN(h)))
+		}
+		got, want := edgePixelsOf(edges, grey, within), edgePixelsOfPlain(edges, grey, within)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d×%d, %v): %d edge pixels, plainly %d", trial, w, h, within, len(got), len(want))
+		}
+		read += len(want)
+	}
+	if read == 0 {
+		t.Error("no edge pixel read: nothing compared")
+	}
+}
