@@ -680,8 +680,7 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
     // least the want-th best score), left in FAST's order: row by row.
     float boundary = o->threshold;
     if (want == 0) {
-        kps.clear();
-        o->levelPts.clear();
+        kps.clear(); // (the levels before keep their positions in levelPts)
     } else if ((int)kps.size() >= want) {
         // (FAST scores are whole numbers, 0 to 254: the want-th best is
         // found by counting.)

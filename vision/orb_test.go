@@ -144,3 +144,39 @@ func TestFrameORBDescribesAnyFew(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameORBLevelWithoutQuota checks a budget so small that the second
+// pyramid level's quota is nothing: the first level's keypoint keeps its
+// own position there (where its angle and descriptor are read), and all is
+// still what OpenCV's ORB finds.
+func TestFrameORBLevelWithoutQuota(t *testing.T) {
+	img := equalizedStill(t, "0003")
+	defer img.Close()
+	empty := gocv.NewMat()
+	defer empty.Close()
+	for _, n := range []int{1, 2} {
+		ref := fastScoreORB(n)
+		want, err := detect(&ref, img, empty)
+		ref.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := newFrameORB(n)
+		got, err := o.detect(img)
+		if err != nil {
+			o.close()
+			t.Fatal(err)
+		}
+		got.describeAll()
+		o.close()
+		if len(want.Points) == 0 || len(got.Points) != len(want.Points) {
+			t.Fatalf("budget %d: %d keypoints, ORB %d (want some)", n, len(got.Points), len(want.Points))
+		}
+		ws, gs := sortedFeatures(want), sortedFeatures(got)
+		for k := range ws {
+			if ws[k] != gs[k] {
+				t.Errorf("budget %d: keypoint %s, ORB %s", n, gs[k], ws[k])
+			}
+		}
+	}
+}
