@@ -218,6 +218,27 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
 // (so that these take the same way). Groups whose window is larger take
 // the one-pixel path; groups wholly outside the frame are black.
 
+// RowLanes16 is a RowMap sixteen pixels at a time: positions gives, for
+// the pixels x..x+15, w and their source positions, with the one-pixel
+// paths' float arithmetic, explicitly rounded so that it cannot be fused.
+struct RowLanes16 {
+    __m512 vm0, vm3, vm6, vx0, vy0, vw0, step;
+    __attribute__((target("avx512f"))) explicit RowLanes16(const RowMap &r)
+        : vm0(_mm512_set1_ps(r.m0)), vm3(_mm512_set1_ps(r.m3)), vm6(_mm512_set1_ps(r.m6)),
+          vx0(_mm512_set1_ps(r.x0)), vy0(_mm512_set1_ps(r.y0)), vw0(_mm512_set1_ps(r.w0)),
+          step(_mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)) {}
+    __attribute__((target("avx512f"))) inline void positions(int x, __m512 &w, __m512 &fx, __m512 &fy) const {
+        const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+        const __m512 xs = _mm512_add_round_ps(_mm512_set1_ps((float)x), step, rn);
+        w = _mm512_add_round_ps(vw0, _mm512_mul_round_ps(vm6, xs, rn), rn);
+        const __m512 nx = _mm512_add_round_ps(vx0, _mm512_mul_round_ps(vm0, xs, rn), rn);
+        const __m512 ny = _mm512_add_round_ps(vy0, _mm512_mul_round_ps(vm3, xs, rn), rn);
+        const __m512 inv = _mm512_div_round_ps(_mm512_set1_ps(1), w, rn);
+        fx = _mm512_mul_round_ps(nx, inv, rn);
+        fy = _mm512_mul_round_ps(ny, inv, rn);
+    }
+};
+
 // windowRows is the number of rows of a grayRowVBMI window: a pixel's upper
 // neighbours lie on its first four.
 const int windowRows = 5;
@@ -273,10 +294,7 @@ __attribute__((target("avx512f"))) inline int endsMin(__m512i v) {
 // arithmetic, explicitly rounded so that it cannot be fused.
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
     const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-    const RowMap r(m, row);
-    const __m512 vm0 = _mm512_set1_ps(r.m0), vm3 = _mm512_set1_ps(r.m3), vm6 = _mm512_set1_ps(r.m6);
-    const __m512 vx0 = _mm512_set1_ps(r.x0), vy0 = _mm512_set1_ps(r.y0), vw0 = _mm512_set1_ps(r.w0);
-    const __m512 step = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const RowLanes16 lanes{RowMap(m, row)};
     const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), minusOne = _mm512_set1_ps(-1);
     const int cols = src.cols, rows = src.rows;
     const __m512 fcols = _mm512_set1_ps((float)cols), frows = _mm512_set1_ps((float)rows);
@@ -286,12 +304,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
     const bool windows = cols >= 64 && rows >= 4;
     int x = 0;
     for (; x + 16 <= n; x += 16) {
-        const __m512 xs = _mm512_add_round_ps(_mm512_set1_ps((float)x), step, rn);
-        const __m512 w = _mm512_add_round_ps(vw0, _mm512_mul_round_ps(vm6, xs, rn), rn);
-        const __m512 nx = _mm512_add_round_ps(vx0, _mm512_mul_round_ps(vm0, xs, rn), rn);
-        const __m512 ny = _mm512_add_round_ps(vy0, _mm512_mul_round_ps(vm3, xs, rn), rn);
-        const __m512 inv = _mm512_div_round_ps(one, w, rn);
-        const __m512 fx = _mm512_mul_round_ps(nx, inv, rn), fy = _mm512_mul_round_ps(ny, inv, rn);
+        __m512 w, fx, fy;
+        lanes.positions(x, w, fx, fy);
         // The lanes with a neighbour inside src, in front of the horizon; the others are black.
         const __mmask16 lit = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fx, minusOne, _CMP_GT_OQ) &
                               _mm512_cmp_ps_mask(fx, fcols, _CMP_LT_OQ) & _mm512_cmp_ps_mask(fy, minusOne, _CMP_GT_OQ) &
@@ -484,10 +498,7 @@ const int colorWindowRows = 8;
 
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBMI(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
     const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
-    const RowMap r(m, row);
-    const __m512 vm0 = _mm512_set1_ps(r.m0), vm3 = _mm512_set1_ps(r.m3), vm6 = _mm512_set1_ps(r.m6);
-    const __m512 vx0 = _mm512_set1_ps(r.x0), vy0 = _mm512_set1_ps(r.y0), vw0 = _mm512_set1_ps(r.w0);
-    const __m512 step = _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const RowLanes16 lanes{RowMap(m, row)};
     const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1);
     const int cols = src.cols, rows = src.rows;
     // A lane's four neighbours are inside src when 0 ≤ x ≤ cols-2 and 0 ≤ y ≤ rows-2.
@@ -506,12 +517,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBM
     const bool windows = cols >= 43 && rows >= 2;
     int x = 0;
     for (; x + 16 <= n; x += 16) {
-        const __m512 xs = _mm512_add_round_ps(_mm512_set1_ps((float)x), step, rn);
-        const __m512 w = _mm512_add_round_ps(vw0, _mm512_mul_round_ps(vm6, xs, rn), rn);
-        const __m512 nx = _mm512_add_round_ps(vx0, _mm512_mul_round_ps(vm0, xs, rn), rn);
-        const __m512 ny = _mm512_add_round_ps(vy0, _mm512_mul_round_ps(vm3, xs, rn), rn);
-        const __m512 inv = _mm512_div_round_ps(one, w, rn);
-        const __m512 fx = _mm512_mul_round_ps(nx, inv, rn), fy = _mm512_mul_round_ps(ny, inv, rn);
+        __m512 w, fx, fy;
+        lanes.positions(x, w, fx, fy);
         const __m512 flx = _mm512_roundscale_ps(fx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __m512 fly = _mm512_roundscale_ps(fy, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __mmask16 inside = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(flx, zero, _CMP_GE_OQ) &
