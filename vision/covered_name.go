@@ -53,6 +53,7 @@ type siteFaces struct {
 	pxPerMM0   float64         // level 0's scale
 	detail     detailScratch   // detailScores' buffers
 	arena      windowArena     // the windows' buffers
+	warped     []byte          // a window's grey bytes, as read
 }
 
 // windowArena hands out the buffers of one naming's windows (nameSiteAt
@@ -250,18 +251,29 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 	hm2 := homography{k * ca, -k * sa, 0, k * sa, k * ca, 0, 0, 0, 1}
 	hm2[2] = p.cx + k*(ca*ox-sa*oy)
 	hm2[5] = p.cy + k*(sa*ox+ca*oy)
-	m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
-	for i, c := range [6]float64{hm2[0], hm2[1], hm2[2] + k*(ca-sa)/2, hm2[3], hm2[4], hm2[5] + k*(sa+ca)/2} {
-		m.SetDoubleAt(i/3, i%3, c)
+	affine := [6]float64{hm2[0], hm2[1], hm2[2] + k*(ca-sa)/2, hm2[3], hm2[4], hm2[5] + k*(sa+ca)/2}
+	raw := faces.warped[:0]
+	if n := w.w[0] * w.h[0]; cap(raw) >= n {
+		raw = raw[:n]
+	} else {
+		raw = make([]byte, n)
+		faces.warped = raw
 	}
-	warped := gocv.NewMat()
-	gocv.WarpAffineWithParams(gray, &warped, m, image.Pt(w.w[0], w.h[0]), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
-	m.Close()
-	raw, err := warped.DataPtrUint8()
-	if err != nil || len(raw) != w.w[0]*w.h[0] {
-		panic("readSiteWindow: the warp gave no grey window")
+	if !warpAffineGrey(gray, affine, w.w[0], w.h[0], raw) {
+		m := gocv.NewMatWithSize(2, 3, gocv.MatTypeCV64F)
+		for i, c := range affine {
+			m.SetDoubleAt(i/3, i%3, c)
+		}
+		warped := gocv.NewMat()
+		gocv.WarpAffineWithParams(gray, &warped, m, image.Pt(w.w[0], w.h[0]), gocv.InterpolationLinear|gocv.WarpInverseMap, gocv.BorderConstant, color.RGBA{})
+		m.Close()
+		b, err := warped.DataPtrUint8()
+		if err != nil || len(b) != len(raw) {
+			panic("readSiteWindow: the warp gave no grey window")
+		}
+		copy(raw, b)
+		warped.Close()
 	}
-	defer warped.Close()
 	// Which window pixels the cards on top hide: their quads, grown by
 	// pad, painted in window coordinates.
 	toWin := func(x, y float64) (float64, float64) {
@@ -309,6 +321,25 @@ func readSiteWindow(gray gocv.Mat, pxPerMM float64, faces *siteFaces, p sitePlac
 	C.tablecam_window_halve(cFloats(w.px[0]), (*C.uint8_t)(unsafe.Pointer(&w.vis[0][0])), C.int(w.w[0]), C.int(w.h[0]),
 		cFloats(w.px[1]), (*C.uint8_t)(unsafe.Pointer(&w.vis[1][0])))
 	return w
+}
+
+// warpAffineGrey writes cv::warpAffine(gray, dst, m, (w, h),
+// INTER_LINEAR|WARP_INVERSE_MAP, BORDER_CONSTANT, 0) of a grey image into
+// dst (w·h bytes), by tablecam_warp_affine: the same bytes, without an
+// OpenCV call's overhead, a noticeable part of so small a window. ok is
+// false, and nothing written, when gray's pixels cannot be read directly.
+func warpAffineGrey(gray gocv.Mat, m [6]float64, w, h int, dst []byte) bool {
+	if gray.Type() != gocv.MatTypeCV8U || w <= 0 || h <= 0 || len(dst) != w*h || gray.Empty() {
+		return false
+	}
+	src, err := gray.DataPtrUint8()
+	if err != nil || len(src) < gray.Rows()*gray.Cols() {
+		return false
+	}
+	delta := make([]C.int, 2*w)
+	C.tablecam_warp_affine((*C.uint8_t)(unsafe.Pointer(&src[0])), C.int(gray.Cols()), C.int(gray.Rows()), C.int64_t(gray.Cols()),
+		(*C.double)(unsafe.Pointer(&m[0])), (*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h), &delta[0])
+	return true
 }
 
 // windowPixels reads a window's grey bytes as floats into px, and which of

@@ -9,6 +9,7 @@
 #include "covered_sums.h"
 
 #include <immintrin.h>
+#include <math.h>
 
 // upper8 is a vector's upper eight floats (AVX-512F alone has no
 // _mm512_extractf32x8_ps, a DQ instruction).
@@ -662,6 +663,117 @@ void tablecam_window_halve(const float *px, const uint8_t *vis, int w, int h, fl
         for (int x = 0; x < hw; x++) {
             out[x] = (a[2 * x] + a[2 * x + 1] + b[2 * x] + b[2 * x + 1]) / 4;
             vout[x] = va[2 * x] & va[2 * x + 1] & vb[2 * x] & vb[2 * x + 1];
+        }
+    }
+}
+
+// warp_affine_row_avx512 warps a row of tablecam_warp_affine sixteen pixels
+// at a time, as far as every pixel of a group reads its four neighbours
+// inside the image (the rest, pixel by pixel there): the same positions,
+// weights and sums in 32-bit lanes, each pixel's neighbours gathered as
+// two 32-bit words, from x on. It gives where it stopped: the row's end,
+// or a group that reads a neighbour off the image.
+__attribute__((target("avx512f,avx512bw"))) static int warp_affine_row_avx512(const uint8_t *src, int sw, int sh,
+                                                                            int64_t sstep, const int *adelta,
+                                                                            const int *bdelta, int x0, int y0,
+                                                                            uint8_t *out, int x, int dw) {
+    const __m512i vx0 = _mm512_set1_epi32(x0), vy0 = _mm512_set1_epi32(y0), low5 = _mm512_set1_epi32(31),
+                  tab = _mm512_set1_epi32(32), half = _mm512_set1_epi32(1 << 14), step = _mm512_set1_epi32((int)sstep),
+                  width1 = _mm512_set1_epi32(sw > 1 ? sw - 1 : 0), height1 = _mm512_set1_epi32(sh > 1 ? sh - 1 : 0),
+                  bytes = _mm512_set1_epi32(0xff);
+    // The last word read (a neighbour's, three bytes on) must lie in the image.
+    const int64_t total = sstep * (int64_t)(sh - 1) + sw;
+    if (sstep > 0x7fff || total > 0x7fffffff) {
+        return 0;
+    }
+    for (; x + 16 <= dw; x += 16) {
+        __m512i X = _mm512_srai_epi32(_mm512_add_epi32(vx0, _mm512_loadu_si512(adelta + x)), 5);
+        __m512i Y = _mm512_srai_epi32(_mm512_add_epi32(vy0, _mm512_loadu_si512(bdelta + x)), 5);
+        __m512i sx = _mm512_srai_epi32(X, 5), sy = _mm512_srai_epi32(Y, 5);
+        __mmask16 in = _mm512_cmplt_epu32_mask(sx, width1) & _mm512_cmplt_epu32_mask(sy, height1);
+        if (in != 0xffff) {
+            break;
+        }
+        __m512i at = _mm512_add_epi32(_mm512_mullo_epi32(sy, step), sx);
+        if ((int64_t)_mm512_reduce_max_epi32(at) + sstep + 4 > total) {
+            break; // a word would reach past the image's end
+        }
+        __m512i fx = _mm512_and_si512(X, low5), fy = _mm512_and_si512(Y, low5);
+        __m512i gx = _mm512_sub_epi32(tab, fx), gy = _mm512_sub_epi32(tab, fy);
+        __m512i w0 = _mm512_slli_epi32(_mm512_mullo_epi32(gx, gy), 5), w1 = _mm512_slli_epi32(_mm512_mullo_epi32(fx, gy), 5);
+        __m512i w2 = _mm512_slli_epi32(_mm512_mullo_epi32(gx, fy), 5), w3 = _mm512_slli_epi32(_mm512_mullo_epi32(fx, fy), 5);
+        __m512i top = _mm512_i32gather_epi32(at, (const void *)src, 1);
+        __m512i bot = _mm512_i32gather_epi32(_mm512_add_epi32(at, step), (const void *)src, 1);
+        __m512i s00 = _mm512_and_si512(top, bytes), s01 = _mm512_and_si512(_mm512_srli_epi32(top, 8), bytes);
+        __m512i s10 = _mm512_and_si512(bot, bytes), s11 = _mm512_and_si512(_mm512_srli_epi32(bot, 8), bytes);
+        __m512i v = _mm512_add_epi32(_mm512_add_epi32(_mm512_mullo_epi32(s00, w0), _mm512_mullo_epi32(s01, w1)),
+                                     _mm512_add_epi32(_mm512_mullo_epi32(s10, w2), _mm512_mullo_epi32(s11, w3)));
+        v = _mm512_srai_epi32(_mm512_add_epi32(v, half), 15);
+        _mm_storeu_si128((__m128i *)(out + x), _mm512_cvtusepi32_epi8(v));
+    }
+    return x;
+}
+
+// cv_round is cvRound (saturate_cast<int> of a double): to the nearest,
+// halves to even, as the processor rounds by default.
+static inline int cv_round(double v) { return (int)lrint(v); }
+
+void tablecam_warp_affine(const uint8_t *src, int sw, int sh, int64_t sstep, const double *m, uint8_t *dst, int dw,
+                          int dh, int *delta) {
+    // cv::warpAffine's fixed point: positions in 1/1024 pixel (AB_BITS),
+    // rounded to 1/32 (INTER_BITS) with a half of that added.
+    enum { ab_bits = 10, inter_bits = 5, tab = 1 << inter_bits };
+    const int ab_scale = 1 << ab_bits, round_delta = ab_scale / tab / 2;
+    int *adelta = delta, *bdelta = delta + dw;
+    for (int x = 0; x < dw; x++) {
+        adelta[x] = cv_round(m[0] * x * ab_scale);
+        bdelta[x] = cv_round(m[3] * x * ab_scale);
+    }
+    const unsigned width1 = sw > 1 ? (unsigned)(sw - 1) : 0, height1 = sh > 1 ? (unsigned)(sh - 1) : 0;
+    const int wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    for (int y = 0; y < dh; y++) {
+        const int x0 = cv_round((m[1] * y + m[2]) * ab_scale) + round_delta;
+        const int y0 = cv_round((m[4] * y + m[5]) * ab_scale) + round_delta;
+        uint8_t *out = dst + (int64_t)y * dw;
+        for (int x = 0, vec = 0; x < dw; x++) {
+            if (wide && x >= vec) {
+                // Sixteen at a time from x on, as far as they can go; the
+                // next sixteen one by one, below, when that stops short.
+                x = warp_affine_row_avx512(src, sw, sh, sstep, adelta, bdelta, x0, y0, out, x, dw);
+                vec = x + 16;
+                if (x >= dw) {
+                    break;
+                }
+            }
+            const int X = (x0 + adelta[x]) >> (ab_bits - inter_bits), Y = (y0 + bdelta[x]) >> (ab_bits - inter_bits);
+            int sx = X >> inter_bits, sy = Y >> inter_bits;
+            sx = sx < -32768 ? -32768 : sx > 32767 ? 32767 : sx; // saturate_cast<short>
+            sy = sy < -32768 ? -32768 : sy > 32767 ? 32767 : sy;
+            const int fx = X & (tab - 1), fy = Y & (tab - 1);
+            // The bilinear weights in 1/32768 (INTER_REMAP_COEF_BITS):
+            // products of multiples of 1/32, exact. (OpenCV's table holds
+            // 32767 and a 1 for fx = fy = 0, where 32768 does not fit a
+            // short: the sum rounds the same, its remainder lying half way.)
+            const int w0 = (tab - fx) * (tab - fy) * 32, w1 = fx * (tab - fy) * 32, w2 = (tab - fx) * fy * 32,
+                      w3 = fx * fy * 32;
+            int v;
+            if ((unsigned)sx < width1 && (unsigned)sy < height1) {
+                const uint8_t *s0 = src + (int64_t)sy * sstep + sx;
+                v = s0[0] * w0 + s0[1] * w1 + s0[sstep] * w2 + s0[sstep + 1] * w3;
+            } else if (sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0) {
+                out[x] = 0; // the border's constant
+                continue;
+            } else {
+                // A neighbour off the image reads the border's 0.
+                const int in0x = sx >= 0, in1x = sx + 1 < sw, in0y = sy >= 0, in1y = sy + 1 < sh;
+                const int v0 = in0x && in0y ? src[(int64_t)sy * sstep + sx] : 0;
+                const int v1 = in1x && in0y ? src[(int64_t)sy * sstep + sx + 1] : 0;
+                const int v2 = in0x && in1y ? src[(int64_t)(sy + 1) * sstep + sx] : 0;
+                const int v3 = in1x && in1y ? src[(int64_t)(sy + 1) * sstep + sx + 1] : 0;
+                v = v0 * w0 + v1 * w1 + v2 * w2 + v3 * w3;
+            }
+            v = (v + (1 << 14)) >> 15;
+            out[x] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
         }
     }
 }

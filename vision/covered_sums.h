@@ -79,6 +79,13 @@ typedef struct {
 void tablecam_score_outline(const float *cols, const float *rows, int w, int h, const tablecam_outline_piece *pieces,
                             int npieces, int ix0, int ix1, int iy0, int iy1, int step, double *out, int plain);
 
+// tablecam_warp_affine writes cv::warpAffine(src, dst, m, (dw, dh),
+// INTER_LINEAR | WARP_INVERSE_MAP, BORDER_CONSTANT, 0) of a grey image (sw ×
+// sh, rows sstep bytes apart) to dst (dw × dh, rows dw bytes apart): the
+// same fixed point, the same bytes. delta holds 2·dw ints.
+void tablecam_warp_affine(const uint8_t *src, int sw, int sh, int64_t sstep, const double *m, uint8_t *dst, int dw,
+                          int dh, int *delta);
+
 #ifdef __cplusplus
 }
 #endif
