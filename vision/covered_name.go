@@ -70,23 +70,20 @@ type windowArena struct {
 // reset takes every buffer handed out back.
 func (a *windowArena) reset() { a.fi, a.bi = 0, 0 }
 
-func (a *windowArena) floats(n int) []float32 {
-	if a.fi+n > len(a.f) {
+func (a *windowArena) floats(n int) []float32 { return fromBlock(&a.f, &a.fi, n) }
+
+func (a *windowArena) bools(n int) []bool { return fromBlock(&a.b, &a.bi, n) }
+
+// fromBlock hands out the next n values of *block (*next: the first free
+// one), as they were left.
+func fromBlock[T any](block *[]T, next *int, n int) []T {
+	if *next+n > len(*block) {
 		// A bigger block; the buffers handed out of the old one stay
 		// theirs.
-		a.f, a.fi = make([]float32, max(2*len(a.f), 4*n)), 0
+		*block, *next = make([]T, max(2*len(*block), 4*n)), 0
 	}
-	p := a.f[a.fi : a.fi+n : a.fi+n]
-	a.fi += n
-	return p
-}
-
-func (a *windowArena) bools(n int) []bool {
-	if a.bi+n > len(a.b) {
-		a.b, a.bi = make([]bool, max(2*len(a.b), 4*n)), 0
-	}
-	p := a.b[a.bi : a.bi+n : a.bi+n]
-	a.bi += n
+	p := (*block)[*next : *next+n : *next+n]
+	*next += n
 	return p
 }
 

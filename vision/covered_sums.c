@@ -310,6 +310,25 @@ int tablecam_face_sums_lanes(const float *o, const float *m, const float *lanes,
 static inline int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 // spread is the spread of an image's levels, 5th to 95th percentile (n > 0).
+// edge_pixel gives the vertical and horizontal edge strength (0..1) of
+// pixel x of a row (at, between up and down; vy its smoothed vertical
+// steps), from the steps base pixels either way; inv is 1 over the
+// strength counted as a whole edge. (Every product is by a power of two
+// or stands alone, so that where the compiler fuses them the sums are the
+// same.)
+static inline void edge_pixel(const uint8_t *up, const uint8_t *at, const uint8_t *down, const float *vy, int x, int w,
+                              int base, float inv, float *ev, float *eh) {
+    int l = clamp(x - base, 0, w - 1), r = clamp(x + base, 0, w - 1);
+    float gx = 0.25f * (float)((int)up[r] - (int)up[l]) + 0.5f * (float)((int)at[r] - (int)at[l]) +
+               0.25f * (float)((int)down[r] - (int)down[l]);
+    float gy = 0.25f * vy[clamp(x - 1, 0, w - 1)] + 0.5f * vy[x] + 0.25f * vy[clamp(x + 1, 0, w - 1)];
+    float ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
+    float d = ax - ay;
+    float v = d > 0 ? d * inv : 0, h = d < 0 ? -d * inv : 0;
+    *ev = v < 1 ? v : 1;
+    *eh = h < 1 ? h : 1;
+}
+
 static int spread(const uint8_t *img, int n) {
     int hist[256] = {0};
     for (int i = 0; i < n; i++) {
@@ -356,16 +375,7 @@ static void edge_sums_plain(const uint8_t *img, const uint8_t *hidden, int w, in
         for (int x = 0; x < w; x++) {
             float ev = 0, eh = 0, n = 0;
             if (hid[x] == 0) {
-                int l = clamp(x - base, 0, w - 1), r = clamp(x + base, 0, w - 1);
-                float gx = 0.25f * (float)((int)up[r] - (int)up[l]) + 0.5f * (float)((int)at[r] - (int)at[l]) +
-                           0.25f * (float)((int)down[r] - (int)down[l]);
-                float gy = 0.25f * vy[clamp(x - 1, 0, w - 1)] + 0.5f * vy[x] + 0.25f * vy[clamp(x + 1, 0, w - 1)];
-                float ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
-                float d = ax - ay;
-                ev = d > 0 ? d * inv : 0;
-                eh = d < 0 ? -d * inv : 0;
-                ev = ev < 1 ? ev : 1;
-                eh = eh < 1 ? eh : 1;
+                edge_pixel(up, at, down, vy, x, w, base, inv, &ev, &eh);
                 n = 1;
             }
             below[2 * x] = above[2 * x] + ev;
@@ -454,16 +464,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void edge_sums_avx51
             // One pixel, as edge_sums_plain reads it.
             float ev = 0, eh = 0, n = 0;
             if (hid[x] == 0) {
-                int l = clamp(x - base, 0, w - 1), r = clamp(x + base, 0, w - 1);
-                float gx = 0.25f * (float)((int)up[r] - (int)up[l]) + 0.5f * (float)((int)at[r] - (int)at[l]) +
-                           0.25f * (float)((int)down[r] - (int)down[l]);
-                float gy = 0.25f * vy[clamp(x - 1, 0, w - 1)] + 0.5f * vy[x] + 0.25f * vy[clamp(x + 1, 0, w - 1)];
-                float ax = gx < 0 ? -gx : gx, ay = gy < 0 ? -gy : gy;
-                float d = ax - ay;
-                ev = d > 0 ? d * inv : 0;
-                eh = d < 0 ? -d * inv : 0;
-                ev = ev < 1 ? ev : 1;
-                eh = eh < 1 ? eh : 1;
+                edge_pixel(up, at, down, vy, x, w, base, inv, &ev, &eh);
                 n = 1;
             }
             below[2 * x] = above[2 * x] + ev;
