@@ -41,10 +41,24 @@
 
 namespace {
 
+// survivors are the corners of a 64-pixel group of a level's row that
+// survive non-maximum suppression: those of the pixels x..x+63 of row y
+// whose bits are set in pixels.
+struct survivors {
+    __mmask64 pixels;
+    int x, y;
+};
+
 struct frameORB {
     int nfeatures, nlevels, patch, threshold;
     float scale;
     std::vector<int> quota, last;
+    // Per level, the share of the last image's corners kept that lay in
+    // its first rows (see cornersAVX512).
+    std::vector<float> firstShare;
+    // How many levels cornersAVX512 looked at again at the detector's
+    // threshold: a quarter of the way down, and whole.
+    long long lookedAgain[2] = {0, 0};
     std::vector<int> umax;
     std::vector<cv::Point> pattern;
     std::vector<float> patternX, patternY; // the pattern as floats, for describeAVX2
@@ -66,8 +80,12 @@ struct frameORB {
     std::vector<uchar> skipped; // its groups marked 0 unseen, by row
     std::vector<uchar> packed;  // cornerMarksAVX512's candidates of a row
     std::vector<std::pair<__mmask64, int>> packedGroups; // (candidates, group)
-    std::vector<int> groupStart;         // suppressAVX512's groups: first column
+    std::vector<int> groupStart;         // suppressRow's groups: first column
     std::vector<__mmask64> groupInside; // and pixels of their own
+    // suppressRow's survivors: per group of a row holding some, their
+    // pixels; and their number per mark.
+    std::vector<survivors> kept;
+    int keptMarks[256];
     std::vector<float> gauss;    // cv::ORB's blur kernel, 7 taps
     std::vector<float> blurRows; // blurTileAVX512's row pass
     // Per level, when its blur is made by tiles (lazyBlur), the tile grid
@@ -266,15 +284,83 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i arcBound(const __m512
     return best;
 }
 
+// suppressStart readies suppressRow for a level: its groups' first
+// columns and pixels, no survivors yet.
+void suppressStart(frameORB *o, int cols, int border) {
+    const int x0 = border - 1, x1 = cols - border + 1, groups = (x1 - x0 + 63) / 64;
+    // Per group, its first column and its pixels not in the group before,
+    // inside the border.
+    o->groupStart.resize(groups);
+    o->groupInside.resize(groups);
+    for (int g = 0; g < groups; g++) {
+        const int xs = std::min(x0 + 64 * g, x1 - 64);
+        const int from = std::max(x0 + 64 * g, border) - xs, to = std::min(xs + 64, cols - border) - xs;
+        o->groupStart[g] = xs;
+        o->groupInside[g] = to <= from ? 0 : (to == 64 ? ~(__mmask64)0 : ((__mmask64)1 << to) - 1) & ~(((__mmask64)1 << from) - 1);
+    }
+    std::fill(o->keptMarks, o->keptMarks + 256, 0);
+    o->kept.clear();
+}
+
+// suppressRow finds the corners at t (vt) of row y of a level marked by
+// cornerMarksAVX512 (rows y − 1 to y + 1, with a threshold at most t; the
+// groups of cols pixels from border − 1) that survive non-maximum
+// suppression, without those within border pixels of its edges, adds them
+// to o->kept, counts them per mark (o->keptMarks), and returns their
+// number. A corner survives when its score is above each of its 8
+// neighbours' (cv::FAST compares with the neighbours that are corners at
+// t, the others counting 0: the same, since a neighbour that is no corner
+// scores below t). Most of a busy level's corners are not kept (see
+// detectLevel): they are only counted here, and keptCorners lists those
+// scoring enough.
+__attribute__((target("avx512f,avx512bw"))) inline int suppressRow(frameORB *o, int cols, int groups, int y, __m512i vt) {
+    const uchar *up = o->marks.data() + (size_t)(y - 1) * cols, *at = up + cols, *down = at + cols;
+    const uchar *skipped = o->skipped.data() + (size_t)y * groups;
+    const int *groupStart = o->groupStart.data();
+    const __mmask64 *groupInside = o->groupInside.data();
+    int *count = o->keptMarks;
+    int n = 0;
+    // (The groups not skipped, 64 at a time.)
+    for (int g64 = 0; g64 < groups; g64 += 64) {
+        const int ng = std::min(64, groups - g64);
+        const __mmask64 those = ng == 64 ? ~(__mmask64)0 : ((__mmask64)1 << ng) - 1;
+        __mmask64 todo = _mm512_testn_epi8_mask(_mm512_maskz_loadu_epi8(those, skipped + g64), _mm512_set1_epi8(-1)) & those;
+        for (; todo; todo &= todo - 1) {
+            const int g = g64 + __builtin_ctzll(todo);
+            const int x = groupStart[g];
+            __m512i c = _mm512_loadu_si512(at + x);
+            __mmask64 keep = _mm512_mask_cmpgt_epu8_mask(groupInside[g], c, vt);
+            if (keep == 0)
+                continue;
+            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x + 1));
+            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x)) &
+                    _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x + 1));
+            keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x)) &
+                    _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x + 1));
+            if (keep == 0)
+                continue;
+            o->kept.push_back(survivors{keep, x, y});
+            n += __builtin_popcountll(keep);
+            for (; keep; keep &= keep - 1)
+                count[at[x + __builtin_ctzll(keep)]]++;
+        }
+    }
+    return n;
+}
+
 // cornerMarksAVX512 marks pixels of a level with their FAST score plus 1
-// (see markGroup), for the rows y0..y1 and the columns x0..x1 (at least 3
-// pixels from the level's edges, x1 − x0 ≥ 64), in groups of 64 columns
-// from x0 (the last one ending at x1, overlapping the one before). A group
-// whose pixels cannot be corners at t is marked 0 and noted in o->skipped
-// (1); when again is set, only the groups skipped before are looked at. In
-// the other groups, the pixels that cannot be corners at the detector's
-// own threshold are marked 0 too, and a group without a corner at that
-// threshold is noted 2.
+// (see markGroup), for the rows ya..yb (of those from y0 marked; at least
+// 3 pixels from the level's edges) and the columns x0..x1 (as far from
+// them, x1 − x0 ≥ 64), in groups of 64 columns from x0 (the last one
+// ending at x1, overlapping the one before). A group whose pixels cannot
+// be corners at t is marked 0 and noted in o->skipped (1); when again is
+// set, only the groups skipped before are looked at. In the other groups,
+// the pixels that cannot be corners at the detector's own threshold are
+// marked 0 too, and a group without a corner at that threshold is noted
+// 2. As each row is marked, the corners at t that survive suppression in
+// the row above it (when that one is past y0, with rows on both sides)
+// are found (suppressRow), while its marks are in the nearest cache; it
+// returns their number.
 //
 // A pixel is a FAST corner at threshold t when 9 contiguous pixels of its
 // circle are all darker than it by more than t, or all brighter: when A or
@@ -289,7 +375,7 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i arcBound(const __m512
 // pixels: a row's are packed together, their circles with them (VBMI2's
 // byte compress), their marks computed 64 at a time, and spread back to
 // their places.
-__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornerMarksAVX512(frameORB *o, const cv::Mat &img, int t, int x0, int x1, int y0, int y1, bool again) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) int cornerMarksAVX512(frameORB *o, const cv::Mat &img, int t, int x0, int x1, int y0, int ya, int yb, bool again) {
     const int step = (int)img.step, cols = img.cols, groups = (x1 - x0 + 63) / 64;
     int offset[16];
     for (int k = 0; k < 16; k++)
@@ -303,7 +389,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornerMarksAVX512(f
     o->packedGroups.resize(groups);
     uchar *packed = o->packed.data(), *packedMarks = packed + 17 * stride;
     std::pair<__mmask64, int> *packedGroups = o->packedGroups.data(); // (candidates, xs)
-    for (int y = y0; y < y1; y++) {
+    int kept = 0;
+    for (int y = ya; y < yb; y++) {
         const uchar *row = img.ptr<uchar>(y);
         uchar *out = o->marks.data() + (size_t)y * cols;
         uchar *skipped = o->skipped.data() + (size_t)y * groups;
@@ -368,84 +455,83 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornerMarksAVX512(f
                 skipped[g] = 2;
             at += __builtin_popcountll(m);
         }
+        // The row above is marked, and its neighbours: its corners.
+        if (y - 1 > y0)
+            kept += suppressRow(o, cols, groups, y - 1, vt);
     }
+    return kept;
 }
 
-// suppressAVX512 lists the corners at t of a level marked by
-// cornerMarksAVX512 (with a threshold at most t) that survive non-maximum
-// suppression, without those within border pixels of its edges, row by
-// row: (x, y, score). A corner survives when its score is above each of
-// its 8 neighbours' (cv::FAST compares with the neighbours that are
-// corners at t, the others counting 0: the same, since a neighbour that is
-// no corner scores below t).
-__attribute__((target("avx512f,avx512bw"))) void suppressAVX512(frameORB *o, const cv::Mat &img, int t, int border, std::vector<cv::KeyPoint> &out) {
-    const int cols = img.cols, rows = img.rows;
-    const int x0 = border - 1, x1 = cols - border + 1, groups = (x1 - x0 + 63) / 64;
+// keptCorners lists the corners suppressRow found whose mark is at
+// least least, row by row: (x, y, score).
+__attribute__((target("avx512f,avx512bw"))) void keptCorners(const frameORB *o, int cols, int least, std::vector<cv::KeyPoint> &out) {
     const uchar *marks = o->marks.data();
-    const __m512i vt = _mm512_set1_epi8((char)t);
-    // Per group, its first column and its pixels not in the group before,
-    // inside the border.
-    o->groupStart.resize(groups);
-    o->groupInside.resize(groups);
-    for (int g = 0; g < groups; g++) {
-        const int xs = std::min(x0 + 64 * g, x1 - 64);
-        const int from = std::max(x0 + 64 * g, border) - xs, to = std::min(xs + 64, cols - border) - xs;
-        o->groupStart[g] = xs;
-        o->groupInside[g] = to <= from ? 0 : (to == 64 ? ~(__mmask64)0 : ((__mmask64)1 << to) - 1) & ~(((__mmask64)1 << from) - 1);
-    }
-    const int *groupStart = o->groupStart.data();
-    const __mmask64 *groupInside = o->groupInside.data();
-    for (int y = border; y < rows - border; y++) {
-        const uchar *up = marks + (size_t)(y - 1) * cols, *at = up + cols, *down = at + cols;
-        const uchar *skipped = o->skipped.data() + (size_t)y * groups;
-        // (The groups not skipped, 64 at a time.)
-        for (int g64 = 0; g64 < groups; g64 += 64) {
-            const int n = std::min(64, groups - g64);
-            const __mmask64 those = n == 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
-            __mmask64 todo = _mm512_testn_epi8_mask(_mm512_maskz_loadu_epi8(those, skipped + g64), _mm512_set1_epi8(-1)) & those;
-            for (; todo; todo &= todo - 1) {
-                const int g = g64 + __builtin_ctzll(todo);
-                const int x = groupStart[g];
-                __m512i c = _mm512_loadu_si512(at + x);
-                __mmask64 keep = _mm512_mask_cmpgt_epu8_mask(groupInside[g], c, vt);
-                if (keep == 0)
-                    continue;
-                keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(at + x + 1));
-                keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x)) &
-                        _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x + 1));
-                keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x)) &
-                        _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x + 1));
-                while (keep) {
-                    int b = __builtin_ctzll(keep);
-                    keep &= keep - 1;
-                    out.emplace_back((float)(x + b), (float)y, 7.f, -1.f, (float)(at[x + b] - 1));
-                }
-            }
+    const __m512i below = _mm512_set1_epi8((char)(least - 1));
+    for (const survivors &s : o->kept) {
+        const uchar *at = marks + (size_t)s.y * cols + s.x;
+        __mmask64 keep = s.pixels & _mm512_cmpgt_epu8_mask(_mm512_loadu_si512(at), below);
+        for (; keep; keep &= keep - 1) {
+            const int b = __builtin_ctzll(keep);
+            out.emplace_back((float)(s.x + b), (float)s.y, 7.f, -1.f, (float)(at[b] - 1));
         }
     }
 }
 
 // cornersAVX512 finds a level's corners at threshold t or above as cv::FAST
 // with non-maximum suppression finds them, without those within border
-// pixels of its edges, row by row (x, y, score): at least want of them, or
-// all those at the detector's own threshold. The corners are marked
-// 64 pixels at a time (cornerMarksAVX512) skipping groups that cannot hold
+// pixels of its edges, row by row (x, y, score): those scoring at least
+// the want-th best score, when t finds want (with want 0, none), or else
+// all those at the detector's own threshold. The corners are marked 64
+// pixels at a time (cornerMarksAVX512) skipping groups that cannot hold
 // one at t, and again at the detector's threshold only in those groups
-// when t finds too few. The level must be continuous, and wider and
+// when t finds too few.
+//
+// Whether t finds too few is guessed a quarter of the way down (l's
+// level): when the corners found so far are fewer than half those the last
+// image's share of its kept corners there (firstShare) calls for, the
+// rows marked so far are looked at again at once, and the rest at the
+// detector's threshold (a quarter of the rows marked twice, instead of
+// all). The guess only picks the work: a level that still falls short is
+// looked at again whole. The level must be continuous, and wider and
 // taller than 2·border + 64.
-__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornersAVX512(frameORB *o, const cv::Mat &img, int t, int border, int want, std::vector<cv::KeyPoint> &out) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornersAVX512(frameORB *o, const cv::Mat &img, int l, int t, int border, int want, std::vector<cv::KeyPoint> &out) {
     const int cols = img.cols, rows = img.rows;
     // Marks one pixel beyond the corners' area, for their neighbours.
     const int x0 = border - 1, x1 = cols - border + 1, y0 = border - 1, y1 = rows - border + 1;
     o->marks.resize((size_t)cols * rows);
     o->skipped.assign((size_t)rows * ((x1 - x0 + 63) / 64), 1);
-    cornerMarksAVX512(o, img, t, x0, x1, y0, y1, false);
-    suppressAVX512(o, img, t, border, out);
-    if ((int)out.size() >= want || t == o->threshold)
-        return;
-    out.clear();
-    cornerMarksAVX512(o, img, o->threshold, x0, x1, y0, y1, true);
-    suppressAVX512(o, img, o->threshold, border, out);
+    suppressStart(o, cols, border);
+    const int yc = y0 + (y1 - y0) / 4;
+    int n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, yc, false);
+    if (t != o->threshold && want > 0 && n < 0.5f * want * std::max(o->firstShare[l], 0.05f)) {
+        o->lookedAgain[0]++;
+        suppressStart(o, cols, border);
+        t = o->threshold;
+        n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, yc, true);
+    }
+    n += cornerMarksAVX512(o, img, t, x0, x1, y0, yc, y1, false);
+    if (n < want && t != o->threshold) {
+        o->lookedAgain[1]++;
+        suppressStart(o, cols, border);
+        t = o->threshold;
+        n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, y1, true);
+    }
+    const size_t first = out.size();
+    if (n < want) {
+        keptCorners(o, cols, t + 1, out);
+    } else if (want > 0) {
+        // The want-th best mark.
+        int mark = 255;
+        for (int above = o->keptMarks[255]; above < want; above += o->keptMarks[--mark])
+            ;
+        keptCorners(o, cols, mark, out);
+    }
+    if (out.size() > first) {
+        size_t top = 0;
+        while (first + top < out.size() && out[first + top].pt.y < yc)
+            top++;
+        o->firstShare[l] = (float)top / (float)(out.size() - first);
+    }
 }
 
 // blurGroupAVX512 is the row pass of blurTileAVX512 for the 16 pixels from
@@ -666,7 +752,7 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
     // (The loads around a 64-pixel group stay inside the image; 3 pixels
     // beyond the corners' area for the circle, one for the neighbours.)
     if (o->wideCorners && img.isContinuous() && o->patch >= 4 && img.cols > 2 * o->patch + 64 && img.rows > 2 * o->patch + 64) {
-        cornersAVX512(o, img, t, o->patch, want, kps);
+        cornersAVX512(o, img, l, t, o->patch, want, kps);
     } else {
         for (;;) {
             cv::FAST(img, kps, t, true);
@@ -927,6 +1013,7 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
     o->scale = scaleFactor;
     o->quota = quotas(nfeatures, scaleFactor, nlevels);
     o->last.assign(nlevels, 0);
+    o->firstShare.assign(nlevels, 0.25f);
     o->umax = rowEnds(patch / 2);
     o->pattern = randomPattern(patch, 512);
     for (size_t i = 0; i < o->pattern.size(); i++) {
@@ -956,6 +1043,17 @@ tablecam_orb tablecam_orb_new(int nfeatures, float scaleFactor, int nlevels, int
 }
 
 void tablecam_orb_close(tablecam_orb o) { delete (frameORB *)o; }
+
+// tablecam_orb_looked_again writes how many pyramid levels the detector
+// has looked at again at its own threshold (see cornersAVX512): a quarter
+// of the way down, and whole. It returns 0 where the corners are not
+// found by cornersAVX512.
+int tablecam_orb_looked_again(tablecam_orb h, long long *early, long long *whole) {
+    frameORB *o = (frameORB *)h;
+    *early = o->lookedAgain[0];
+    *whole = o->lookedAgain[1];
+    return o->wideCorners;
+}
 
 // tablecam_orb_detect finds the keypoints of a grey image and writes them
 // (rows x, y at the image's scale, CV_32F); it returns their

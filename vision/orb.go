@@ -4,6 +4,7 @@ package vision
 // #cgo CXXFLAGS: --std=c++11
 // #include <stdlib.h>
 // #include "orb.h"
+// int tablecam_orb_looked_again(tablecam_orb o, long long *early, long long *whole);
 import "C"
 
 import (
@@ -91,4 +92,15 @@ func (d frameDescriber) describeInto(ids []int32, out []byte) {
 		return
 	}
 	C.tablecam_orb_describe(d.o.p, (*C.int)(unsafe.Pointer(&ids[0])), C.int(len(ids)), (*C.uchar)(unsafe.Pointer(&out[0])))
+}
+
+// lookedAgain tells how many pyramid levels the detector has looked at again
+// at its own threshold, having found too few corners at the last frame's:
+// early (a quarter of the way down, guessing from the last frame's share of
+// corners there) or whole; ok is false where its own FAST does not run (see
+// orb.cpp's cornersAVX512).
+func (o *frameORB) lookedAgain() (early, whole int64, ok bool) {
+	var e, w C.longlong
+	ok = C.tablecam_orb_looked_again(o.p, &e, &w) != 0
+	return int64(e), int64(w), ok
 }

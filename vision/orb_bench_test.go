@@ -63,3 +63,45 @@ func BenchmarkFrameDescribe(b *testing.B) {
 	}
 	b.ReportMetric(float64(spent)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkFrameORBRepeated times the frame detector's keypoints (not their
+// descriptors) as a still camera shows a table: the equalised top-down
+// image of each of five bundled stills, several times in a row; only the
+// repeats are timed (the thread's CPU time per image), the first image of
+// each still being a change of scene (BenchmarkFrameORB times those).
+func BenchmarkFrameORBRepeated(b *testing.B) {
+	var images []gocv.Mat
+	for _, name := range []string{"0003", "0010", "0027", "0050", "0077"} {
+		gray, v := stillTopGrayB(b, name)
+		eq := gocv.NewMat()
+		defer eq.Close()
+		e := newContrastEqualizer(v.pxPerMM)
+		err := e.equalize(gray, &eq)
+		e.close()
+		gray.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		images = append(images, eq)
+	}
+	o := newFrameORB(Options{}.frameFeatures())
+	defer o.close()
+	const repeats = 4
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var spent time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		im := images[(i/repeats)%len(images)]
+		start := preciseThreadCPU()
+		if _, err := o.detect(im); err != nil {
+			b.Fatal(err)
+		}
+		if i%repeats != 0 {
+			spent += preciseThreadCPU() - start
+		}
+	}
+	if timed := b.N - (b.N+repeats-1)/repeats; timed > 0 {
+		b.ReportMetric(float64(spent)/float64(time.Millisecond)/float64(timed), "cpu-ms/op")
+	}
+}

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"fmt"
+	"image"
 	"slices"
 	"sort"
 	"testing"
@@ -176,6 +177,75 @@ func TestFrameORBLevelWithoutQuota(t *testing.T) {
 		for k := range ws {
 			if ws[k] != gs[k] {
 				t.Errorf("budget %d: keypoint %s, ORB %s", n, gs[k], ws[k])
+			}
+		}
+	}
+}
+
+// TestFrameORBLooksAgain checks the frame detector's ways of looking again
+// at its own threshold on a level where the last frame's leaves it short of
+// corners: a quarter of the way down, when the rows so far hold too few (a
+// dim frame after a busy one), and whole, when they did not (a frame busy
+// only in its top third after a busy one); and that either way, and on the
+// frames after, it keeps exactly what OpenCV's ORB keeps.
+func TestFrameORBLooksAgain(t *testing.T) {
+	busy := equalizedStill(t, "0003")
+	defer busy.Close()
+	dim := gocv.NewMat()
+	defer dim.Close()
+	busy.ConvertToWithParams(&dim, gocv.MatTypeCV8U, 0.15, 0)
+	// The top third of the busy frame over the dim one.
+	top := dim.Clone()
+	defer top.Close()
+	third := busy.Rows() / 3
+	src, dst := busy.Region(image.Rect(0, 0, busy.Cols(), third)), top.Region(image.Rect(0, 0, busy.Cols(), third))
+	src.CopyTo(&dst)
+	src.Close()
+	dst.Close()
+	n := Options{}.frameFeatures()
+	ref := fastScoreORB(n)
+	defer ref.Close()
+	o := newFrameORB(n)
+	defer o.close()
+	empty := gocv.NewMat()
+	defer empty.Close()
+	for i, tc := range []struct {
+		name         string
+		img          gocv.Mat
+		early, whole bool // whether some level is looked at again so
+	}{
+		{"busy", busy, false, false},
+		{"busy again", busy, false, false},
+		{"dim after busy", dim, true, false},
+		{"busy after dim", busy, false, false},
+		{"busy at the top after busy", top, false, true},
+		{"busy after that", busy, false, false},
+	} {
+		early0, whole0, ok := o.lookedAgain()
+		if !ok {
+			t.Skip("the detector's own FAST does not run on this processor")
+		}
+		want, err := detect(&ref, tc.img, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := o.detect(tc.img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.describeAll()
+		early, whole, _ := o.lookedAgain()
+		if (early > early0) != tc.early || (whole > whole0) != tc.whole {
+			t.Errorf("frame %d (%s): levels looked at again early %d, whole %d; want some early %v, whole %v",
+				i, tc.name, early-early0, whole-whole0, tc.early, tc.whole)
+		}
+		ws, gs := sortedFeatures(want), sortedFeatures(got)
+		if len(ws) < 100 || len(gs) != len(ws) {
+			t.Fatalf("frame %d (%s): %d keypoints, ORB %d (want 100 or more)", i, tc.name, len(gs), len(ws))
+		}
+		for k := range ws {
+			if ws[k] != gs[k] {
+				t.Fatalf("frame %d (%s): keypoint %s, ORB %s", i, tc.name, gs[k], ws[k])
 			}
 		}
 	}
