@@ -4,6 +4,7 @@ package vision
 
 import (
 	"flag"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +20,41 @@ import (
 
 var stagesFrames = flag.String("stages.frames", filepath.Join("..", "samples", "stills"),
 	"`DIR` of frames with truth (NNNN.jpg or .png beside NNNN.json) that BenchmarkFrameStages reads")
+
+var stagesExtraFaces = flag.String("stages.extra-faces", "",
+	"`DIR` of faces named SLUG.png for cards of ../shared/data/sorcery-cards.json, which join the sample catalog in BenchmarkFrameStages "+
+		"(tablecam bench vision --catalog-size 1104 leaves 1063 of them in its cache, bench-catalog-1104/images)")
+
+// stagesCatalog is the sample catalog, with the cards whose faces
+// -stages.extra-faces holds.
+func stagesCatalog(b *testing.B) *models.Catalog {
+	cat := devCatalog(b)
+	if *stagesExtraFaces == "" {
+		return cat
+	}
+	real, err := models.LoadCatalog(filepath.Join("..", "..", "shared", "data", "sorcery-cards.json"))
+	if err != nil {
+		b.Skip(err)
+	}
+	cards := cat.Cards()
+	for _, c := range real.Cards() {
+		if _, err := cat.Lookup(c.Name); err == nil {
+			continue
+		}
+		if face := filepath.Join(*stagesExtraFaces, c.Slug+".png"); fileExists(face) {
+			cc := *c
+			cc.Image = face
+			cards = append(cards, &cc)
+		}
+	}
+	b.Logf("%d faces", len(cards))
+	return models.NewCatalog(cards)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
 
 // stageClock adds up the calling thread's CPU time stage by stage, as the
 // analyzer tells it each stage's end (Analyzer.laps).
@@ -77,7 +113,17 @@ func BenchmarkFrameStages(b *testing.B) {
 	}
 	prev := SetOpenCVThreads(1)
 	defer SetOpenCVThreads(prev)
-	a := newTestAnalyzer(b, devCatalog(b))
+	var a *Analyzer
+	if *stagesExtraFaces == "" {
+		a = newTestAnalyzer(b, devCatalog(b))
+	} else {
+		// Indexing a thousand faces takes a while: from the user's cache.
+		var err error
+		if a, err = NewAnalyzer(stagesCatalog(b), Options{}); err != nil {
+			b.Fatal(err)
+		}
+		defer a.Close()
+	}
 	a.opts.NoReuse = false // as the bench reads frames: a stable frame is kept
 	clock := &stageClock{total: map[string]time.Duration{}}
 	a.laps = clock
