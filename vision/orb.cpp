@@ -488,7 +488,8 @@ __attribute__((target("avx512f,avx512bw"))) void keptCorners(const frameORB *o, 
 //
 // Whether t finds too few is guessed a quarter of the way down (l's
 // level): when the corners found so far are fewer than half those the last
-// image's share of its kept corners there (firstShare) calls for, the
+// image's share of its kept corners there (firstShare) calls for (so
+// never where it had none there), the
 // rows marked so far are looked at again at once, and the rest at the
 // detector's threshold (a quarter of the rows marked twice, instead of
 // all). The guess only picks the work: a level that still falls short is
@@ -503,7 +504,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornersAVX512(frame
     suppressStart(o, cols, border);
     const int yc = y0 + (y1 - y0) / 4;
     int n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, yc, false);
-    if (t != o->threshold && want > 0 && n < 0.5f * want * std::max(o->firstShare[l], 0.05f)) {
+    if (t != o->threshold && want > 0 && n < 0.5f * want * o->firstShare[l]) {
         o->lookedAgain[0]++;
         suppressStart(o, cols, border);
         t = o->threshold;
