@@ -29,7 +29,8 @@ type Analyzer struct {
 	layouts   *cardLayouts // the catalog's mean faces, read at the first unknown card (layout.go)
 	// laps, when set (by benchmarks), is told each time a stage of a
 	// frame's reading ends.
-	laps interface{ lap(stage string) }
+	laps   interface{ lap(stage string) }
+	closed bool
 }
 
 // lap tells a.laps, if set, that a stage of the frame's reading ended.
@@ -61,6 +62,9 @@ func (f *frameImages) close() {
 // ErrNoCalibration is returned by Analyze when it has no realm corners to read the frame by.
 var ErrNoCalibration = errors.New("vision: no calibration (realm corners) for the frame")
 
+// ErrClosed is returned by Analyze after Close.
+var ErrClosed = errors.New("vision: analyzer closed")
+
 // ErrEmptyFrame is returned by Analyze for an empty image.
 var ErrEmptyFrame = errors.New("vision: empty frame")
 
@@ -78,8 +82,12 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), outlines: newOutlineFinder(), images: newFrameImages()}, nil
 }
 
-// Close frees the analyzer's OpenCV objects.
+// Close frees the analyzer's OpenCV objects. Closing it again does nothing.
 func (a *Analyzer) Close() error {
+	if a.closed {
+		return nil
+	}
+	a.closed = true
 	if a.stable != nil {
 		a.stable.close()
 		a.stable = nil
@@ -96,6 +104,9 @@ func (a *Analyzer) Faces() int { return len(a.index.refs) }
 
 // Analyze reads one frame (BGR) of a realm calibrated by cal.
 func (a *Analyzer) Analyze(frame gocv.Mat, cal *calibration.Calibration) (models.FrameObservation, error) {
+	if a.closed {
+		return models.FrameObservation{}, ErrClosed
+	}
 	if frame.Empty() {
 		return models.FrameObservation{}, ErrEmptyFrame
 	}

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -257,5 +258,32 @@ func TestIndexCache(t *testing.T) {
 	a.Close()
 	if _, err := readCache(files[0], faceCards(cat)); err != nil {
 		t.Errorf("the rebuilt cache does not read back: %v", err)
+	}
+}
+
+// TestAnalyzerClosedTwice checks that closing an analyzer twice is safe
+// and that reading a frame after Close is an error, not a use of freed
+// OpenCV objects.
+func TestAnalyzerClosedTwice(t *testing.T) {
+	a, err := NewAnalyzer(devCatalog(t), Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, cal, _ := stillFrame(t, "0003")
+	defer frame.Close()
+	if _, err := a.Analyze(frame, cal); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if _, err := a.Analyze(frame, cal); !errors.Is(err, ErrClosed) {
+		t.Errorf("Analyze after Close: %v, want ErrClosed", err)
+	}
+	if _, ok := a.Identify(frame); ok {
+		t.Error("Identify after Close named a card")
 	}
 }

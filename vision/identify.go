@@ -254,9 +254,9 @@ func (x *catalogIndex) fitRegion(cands []int, byRef map[int][]pointPair, lshPair
 // one card, in any of its four turns, as from a scanner or a cropped camera
 // frame. The card should fill most of the picture. The observation's quad is
 // in the picture's pixels and its cell is nil; ok is false when no reference
-// face fits, and the card is then unknown.
+// face fits, and the card is then unknown (and after Close).
 func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
-	if picture.Empty() {
+	if a.closed || picture.Empty() {
 		return models.CardObservation{}, false
 	}
 	gray := gocv.NewMat()
