@@ -41,14 +41,6 @@
 
 namespace {
 
-// survivors are the corners of a 64-pixel group of a level's row that
-// survive non-maximum suppression: those of the pixels x..x+63 of row y
-// whose bits are set in pixels.
-struct survivors {
-    __mmask64 pixels;
-    int x, y;
-};
-
 struct frameORB {
     int nfeatures, nlevels, patch, threshold;
     float scale;
@@ -82,10 +74,6 @@ struct frameORB {
     std::vector<std::pair<__mmask64, int>> packedGroups; // (candidates, group)
     std::vector<int> groupStart;         // suppressRow's groups: first column
     std::vector<__mmask64> groupInside; // and pixels of their own
-    // suppressRow's survivors: per group of a row holding some, their
-    // pixels; and their number per mark.
-    std::vector<survivors> kept;
-    int keptMarks[256];
     std::vector<float> gauss;    // cv::ORB's blur kernel, 7 taps
     std::vector<float> blurRows; // blurTileAVX512's row pass
     // Per level, when its blur is made by tiles (lazyBlur), the tile grid
@@ -285,7 +273,7 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i arcBound(const __m512
 }
 
 // suppressStart readies suppressRow for a level: its groups' first
-// columns and pixels, no survivors yet.
+// columns and pixels.
 void suppressStart(frameORB *o, int cols, int border) {
     const int x0 = border - 1, x1 = cols - border + 1, groups = (x1 - x0 + 63) / 64;
     // Per group, its first column and its pixels not in the group before,
@@ -298,28 +286,22 @@ void suppressStart(frameORB *o, int cols, int border) {
         o->groupStart[g] = xs;
         o->groupInside[g] = to <= from ? 0 : (to == 64 ? ~(__mmask64)0 : ((__mmask64)1 << to) - 1) & ~(((__mmask64)1 << from) - 1);
     }
-    std::fill(o->keptMarks, o->keptMarks + 256, 0);
-    o->kept.clear();
 }
 
 // suppressRow finds the corners at t (vt) of row y of a level marked by
 // cornerMarksAVX512 (rows y − 1 to y + 1, with a threshold at most t; the
 // groups of cols pixels from border − 1) that survive non-maximum
-// suppression, without those within border pixels of its edges, adds them
-// to o->kept, counts them per mark (o->keptMarks), and returns their
-// number. A corner survives when its score is above each of its 8
-// neighbours' (cv::FAST compares with the neighbours that are corners at
-// t, the others counting 0: the same, since a neighbour that is no corner
-// scores below t). Most of a busy level's corners are not kept (see
-// detectLevel): they are only counted here, and keptCorners lists those
-// scoring enough.
-__attribute__((target("avx512f,avx512bw"))) inline int suppressRow(frameORB *o, int cols, int groups, int y, __m512i vt) {
+// suppression, without those within border pixels of its edges, into out
+// (x, y, score), and returns their number. A corner survives when its
+// score is above each of its 8 neighbours' (cv::FAST compares with the
+// neighbours that are corners at t, the others counting 0: the same, since
+// a neighbour that is no corner scores below t).
+__attribute__((target("avx512f,avx512bw"))) inline int suppressRow(const frameORB *o, int cols, int groups, int y, __m512i vt, std::vector<cv::KeyPoint> &out) {
     const uchar *up = o->marks.data() + (size_t)(y - 1) * cols, *at = up + cols, *down = at + cols;
     const uchar *skipped = o->skipped.data() + (size_t)y * groups;
     const int *groupStart = o->groupStart.data();
     const __mmask64 *groupInside = o->groupInside.data();
-    int *count = o->keptMarks;
-    int n = 0;
+    const size_t before = out.size();
     // (The groups not skipped, 64 at a time.)
     for (int g64 = 0; g64 < groups; g64 += 64) {
         const int ng = std::min(64, groups - g64);
@@ -337,15 +319,14 @@ __attribute__((target("avx512f,avx512bw"))) inline int suppressRow(frameORB *o, 
                     _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(up + x + 1));
             keep &= _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x - 1)) & _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x)) &
                     _mm512_cmpgt_epu8_mask(c, _mm512_loadu_si512(down + x + 1));
-            if (keep == 0)
-                continue;
-            o->kept.push_back(survivors{keep, x, y});
-            n += __builtin_popcountll(keep);
-            for (; keep; keep &= keep - 1)
-                count[at[x + __builtin_ctzll(keep)]]++;
+            while (keep) {
+                const int b = __builtin_ctzll(keep);
+                keep &= keep - 1;
+                out.emplace_back((float)(x + b), (float)y, 7.f, -1.f, (float)(at[x + b] - 1));
+            }
         }
     }
-    return n;
+    return (int)(out.size() - before);
 }
 
 // cornerMarksAVX512 marks pixels of a level with their FAST score plus 1
@@ -357,10 +338,9 @@ __attribute__((target("avx512f,avx512bw"))) inline int suppressRow(frameORB *o, 
 // set, only the groups skipped before are looked at. In the other groups,
 // the pixels that cannot be corners at the detector's own threshold are
 // marked 0 too, and a group without a corner at that threshold is noted
-// 2. As each row is marked, the corners at t that survive suppression in
-// the row above it (when that one is past y0, with rows on both sides)
-// are found (suppressRow), while its marks are in the nearest cache; it
-// returns their number.
+// 2. Then the corners at t that survive suppression in the rows whose
+// neighbours are marked now (ya − 1, when past y0, to yb − 2) are added to
+// corners (suppressRow), and their number returned.
 //
 // A pixel is a FAST corner at threshold t when 9 contiguous pixels of its
 // circle are all darker than it by more than t, or all brighter: when A or
@@ -375,7 +355,7 @@ __attribute__((target("avx512f,avx512bw"))) inline int suppressRow(frameORB *o, 
 // pixels: a row's are packed together, their circles with them (VBMI2's
 // byte compress), their marks computed 64 at a time, and spread back to
 // their places.
-__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) int cornerMarksAVX512(frameORB *o, const cv::Mat &img, int t, int x0, int x1, int y0, int ya, int yb, bool again) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi2"))) int cornerMarksAVX512(frameORB *o, const cv::Mat &img, int t, int x0, int x1, int y0, int ya, int yb, bool again, std::vector<cv::KeyPoint> &corners) {
     const int step = (int)img.step, cols = img.cols, groups = (x1 - x0 + 63) / 64;
     int offset[16];
     for (int k = 0; k < 16; k++)
@@ -455,46 +435,37 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) int cornerMarksAVX512(fr
                 skipped[g] = 2;
             at += __builtin_popcountll(m);
         }
-        // The row above is marked, and its neighbours: its corners.
-        if (y - 1 > y0)
-            kept += suppressRow(o, cols, groups, y - 1, vt);
     }
+    for (int y = std::max(ya - 1, y0 + 1); y < yb - 1; y++)
+        kept += suppressRow(o, cols, groups, y, vt, corners);
     return kept;
 }
 
-// keptCorners lists the corners suppressRow found whose mark is at
-// least least, row by row: (x, y, score).
-__attribute__((target("avx512f,avx512bw"))) void keptCorners(const frameORB *o, int cols, int least, std::vector<cv::KeyPoint> &out) {
-    const uchar *marks = o->marks.data();
-    const __m512i below = _mm512_set1_epi8((char)(least - 1));
-    for (const survivors &s : o->kept) {
-        const uchar *at = marks + (size_t)s.y * cols + s.x;
-        __mmask64 keep = s.pixels & _mm512_cmpgt_epu8_mask(_mm512_loadu_si512(at), below);
-        for (; keep; keep &= keep - 1) {
-            const int b = __builtin_ctzll(keep);
-            out.emplace_back((float)(s.x + b), (float)s.y, 7.f, -1.f, (float)(at[b] - 1));
-        }
-    }
+// firstRows is where cornersAVX512 guesses whether a level of rows rows
+// will fall short, a quarter of the way down its corners' rows (border
+// pixels from its edges): the rows above it.
+inline int firstRows(int rows, int border) {
+    const int y0 = border - 1, y1 = rows - border + 1;
+    return y0 + (y1 - y0) / 4;
 }
 
 // cornersAVX512 finds a level's corners at threshold t or above as cv::FAST
 // with non-maximum suppression finds them, without those within border
-// pixels of its edges, row by row (x, y, score): those scoring at least
-// the want-th best score, when t finds want (with want 0, none), or else
+// pixels of its edges, row by row (x, y, score): at least want of them, or
 // all those at the detector's own threshold. The corners are marked 64
 // pixels at a time (cornerMarksAVX512) skipping groups that cannot hold
 // one at t, and again at the detector's threshold only in those groups
 // when t finds too few.
 //
 // Whether t finds too few is guessed a quarter of the way down (l's
-// level): when the corners found so far are fewer than half those the last
-// image's share of its kept corners there (firstShare) calls for (so
-// never where it had none there), the
-// rows marked so far are looked at again at once, and the rest at the
-// detector's threshold (a quarter of the rows marked twice, instead of
-// all). The guess only picks the work: a level that still falls short is
-// looked at again whole. The level must be continuous, and wider and
-// taller than 2·border + 64.
+// level, firstRows): when the corners found so far are fewer than half
+// those the last image's share of its kept corners there (firstShare)
+// calls for (so never where it kept none there), the rows marked so far
+// are looked at again at once, and the rest at the detector's threshold
+// (a quarter of the rows marked twice, instead of all). The guess only
+// picks the work: a level that still falls short is looked at again
+// whole. The level must be continuous, and wider and taller than
+// 2·border + 64.
 __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornersAVX512(frameORB *o, const cv::Mat &img, int l, int t, int border, int want, std::vector<cv::KeyPoint> &out) {
     const int cols = img.cols, rows = img.rows;
     // Marks one pixel beyond the corners' area, for their neighbours.
@@ -502,36 +473,21 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi2"))) void cornersAVX512(frame
     o->marks.resize((size_t)cols * rows);
     o->skipped.assign((size_t)rows * ((x1 - x0 + 63) / 64), 1);
     suppressStart(o, cols, border);
-    const int yc = y0 + (y1 - y0) / 4;
-    int n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, yc, false);
+    const size_t first = out.size();
+    const int yc = firstRows(img.rows, border);
+    int n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, yc, false, out);
     if (t != o->threshold && want > 0 && n < 0.5f * want * o->firstShare[l]) {
         o->lookedAgain[0]++;
-        suppressStart(o, cols, border);
+        out.resize(first);
         t = o->threshold;
-        n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, yc, true);
+        n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, yc, true, out);
     }
-    n += cornerMarksAVX512(o, img, t, x0, x1, y0, yc, y1, false);
+    n += cornerMarksAVX512(o, img, t, x0, x1, y0, yc, y1, false, out);
     if (n < want && t != o->threshold) {
         o->lookedAgain[1]++;
-        suppressStart(o, cols, border);
+        out.resize(first);
         t = o->threshold;
-        n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, y1, true);
-    }
-    const size_t first = out.size();
-    if (n < want) {
-        keptCorners(o, cols, t + 1, out);
-    } else if (want > 0) {
-        // The want-th best mark.
-        int mark = 255;
-        for (int above = o->keptMarks[255]; above < want; above += o->keptMarks[--mark])
-            ;
-        keptCorners(o, cols, mark, out);
-    }
-    if (out.size() > first) {
-        size_t top = 0;
-        while (first + top < out.size() && out[first + top].pt.y < yc)
-            top++;
-        o->firstShare[l] = (float)top / (float)(out.size() - first);
+        n = cornerMarksAVX512(o, img, t, x0, x1, y0, y0, y1, true, out);
     }
 }
 
@@ -781,6 +737,14 @@ void detectLevel(frameORB *o, const cv::Mat &img, int l, std::vector<cv::KeyPoin
         kps.erase(std::remove_if(kps.begin(), kps.end(), [boundary](const cv::KeyPoint &k) { return k.response < boundary; }), kps.end());
     }
     o->last[l] = (int)boundary;
+    if (!kps.empty()) {
+        // (For cornersAVX512's guess.)
+        const float yc = (float)firstRows(img.rows, o->patch);
+        size_t top = 0;
+        for (const cv::KeyPoint &k : kps)
+            top += k.pt.y < yc;
+        o->firstShare[l] = (float)top / (float)kps.size();
+    }
     auto rowByRow = [](const cv::KeyPoint &a, const cv::KeyPoint &b) {
         if (a.pt.y != b.pt.y)
             return a.pt.y < b.pt.y;
