@@ -23,17 +23,7 @@ func BenchmarkFrameDescribe(b *testing.B) {
 		ids []int // the keypoints matchFrame describes, in order
 	}
 	var images []image
-	for _, name := range []string{"0003", "0010", "0027", "0050", "0077"} {
-		gray, v := stillTopGrayB(b, name)
-		eq := gocv.NewMat()
-		defer eq.Close()
-		e := newContrastEqualizer(v.pxPerMM)
-		err := e.equalize(gray, &eq)
-		e.close()
-		gray.Close()
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, eq := range equalizedStillsB(b) {
 		f, err := o.detect(eq)
 		if err != nil {
 			b.Fatal(err)
@@ -70,20 +60,7 @@ func BenchmarkFrameDescribe(b *testing.B) {
 // repeats are timed (the thread's CPU time per image), the first image of
 // each still being a change of scene (BenchmarkFrameORB times those).
 func BenchmarkFrameORBRepeated(b *testing.B) {
-	var images []gocv.Mat
-	for _, name := range []string{"0003", "0010", "0027", "0050", "0077"} {
-		gray, v := stillTopGrayB(b, name)
-		eq := gocv.NewMat()
-		defer eq.Close()
-		e := newContrastEqualizer(v.pxPerMM)
-		err := e.equalize(gray, &eq)
-		e.close()
-		gray.Close()
-		if err != nil {
-			b.Fatal(err)
-		}
-		images = append(images, eq)
-	}
+	images := equalizedStillsB(b)
 	o := newFrameORB(Options{}.frameFeatures())
 	defer o.close()
 	const repeats = 4

@@ -248,16 +248,14 @@ func cpuPerOp(b *testing.B, f func()) {
 	b.ReportMetric(float64(preciseThreadCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
-// BenchmarkFrameORB times the frame detector's keypoints (not their
-// descriptors) on equalised top-down images of bundled stills, one after
-// another as a camera moving between tables would show them, at each vector
-// width.
-func BenchmarkFrameORB(b *testing.B) {
+// equalizedStillsB gives the equalised top-down images of five bundled
+// stills (closed when the benchmark ends), as the frame detector reads them.
+func equalizedStillsB(b *testing.B) []gocv.Mat {
 	var images []gocv.Mat
 	for _, name := range []string{"0003", "0010", "0027", "0050", "0077"} {
 		gray, v := stillTopGrayB(b, name)
 		eq := gocv.NewMat()
-		defer eq.Close()
+		b.Cleanup(func() { eq.Close() })
 		e := newContrastEqualizer(v.pxPerMM)
 		err := e.equalize(gray, &eq)
 		e.close()
@@ -267,6 +265,15 @@ func BenchmarkFrameORB(b *testing.B) {
 		}
 		images = append(images, eq)
 	}
+	return images
+}
+
+// BenchmarkFrameORB times the frame detector's keypoints (not their
+// descriptors) on equalised top-down images of bundled stills, one after
+// another as a camera moving between tables would show them, at each vector
+// width.
+func BenchmarkFrameORB(b *testing.B) {
+	images := equalizedStillsB(b)
 	for _, w := range []struct {
 		name  string
 		width vectorWidth
