@@ -139,21 +139,29 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	obs = models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
 
 	reuse := !a.opts.NoReuse && a.stable != nil && a.stable.view.same(coarse)
+	// Cards are read in grey only: the camera frame is turned grey first and
+	// warped at full resolution, a third of the bytes of a colour warp (the
+	// colour image is only wanted at half resolution, below). That one pass
+	// through the frame, in order, brings it into the processor's caches,
+	// where the warp finds it at once; the warp's own scattered reads would
+	// wait for memory. Only the part the view shows is made grey (and so
+	// brought in): the warps read no other.
 	frameGray, gray := a.images.frameGray, a.images.gray
-	if !reuse {
-		// The frame is read in full: its grey copy is made first. That one
-		// pass through the frame, in order, brings it into the processor's
-		// caches, where the warp below finds it; the warp's own scattered
-		// reads would wait for memory. Only the part the view shows is
-		// made grey (and so brought in): the warps read no other.
+	warpGray := func() error {
 		if err := v.grayFrameInto(frame, &frameGray); err != nil {
-			return obs, rescale, err
+			return err
 		}
-		// Warped at once, while the grey frame is in the caches.
 		if err := v.warpInto(frameGray, &gray); err != nil {
-			return obs, rescale, err
+			return err
 		}
 		a.lap("grey full warp")
+		return nil
+	}
+	if !reuse {
+		// The frame is read in full.
+		if err := warpGray(); err != nil {
+			return obs, rescale, err
+		}
 	}
 	// The hand test's colour image, and the grey one the steady test compares.
 	if err := coarse.warpInto(frame, &small); err != nil {
@@ -175,17 +183,11 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 			return obs, rescale, nil
 		}
 	}
-	// Cards are read in grey only: the camera frame is turned grey first and
-	// warped at full resolution, a third of the bytes of a colour warp (the
-	// colour image is only wanted at half resolution, above).
 	if reuse {
-		if err := v.grayFrameInto(frame, &frameGray); err != nil {
+		// Something moved: the frame is read in full after all.
+		if err := warpGray(); err != nil {
 			return obs, rescale, err
 		}
-		if err := v.warpInto(frameGray, &gray); err != nil {
-			return obs, rescale, err
-		}
-		a.lap("grey full warp")
 	}
 	cards, rescale, err := a.readCards(gray, v, measure)
 	if err != nil || rescale != (models.RealmGeometry{}) {

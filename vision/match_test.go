@@ -429,8 +429,27 @@ func TestQuickLookupsOnStill(t *testing.T) {
 	t.Logf("%d keypoints, %d described, %d looked up", len(f.Points), len(described), len(sample))
 }
 
+// insideBySigns is inside as first written: the sign of each side's cross
+// product, the first one's for all.
+func insideBySigns(p models.Point, q models.Quad) bool {
+	sign := 0
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		s := 1
+		if (b.X-a.X)*(p.Y-a.Y)-(b.Y-a.Y)*(p.X-a.X) < 0 {
+			s = -1
+		}
+		if sign == 0 {
+			sign = s
+		} else if s != sign {
+			return false
+		}
+	}
+	return true
+}
+
 // verifyPlain is verify as first written, the reference for its faster
-// form: pointGrid's cell lookups and inside's test of the quad per point.
+// form: pointGrid's cell lookups and insideBySigns' test of the quad per point.
 func (x *catalogIndex) verifyPlain(d *detection, f features, frame *pointGrid, taken []bool) {
 	ref := &x.refs[d.ref]
 	faceGrid := x.faceSpots[d.ref]
@@ -451,7 +470,7 @@ func (x *catalogIndex) verifyPlain(d *detection, f features, frame *pointGrid, t
 		}
 		p := f.Points[i]
 		fx, fy := float64(p.X), float64(p.Y)
-		if fx < minX || fx > maxX || fy < minY || fy > maxY || !inside(models.Point{X: fx, Y: fy}, d.quad) {
+		if fx < minX || fx > maxX || fy < minY || fy > maxY || !insideBySigns(models.Point{X: fx, Y: fy}, d.quad) {
 			continue
 		}
 		dx, dy := fx-d.sim.Tx, fy-d.sim.Ty
@@ -537,5 +556,33 @@ func TestVerifyIsPlain(t *testing.T) {
 	}
 	if cards < 40 {
 		t.Fatalf("only %d fits compared; the stills should give more", cards)
+	}
+}
+
+// TestInsideBothWindings checks inside against insideBySigns on a quad
+// wound either way, for points inside, outside, on a side and on a corner.
+// A point on the outline counts as inside a quad wound one way and outside
+// one wound the other (a cross product of 0 counts as positive): there
+// the two must only agree.
+func TestInsideBothWindings(t *testing.T) {
+	cw := models.Quad{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 12, Y: 8}, {X: 1, Y: 9}}
+	ccw := models.Quad{cw[3], cw[2], cw[1], cw[0]}
+	for _, tc := range []struct {
+		name    string
+		p       models.Point
+		in, out bool // the answer, when the outline does not decide it
+	}{
+		{"inside", models.Point{X: 5, Y: 4}, true, false},
+		{"outside", models.Point{X: 13, Y: 4}, false, true},
+		{"beyond a corner", models.Point{X: -1, Y: -1}, false, true},
+		{"on a side", models.Point{X: 5, Y: 0}, false, false},
+		{"on a corner", models.Point{X: 10, Y: 0}, false, false},
+	} {
+		for _, q := range []models.Quad{cw, ccw} {
+			got, plain := inside(tc.p, q), insideBySigns(tc.p, q)
+			if got != plain || (tc.in && !got) || (tc.out && got) {
+				t.Errorf("%s %v in %v: inside %v, by signs %v", tc.name, tc.p, q, got, plain)
+			}
+		}
 	}
 }

@@ -298,23 +298,10 @@ func covered(q models.Quad, quads []models.Quad) bool {
 	return false
 }
 
-// inside reports whether p lies in the convex quad q.
+// inside reports whether p lies in the convex quad q (see quadSides).
 func inside(p models.Point, q models.Quad) bool {
-	sign := 0
-	for i := range q {
-		a, b := q[i], q[(i+1)%4]
-		cross := (b.X-a.X)*(p.Y-a.Y) - (b.Y-a.Y)*(p.X-a.X)
-		s := 1
-		if cross < 0 {
-			s = -1
-		}
-		if sign == 0 {
-			sign = s
-		} else if s != sign {
-			return false
-		}
-	}
-	return true
+	s := newQuadSides(q)
+	return s.holds(p.X, p.Y)
 }
 
 // observation reports the outline as an unidentified card. Without a face

@@ -206,8 +206,8 @@ func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken 
 	d.matches += checked
 }
 
-// quadSides is a convex quad's corners and sides, for inside's test of
-// many points: the same arithmetic, worked out once.
+// quadSides is a convex quad's corners and sides, worked out once for the
+// many points tested against it (inside tests one).
 type quadSides struct {
 	ax, ay, ex, ey [4]float64 // corner i and the side from it to corner i+1
 }
@@ -221,7 +221,7 @@ func newQuadSides(q models.Quad) quadSides {
 	return s
 }
 
-// holds is inside((x, y), q): whether the point is on the same side of
+// holds reports whether (x, y) lies in the quad: on the same side of
 // every side (a cross product of 0 counts as positive).
 func (s *quadSides) holds(x, y float64) bool {
 	neg := 0
