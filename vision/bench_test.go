@@ -94,7 +94,7 @@ func BenchmarkIdentify(b *testing.B) {
 // analyzer reads them, and an analyzer over the sample catalog.
 func benchFeatures(b *testing.B) (*Analyzer, gocv.Mat, features) {
 	frame, cal, _ := benchStill(b)
-	a := newTestAnalyzer(b, devCatalog(b))
+	a := newTestAnalyzer(b, stagesCatalog(b))
 	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), a.opts)
 	if err != nil {
 		b.Fatal(err)

@@ -1,14 +1,17 @@
 // Hash-table lookups of many descriptors at once (see lshIndex.queryBatch).
 //
 // Much of a lookup's time goes into waiting for memory: a query's root
-// slot, then the bucket's descriptor ids, then the candidates'
-// descriptors, each read depending on the one before and each likely to
-// miss the caches (the index is megabytes). A bucket's slot says where its
-// ids lie (no table of bucket bounds is read in between). So each table is
-// read in three sweeps over all the queries, every sweep's reads
-// independent of one another and asked for ahead of need (prefetched), so
-// that many are under way at a time: the root keys, the buckets, and last
-// the distances to the candidates.
+// slot, then the slots of the child nodes down to its bucket, then the
+// bucket's entries, then the candidates' descriptors, each read depending
+// on the one before and each likely to miss the caches (the index is
+// megabytes). A bucket's slot says where its entries lie (no table of
+// bucket bounds is read in between), and an entry says its descriptor's
+// reference (no table of owners is read). So each table is read in sweeps
+// over a block of queries, every sweep's reads independent of one another
+// and asked for ahead of need (prefetched), so that many are under way at
+// a time: the root keys, the buckets one tree level at a time, and last
+// the distances to the candidates. A block is small enough that what one
+// sweep asked for is still in the caches when the next reads it.
 //
 // The rest is arithmetic, made cheap: a candidate is weighed without
 // branches (most change the nearest or the second, unpredictably), and
@@ -23,6 +26,8 @@
 #endif
 
 #define AHEAD 16 // queries between asking for a read and needing it
+
+#define QUERY_BLOCK 256 // queries looked up together (see query_table)
 
 #define SPAN_LEN_BITS 5 // a bucket's slot: its first id's place << SPAN_LEN_BITS | its count
 
@@ -54,50 +59,94 @@ typedef struct {
     int32_t lo, hi;
 } span;
 
-static inline __attribute__((always_inline)) void query_table(const int32_t *slots, const int32_t *ids,
-                                                                const uint8_t *bits, const tablecam_lsh_table *t,
-                                                                const uint64_t *index, const int32_t *owner,
-                                                                const uint64_t *queries, const int32_t *which, int nq,
-                                                                int bucket_cap, tablecam_nearest *out, uint32_t *keys,
-                                                                span *spans, int pext) {
-    const int32_t *tslots = slots + t->slots, *tids = ids + t->ids;
-    const uint8_t *tbits = bits + t->bits;
+// set_span notes where query q's bucket's ids lie (none when the bucket
+// is over the cap) and asks for them.
+static inline __attribute__((always_inline)) void set_span(span *spans, int q, int32_t v, const int32_t *tids,
+                                                             int bucket_cap) {
+    int32_t lo = v >> SPAN_LEN_BITS, n = v & ((1 << SPAN_LEN_BITS) - 1);
+    if (n > bucket_cap) {
+        n = 0;
+    }
+    spans[q].lo = lo;
+    spans[q].hi = lo + n;
+    if (n > 0) {
+        __builtin_prefetch(tids + lo);
+    }
+}
+
+// descriptor_id is the descriptor of a table's entry e, whose reference is
+// e >> local_bits.
+static inline __attribute__((always_inline)) int32_t descriptor_id(int32_t e, const int32_t *starts,
+                                                                     int local_bits) {
+    return starts[e >> local_bits] + (e & ((1 << local_bits) - 1));
+}
+
+// prefetch_candidates asks for the descriptors of a query's candidates.
+static inline __attribute__((always_inline)) void prefetch_candidates(span s, const int32_t *tids,
+                                                                        const uint64_t *index, const int32_t *starts,
+                                                                        int local_bits) {
+    for (int32_t k = s.lo; k < s.hi; k++) {
+        __builtin_prefetch(index + 4 * (int64_t)descriptor_id(tids[k], starts, local_bits));
+    }
+}
+
+// query_block looks up queries [b0, b1) in table t (see query_table).
+static inline __attribute__((always_inline)) void query_block(const int32_t *tslots, const int32_t *tids,
+                                                                const uint8_t *tbits, const tablecam_lsh_table *t,
+                                                                const uint64_t *index, const int32_t *starts, int local_bits,
+                                                                const uint64_t *queries, const int32_t *which, int b0,
+                                                                int b1, int bucket_cap, tablecam_nearest *out,
+                                                                uint32_t *keys, span *spans, int pext) {
     if (pext) {
 #if defined(__x86_64__)
-        root_keys_pext(t, queries, which, nq, keys);
+        root_keys_pext(t, queries, which + b0, b1 - b0, keys + b0);
 #endif
     } else {
-        for (int q = 0; q < nq; q++) {
+        for (int q = b0; q < b1; q++) {
             keys[q] = key_bits(queries + 4 * (int64_t)which[q], tbits, t->root_bits);
         }
     }
-    // The buckets: the root slot, then down the child nodes; a bucket's
-    // slot says where its ids lie. A bucket over the cap is passed over.
-    for (int q = 0; q < nq; q++) {
-        if (q + AHEAD < nq) {
+    // The buckets, one level of the trees at a time over all the block's
+    // queries: the root slots, then the child nodes of those that have
+    // them, each slot asked for a sweep before it is read. keys[q] becomes
+    // the slot query q reads next.
+    int32_t pending[QUERY_BLOCK];
+    int np = 0;
+    for (int q = b0; q < b1; q++) {
+        if (q + AHEAD < b1) {
             __builtin_prefetch(tslots + keys[q + AHEAD]);
         }
         int32_t v = tslots[keys[q]];
-        for (int pos = t->root_bits; v < 0; pos += t->split_bits) {
-            v = tslots[~v + (int32_t)key_bits(queries + 4 * (int64_t)which[q], tbits + pos, t->split_bits)];
+        if (v >= 0) {
+            set_span(spans, q, v, tids, bucket_cap);
+            continue;
         }
-        int32_t lo = v >> SPAN_LEN_BITS, n = v & ((1 << SPAN_LEN_BITS) - 1);
-        if (n > bucket_cap) {
-            n = 0;
+        keys[q] = (uint32_t)(~v) + key_bits(queries + 4 * (int64_t)which[q], tbits + t->root_bits, t->split_bits);
+        __builtin_prefetch(tslots + keys[q]);
+        pending[np++] = q;
+    }
+    for (int pos = t->root_bits + t->split_bits; np > 0; pos += t->split_bits) {
+        int left = 0;
+        for (int i = 0; i < np; i++) {
+            int q = pending[i];
+            int32_t v = tslots[keys[q]];
+            if (v >= 0) {
+                set_span(spans, q, v, tids, bucket_cap);
+                continue;
+            }
+            keys[q] = (uint32_t)(~v) + key_bits(queries + 4 * (int64_t)which[q], tbits + pos, t->split_bits);
+            __builtin_prefetch(tslots + keys[q]);
+            pending[left++] = q;
         }
-        spans[q].lo = lo;
-        spans[q].hi = lo + n;
-        if (n > 0) {
-            __builtin_prefetch(tids + lo);
-        }
+        np = left;
     }
     // The distances to the candidates.
-    for (int q = 0; q < nq; q++) {
-        if (q + AHEAD < nq) {
-            span s = spans[q + AHEAD];
-            for (int32_t k = s.lo; k < s.hi; k++) {
-                __builtin_prefetch(index + 4 * (int64_t)tids[k]);
-            }
+    for (int q = b0; q < b1 && q < b0 + AHEAD; q++) {
+        prefetch_candidates(spans[q], tids, index, starts, local_bits);
+    }
+    for (int q = b0; q < b1; q++) {
+        if (q + AHEAD < b1) {
+            prefetch_candidates(spans[q + AHEAD], tids, index, starts, local_bits);
         }
         const uint64_t *d = queries + 4 * (int64_t)which[q];
         uint64_t d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
@@ -108,11 +157,10 @@ static inline __attribute__((always_inline)) void query_table(const int32_t *slo
         uint64_t best = (uint64_t)(uint32_t)n->dist << 32 | (uint32_t)n->id;
         int32_t best_ref = n->ref, second = n->second;
         for (int32_t k = spans[q].lo; k < spans[q].hi; k++) {
-            int32_t id = tids[k];
+            int32_t e = tids[k], ref = e >> local_bits, id = descriptor_id(e, starts, local_bits);
             const uint64_t *c = index + 4 * (int64_t)id;
             int32_t dist = __builtin_popcountll(d0 ^ c[0]) + __builtin_popcountll(d1 ^ c[1]) +
                            __builtin_popcountll(d2 ^ c[2]) + __builtin_popcountll(d3 ^ c[3]);
-            int32_t ref = owner[id];
             uint64_t key = (uint64_t)(uint32_t)dist << 32 | (uint32_t)id;
             int closer = key < best;
             // The old best joins the others when a nearer one on another
@@ -130,14 +178,34 @@ static inline __attribute__((always_inline)) void query_table(const int32_t *slo
     }
 }
 
+// query_table looks up the queries in table t, QUERY_BLOCK at a time: a
+// block's slots, ids and candidates, asked for in one sweep, are still in
+// the caches when the next sweep reads them (over all the queries at once,
+// the ids asked for by the bucket sweep had left the caches before the
+// distance sweep came to them).
+static inline __attribute__((always_inline)) void query_table(const int32_t *slots, const int32_t *ids,
+                                                                const uint8_t *bits, const tablecam_lsh_table *t,
+                                                                const uint64_t *index, const int32_t *starts, int local_bits,
+                                                                const uint64_t *queries, const int32_t *which, int nq,
+                                                                int bucket_cap, tablecam_nearest *out, uint32_t *keys,
+                                                                span *spans, int pext) {
+    const int32_t *tslots = slots + t->slots, *tids = ids + t->ids;
+    const uint8_t *tbits = bits + t->bits;
+    for (int b0 = 0; b0 < nq; b0 += QUERY_BLOCK) {
+        int b1 = b0 + QUERY_BLOCK < nq ? b0 + QUERY_BLOCK : nq;
+        query_block(tslots, tids, tbits, t, index, starts, local_bits, queries, which, b0, b1, bucket_cap, out, keys, spans,
+                    pext);
+    }
+}
+
 #if defined(__x86_64__)
 __attribute__((target("popcnt,bmi2"))) static void query_tables_bmi2(
     const int32_t *slots, const int32_t *ids, const uint8_t *bits,
-    const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
+    const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
     const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out, uint32_t *keys,
     span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                     spans, 1);
     }
 }
@@ -145,27 +213,27 @@ __attribute__((target("popcnt,bmi2"))) static void query_tables_bmi2(
 
 __attribute__((target("popcnt"))) static void query_tables_popcnt(
     const int32_t *slots, const int32_t *ids, const uint8_t *bits,
-    const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
+    const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
     const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out, uint32_t *keys,
     span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                     spans, 0);
     }
 }
 
 static void query_tables(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
-                         const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
+                         const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
                          const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                          uint32_t *keys, span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, ids, bits, tables + t, index, owner, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                     spans, 0);
     }
 }
 
 void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
-                        const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
+                        const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
                         const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                         uint32_t *keys, int32_t *scratch, int portable) {
     span *spans = (span *)scratch;
@@ -173,24 +241,24 @@ void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t 
         return;
     }
     if (portable) {
-        query_tables(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out,
+        query_tables(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap, out,
                      keys, spans);
         return;
     }
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
-        query_tables_bmi2(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
+        query_tables_bmi2(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap,
                           out, keys, spans);
         return;
     }
 #endif
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("popcnt")) {
-        query_tables_popcnt(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap,
+        query_tables_popcnt(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap,
                             out, keys, spans);
         return;
     }
 #endif
-    query_tables(slots, ids, bits, tables, ntables, index, owner, queries, which, nq, bucket_cap, out, keys,
+    query_tables(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                  spans);
 }

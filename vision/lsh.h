@@ -27,13 +27,15 @@ typedef struct {
 } tablecam_nearest;
 
 // tablecam_lsh_query offers each of queries[which[q]] the indexed
-// descriptors sharing a bucket with it in the tables given, keeping the
+// descriptors sharing a bucket with it in the tables given (a table's
+// entry is a descriptor's reference r << local_bits | its place among r's
+// descriptors, which begin at starts[r]), keeping the
 // nearest in out[q] (which holds what earlier tables found, or none); keys
 // and scratch hold nq and 2nq numbers. portable, when not 0, keeps to the
 // code any processor runs (the fast code finds the same).
 void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
-                        const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *owner,
-                        const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
+                        const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts,
+                        int local_bits, const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                         uint32_t *keys, int32_t *scratch, int portable);
 
 #ifdef __cplusplus

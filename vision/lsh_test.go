@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -29,7 +30,7 @@ func TestLSHLateDescriptorsYield(t *testing.T) {
 	}
 	owner := make([]int32, len(descs))
 	for i := range owner {
-		owner[i] = int32(i % 7)
+		owner[i] = int32(i * 7 / len(owner))
 	}
 	alone := newLSHIndex(early, owner[:len(early)], nil)
 	mixed := newLSHIndex(descs, owner, late)
@@ -47,14 +48,14 @@ func TestLSHLateDescriptorsYield(t *testing.T) {
 			}
 			var earlyIDs []int32
 			lateIDs := 0
-			for _, id := range m.members(m.slots[sl]) {
+			for _, id := range mixed.members(m, m.slots[sl]) {
 				if late[id] {
 					lateIDs++
 				} else {
 					earlyIDs = append(earlyIDs, id)
 				}
 			}
-			want := a.members(a.slots[sl])
+			want := alone.members(a, a.slots[sl])
 			if len(earlyIDs) != len(want) {
 				t.Fatalf("table %d slot %d: %d descriptors, %d without the late ones", ti, sl, len(earlyIDs), len(want))
 			}
@@ -100,13 +101,13 @@ func TestLSHSplitsCrowdedBuckets(t *testing.T) {
 	}
 	owner := make([]int32, len(descs))
 	for i := range owner {
-		owner[i] = int32(i % 11)
+		owner[i] = int32(i * 11 / len(owner))
 	}
 	idx := newLSHIndex(descs, owner, nil)
 	for ti := range idx.tables {
 		tab := &idx.tables[ti]
 		for b := int32(0); int(b)+1 < len(tab.offsets); b++ {
-			if n := len(tab.members(b)); n > lshBucketCap {
+			if n := len(idx.members(tab, b)); n > lshBucketCap {
 				t.Fatalf("table %d bucket %d holds %d descriptors, over the cap of %d", ti, b, n, lshBucketCap)
 			}
 		}
@@ -141,26 +142,39 @@ func TestLSHSplitsCrowdedBuckets(t *testing.T) {
 
 // clusteredIndex indexes descriptors of 9 references: most random, and
 // clusters of copies (flips bits apart) that crowd a bucket per table
-// (patterns many faces share). It returns the index and its descriptors.
-func clusteredIndex(rng *rand.Rand, clusters, clusterSize, flips int) (*lshIndex, []descriptor) {
+// (patterns many faces share), each on a random reference. It returns the
+// index, its descriptors (grouped by reference, as an index holds them),
+// and the ids of the clusters' copies.
+func clusteredIndex(rng *rand.Rand, clusters, clusterSize, flips int) (*lshIndex, []descriptor, []int) {
 	random := func() descriptor {
 		return descriptor{rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64()}
 	}
-	var descs []descriptor
+	type indexed struct {
+		d      descriptor
+		owner  int32
+		copied bool
+	}
+	var all []indexed
 	for i := 0; i < 3000; i++ {
-		descs = append(descs, random())
+		all = append(all, indexed{random(), int32(rng.IntN(9)), false})
 	}
 	for c := 0; c < clusters; c++ {
 		base := random()
 		for i := 0; i < clusterSize; i++ {
-			descs = append(descs, flip(rng, base, flips))
+			all = append(all, indexed{flip(rng, base, flips), int32(rng.IntN(9)), true})
 		}
 	}
-	owner := make([]int32, len(descs))
-	for i := range owner {
-		owner[i] = int32(rng.IntN(9))
+	slices.SortStableFunc(all, func(a, b indexed) int { return int(a.owner - b.owner) })
+	descs := make([]descriptor, len(all))
+	owner := make([]int32, len(all))
+	var copies []int
+	for i, x := range all {
+		descs[i], owner[i] = x.d, x.owner
+		if x.copied {
+			copies = append(copies, i)
+		}
 	}
-	return newLSHIndex(descs, owner, nil), descs
+	return newLSHIndex(descs, owner, nil), descs, copies
 }
 
 // flip returns d with n random bits flipped.
@@ -178,8 +192,12 @@ func flip(rng *rand.Rand, d descriptor, n int) descriptor {
 // near one indexed descriptor, and queries near none.
 func TestLSHBatchIsQueryTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	idx, descs := clusteredIndex(rng, 6, 60, 2)
-	queries := mixedQueries(rng, descs, 1500, 40)
+	idx, descs, copies := clusteredIndex(rng, 6, 60, 2)
+	queries := mixedQueries(rng, descs, copies, 1500, 40)
+	copied := map[int32]bool{}
+	for _, id := range copies {
+		copied[int32(id)] = true
+	}
 	for _, tc := range []struct {
 		name  string
 		which []int
@@ -201,7 +219,7 @@ func TestLSHBatchIsQueryTables(t *testing.T) {
 				if ok {
 					found++
 				}
-				if want.dist < 16 && idx.owner[want.id] >= 0 && want.id >= int32(len(descs)-6*60) {
+				if want.dist < 16 && copied[want.id] {
 					shared++
 				}
 			}
@@ -228,8 +246,12 @@ func seq(from, to, step int) []int {
 // alone in its buckets is found either way.
 func TestLSHBatchBucketCap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	idx, descs := clusteredIndex(rng, 1, lshBucketCap-1, 0)
-	crowded, lone := descs[len(descs)-1], descs[17]
+	idx, descs, copies := clusteredIndex(rng, 1, lshBucketCap-1, 0)
+	lone := descs[0]
+	if copies[0] == 0 {
+		lone = descs[len(descs)-1]
+	}
+	crowded := descs[copies[len(copies)-1]]
 	queries := []descriptor{crowded, lone}
 	for _, tc := range []struct {
 		name      string
@@ -301,8 +323,8 @@ func TestNearestIgnoresOrder(t *testing.T) {
 // near none, some going on from what earlier tables found.
 func TestLSHFastIsPortable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	idx, descs := clusteredIndex(rng, 6, 60, 2)
-	queries := mixedQueries(rng, descs, 2000, 60)
+	idx, descs, copies := clusteredIndex(rng, 6, 60, 2)
+	queries := mixedQueries(rng, descs, copies, 2000, 60)
 	which := seq(0, len(queries), 1)
 	lookup := func(portable bool, from, to int, start []nearest) []nearest {
 		idx.portable = portable
@@ -341,21 +363,48 @@ func TestLSHFastIsPortable(t *testing.T) {
 	}
 }
 
-// mixedQueries makes n queries for a clusteredIndex(rng, 6, 60, …) whose
-// indexed descriptors are descs: a third near a random indexed descriptor
+// mixedQueries makes n queries for a clusteredIndex whose indexed
+// descriptors are descs, copies those of its clusters: a third near a random indexed descriptor
 // (up to far bits off), often in a cluster; a third near a cluster; a third
 // near nothing.
-func mixedQueries(rng *rand.Rand, descs []descriptor, n, far int) []descriptor {
+func mixedQueries(rng *rand.Rand, descs []descriptor, copies []int, n, far int) []descriptor {
 	var queries []descriptor
 	for i := 0; i < n; i++ {
 		switch i % 3 {
 		case 0:
 			queries = append(queries, flip(rng, descs[rng.IntN(len(descs))], rng.IntN(far)))
 		case 1:
-			queries = append(queries, flip(rng, descs[len(descs)-1-rng.IntN(6*60)], rng.IntN(8)))
+			queries = append(queries, flip(rng, descs[copies[rng.IntN(len(copies))]], rng.IntN(8)))
 		default:
 			queries = append(queries, flip(rng, descriptor{}, 128))
 		}
 	}
 	return queries
+}
+
+// TestLSHEntries checks that a table entry gives back its descriptor and
+// reference, with references of no descriptors among the others, and that
+// descriptors not grouped by reference are refused.
+func TestLSHEntries(t *testing.T) {
+	owner := []int32{0, 0, 0, 2, 2, 5, 5, 5, 5, 5, 6}
+	var x lshIndex
+	x.groupByReference(owner)
+	if want := []int32{0, 3, 3, 5, 5, 5, 10, 11}; !slices.Equal(x.starts, want) {
+		t.Fatalf("starts %v, want %v", x.starts, want)
+	}
+	if x.localBits != 3 { // places 0–4
+		t.Errorf("%d bits for a place, want 3", x.localBits)
+	}
+	for id, ref := range owner {
+		e := x.entry(int32(id))
+		if gotID, gotRef := x.decode(e); gotID != int32(id) || gotRef != ref {
+			t.Errorf("descriptor %d of reference %d: entry %#x gives descriptor %d of reference %d", id, ref, e, gotID, gotRef)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("descriptors not grouped by reference were indexed")
+		}
+	}()
+	x.groupByReference([]int32{0, 1, 0})
 }

@@ -87,7 +87,7 @@ func BenchmarkMatchStills(b *testing.B) {
 	}
 	prev := SetOpenCVThreads(1)
 	defer SetOpenCVThreads(prev)
-	a := newTestAnalyzer(b, devCatalog(b))
+	a := newTestAnalyzer(b, stagesCatalog(b))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	times := map[string][]float64{}
