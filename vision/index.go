@@ -36,6 +36,10 @@ type catalogIndex struct {
 	// peers counts, for each face, the other faces of its kind and size
 	// (those markGeneric compares it with).
 	peers []int
+	// cacheKey is the index's disk cache key (indexKey) when it was read
+	// from the cache or written to it; "" otherwise. What else is worked
+	// out from the faces once is cached under it (layout_cache.go).
+	cacheKey string
 }
 
 // cachedIndex is what the disk cache holds.
@@ -155,7 +159,9 @@ func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
 	if path != "" {
 		refs, err := readCache(path, cards)
 		if err == nil {
-			return newCatalogIndex(refs), nil
+			x := newCatalogIndex(refs)
+			x.cacheKey = key
+			return x, nil
 		}
 		if errors.Is(err, errCorruptCache) && opts.Progress != nil {
 			fmt.Fprintf(opts.Progress, "vision: rebuilding the index: %v\n", err)
@@ -166,12 +172,19 @@ func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
 		return nil, err
 	}
 	markGeneric(refs)
+	cached := false
 	if path != "" {
-		if err := writeCache(path, refs); err != nil && opts.Progress != nil {
+		err := writeCache(path, refs)
+		if err != nil && opts.Progress != nil {
 			fmt.Fprintf(opts.Progress, "vision: cannot cache the index: %v\n", err)
 		}
+		cached = err == nil
 	}
-	return newCatalogIndex(refs), nil
+	x := newCatalogIndex(refs)
+	if cached {
+		x.cacheKey = key
+	}
+	return x, nil
 }
 
 func indexFaces(cards []*models.Card, opts Options) ([]reference, error) {

@@ -260,7 +260,7 @@ func (a *Analyzer) turned(gray gocv.Mat, v *view, u unknownCard) (_ unknownCard,
 		return u, true
 	}
 	if a.layouts == nil {
-		a.layouts = newCardLayouts(a.cat, a.opts)
+		a.layouts = cardLayoutsFor(a.cat, a.opts, a.index) // newCardLayouts's, cached (layout_cache.go)
 	}
 	t, ok, read := a.layouts.read(gray, u.quad, v.pxPerMM)
 	if _, onGrid := v.cellAt(u.quad.Center()); read && !onGrid && t.r < layoutFaceMin {
