@@ -536,6 +536,9 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	minSide := stackMinSideShare * shapes[0].short
 	var cands []rectangle
 	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}}
+	if !plainSideCounts {
+		snap.lines = map[lineKey]*lineCounts{}
+	}
 	// The directions of the whole square, which its grid lines and the
 	// cards around may fill, and those near the cluster, on the card.
 	dirs := strongDirections(px)
@@ -870,6 +873,11 @@ const stackSnapPx = 4
 type sideSnapper struct {
 	edges edgeMap
 	done  map[snapKey]float64
+	// lines holds, for each line a side was looked for on, the running
+	// count of its points (a pixel apart) on edges: the sides of the
+	// rectangles looked at share their lines, each over a span of its own
+	// (nil: each side's points are counted anew).
+	lines map[lineKey]*lineCounts
 }
 
 type snapKey struct {
@@ -887,20 +895,19 @@ func (s sideSnapper) outermost(alpha, u0, u1, w0, w1 float64) models.Quad {
 	at := func(u, w float64) (float64, float64) { return u*ca - w*sa, u*sa + w*ca }
 	// count gives the edge pixels on the line u = pos (along u when alongU,
 	// else w = pos) between lo and hi of the other coordinate.
+	on := func(alongU bool, pos, t float64) bool {
+		if alongU {
+			return e.on(at(pos, t))
+		}
+		return e.on(at(t, pos))
+	}
 	count := func(alongU bool, pos, lo, hi float64) int {
-		n := 0
-		for t := lo; t <= hi; t++ {
-			var x, y float64
-			if alongU {
-				x, y = at(pos, t)
-			} else {
-				x, y = at(t, pos)
-			}
-			if e.on(x, y) {
-				n++
+		if s.lines != nil {
+			if n, ok := s.lineCount(alpha, alongU, pos, lo, hi, on); ok {
+				return n
 			}
 		}
-		return n
+		return countOnLine(alongU, pos, lo, hi, on)
 	}
 	snap := func(alongU bool, pos, outward, lo, hi float64) float64 {
 		key := snapKey{alpha, pos, lo, hi, alongU}
@@ -912,6 +919,90 @@ func (s sideSnapper) outermost(alpha, u0, u1, w0, w1 float64) models.Quad {
 		return p
 	}
 	return rectangleOf(alpha, snap(true, u0, -1, w0, w1), snap(true, u1, 1, w0, w1), snap(false, w0, -1, u0, u1), snap(false, w1, 1, u0, u1))
+}
+
+// countOnLine counts the points of the line at pos (along u when alongU,
+// else along w) from lo to hi, a pixel apart, that on finds on an edge.
+func countOnLine(alongU bool, pos, lo, hi float64, on func(alongU bool, pos, t float64) bool) int {
+	n := 0
+	for t := lo; t <= hi; t++ {
+		if on(alongU, pos, t) {
+			n++
+		}
+	}
+	return n
+}
+
+// plainSideCounts, set by tests, has the stacked-card search count each
+// side's edge pixels point by point (countOnLine), as lineCount's
+// reference.
+var plainSideCounts = false
+
+// lineKey is a line of the rectangles' sides: at pos along u (alongU) or
+// w, of the rectangles turned by alpha.
+type lineKey struct {
+	alpha, pos float64
+	alongU     bool
+	frac       float64 // of its points' other coordinate, t: each lies at a whole number + frac
+}
+
+// lineCounts are the running counts of a line's points on edges: sums[k]
+// counts those at t = m0 + frac + j for j < k.
+type lineCounts struct {
+	m0   int
+	sums []int32
+}
+
+// lineCount is countOnLine(alongU, pos, lo, hi, on), counted by the
+// line's running counts, which it extends as far as needed; ok is false
+// (and nothing counted) when the points' coordinates lo, lo+1, … would not
+// be whole numbers plus a half, or whole (the sides' positions are the
+// middles of a projection's bins: see sidePeaks): only for those does
+// lo+k, which countOnLine reads, equal the running counts' m+frac exactly.
+func (s sideSnapper) lineCount(alpha float64, alongU bool, pos, lo, hi float64, on func(alongU bool, pos, t float64) bool) (int, bool) {
+	a := math.Floor(lo)
+	frac := lo - a
+	if (frac != 0 && frac != 0.5) || math.Abs(lo) > 1<<40 || math.Abs(hi) > 1<<40 || math.IsNaN(hi) {
+		return 0, false
+	}
+	if !(hi >= lo) {
+		return 0, true
+	}
+	// The points countOnLine reads: lo+k for k = 0, 1, … while lo+k <= hi
+	// (lo+k exact; hi-lo perhaps rounded).
+	k := math.Floor(hi - lo)
+	for k > 0 && lo+k > hi {
+		k--
+	}
+	for lo+k+1 <= hi {
+		k++
+	}
+	first, last := int(a), int(a)+int(k) // the points' m, t = m + frac
+	key := lineKey{alpha, pos, alongU, frac}
+	l := s.lines[key]
+	if l == nil {
+		l = &lineCounts{m0: first}
+		s.lines[key] = l
+	}
+	if n := len(l.sums) - 1; n < 0 || first < l.m0 || last >= l.m0+n {
+		// Extend the counts over first…last.
+		m0, m1 := first, last+1
+		if n >= 0 {
+			m0, m1 = min(m0, l.m0), max(m1, l.m0+n)
+		}
+		sums := make([]int32, m1-m0+1)
+		for m := m0; m < m1; m++ {
+			hit := int32(0)
+			if n >= 0 && m >= l.m0 && m < l.m0+n {
+				hit = l.sums[m-l.m0+1] - l.sums[m-l.m0]
+			} else if on(alongU, pos, float64(m)+frac) {
+				hit = 1
+			}
+			sums[m-m0+1] = sums[m-m0] + hit
+		}
+		l.m0, l.sums = m0, sums
+	}
+	return int(l.sums[last-l.m0+1] - l.sums[first-l.m0]), true
 }
 
 // snapSide moves a side at pos, within stackSnapPx, to the outermost

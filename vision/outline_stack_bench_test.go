@@ -1,0 +1,247 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
+)
+
+// stackedSearch is what findStackedCards reads of one frame, as readCards
+// gives it: the top-down grey image, the frame's keypoints, the matched
+// cards and the cards found before (matched, and the closed outlines,
+// taken as found: the outlines' own reading, by region and layout, is
+// left out).
+type stackedSearch struct {
+	name  string
+	gray  gocv.Mat
+	v     *view
+	f     features
+	dets  []detection
+	found []placed
+}
+
+// stackedSearches reads the bundled stills (the first n; all when n is 0)
+// with a as readCards does up to the stacked-card search.
+func stackedSearches(tb testing.TB, a *Analyzer, n int) []stackedSearch {
+	tb.Helper()
+	dir := filepath.Join("..", "samples", "stills")
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(paths) == 0 {
+		tb.Skip("no sample stills")
+	}
+	if n > 0 && n < len(paths) {
+		paths = paths[:n]
+	}
+	var out []stackedSearch
+	for _, p := range paths {
+		truth, err := synth.LoadSceneTruth(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		frame := gocv.IMRead(filepath.Join(dir, truth.Image), gocv.IMReadColor)
+		if frame.Empty() {
+			tb.Fatalf("cannot read %s", truth.Image)
+		}
+		cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		v, err := newView(cal.Corners, truth.Geometry, frame.Cols(), frame.Rows(), a.opts)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		top := v.warp(frame)
+		frame.Close()
+		gray := grayOf(top)
+		top.Close()
+		tb.Cleanup(func() { gray.Close() })
+		f, err := a.det.detect(gray)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		dets := a.index.withoutDuplicates(a.index.matchFrame(f, 1), f.Points)
+		var quads []models.Quad
+		var found []placed
+		for _, d := range dets {
+			quads = append(quads, d.quad)
+			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+		}
+		unknown, err := a.outlines.findUnknownCards(gray, v, quads)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, u := range onCards(unknown, dets, f.Points, v.pxPerMM) {
+			found = append(found, placed{u.quad, u.kind})
+		}
+		out = append(out, stackedSearch{filepath.Base(p), gray, v, f, dets, found})
+	}
+	return out
+}
+
+// run searches the frame for stacked cards with a's outline finder.
+func (s *stackedSearch) run(a *Analyzer) []stackedCard {
+	shows := func(d *detection, q models.Quad) bool { return a.faceShowsWithin(s.f, d, q, s.v.pxPerMM) }
+	return a.outlines.findStackedCards(s.gray, s.v, s.f.Points, s.dets, s.found, shows)
+}
+
+// stackedSearchCatalog is the catalog BenchmarkStackedCards reads the
+// stills with: the 1,104 faces when -stages.extra-faces is given, else the
+// sample catalog's first 20 faces by slug (the others' cards then go
+// unmatched, and many show as clusters the search looks around, as
+// against 1,104 faces the cards the matching misses do).
+func stackedSearchCatalog(b *testing.B) *models.Catalog {
+	if *stagesExtraFaces != "" {
+		return stagesCatalog(b)
+	}
+	full := devCatalog(b)
+	var slugs []string
+	for _, c := range full.Cards() {
+		slugs = append(slugs, c.Slug)
+	}
+	slices.Sort(slugs)
+	missing := map[string]bool{}
+	for _, s := range slugs[20:] {
+		missing[s] = true
+	}
+	return catalogWithout(full, missing)
+}
+
+// BenchmarkStackedCards times the stacked-card search (findStackedCards)
+// alone on the bundled stills, in CPU time of one locked thread per frame.
+func BenchmarkStackedCards(b *testing.B) {
+	prev := SetOpenCVThreads(1)
+	defer SetOpenCVThreads(prev)
+	a, err := NewAnalyzer(stackedSearchCatalog(b), Options{CacheDir: cacheDirFor(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	searches := stackedSearches(b, a, 0)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	found := 0
+	var cpu time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range searches {
+			start := preciseThreadCPU()
+			found += len(searches[k].run(a))
+			cpu += preciseThreadCPU() - start
+		}
+	}
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N*len(searches)), "cpu-ms/frame")
+	b.ReportMetric(float64(found)/float64(b.N), "cards")
+}
+
+// cacheDirFor is the user's cache for the 1,104 faces (indexing them takes
+// a while), else a temporary one.
+func cacheDirFor(b *testing.B) string {
+	if *stagesExtraFaces != "" {
+		return ""
+	}
+	return b.TempDir()
+}
+
+// TestStackedCardsSideCounts checks the stacked-card search, whose
+// rectangles' sides are counted by their lines' running counts
+// (lineCount), against counting each side's points anew: the same cards
+// on the bundled stills, read with a catalog of 20 faces (the other cards
+// go unmatched and are looked for).
+func TestStackedCardsSideCounts(t *testing.T) {
+	full := devCatalog(t)
+	var slugs []string
+	for _, c := range full.Cards() {
+		slugs = append(slugs, c.Slug)
+	}
+	slices.Sort(slugs)
+	missing := map[string]bool{}
+	for _, s := range slugs[20:] {
+		missing[s] = true
+	}
+	a := newTestAnalyzer(t, catalogWithout(full, missing))
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	cards := 0
+	for _, s := range stackedSearches(t, a, n) {
+		got := s.run(a)
+		plainSideCounts = true
+		want := s.run(a)
+		plainSideCounts = false
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: stacked cards %v, counting each side anew %v", s.name, got, want)
+		}
+		cards += len(want)
+	}
+	if cards == 0 {
+		t.Fatal("no stacked card found: the comparison says little")
+	}
+}
+
+// TestLineCountIsCountOnLine checks lineCount against countOnLine on
+// random edge maps: lines at random turns, spans of half-integer and whole
+// ends (and others, which it must leave to countOnLine) asked for in any
+// order on the same lines, empty and reversed ones too.
+func TestLineCountIsCountOnLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	counted := 0
+	for trial := 0; trial < 40; trial++ {
+		w, h := 50+rng.IntN(200), 50+rng.IntN(200)
+		e := edgeMap{pix: make([]byte, w*h), w: w, h: h, off: image.Pt(rng.IntN(40)-20, rng.IntN(40)-20)}
+		for i := range e.pix {
+			if rng.IntN(3) == 0 {
+				e.pix[i] = 255
+			}
+		}
+		s := sideSnapper{edges: e, lines: map[lineKey]*lineCounts{}}
+		alpha := rng.Float64() * math.Pi
+		ca, sa := math.Cos(alpha), math.Sin(alpha)
+		on := func(alongU bool, pos, t float64) bool {
+			if alongU {
+				return e.on(pos*ca-t*sa, pos*sa+t*ca)
+			}
+			return e.on(t*ca-pos*sa, t*sa+pos*ca)
+		}
+		for q := 0; q < 300; q++ {
+			alongU := rng.IntN(2) == 0
+			pos := float64(rng.IntN(20)*10-50) + 0.5
+			end := func() float64 {
+				v := float64(rng.IntN(400) - 150)
+				switch rng.IntN(6) {
+				case 0:
+					return v // whole
+				case 1:
+					return v + rng.Float64() // neither
+				}
+				return v + 0.5
+			}
+			lo, hi := end(), end()
+			if rng.IntN(5) > 0 && lo > hi {
+				lo, hi = hi, lo
+			}
+			want := countOnLine(alongU, pos, lo, hi, on)
+			got, ok := s.lineCount(alpha, alongU, pos, lo, hi, on)
+			if frac := lo - math.Floor(lo); ok != (frac == 0 || frac == 0.5) {
+				t.Fatalf("lineCount(%v, %v) ok %v", lo, hi, ok)
+			}
+			if ok && got != want {
+				t.Fatalf("trial %d: lineCount(%v, %v, %v, %v) = %d, countOnLine %d", trial, alongU, pos, lo, hi, got, want)
+			}
+			counted += want
+		}
+	}
+	if counted == 0 {
+		t.Fatal("no point on an edge: nothing compared")
+	}
+}
