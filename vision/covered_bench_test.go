@@ -87,11 +87,21 @@ func coveredInputs(b testing.TB, a *Analyzer, n int) []coveredInput {
 
 // BenchmarkCoveredSites times the covered-site search of a frame, over the
 // first 20 bundled stills in turn (CPU time per still, one OpenCV thread
-// as the frame's analysis runs).
+// as the frame's analysis runs), against the sample catalog or, with
+// -stages.extra-faces, the larger one BenchmarkFrameStages reads.
 func BenchmarkCoveredSites(b *testing.B) {
 	prev := SetOpenCVThreads(1)
 	defer SetOpenCVThreads(prev)
-	a := newTestAnalyzer(b, devCatalog(b))
+	var a *Analyzer
+	if *stagesExtraFaces == "" {
+		a = newTestAnalyzer(b, devCatalog(b))
+	} else {
+		var err error
+		if a, err = NewAnalyzer(stagesCatalog(b), Options{}); err != nil {
+			b.Fatal(err)
+		}
+		defer a.Close()
+	}
 	ins := coveredInputs(b, a, 20)
 	i := 0
 	cpuPerOp(b, func() {

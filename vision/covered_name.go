@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -46,8 +47,9 @@ type siteFaces struct {
 	// (tablecam_face_sums_lanes).
 	lanes      [2][]float32
 	laneStride int
-	laneBuf    []faceSums // the lanes' sums of one chunk
-	noLanes    bool       // sum face by face (the tests' reference)
+	laneBuf    []faceSums     // the lanes' sums
+	pick       [2]pickedLanes // the lanes of the faces last listed, at each turn (picked)
+	noLanes    bool           // sum face by face (the tests' reference)
 	full       [2][][]float32
 	mean       [2][2][]float32 // [level][turn] the mean site face
 	pxPerMM0   float64         // level 0's scale
@@ -540,39 +542,56 @@ func (w *siteWindow) faceSums(faces *siteFaces, level, turn int, which []int32, 
 // laneSums sums faces the way faceSums does at level 1 (the faces listed
 // in which, or the first n when which is nil), sixteen at a time in
 // vector lanes, into out; ok is false, and nothing is summed, where the
-// processor cannot.
+// processor cannot. A list's faces are summed in lanes of their own
+// (picked), laid out when the list differs from the last one asked for at
+// that turn: the few faces screened for the shifts of a window would
+// otherwise each cost their whole chunk of the catalog's lanes, sixteen
+// faces, at every shift. A lane's sums do not depend on the lanes beside
+// it, so each face's are those of the catalog's lanes to the last bit.
 func (f *siteFaces) laneSums(o []float32, turn int, which []int32, n int, pp pixelPairs, out []faceSums) bool {
-	chunk := func(c int) *C.float { return cFloats(f.lanes[turn][c*f.laneStride:]) }
-	sum := func(c, nc int, dst []faceSums) bool {
-		return C.tablecam_face_sums_lanes(cFloats(o), cFloats(f.mean[1][turn]), chunk(c), C.int64_t(f.laneStride), C.int(nc),
-			cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&dst[0]))) != 0
+	lanes := f.lanes[turn]
+	if which != nil {
+		lanes = f.picked(turn, which)
 	}
-	if which == nil {
-		nc := (n + 15) / 16
-		if cap(f.laneBuf) < 16*nc {
-			f.laneBuf = make([]faceSums, 16*nc)
-		}
-		if !sum(0, nc, f.laneBuf[:16*nc]) {
-			return false
-		}
-		copy(out, f.laneBuf[:n])
-		return true
+	nc := (n + 15) / 16
+	if cap(f.laneBuf) < 16*nc {
+		f.laneBuf = make([]faceSums, 16*nc)
 	}
-	if cap(f.laneBuf) < 16 {
-		f.laneBuf = make([]faceSums, 16)
+	if C.tablecam_face_sums_lanes(cFloats(o), cFloats(f.mean[1][turn]), cFloats(lanes), C.int64_t(f.laneStride), C.int(nc),
+		cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&f.laneBuf[0]))) == 0 {
+		return false
 	}
-	lane := f.laneBuf[:16]
-	done := -1 // the chunk whose sums lane holds
-	for k, face := range which {
-		if c := int(face) / 16; c != done {
-			if !sum(c, 1, lane) {
-				return false
-			}
-			done = c
-		}
-		out[k] = lane[face%16]
-	}
+	copy(out, f.laneBuf[:n])
 	return true
+}
+
+// pickedLanes are the level-1 pixels of a list of faces (which) laid out in
+// lanes as siteFaces.lanes lays out all of them: face which[k] in lane
+// k%16 of chunk k/16. Lanes past the list's end hold what they last held.
+type pickedLanes struct {
+	which []int32
+	lanes []float32
+}
+
+// picked gives the lanes of the faces listed at a turn, laid out anew
+// unless they are the last ones asked for there.
+func (f *siteFaces) picked(turn int, which []int32) []float32 {
+	p := &f.pick[turn]
+	if slices.Equal(p.which, which) && p.lanes != nil {
+		return p.lanes
+	}
+	n1 := f.w[1] * f.h[1]
+	if need := (len(which) + 15) / 16 * f.laneStride; len(p.lanes) < need {
+		p.lanes = make([]float32, need)
+	}
+	for k, face := range which {
+		c := p.lanes[k/16*f.laneStride+k%16:]
+		for i, v := range f.half[turn][int(face)*n1 : (int(face)+1)*n1] {
+			c[16*i] = v
+		}
+	}
+	p.which = append(p.which[:0], which...)
+	return p.lanes
 }
 
 // layout is the correlation of the window's pixels with the mean site face.
@@ -698,13 +717,14 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	}
 	var buf pixelPairs
 	var sums []faceSums
+	var screenBuf []best
 	for pi := range windows {
 		w := &windows[pi]
 		pp := w.pairs(faces, 1, 0, 0, &buf)
 		if pp.n < minN1 {
 			continue
 		}
-		var screened []best
+		screened := screenBuf[:0]
 		both := w.statsBoth(faces, 1, pp)
 		for turn := 0; turn < 2; turn++ {
 			st := both[turn]
@@ -718,8 +738,10 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 				screened = append(screened, b)
 			}
 		}
-		sort.Slice(screened, func(i, j int) bool { return screened[i].score > screened[j].score })
-		screened = screened[:min(nameScreen, len(screened))]
+		screenBuf = screened
+		// Which ones lead counts, not in what order: a face's sums are
+		// the same in any lane, and each face is offered once a shift.
+		screened = leading(screened, nameScreen, func(b *best) float64 { return b.score }, false, faces.noLanes)
 		// The screened faces at each turn.
 		var whichOf [2][]int32
 		for turn := range whichOf {
@@ -763,7 +785,8 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 			}
 		}
 	}
-	sort.Slice(coarse, func(i, j int) bool { return coarse[i].score > coarse[j].score })
+	// Only the first nameRefine+1 are read.
+	coarse = leading(coarse, nameRefine+1, func(b *best) float64 { return b.score }, true, faces.noLanes)
 	// Level 0: the best few, around where level 1 put them.
 	minN0 := int(nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0)
 	turnedWindow := map[[2]int]int{}
@@ -924,6 +947,56 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		d.quad[i] = models.Point{X: x, Y: y}
 	}
 	return siteName{det: d, place: p, layout: layout, lookAlike: lookAlike}, !lookAlike
+}
+
+// leading moves the k best of s, by score, to its front and gives them,
+// as sorting s by score (sort.Slice, highest first) and keeping the first
+// k would: in one pass where the sort's order of equal scores cannot
+// change which k they are (nor, when ordered, their order), else by that
+// sort. plain sorts always (the tests' reference).
+func leading[T any](s []T, k int, score func(*T) float64, ordered, plain bool) []T {
+	byScore := func() []T {
+		sort.Slice(s, func(i, j int) bool { return score(&s[i]) > score(&s[j]) })
+		return s[:min(k, len(s))]
+	}
+	const most = 8
+	if plain || k < 1 || k > most {
+		return byScore()
+	}
+	// The k+1 best so far, highest first (equal scores as they came).
+	var top [most + 1]int
+	var ts [most + 1]float64
+	nt := 0
+	for i := range s {
+		v := score(&s[i])
+		if v != v {
+			return byScore()
+		}
+		if nt == k+1 && !(v > ts[k]) {
+			continue
+		}
+		j := min(nt, k)
+		for ; j > 0 && ts[j-1] < v; j-- {
+			top[j], ts[j] = top[j-1], ts[j-1]
+		}
+		top[j], ts[j] = i, v
+		nt = min(nt+1, k+1)
+	}
+	n := min(k, nt)
+	if nt > k && ts[k-1] == ts[k] {
+		return byScore()
+	}
+	for i := 1; ordered && i < n; i++ {
+		if ts[i-1] == ts[i] {
+			return byScore()
+		}
+	}
+	var lead [most]T
+	for i := 0; i < n; i++ {
+		lead[i] = s[top[i]]
+	}
+	copy(s, lead[:n])
+	return s[:n]
 }
 
 func abs(x int) int {
