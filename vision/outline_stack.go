@@ -521,14 +521,12 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	reach := 0.5 * models.TokenShortMM * v.pxPerMM
 	inset := stackBorderInsetMM * v.pxPerMM
 	em, grey, thin := e.thick, e.grey, e.thin
+	// The square's edge pixels, filed by direction (their order matters
+	// nowhere else: the directions are counted). e.px lists them row by
+	// row: those of the square's rows are one run.
 	in := r.Sub(e.thin.off)
-	var px []edgePixel
-	for _, p := range e.px {
-		if image.Pt(int(p.x), int(p.y)).In(in) {
-			px = append(px, p)
-		}
-	}
-	byDir := byDirection(px)
+	byDir := byDirectionIn(rowsOf(e.px, in), in)
+	px := byDir.px
 	var dims []float64
 	for _, sh := range shapes {
 		dims = append(dims, sh.short, sh.long)
@@ -595,6 +593,16 @@ const stackMinSideShare = 0.4
 type edgePixel struct {
 	x, y int32 // in the part
 	dir  float32
+	// The bins of dir, worked out once: one pixel is read in every square
+	// around a cluster that holds it, and twice in each.
+	bin     uint8 // in dirPixels (dirBin)
+	quarter uint8 // modulo a quarter turn, in strongDirections (quarterBin)
+}
+
+// newEdgePixel is the edge pixel (x, y) whose gradient's direction is d.
+func newEdgePixel(x, y int, d float64) edgePixel {
+	dir := float32(d)
+	return edgePixel{x: int32(x), y: int32(y), dir: dir, bin: uint8(dirBin(float64(dir))), quarter: uint8(quarterBin(float64(dir)))}
 }
 
 // edgePixelsOf lists the pixels of an edge map (of the part grey shows,
@@ -640,7 +648,7 @@ func edgePixelsOf(edges []byte, grey edgeMap, within []image.Rectangle) []edgePi
 				if d >= math.Pi {
 					d -= math.Pi
 				}
-				out = append(out, edgePixel{int32(x), int32(y), float32(d)})
+				out = append(out, newEdgePixel(x, y, d))
 			}
 			from = max(from, s[1])
 		}
@@ -673,20 +681,45 @@ type dirPixels struct {
 
 func dirBin(d float64) int { return max(0, min(int(d*dirBins/math.Pi), dirBins-1)) }
 
-// byDirection files edge pixels by their gradients' direction.
-func byDirection(px []edgePixel) *dirPixels {
-	out := &dirPixels{px: make([]edgePixel, len(px))}
+// quarterBins is how many bins of direction modulo a quarter turn, each
+// stackDirBinDeg, strongDirections counts edge pixels in.
+const quarterBins = int(90 / stackDirBinDeg)
+
+// quarterBin is the bin of direction d modulo a quarter turn.
+func quarterBin(d float64) int {
+	const n = quarterBins
+	b := int(math.Floor(modQuarter(d) / (math.Pi / 2) * float64(n)))
+	return (b%n + n) % n
+}
+
+// rowsOf gives the run of edge pixels px, listed row by row, that lie in
+// the rows of r.
+func rowsOf(px []edgePixel, r image.Rectangle) []edgePixel {
+	first := sort.Search(len(px), func(i int) bool { return int(px[i].y) >= r.Min.Y })
+	end := first + sort.Search(len(px)-first, func(i int) bool { return int(px[first+i].y) >= r.Max.Y })
+	return px[first:end]
+}
+
+// byDirectionIn files the edge pixels that lie in r by their gradients'
+// direction, each bin's in the order px lists them.
+func byDirectionIn(px []edgePixel, r image.Rectangle) *dirPixels {
+	out := &dirPixels{}
 	for _, p := range px {
-		out.start[dirBin(float64(p.dir))+1]++
+		if image.Pt(int(p.x), int(p.y)).In(r) {
+			out.start[int(p.bin)+1]++
+		}
 	}
 	for i := 1; i <= dirBins; i++ {
 		out.start[i] += out.start[i-1]
 	}
+	out.px = make([]edgePixel, out.start[dirBins])
 	next := out.start
 	for _, p := range px {
-		b := dirBin(float64(p.dir))
-		out.px[next[b]] = p
-		next[b]++
+		if image.Pt(int(p.x), int(p.y)).In(r) {
+			b := int(p.bin)
+			out.px[next[b]] = p
+			next[b]++
+		}
 	}
 	return out
 }
@@ -694,14 +727,14 @@ func byDirection(px []edgePixel) *dirPixels {
 // strongDirections gives the directions (radians, in [0, π/2)) most edge
 // pixels' gradients share, modulo a quarter turn.
 func strongDirections(px []edgePixel) []float64 {
-	n := int(math.Round(90 / stackDirBinDeg))
-	hist := make([]float64, n)
-	binOf := func(d float64) int {
-		b := int(math.Floor(modQuarter(d) / (math.Pi / 2) * float64(n)))
-		return (b%n + n) % n
-	}
+	const n = quarterBins
+	var counts [n]int32
 	for _, p := range px {
-		hist[binOf(float64(p.dir))]++
+		counts[p.quarter]++
+	}
+	hist := make([]float64, n)
+	for i, c := range counts {
+		hist[i] = float64(c)
 	}
 	smooth := make([]float64, n)
 	for i := range hist { // over ±1°, around the circle

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"testing"
 	"time"
 
@@ -243,5 +244,179 @@ func TestLineCountIsCountOnLine(t *testing.T) {
 	}
 	if counted == 0 {
 		t.Fatal("no point on an edge: nothing compared")
+	}
+}
+
+// strongDirectionsPlain is strongDirections binning each pixel's direction
+// as it reads it (math.Mod for modQuarter): its reference.
+func strongDirectionsPlain(px []edgePixel) []float64 {
+	n := int(math.Round(90 / stackDirBinDeg))
+	hist := make([]float64, n)
+	for _, p := range px {
+		b := int(math.Floor(math.Mod(float64(p.dir), math.Pi/2) / (math.Pi / 2) * float64(n)))
+		hist[(b%n+n)%n]++
+	}
+	smooth := make([]float64, n)
+	for i := range hist {
+		for k := -2; k <= 2; k++ {
+			smooth[i] += hist[(i+k+n)%n]
+		}
+	}
+	type peak struct {
+		bin int
+		v   float64
+	}
+	var peaks []peak
+	for i, v := range smooth {
+		if v > 0 && v >= smooth[(i+n-1)%n] && v > smooth[(i+1)%n] {
+			peaks = append(peaks, peak{i, v})
+		}
+	}
+	sort.Slice(peaks, func(i, j int) bool { return peaks[i].v > peaks[j].v })
+	var out []float64
+	for _, p := range peaks {
+		a := (float64(p.bin) + 0.5) * stackDirBinDeg * math.Pi / 180
+		if nearDirection(a, out) {
+			continue
+		}
+		out = append(out, a)
+		if len(out) == stackDirections {
+			break
+		}
+	}
+	return out
+}
+
+// TestDirectionBinsAsRead checks the direction bins each edge pixel
+// carries (newEdgePixel) against binning its direction where it is read:
+// strongDirections against strongDirectionsPlain, and each pixel's
+// dirPixels bin, on random directions, those at and beside the bins'
+// bounds, and a still's edge pixels.
+func TestDirectionBinsAsRead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 2))
+	var px []edgePixel
+	for i := 0; i < 20000; i++ {
+		d := rng.Float64() * math.Pi
+		if i%4 == 0 { // a bound of a bin, or beside it
+			d = float64(rng.IntN(361)) * math.Pi / 360
+			d = math.Nextafter(d, d+float64(rng.IntN(3)-1))
+		}
+		px = append(px, newEdgePixel(rng.IntN(400), rng.IntN(400), math.Max(0, math.Min(d, math.Nextafter(math.Pi, 0)))))
+	}
+	gray, _ := stillTopGray(t, "0042")
+	defer gray.Close()
+	o := newOutlineFinder()
+	defer o.close()
+	span := image.Rect(100, 80, 1100, 700)
+	e, err := o.stackEdges(gray, span, []image.Rectangle{span})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.px) == 0 {
+		t.Fatal("no edge pixel in the still")
+	}
+	sets := [][]edgePixel{px, e.px}
+	for k := 0; k < 50; k++ { // a few directions heaped
+		var set []edgePixel
+		for range 50 + rng.IntN(500) {
+			p := px[rng.IntN(len(px))]
+			if rng.IntN(3) == 0 {
+				p = e.px[rng.IntN(len(e.px))]
+			}
+			set = append(set, p)
+		}
+		sets = append(sets, set)
+	}
+	for i, set := range sets {
+		if got, want := strongDirections(set), strongDirectionsPlain(set); !slices.Equal(got, want) {
+			t.Errorf("set %d: strong directions %v, binned as read %v", i, got, want)
+		}
+	}
+	for _, p := range append(px, e.px...) {
+		if int(p.bin) != dirBin(float64(p.dir)) {
+			t.Fatalf("direction %v: bin %d, dirBin %d", p.dir, p.bin, dirBin(float64(p.dir)))
+		}
+	}
+	byDir := byDirectionIn(e.px, image.Rect(0, 0, span.Dx(), span.Dy()))
+	if len(byDir.px) != len(e.px) {
+		t.Fatalf("%d of %d edge pixels filed", len(byDir.px), len(e.px))
+	}
+	for b := 0; b < dirBins; b++ {
+		for _, p := range byDir.px[byDir.start[b]:byDir.start[b+1]] {
+			if dirBin(float64(p.dir)) != b {
+				t.Fatalf("direction %v filed in bin %d, dirBin %d", p.dir, b, dirBin(float64(p.dir)))
+			}
+		}
+	}
+}
+
+// byDirectionPlain files the edge pixels of px that lie in r by their
+// gradients' direction, as rectanglesAround first did: those in r picked
+// out, then filed, each binned as read. byDirectionIn's reference.
+func byDirectionPlain(px []edgePixel, r image.Rectangle) *dirPixels {
+	var in []edgePixel
+	for _, p := range px {
+		if image.Pt(int(p.x), int(p.y)).In(r) {
+			in = append(in, p)
+		}
+	}
+	out := &dirPixels{px: make([]edgePixel, len(in))}
+	for _, p := range in {
+		out.start[dirBin(float64(p.dir))+1]++
+	}
+	for i := 1; i <= dirBins; i++ {
+		out.start[i] += out.start[i-1]
+	}
+	next := out.start
+	for _, p := range in {
+		b := dirBin(float64(p.dir))
+		out.px[next[b]] = p
+		next[b]++
+	}
+	return out
+}
+
+// TestSquarePixelsByDirection checks the edge pixels rectanglesAround
+// files for a square (byDirectionIn of the run of the square's rows,
+// rowsOf) against picking those in the square out of all and filing them
+// (byDirectionPlain), and that the directions they show are the same:
+// squares of a still's edges, inside the part, across its border and off
+// it.
+func TestSquarePixelsByDirection(t *testing.T) {
+	gray, _ := stillTopGray(t, "0042")
+	defer gray.Close()
+	o := newOutlineFinder()
+	defer o.close()
+	span := image.Rect(100, 80, 1100, 700)
+	squares := []image.Rectangle{image.Rect(150, 90, 550, 490), image.Rect(400, 300, 800, 700), image.Rect(900, 80, 1100, 280)}
+	e, err := o.stackEdges(gray, span, squares)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	filed := 0
+	for k := 0; k < 200; k++ {
+		x0, y0 := rng.IntN(span.Dx()+200)-100, rng.IntN(span.Dy()+200)-100
+		in := image.Rect(x0, y0, x0+rng.IntN(500), y0+rng.IntN(500))
+		if k < len(squares) {
+			in = squares[k].Sub(span.Min)
+		}
+		got, want := byDirectionIn(rowsOf(e.px, in), in), byDirectionPlain(e.px, in)
+		if got.start != want.start || !slices.Equal(got.px, want.px) {
+			t.Fatalf("square %v: %d edge pixels filed, picked out and filed %d", in, len(got.px), len(want.px))
+		}
+		var listed []edgePixel
+		for _, p := range e.px {
+			if image.Pt(int(p.x), int(p.y)).In(in) {
+				listed = append(listed, p)
+			}
+		}
+		if !slices.Equal(strongDirections(got.px), strongDirections(listed)) {
+			t.Fatalf("square %v: the filed pixels show directions %v, as listed %v", in, strongDirections(got.px), strongDirections(listed))
+		}
+		filed += len(want.px)
+	}
+	if filed == 0 {
+		t.Fatal("no edge pixel in any square: nothing compared")
 	}
 }

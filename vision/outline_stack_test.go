@@ -387,7 +387,7 @@ func edgePixelsOfPlain(edges []byte, grey edgeMap, within []image.Rectangle) []e
 				if d >= math.Pi {
 					d -= math.Pi
 				}
-				out = append(out, edgePixel{int32(x), int32(y), float32(d)})
+				out = append(out, newEdgePixel(x, y, d))
 			}
 			from = max(from, s[1])
 		}
