@@ -7,8 +7,10 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 	"unsafe"
 )
 
@@ -111,11 +113,9 @@ func (x *lshIndex) flatten() {
 	x.flat = f
 }
 
-// entry is how the tables hold descriptor id.
-func (x *lshIndex) entry(id int32) int32 {
-	r, _ := slices.BinarySearch(x.starts, id+1)
-	r-- // the last reference whose descriptors start at or before id
-	return int32(r)<<x.localBits | (id - x.starts[r])
+// entry is how the tables hold descriptor id, of reference ref.
+func (x *lshIndex) entry(id, ref int32) int32 {
+	return ref<<x.localBits | (id - x.starts[ref])
 }
 
 // decode gives the descriptor and reference of a table's entry.
@@ -196,36 +196,60 @@ func newLSHIndex(descs []descriptor, owner []int32, late []bool) *lshIndex {
 	idx := &lshIndex{descs: descs}
 	idx.groupByReference(owner)
 	pool := balancedBits(early, 128)
-	all := make([]int32, len(descs))
-	for i := range all {
-		all[i] = int32(i)
-	}
-	keys := make([]uint32, len(descs))
-	for t := 0; t < lshTables; t++ {
+	// The tables are built side by side, each from its own draw of key
+	// bits (drawn in turn: the same index for the same references).
+	tableBits := make([][]uint8, lshTables)
+	for t := range tableBits {
 		perm := rng.Perm(len(pool))
-		b := tableBuilder{descs: descs, late: late, scratch: make([]int32, len(all)), ids: make([]int32, 0, len(all)), keys: keys}
-		b.bits = make([]uint8, maxKeyBits)
-		for i := range b.bits {
-			b.bits[i] = pool[perm[i]]
+		tableBits[t] = make([]uint8, maxKeyBits)
+		for i := range tableBits[t] {
+			tableBits[t][i] = pool[perm[i]]
 		}
 		// The root key's bits in the order they lie in a descriptor: the
 		// key is then the descriptor's words with the other bits squeezed
 		// out (see rootMasks). Which descriptors share a root slot does not
 		// depend on the order.
-		slices.Sort(b.bits[:rootBits])
-		for _, id := range all {
-			keys[id] = keyOf(&descs[id], b.bits)
-		}
-		b.offsets = []int32{0, 0}
-		b.slots = make([]int32, 1<<rootBits)
-		b.fill(0, 0, rootBits, append([]int32(nil), all...))
-		for i, id := range b.ids {
-			b.ids[i] = idx.entry(id)
-		}
-		idx.tables = append(idx.tables, lshTable{bits: b.bits[:b.used], rootBits: rootBits, slots: b.slots, offsets: b.offsets, ids: b.ids})
+		slices.Sort(tableBits[t][:rootBits])
 	}
+	idx.tables = make([]lshTable, lshTables)
+	next := make(chan int, lshTables)
+	for t := range lshTables {
+		next <- t
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), lshTables) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			keys := make([]uint32, len(descs))
+			scratch := make([]int32, len(descs))
+			for t := range next {
+				idx.tables[t] = idx.buildTable(descs, owner, late, tableBits[t], rootBits, keys, scratch)
+			}
+		}()
+	}
+	wg.Wait()
 	idx.flatten()
 	return idx
+}
+
+// buildTable builds the table keyed by keyBits, its first rootBits at the
+// root; keys and scratch are room for as many numbers as descriptors.
+func (x *lshIndex) buildTable(descs []descriptor, owner []int32, late []bool, keyBits []uint8, rootBits int, keys []uint32, scratch []int32) lshTable {
+	b := tableBuilder{descs: descs, late: late, bits: keyBits, scratch: scratch, ids: make([]int32, 0, len(descs)), keys: keys}
+	all := make([]int32, len(descs))
+	for id := range descs {
+		keys[id] = keyOf(&descs[id], keyBits)
+		all[id] = int32(id)
+	}
+	b.offsets = []int32{0, 0}
+	b.slots = make([]int32, 1<<rootBits)
+	b.fill(0, 0, rootBits, all)
+	for i, id := range b.ids {
+		b.ids[i] = x.entry(id, owner[id])
+	}
+	return lshTable{bits: keyBits[:b.used], rootBits: rootBits, slots: b.slots, offsets: b.offsets, ids: b.ids}
 }
 
 // tableBuilder builds one lshTable.
@@ -413,12 +437,7 @@ func (x *lshIndex) queryTables(d *descriptor, k int) (n nearest, ok bool) {
 // a half: ORB's bits are not all balanced, and a key made of lopsided bits
 // piles most descriptors into a few buckets.
 func balancedBits(descs []descriptor, n int) []uint8 {
-	var ones [256]int
-	for i := range descs {
-		for b := 0; b < 256; b++ {
-			ones[b] += int(descs[i][b>>6] >> (b & 63) & 1)
-		}
-	}
+	ones := bitCounts(descs)
 	order := make([]int, 256)
 	for i := range order {
 		order[i] = i
@@ -432,6 +451,36 @@ func balancedBits(descs []descriptor, n int) []uint8 {
 		out[i] = uint8(order[i])
 	}
 	return out
+}
+
+// bitCounts counts, for each of the 256 bits, the descriptors that have it
+// set. Eight counters share a word, one a byte: bit j of each byte of a
+// descriptor's word w is added to counts[w][j] at once, and the counters
+// are emptied before a byte can overflow.
+func bitCounts(descs []descriptor) (ones [256]int) {
+	var counts [4][8]uint64
+	empty := func() {
+		for w := range counts {
+			for j, c := range counts[w] {
+				for by := range 8 {
+					ones[w*64+by*8+j] += int(c >> (8 * by) & 0xff)
+				}
+				counts[w][j] = 0
+			}
+		}
+	}
+	for i := range descs {
+		for w, x := range descs[i] {
+			for j := range 8 {
+				counts[w][j] += x >> j & 0x0101010101010101
+			}
+		}
+		if i%255 == 254 {
+			empty()
+		}
+	}
+	empty()
+	return ones
 }
 
 // queryBatch finds the nearest reference descriptor to each of

@@ -396,7 +396,7 @@ func TestLSHEntries(t *testing.T) {
 		t.Errorf("%d bits for a place, want 3", x.localBits)
 	}
 	for id, ref := range owner {
-		e := x.entry(int32(id))
+		e := x.entry(int32(id), ref)
 		if gotID, gotRef := x.decode(e); gotID != int32(id) || gotRef != ref {
 			t.Errorf("descriptor %d of reference %d: entry %#x gives descriptor %d of reference %d", id, ref, e, gotID, gotRef)
 		}
@@ -407,4 +407,27 @@ func TestLSHEntries(t *testing.T) {
 		}
 	}()
 	x.groupByReference([]int32{0, 1, 0})
+}
+
+// TestBitCounts checks the counts of set bits, eight to a word, against
+// one bit at a time, over more descriptors than a byte counts and with
+// bits set in every descriptor, in none, and in some.
+func TestBitCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	descs := make([]descriptor, 1000)
+	for i := range descs {
+		descs[i] = descriptor{rng.Uint64() | 1<<63, rng.Uint64() & rng.Uint64(), rng.Uint64() &^ 0xff00, ^uint64(0)}
+	}
+	var want [256]int
+	for i := range descs {
+		for b := 0; b < 256; b++ {
+			want[b] += int(descs[i][b>>6] >> (b & 63) & 1)
+		}
+	}
+	if got := bitCounts(descs); got != want {
+		t.Errorf("counts\n%v\nwant\n%v", got, want)
+	}
+	if want[63] != len(descs) || want[255] != len(descs) || want[128+8] != 0 {
+		t.Fatalf("not a test: bit 63 set in %d, bit 255 in %d, bit 136 in %d of %d", want[63], want[255], want[128+8], len(descs))
+	}
 }

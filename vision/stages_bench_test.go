@@ -27,7 +27,7 @@ var stagesExtraFaces = flag.String("stages.extra-faces", "",
 
 // stagesCatalog is the sample catalog, with the cards whose faces
 // -stages.extra-faces holds.
-func stagesCatalog(b *testing.B) *models.Catalog {
+func stagesCatalog(b testing.TB) *models.Catalog {
 	cat := devCatalog(b)
 	if *stagesExtraFaces == "" {
 		return cat
