@@ -127,7 +127,11 @@ func writeCache(path string, refs []reference) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	pruneIndexCache(path)
+	return nil
 }
 
 // faceCards lists the catalog's cards that have a face image.
@@ -159,6 +163,7 @@ func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
 	if path != "" {
 		refs, err := readCache(path, cards)
 		if err == nil {
+			markIndexUsed(path)
 			x := newCatalogIndex(refs)
 			x.cacheKey = key
 			return x, nil

@@ -38,7 +38,7 @@ func runAnalyze(ctx context.Context, e env) int {
 	fs.BoolVar(&f.northAtBottom, "north-at-bottom", false, "the north player sits at the image bottom")
 	fs.StringVar(&f.debug, "debug", "", "write an annotated copy of each image to this directory")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per image (JSON lines)")
-	fs.StringVar(&f.cache, "cache", "", "directory of the catalog index cache (default: the user cache directory)")
+	fs.StringVar(&f.cache, "cache", "", "directory of the catalog index cache, which keeps the indexes of the 6 catalogs used last (default: the user cache directory)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the catalog index cache")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "usage: tablecam analyze [--catalog DIR] [--corners \"x,y x,y x,y x,y\" | --calibration FILE] [--north-at-bottom] [--debug OUTDIR] [--json] IMAGE…")

@@ -1,0 +1,54 @@
+package vision
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestIndexCachePruned checks that writing an index cache file leaves the
+// keptIndexes used last (a cache hit counts as a use) and removes older
+// ones, and leaves every other file of the directory alone.
+func TestIndexCachePruned(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-48 * time.Hour)
+	var stale []string
+	for i := range keptIndexes + 3 {
+		path := filepath.Join(dir, fmt.Sprintf("index-old%02d.bin", i))
+		if err := os.WriteFile(path, []byte("an old index"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := old.Add(time.Duration(i) * time.Hour) // old00 the least recently used
+		if err := os.Chtimes(path, at, at); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, path)
+	}
+	markIndexUsed(stale[0]) // read again just now
+	other := filepath.Join(dir, "layouts-x.bin")
+	if err := os.WriteFile(other, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(other, old, old); err != nil {
+		t.Fatal(err)
+	}
+	written := filepath.Join(dir, "index-new.bin")
+	if err := writeCache(written, nil); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "index-*.bin"))
+	// The new one, the one used just now, and the newest of the rest.
+	want := []string{written, stale[0]}
+	want = append(want, stale[len(stale)-(keptIndexes-2):]...)
+	slices.Sort(left)
+	slices.Sort(want)
+	if !slices.Equal(left, want) {
+		t.Errorf("index files left %v, want %v", left, want)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another cache file was removed: %v", err)
+	}
+}
