@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
@@ -32,34 +31,100 @@ const (
 // regionScaleFits reports whether a region's scale to a face is in range.
 func regionScaleFits(s float64) bool { return s >= regionMinScale && s <= regionMaxScale }
 
-// shortlist ranks the reference faces for which keep is true (all when
-// keep is nil) by the perceptual-hash distance to the nearest of the given
-// hashes (a region's face in each of its four turns) and keeps the k
-// closest.
-func (x *catalogIndex) shortlist(hashes []phash, k int, keep func(ref int) bool) []int {
-	type scored struct{ ref, dist int }
-	all := make([]scored, 0, len(x.refs))
+// hashDistances gives each reference face's perceptual-hash distance to
+// the nearest of the given hashes (a region's face in each of its four
+// turns); 64 for all when there are none.
+func (x *catalogIndex) hashDistances(hashes []phash) []uint8 {
+	out := make([]uint8, len(x.refs))
 	for i := range x.refs {
-		if keep != nil && !keep(i) {
-			continue
-		}
 		best := 64
 		for _, h := range hashes {
 			best = min(best, h.distance(x.refs[i].Hash))
 		}
-		all = append(all, scored{i, best})
-	}
-	sort.Slice(all, func(i, j int) bool {
-		if all[i].dist != all[j].dist {
-			return all[i].dist < all[j].dist
-		}
-		return all[i].ref < all[j].ref
-	})
-	out := make([]int, 0, k)
-	for i := 0; i < k && i < len(all); i++ {
-		out = append(out, all[i].ref)
+		out[i] = uint8(best)
 	}
 	return out
+}
+
+// shortlist keeps the k reference faces among refs (all when nil; listed
+// in increasing order) closest by perceptual hash (dist, hashDistances'),
+// the closest first, those as close by their index: what ranking them
+// all so and keeping the first k gives. The distances (0 to 64) are
+// counted rather than sorted: against a thousand faces, a region's
+// shortlists took a third of its reading sorting them.
+func shortlist(dist []uint8, refs []int32, k int) []int {
+	n := len(dist)
+	if refs != nil {
+		n = len(refs)
+	}
+	ref := func(j int) int {
+		if refs == nil {
+			return j
+		}
+		return int(refs[j])
+	}
+	if k <= 0 || n == 0 {
+		return []int{}
+	}
+	var count [65]int
+	for j := 0; j < n; j++ {
+		count[dist[ref(j)]]++
+	}
+	// The farthest distance kept, and where each distance's faces go.
+	var next [65]int
+	top, kept := 0, 0
+	for ; top < 64 && kept+count[top] < k; top++ {
+		next[top] = kept
+		kept += count[top]
+	}
+	next[top] = kept
+	out := make([]int, min(k, kept+count[top]))
+	for j := 0; j < n; j++ {
+		r := ref(j)
+		if d := int(dist[r]); d <= top && next[d] < len(out) {
+			out[next[d]] = r
+			next[d]++
+		}
+	}
+	return out
+}
+
+// faceSize is a face size (pixels at the index scale) and the reference
+// faces of that size, in increasing order.
+type faceSize struct {
+	w, h int
+	refs []int32
+}
+
+// facesBySize lists the reference faces by size, the sizes in the order of
+// their first faces.
+func facesBySize(refs []reference) []faceSize {
+	var out []faceSize
+	at := map[[2]int]int{}
+	for i, r := range refs {
+		k, ok := at[[2]int{r.W, r.H}]
+		if !ok {
+			k = len(out)
+			at[[2]int{r.W, r.H}] = k
+			out = append(out, faceSize{w: r.W, h: r.H})
+		}
+		out[k].refs = append(out[k].refs, int32(i))
+	}
+	return out
+}
+
+// guidedFaceList gives the guided matching's faces for a region with
+// outline quad (dist: the faces' hash distances to it): for each face size
+// that fits the outline in some turn, the guidedFaces closest by hash of
+// that size.
+func (x *catalogIndex) guidedFaceList(quad models.Quad, dist []uint8) []int {
+	var guided []int
+	for _, s := range x.faceSizes {
+		if outlineFitsFace(quad, float64(s.w), float64(s.h)) {
+			guided = append(guided, shortlist(dist, s.refs, guidedFaces)...)
+		}
+	}
+	return guided
 }
 
 // regionHashes hashes a card region of the top-down image in its four turns.
@@ -103,8 +168,8 @@ func (a *Analyzer) identifyRegion(gray gocv.Mat, quad models.Quad) (detection, b
 // readRegion is identifyRegion, which also gives the region's features.
 func (a *Analyzer) readRegion(gray gocv.Mat, quad models.Quad) (detection, features, bool) {
 	x := a.index
-	hashes := regionHashes(gray, quad)
-	cands := x.shortlist(hashes, shortlistSize, nil)
+	dist := x.hashDistances(regionHashes(gray, quad))
+	cands := shortlist(dist, nil, shortlistSize)
 	if len(cands) == 0 {
 		return detection{}, features{}, false
 	}
@@ -112,19 +177,7 @@ func (a *Analyzer) readRegion(gray gocv.Mat, quad models.Quad) (detection, featu
 	// outline in some turn, the closest by hash of that size. Only the
 	// shortlisted ones may be named by it; the others are the ratio test's
 	// rivals.
-	var guided []int
-	sizes := map[[2]int]bool{}
-	for i := range x.refs {
-		sizes[[2]int{x.refs[i].W, x.refs[i].H}] = true
-	}
-	for size := range sizes {
-		if !outlineFitsFace(quad, float64(size[0]), float64(size[1])) {
-			continue
-		}
-		guided = append(guided, x.shortlist(hashes, guidedFaces, func(ri int) bool {
-			return x.refs[ri].W == size[0] && x.refs[ri].H == size[1]
-		})...)
-	}
+	guided := x.guidedFaceList(quad, dist)
 	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range quad {
 		minX, maxX = math.Min(minX, p.X), math.Max(maxX, p.X)

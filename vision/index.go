@@ -36,6 +36,8 @@ type catalogIndex struct {
 	// peers counts, for each face, the other faces of its kind and size
 	// (those markGeneric compares it with).
 	peers []int
+	// faceSizes lists the faces by size (identify.go).
+	faceSizes []faceSize
 	// cacheKey is the index's disk cache key (indexKey) when it was read
 	// from the cache or written to it; "" otherwise. What else is worked
 	// out from the faces once is cached under it (layout_cache.go).
@@ -279,6 +281,7 @@ func newCatalogIndex(refs []reference) *catalogIndex {
 		mean[j] /= float64(n)
 	}
 	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner, late), siteRef: site, meanSiteThumb: mean, peers: make([]int, len(refs))}
+	x.faceSizes = facesBySize(refs)
 	type shape struct {
 		kind models.CardKind
 		w, h int
