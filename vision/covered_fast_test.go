@@ -3,6 +3,7 @@
 package vision
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -126,4 +127,23 @@ func TestCoveredSitesAsPlain(t *testing.T) {
 		t.Error("no covered site named: nothing compared")
 	}
 	t.Logf("%d covered sites named alike", named)
+}
+
+// TestHalf16Exact checks that half16 gives every multiple of ¼ from 0 to
+// 255 exactly, as IEEE half precision reads it back.
+func TestHalf16Exact(t *testing.T) {
+	for k := 0; k <= 1020; k++ {
+		v := float32(k) / 4
+		h := half16(v)
+		e, m := int(h>>10&0x1f), float64(h&0x3ff)
+		var got float64
+		if e == 0 {
+			got = m / 1024 * math.Pow(2, -14)
+		} else {
+			got = (1 + m/1024) * math.Pow(2, float64(e-15))
+		}
+		if h>>15 != 0 || got != float64(v) {
+			t.Fatalf("half16(%v) = %#04x, which reads %v", v, h, got)
+		}
+	}
 }

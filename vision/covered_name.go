@@ -44,8 +44,15 @@ type siteFaces struct {
 	// lanes holds the same pixels, for each turn, sixteen faces side by
 	// side: chunk c (faces 16c to 16c+15, missing ones 0) from
 	// c·laneStride on, each pixel's sixteen values together
-	// (tablecam_face_sums_lanes).
+	// (tablecam_face_sums_lanes). packed holds them instead where every
+	// one is a multiple of ¼ up to 255, as the faces' are (halveBytes), in
+	// half precision (exactly), each pixel's values of every chunk together
+	// (pixel p's of chunk c from 16(p·chunks + c) on;
+	// tablecam_face_sums_packed): half the bytes, read run by run, in one
+	// stream.
 	lanes      [2][]float32
+	packed     [2][]uint16
+	chunks     int // the number of chunks of sixteen faces
 	laneStride int
 	laneBuf    []faceSums     // the lanes' sums
 	pick       [2]pickedLanes // the lanes of the faces last listed, at each turn (picked)
@@ -127,21 +134,52 @@ func newSiteFaces(x *catalogIndex) (siteFaces, bool) {
 	return f, true
 }
 
-// setLanes lays the faces' level-1 pixels out in lanes, from half.
+// setLanes lays the faces' level-1 pixels out in lanes, packed where
+// they can be, from half.
 func (f *siteFaces) setLanes() {
 	n1 := f.w[1] * f.h[1]
 	nf := len(f.half[0]) / n1
 	f.laneStride = 16 * n1
+	f.chunks = (nf + 15) / 16
+	quarters := true
+	for turn := range f.half {
+		for _, v := range f.half[turn] {
+			if k := 4 * v; !(k >= 0 && k <= 1020 && k == float32(int(k))) {
+				quarters = false
+			}
+		}
+	}
 	for turn := range f.lanes {
-		l := make([]float32, (nf+15)/16*f.laneStride)
+		if quarters {
+			p := make([]uint16, f.chunks*f.laneStride)
+			for k := 0; k < nf; k++ {
+				for i, v := range f.half[turn][k*n1 : (k+1)*n1] {
+					p[16*(i*f.chunks+k/16)+k%16] = half16(v)
+				}
+			}
+			f.packed[turn], f.lanes[turn] = p, nil
+			continue
+		}
+		l := make([]float32, f.chunks*f.laneStride)
 		for k := 0; k < nf; k++ {
 			c := l[k/16*f.laneStride:]
 			for p, v := range f.half[turn][k*n1 : (k+1)*n1] {
 				c[16*p+k%16] = v
 			}
 		}
-		f.lanes[turn] = l
+		f.lanes[turn], f.packed[turn] = l, nil
 	}
+}
+
+// half16 is a multiple of ¼ from 0 to 255 in IEEE half precision (exactly:
+// it has at most ten significant bits).
+func half16(v float32) uint16 {
+	if v == 0 {
+		return 0
+	}
+	b := math.Float32bits(v)
+	e := int(b>>23&0xff) - 127
+	return uint16((e+15)<<10) | uint16(b&0x7fffff>>13)
 }
 
 // faceAt gives a face's pixels at a level and turn.
@@ -549,13 +587,24 @@ func (w *siteWindow) faceSums(faces *siteFaces, level, turn int, which []int32, 
 // faces, at every shift. A lane's sums do not depend on the lanes beside
 // it, so each face's are those of the catalog's lanes to the last bit.
 func (f *siteFaces) laneSums(o []float32, turn int, which []int32, n int, pp pixelPairs, out []faceSums) bool {
+	nc := (n + 15) / 16
+	if which == nil && f.packed[turn] != nil {
+		nc = f.chunks
+	}
+	if cap(f.laneBuf) < 16*nc {
+		f.laneBuf = make([]faceSums, 16*nc)
+	}
+	if which == nil && f.packed[turn] != nil {
+		if C.tablecam_face_sums_packed(cFloats(o), cFloats(f.mean[1][turn]), (*C.uint16_t)(unsafe.Pointer(&f.packed[turn][0])), C.int(nc),
+			cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&f.laneBuf[0]))) == 0 {
+			return false
+		}
+		copy(out, f.laneBuf[:n])
+		return true
+	}
 	lanes := f.lanes[turn]
 	if which != nil {
 		lanes = f.picked(turn, which)
-	}
-	nc := (n + 15) / 16
-	if cap(f.laneBuf) < 16*nc {
-		f.laneBuf = make([]faceSums, 16*nc)
 	}
 	if C.tablecam_face_sums_lanes(cFloats(o), cFloats(f.mean[1][turn]), cFloats(lanes), C.int64_t(f.laneStride), C.int(nc),
 		cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&f.laneBuf[0]))) == 0 {

@@ -225,76 +225,104 @@ __attribute__((target("avx512f"))) static inline __m512 product(__m512 a, __m512
 // the tail's sums pixel by pixel, and each run's sum added in double
 // precision, run after run. So the sums are those of face_sums_avx2, to the
 // last bit (TestFaceLanesAsFaceSums).
+// lane_at is a pixel's sixteen face values: read from floats (lanes), or
+// from half-precision floats (packed; the faces' level-1 pixels are
+// averages of four bytes, multiples of ¼ up to 255, ten significant bits
+// at most: half precision holds them exactly).
+__attribute__((target("avx512f"), always_inline)) static inline __m512 lane_at(const float *lanes,
+                                                                                const uint16_t *packed, int64_t i) {
+    if (packed) {
+        return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(packed + i)));
+    }
+    return _mm512_loadu_ps(lanes + i);
+}
+
+// lanes_run adds one run's sums for sixteen faces to acc (Σt, Σt², Σo·t,
+// Σt·m, each as two halves of eight lanes in double precision): window
+// pixels a, mean face z, pixel i's face values at element i·step of lanes
+// or packed.
+__attribute__((target("avx512f"), always_inline)) static inline void lanes_run(const float *a, const float *z,
+                                                                                const float *lanes,
+                                                                                const uint16_t *packed, int64_t step,
+                                                                                int n, __m512d acc[4][2]) {
+    int nv = n / 8;
+    __m512 rt = _mm512_setzero_ps(), rtt = rt, rot = rt, rtm = rt;
+    if (nv > 0) {
+        // Lane l's partial sums of the vector part, as face_sums_avx2's lane l.
+        __m512 pt[8], ptt[8], pot[8], ptm[8];
+        for (int l = 0; l < 8; l++) {
+            __m512 vt = _mm512_setzero_ps(), vtt = vt, vot = vt, vtm = vt;
+            for (int j = 0; j < nv; j++) {
+                int i = 8 * j + l;
+                __m512 y = lane_at(lanes, packed, step * i), x = _mm512_set1_ps(a[i]), w = _mm512_set1_ps(z[i]);
+                vt = _mm512_add_ps(vt, y);
+                vtt = _mm512_fmadd_ps(y, y, vtt);
+                vot = _mm512_fmadd_ps(x, y, vot);
+                vtm = _mm512_fmadd_ps(y, w, vtm);
+            }
+            pt[l] = vt, ptt[l] = vtt, pot[l] = vot, ptm[l] = vtm;
+        }
+        // hsum8: ((p0 + p4) + (p2 + p6)) + ((p1 + p5) + (p3 + p7)).
+#define TABLECAM_HSUM8(p)                                                                                           \
+    _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(p[0], p[4]), _mm512_add_ps(p[2], p[6])),                                \
+                  _mm512_add_ps(_mm512_add_ps(p[1], p[5]), _mm512_add_ps(p[3], p[7])))
+        rt = TABLECAM_HSUM8(pt), rtt = TABLECAM_HSUM8(ptt), rot = TABLECAM_HSUM8(pot), rtm = TABLECAM_HSUM8(ptm);
+#undef TABLECAM_HSUM8
+    }
+    __m512 tt = _mm512_setzero_ps(), ttt = tt, tot = tt, ttm = tt;
+    for (int i = 8 * nv; i < n; i++) {
+        __m512 y = lane_at(lanes, packed, step * i), x = _mm512_set1_ps(a[i]), w = _mm512_set1_ps(z[i]);
+        tt = _mm512_add_ps(tt, y);
+        ttt = _mm512_add_ps(ttt, product(y, y));
+        tot = _mm512_add_ps(tot, product(x, y));
+        ttm = _mm512_add_ps(ttm, product(y, w));
+    }
+    // acc += (double)hsum + (double)tail, each half of the lanes; a run
+    // shorter than eight pixels has no vector part, and +0 + x is x (a −0
+    // tail turned +0 adds to acc, never −0, alike).
+#define TABLECAM_ADD_RUN(acc, v, tl)                                                                                \
+    for (int h = 0; h < 2; h++) {                                                                                     \
+        __m256 vh = h ? upper8(v) : _mm512_castps512_ps256(v);                                                        \
+        __m256 th = h ? upper8(tl) : _mm512_castps512_ps256(tl);                                                      \
+        acc[h] = _mm512_add_pd(acc[h], nv > 0 ? _mm512_add_pd(_mm512_cvtps_pd(vh), _mm512_cvtps_pd(th))               \
+                                              : _mm512_cvtps_pd(th));                                                \
+    }
+    TABLECAM_ADD_RUN(acc[0], rt, tt)
+    TABLECAM_ADD_RUN(acc[1], rtt, ttt)
+    TABLECAM_ADD_RUN(acc[2], rot, tot)
+    TABLECAM_ADD_RUN(acc[3], rtm, ttm)
+#undef TABLECAM_ADD_RUN
+}
+
+// lanes_out writes a chunk's sums: out[4f…4f+3] for its face f.
+__attribute__((target("avx512f"))) static void lanes_out(__m512d acc[4][2], double *out) {
+    double sums[4][16];
+    for (int k = 0; k < 4; k++) {
+        for (int h = 0; h < 2; h++) {
+            _mm512_storeu_pd(&sums[k][8 * h], acc[k][h]);
+        }
+    }
+    for (int f = 0; f < 16; f++) {
+        for (int k = 0; k < 4; k++) {
+            out[4 * f + k] = sums[k][f];
+        }
+    }
+}
+
 __attribute__((target("avx512f"))) static void face_sums_lanes_avx512(const float *o, const float *m,
                                                                       const float *lanes, int64_t chunk_stride,
                                                                       int nchunks, const tablecam_pixel_run *runs,
                                                                       int nruns, double *out) {
     for (int c = 0; c < nchunks; c++) {
         const float *base = lanes + (int64_t)c * chunk_stride;
-        __m512d st[2], stt[2], sot[2], stm[2];
-        for (int h = 0; h < 2; h++) {
-            st[h] = _mm512_setzero_pd(), stt[h] = st[h], sot[h] = st[h], stm[h] = st[h];
+        __m512d acc[4][2];
+        for (int k = 0; k < 4; k++) {
+            acc[k][0] = acc[k][1] = _mm512_setzero_pd();
         }
         for (int r = 0; r < nruns; r++) {
-            const float *a = o + runs[r].win, *z = m + runs[r].face, *t = base + 16 * (int64_t)runs[r].face;
-            int n = runs[r].n, nv = n / 8;
-            __m512 rt = _mm512_setzero_ps(), rtt = rt, rot = rt, rtm = rt;
-            if (nv > 0) {
-                // Lane l's partial sums of the vector part, as face_sums_avx2's lane l.
-                __m512 pt[8], ptt[8], pot[8], ptm[8];
-                for (int l = 0; l < 8; l++) {
-                    __m512 vt = _mm512_setzero_ps(), vtt = vt, vot = vt, vtm = vt;
-                    for (int j = 0; j < nv; j++) {
-                        int i = 8 * j + l;
-                        __m512 y = _mm512_loadu_ps(t + 16 * (int64_t)i), x = _mm512_set1_ps(a[i]),
-                               w = _mm512_set1_ps(z[i]);
-                        vt = _mm512_add_ps(vt, y);
-                        vtt = _mm512_fmadd_ps(y, y, vtt);
-                        vot = _mm512_fmadd_ps(x, y, vot);
-                        vtm = _mm512_fmadd_ps(y, w, vtm);
-                    }
-                    pt[l] = vt, ptt[l] = vtt, pot[l] = vot, ptm[l] = vtm;
-                }
-                // hsum8: ((p0 + p4) + (p2 + p6)) + ((p1 + p5) + (p3 + p7)).
-#define TABLECAM_HSUM8(p)                                                                                           \
-    _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(p[0], p[4]), _mm512_add_ps(p[2], p[6])),                                \
-                  _mm512_add_ps(_mm512_add_ps(p[1], p[5]), _mm512_add_ps(p[3], p[7])))
-                rt = TABLECAM_HSUM8(pt), rtt = TABLECAM_HSUM8(ptt), rot = TABLECAM_HSUM8(pot), rtm = TABLECAM_HSUM8(ptm);
-#undef TABLECAM_HSUM8
-            }
-            __m512 tt = _mm512_setzero_ps(), ttt = tt, tot = tt, ttm = tt;
-            for (int i = 8 * nv; i < n; i++) {
-                __m512 y = _mm512_loadu_ps(t + 16 * (int64_t)i), x = _mm512_set1_ps(a[i]), w = _mm512_set1_ps(z[i]);
-                tt = _mm512_add_ps(tt, y);
-                ttt = _mm512_add_ps(ttt, product(y, y));
-                tot = _mm512_add_ps(tot, product(x, y));
-                ttm = _mm512_add_ps(ttm, product(y, w));
-            }
-            // st += (double)hsum + (double)tail, each half of the lanes.
-#define TABLECAM_ADD_RUN(acc, v, tl)                                                                                \
-    for (int h = 0; h < 2; h++) {                                                                                     \
-        __m256 vh = h ? upper8(v) : _mm512_castps512_ps256(v);                              \
-        __m256 th = h ? upper8(tl) : _mm512_castps512_ps256(tl);                            \
-        acc[h] = _mm512_add_pd(acc[h], _mm512_add_pd(_mm512_cvtps_pd(vh), _mm512_cvtps_pd(th)));                       \
-    }
-            TABLECAM_ADD_RUN(st, rt, tt)
-            TABLECAM_ADD_RUN(stt, rtt, ttt)
-            TABLECAM_ADD_RUN(sot, rot, tot)
-            TABLECAM_ADD_RUN(stm, rtm, ttm)
-#undef TABLECAM_ADD_RUN
+            lanes_run(o + runs[r].win, m + runs[r].face, base + 16 * (int64_t)runs[r].face, 0, 16, runs[r].n, acc);
         }
-        double sums[4][16];
-        for (int h = 0; h < 2; h++) {
-            _mm512_storeu_pd(&sums[0][8 * h], st[h]);
-            _mm512_storeu_pd(&sums[1][8 * h], stt[h]);
-            _mm512_storeu_pd(&sums[2][8 * h], sot[h]);
-            _mm512_storeu_pd(&sums[3][8 * h], stm[h]);
-        }
-        for (int f = 0; f < 16; f++) {
-            for (int k = 0; k < 4; k++) {
-                out[4 * (16 * (int64_t)c + f) + k] = sums[k][f];
-            }
-        }
+        lanes_out(acc, out + 64 * (int64_t)c);
     }
 }
 
@@ -304,6 +332,46 @@ int tablecam_face_sums_lanes(const float *o, const float *m, const float *lanes,
         return 0;
     }
     face_sums_lanes_avx512(o, m, lanes, chunk_stride, nchunks, runs, nruns, out);
+    return 1;
+}
+
+// The packed faces are read run by run, every chunk's sums of a run before
+// the next run's (up to 32 chunks at a time): a run's values of all chunks
+// lie together, read in one stream, half the bytes of floats. Each chunk's
+// sums are added run after run as face_sums_lanes_avx512 adds them, so
+// they are the same.
+__attribute__((target("avx512f"))) static void face_sums_packed_avx512(const float *o, const float *m,
+                                                                       const uint16_t *packed, int nchunks,
+                                                                       const tablecam_pixel_run *runs, int nruns,
+                                                                       double *out) {
+    enum { group = 32 };
+    __m512d acc[group][4][2];
+    int64_t step = 16 * (int64_t)nchunks;
+    for (int c0 = 0; c0 < nchunks; c0 += group) {
+        int g = nchunks - c0 < group ? nchunks - c0 : group;
+        for (int c = 0; c < g; c++) {
+            for (int k = 0; k < 4; k++) {
+                acc[c][k][0] = acc[c][k][1] = _mm512_setzero_pd();
+            }
+        }
+        for (int r = 0; r < nruns; r++) {
+            const uint16_t *t = packed + step * (int64_t)runs[r].face + 16 * (int64_t)c0;
+            for (int c = 0; c < g; c++) {
+                lanes_run(o + runs[r].win, m + runs[r].face, 0, t + 16 * (int64_t)c, step, runs[r].n, acc[c]);
+            }
+        }
+        for (int c = 0; c < g; c++) {
+            lanes_out(acc[c], out + 64 * (int64_t)(c0 + c));
+        }
+    }
+}
+
+int tablecam_face_sums_packed(const float *o, const float *m, const uint16_t *packed, int nchunks,
+                              const tablecam_pixel_run *runs, int nruns, double *out) {
+    if (!__builtin_cpu_supports("avx512f")) {
+        return 0;
+    }
+    face_sums_packed_avx512(o, m, packed, nchunks, runs, nruns, out);
     return 1;
 }
 

@@ -38,6 +38,15 @@ void tablecam_face_sums(const float *o, const float *m, const float *faces, int6
 int tablecam_face_sums_lanes(const float *o, const float *m, const float *lanes, int64_t chunk_stride, int nchunks,
                              const tablecam_pixel_run *runs, int nruns, double *out);
 
+// tablecam_face_sums_packed is tablecam_face_sums_lanes for every face of
+// nchunks chunks packed: pixel p's sixteen values of chunk c at
+// packed + 16(p·nchunks + c), in IEEE half precision (which holds the
+// faces' level-1 pixels, multiples of ¼ up to 255, exactly); the same sums
+// to the last bit. It returns 0, and sums nothing, where the processor
+// lacks AVX-512.
+int tablecam_face_sums_packed(const float *o, const float *m, const uint16_t *packed, int nchunks,
+                              const tablecam_pixel_run *runs, int nruns, double *out);
+
 // tablecam_edge_sums reads the edges of a w × h grey image (edgeSums.read
 // in covered_place.go) where hidden is zero. The image's grey steps across
 // (dx: the level base pixels right less base pixels left, smoothed down by
