@@ -3,9 +3,12 @@ package vision
 import (
 	"bytes"
 	"encoding/gob"
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -93,5 +96,53 @@ func TestCardLayoutsCached(t *testing.T) {
 	}
 	if got := cardLayoutsFor(b.cat, b.opts, b.index); !sameLayouts(got, want) {
 		t.Error("the layouts read without the cache differ from newCardLayouts'")
+	}
+}
+
+// TestLayoutCachePruned checks that writing a layout cache file leaves the
+// keptIndexes layout files used last, itself among them, and no index
+// file or other file removed.
+func TestLayoutCachePruned(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	var names []string
+	for i := 0; i < keptIndexes+3; i++ {
+		name := filepath.Join(dir, fmt.Sprintf("layouts-%02d.bin", i))
+		if err := os.WriteFile(name, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := old.Add(time.Duration(i) * time.Minute) // the later, the more recently used
+		if err := os.Chtimes(name, at, at); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	others := []string{filepath.Join(dir, "index-aa.bin"), filepath.Join(dir, "notes.txt")}
+	for _, name := range others {
+		if err := os.WriteFile(name, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(name, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	written := filepath.Join(dir, "layouts-new.bin")
+	if err := writeLayoutCache(written, &cardLayouts{standard: []float32{1, 2}, sw: 1, sh: 2}); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{written}, names[len(names)-(keptIndexes-1):]...)
+	want = append(want, others...)
+	var got []string
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		got = append(got, filepath.Join(dir, e.Name()))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("after writing a layout file the cache holds %v, want %v", got, want)
 	}
 }
