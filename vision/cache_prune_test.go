@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/tablecam/tablecam/models"
 )
 
 // TestIndexCachePruned checks that writing an index cache file leaves the
@@ -50,5 +52,33 @@ func TestIndexCachePruned(t *testing.T) {
 	}
 	if _, err := os.Stat(other); err != nil {
 		t.Errorf("another cache file was removed: %v", err)
+	}
+}
+
+// TestIndexKeyHasKind checks that the index cache key changes with what
+// makes a card a token (its subtypes, as well as its token mark), which
+// shapes its reference face: a catalog whose subtypes changed is indexed
+// again, not read from the old cache.
+func TestIndexKeyHasKind(t *testing.T) {
+	face := filepath.Join(t.TempDir(), "face.png")
+	if err := os.WriteFile(face, []byte("face bytes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	card := func(subtypes ...string) []*models.Card {
+		return []*models.Card{{Name: "Foot Soldier", Slug: "foot_soldier", Type: models.Minion, Subtypes: subtypes, Image: face}}
+	}
+	keys := map[string]string{}
+	for name, cards := range map[string][]*models.Card{
+		"plain":         card("Soldier"),
+		"token subtype": card("Soldier Token"),
+	} {
+		k, err := indexKey(cards, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[name] = k
+	}
+	if keys["plain"] == keys["token subtype"] {
+		t.Error("a card that became a token by its subtypes keeps its index cache key")
 	}
 }

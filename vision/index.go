@@ -56,7 +56,7 @@ func indexKey(cards []*models.Card, opts Options) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s|%g|%d|%t\n", indexFormat, opts.pxPerMM(), opts.features(), opts.PortraitSiteTopRight)
 	for _, c := range cards {
-		fmt.Fprintf(h, "%s|%s|%s|%t|", c.Slug, c.Name, c.Type, c.Token)
+		fmt.Fprintf(h, "%s|%s|%s|%t|%s|", c.Slug, c.Name, c.Type, c.Token, kindOf(c))
 		data, err := os.ReadFile(c.Image)
 		if err != nil {
 			return "", fmt.Errorf("vision: reference face of %q: %w", c.Name, err)
