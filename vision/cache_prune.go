@@ -14,11 +14,12 @@ import (
 // new one is written whenever the catalog or its faces change.
 const keptIndexes = 6
 
-// pruneIndexCache removes from the index cache file's directory the index
-// files beyond the keptIndexes used last (by modification time: a cache
-// hit touches its file, see markIndexUsed), never keep itself. It is best
-// effort: a file it cannot list or remove stays.
-func pruneIndexCache(keep string) {
+// pruneCache removes from the directory of the cache file keep the files
+// named prefix…".bin" (the indexes', "index-", or the card layouts',
+// "layouts-") beyond the keptIndexes used last (by modification time: a
+// cache hit touches its file, see markCacheUsed), never keep itself. It is
+// best effort: a file it cannot list or remove stays.
+func pruneCache(keep, prefix string) {
 	dir := filepath.Dir(keep)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -31,7 +32,7 @@ func pruneIndexCache(keep string) {
 	var files []cacheFile
 	for _, e := range entries {
 		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasPrefix(name, "index-") || !strings.HasSuffix(name, ".bin") {
+		if !e.Type().IsRegular() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".bin") {
 			continue
 		}
 		path := filepath.Join(dir, name)
@@ -50,9 +51,9 @@ func pruneIndexCache(keep string) {
 	}
 }
 
-// markIndexUsed sets an index cache file's modification time to now, so
-// that pruneIndexCache keeps the indexes in use.
-func markIndexUsed(path string) {
+// markCacheUsed sets a cache file's modification time to now, so that
+// pruneCache keeps the files in use.
+func markCacheUsed(path string) {
 	now := time.Now()
 	_ = os.Chtimes(path, now, now)
 }

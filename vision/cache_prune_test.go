@@ -29,7 +29,7 @@ func TestIndexCachePruned(t *testing.T) {
 		}
 		stale = append(stale, path)
 	}
-	markIndexUsed(stale[0]) // read again just now
+	markCacheUsed(stale[0]) // read again just now
 	other := filepath.Join(dir, "layouts-x.bin")
 	if err := os.WriteFile(other, nil, 0o644); err != nil {
 		t.Fatal(err)

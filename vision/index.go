@@ -132,7 +132,7 @@ func writeCache(path string, refs []reference) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	pruneIndexCache(path)
+	pruneCache(path, "index-")
 	return nil
 }
 
@@ -165,7 +165,7 @@ func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
 	if path != "" {
 		refs, err := readCache(path, cards)
 		if err == nil {
-			markIndexUsed(path)
+			markCacheUsed(path)
 			x := newCatalogIndex(refs)
 			x.cacheKey = key
 			return x, nil

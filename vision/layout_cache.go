@@ -8,9 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -42,7 +39,7 @@ func cardLayoutsFor(cat *models.Catalog, opts Options, x *catalogIndex) *cardLay
 	path := layoutCachePath(cat, opts, x)
 	if path != "" {
 		if l, err := readLayoutCache(path); err == nil {
-			markIndexUsed(path)
+			markCacheUsed(path)
 			return l
 		}
 	}
@@ -115,39 +112,6 @@ func writeLayoutCache(path string, l *cardLayouts) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	pruneLayoutCache(path)
+	pruneCache(path, "layouts-")
 	return nil
-}
-
-// pruneLayoutCache removes from the layout cache file's directory the
-// layout files beyond the keptIndexes used last (by modification time, as
-// pruneIndexCache does the indexes'), never keep itself. Best effort.
-func pruneLayoutCache(keep string) {
-	dir := filepath.Dir(keep)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	type cacheFile struct {
-		path string
-		used time.Time
-	}
-	var files []cacheFile
-	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasPrefix(name, "layouts-") || !strings.HasSuffix(name, ".bin") {
-			continue
-		}
-		path := filepath.Join(dir, name)
-		if path == keep {
-			continue
-		}
-		if info, err := e.Info(); err == nil {
-			files = append(files, cacheFile{path, info.ModTime()})
-		}
-	}
-	slices.SortFunc(files, func(a, b cacheFile) int { return b.used.Compare(a.used) })
-	for _, f := range files[min(len(files), keptIndexes-1):] {
-		os.Remove(f.path)
-	}
 }
