@@ -58,11 +58,17 @@ type siteFaces struct {
 	pick       [2]pickedLanes // the lanes of the faces last listed, at each turn (picked)
 	noLanes    bool           // sum face by face (the tests' reference)
 	full       [2][][]float32
-	mean       [2][2][]float32 // [level][turn] the mean site face
-	pxPerMM0   float64         // level 0's scale
-	detail     detailScratch   // detailScores' buffers
-	arena      windowArena     // the windows' buffers
-	warped     []byte          // a window's grey bytes, as read
+	mean       [2][2][]float32                         // [level][turn] the mean site face
+	pxPerMM0   float64                                 // level 0's scale
+	detail     detailScratch                           // detailScores' buffers
+	ranked     struct{ coarse, screened []rankedFace } // nameSiteAt's buffers
+	// sums receive the window sums of stats and statsBoth.
+	sums struct {
+		one  [5]float64
+		both [2][5]float64
+	}
+	arena  windowArena // the windows' buffers
+	warped []byte      // a window's grey bytes, as read
 }
 
 // windowArena hands out the buffers of one naming's windows (nameSiteAt
@@ -498,9 +504,9 @@ func (w *siteWindow) stats(faces *siteFaces, level, turn int, pp pixelPairs) win
 	if pp.n < 2 {
 		return windowStats{n: float64(pp.n)}
 	}
-	var sums [5]float64
+	sums := &faces.sums.one // not a variable of its own: passed to C, it would be allocated
 	C.tablecam_window_sums(cFloats(w.px[level]), cFloats(faces.mean[level][turn]), cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&sums[0])))
-	return statsOf(pp.n, sums)
+	return statsOf(pp.n, *sums)
 }
 
 // statsBoth is stats at both turns, from one pass over the pixels where
@@ -509,7 +515,7 @@ func (w *siteWindow) statsBoth(faces *siteFaces, level int, pp pixelPairs) [2]wi
 	if pp.n < 2 {
 		return [2]windowStats{{n: float64(pp.n)}, {n: float64(pp.n)}}
 	}
-	var sums [2][5]float64
+	sums := &faces.sums.both
 	if faces.noLanes || C.tablecam_window_sums2(cFloats(w.px[level]), cFloats(faces.mean[level][0]), cFloats(faces.mean[level][1]),
 		cRuns(pp.runs), C.int(len(pp.runs)), (*C.double)(unsafe.Pointer(&sums[0][0]))) == 0 {
 		return [2]windowStats{w.stats(faces, level, 0, pp), w.stats(faces, level, 1, pp)}
@@ -705,6 +711,12 @@ const (
 	nameSkipLayout = 0.25
 )
 
+// rankedFace is a face's score at one of a naming's placements.
+type rankedFace struct {
+	faceScore
+	place int
+}
+
 // siteName is a covered site named by what of it shows.
 type siteName struct {
 	det detection
@@ -751,12 +763,15 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	// Level 1: every face, both turns, at each placement as found; then the
 	// few best of them at every shift.
 	minN1 := int(nameMinVisibleMM2 * faces.pxPerMM0 * faces.pxPerMM0 / 4)
-	type best struct {
-		faceScore
-		place int
+	type best = rankedFace
+	// Every face's best (coarse), and a placement's every face and turn
+	// (screenBuf), in buffers kept from naming to naming.
+	if n := len(faces.refs); cap(faces.ranked.coarse) < n || cap(faces.ranked.screened) < 2*n {
+		faces.ranked.coarse, faces.ranked.screened = make([]best, n), make([]best, 0, 2*n)
 	}
-	coarse := make([]best, len(faces.refs))
+	coarse := faces.ranked.coarse[:len(faces.refs)]
 	for i := range coarse {
+		coarse[i] = best{}
 		coarse[i].score = -2
 	}
 	offer := func(b best) {
@@ -766,7 +781,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 	}
 	var buf pixelPairs
 	var sums []faceSums
-	var screenBuf []best
+	screenBuf := faces.ranked.screened[:0]
 	for pi := range windows {
 		w := &windows[pi]
 		pp := w.pairs(faces, 1, 0, 0, &buf)
@@ -1128,7 +1143,7 @@ func alignFace(gray gocv.Mat, pxPerMM float64, faces *siteFaces, face, turn int,
 	t := faces.faceAt(0, turn, face)
 	ww, wh := w.w[0], w.h[0]
 	px, vis := w.px[0], w.vis[0]
-	gx, gy, ok := windowSteps(px, vis, ww, wh)
+	gx, gy, ok := windowSteps(&faces.arena, px, vis, ww, wh)
 	// The face pixels that show at the start (the turn and shift to come
 	// are small): runs along the face's rows.
 	var buf pixelPairs
@@ -1168,10 +1183,13 @@ func alignFace(gray gocv.Mat, pxPerMM float64, faces *siteFaces, face, turn int,
 }
 
 // windowSteps gives a window's grey steps across and down (ww × wh pixels
-// px), where a pixel and its four neighbours show (ok).
-func windowSteps(px []float32, vis []bool, ww, wh int) (gx, gy []float32, ok []bool) {
-	gx, gy = make([]float32, len(px)), make([]float32, len(px))
-	ok = make([]bool, len(px))
+// px), where a pixel and its four neighbours show (ok), 0 elsewhere, in
+// buffers of arena (every value written).
+func windowSteps(arena *windowArena, px []float32, vis []bool, ww, wh int) (gx, gy []float32, ok []bool) {
+	gx, gy, ok = arena.floats(len(px)), arena.floats(len(px)), arena.bools(len(px))
+	clear(gx)
+	clear(gy)
+	clear(ok)
 	for y := 1; y < wh-1; y++ {
 		for x := 1; x < ww-1; x++ {
 			i := y*ww + x

@@ -333,7 +333,7 @@ func TestAlignNormalAsPlain(t *testing.T) {
 		for _, at := range [][2]float64{{cx, cy}, {cx + 1.5, cy - 1}, {cx + 90, cy - 60}} {
 			p := sitePlacement{cx: (at[0] + v.marginMM) * s, cy: (v.geo.HeightMM() + v.marginMM - at[1]) * s, angleDeg: 1}
 			w := readSiteWindow(gray, s, faces, p, 4, found, stripHiddenPad)
-			gx, gy, ok := windowSteps(w.px[0], w.vis[0], w.w[0], w.h[0])
+			gx, gy, ok := windowSteps(&faces.arena, w.px[0], w.vis[0], w.w[0], w.h[0])
 			for face := range faces.refs {
 				turn := face % 2
 				in := alignInput{faces.faceAt(0, turn, face), faces.w[0], faces.h[0], w.px[0], gx, gy, ok, w.w[0], w.h[0]}
