@@ -92,16 +92,7 @@ func coveredInputs(b testing.TB, a *Analyzer, n int) []coveredInput {
 func BenchmarkCoveredSites(b *testing.B) {
 	prev := SetOpenCVThreads(1)
 	defer SetOpenCVThreads(prev)
-	var a *Analyzer
-	if *stagesExtraFaces == "" {
-		a = newTestAnalyzer(b, devCatalog(b))
-	} else {
-		var err error
-		if a, err = NewAnalyzer(stagesCatalog(b), Options{}); err != nil {
-			b.Fatal(err)
-		}
-		defer a.Close()
-	}
+	a := stagesAnalyzer(b)
 	ins := coveredInputs(b, a, 20)
 	i := 0
 	cpuPerOp(b, func() {

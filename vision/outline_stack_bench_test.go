@@ -104,14 +104,20 @@ func stackedSearchCatalog(b *testing.B) *models.Catalog {
 	if *stagesExtraFaces != "" {
 		return stagesCatalog(b)
 	}
-	full := devCatalog(b)
+	return firstFacesCatalog(b, 20)
+}
+
+// firstFacesCatalog is the sample catalog with only its first n faces by
+// slug.
+func firstFacesCatalog(t testing.TB, n int) *models.Catalog {
+	full := devCatalog(t)
 	var slugs []string
 	for _, c := range full.Cards() {
 		slugs = append(slugs, c.Slug)
 	}
 	slices.Sort(slugs)
 	missing := map[string]bool{}
-	for _, s := range slugs[20:] {
+	for _, s := range slugs[n:] {
 		missing[s] = true
 	}
 	return catalogWithout(full, missing)
@@ -159,17 +165,7 @@ func cacheDirFor(b *testing.B) string {
 // on the bundled stills, read with a catalog of 20 faces (the other cards
 // go unmatched and are looked for).
 func TestStackedCardsSideCounts(t *testing.T) {
-	full := devCatalog(t)
-	var slugs []string
-	for _, c := range full.Cards() {
-		slugs = append(slugs, c.Slug)
-	}
-	slices.Sort(slugs)
-	missing := map[string]bool{}
-	for _, s := range slugs[20:] {
-		missing[s] = true
-	}
-	a := newTestAnalyzer(t, catalogWithout(full, missing))
+	a := newTestAnalyzer(t, firstFacesCatalog(t, 20))
 	n := 60
 	if testing.Short() {
 		n = 15

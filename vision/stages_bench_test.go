@@ -51,6 +51,20 @@ func stagesCatalog(b testing.TB) *models.Catalog {
 	return models.NewCatalog(cards)
 }
 
+// stagesAnalyzer is an analyzer of stagesCatalog, closed when b ends.
+func stagesAnalyzer(b *testing.B) *Analyzer {
+	if *stagesExtraFaces == "" {
+		return newTestAnalyzer(b, devCatalog(b))
+	}
+	// Indexing a thousand faces takes a while: from the user's cache.
+	a, err := NewAnalyzer(stagesCatalog(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { a.Close() })
+	return a
+}
+
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
@@ -113,17 +127,7 @@ func BenchmarkFrameStages(b *testing.B) {
 	}
 	prev := SetOpenCVThreads(1)
 	defer SetOpenCVThreads(prev)
-	var a *Analyzer
-	if *stagesExtraFaces == "" {
-		a = newTestAnalyzer(b, devCatalog(b))
-	} else {
-		// Indexing a thousand faces takes a while: from the user's cache.
-		var err error
-		if a, err = NewAnalyzer(stagesCatalog(b), Options{}); err != nil {
-			b.Fatal(err)
-		}
-		defer a.Close()
-	}
+	a := stagesAnalyzer(b)
 	a.opts.NoReuse = false // as the bench reads frames: a stable frame is kept
 	clock := &stageClock{total: map[string]time.Duration{}}
 	a.laps = clock
