@@ -37,7 +37,13 @@ func Annotate(frame gocv.Mat, obs models.FrameObservation, cal *calibration.Cali
 		}
 	}
 	for _, c := range obs.Cards {
-		drawCard(&out, c, scale)
+		drawOutline(&out, c)
+	}
+	// The labels after every outline, each where it covers no other label:
+	// a unit and the site under it share a centre.
+	var taken []image.Rectangle
+	for _, c := range obs.Cards {
+		taken = append(taken, drawLabel(&out, c, scale, taken))
 	}
 	if obs.Occluded {
 		gocv.Rectangle(&out, image.Rect(0, 0, out.Cols(), int(36*scale)+8), occludedTint, -1)
@@ -65,14 +71,21 @@ func drawGrid(img *gocv.Mat, v *view, scale float64) {
 	}
 }
 
-func drawCard(img *gocv.Mat, c models.CardObservation, scale float64) {
-	col := southColour
-	if c.Owner == models.North {
-		col = northColour
+// cardColour is the colour a card is drawn in: its owner's, or the
+// unknown cards' red.
+func cardColour(c models.CardObservation) color.RGBA {
+	switch {
+	case !c.Identified():
+		return unknownColour
+	case c.Owner == models.North:
+		return northColour
 	}
-	if !c.Identified() {
-		col = unknownColour
-	}
+	return southColour
+}
+
+// drawOutline draws a card's outline, its face's top edge thick.
+func drawOutline(img *gocv.Mat, c models.CardObservation) {
+	col := cardColour(c)
 	for i := range c.Quad {
 		th := 2
 		if i == 0 {
@@ -80,17 +93,58 @@ func drawCard(img *gocv.Mat, c models.CardObservation, scale float64) {
 		}
 		gocv.Line(img, pt(c.Quad[i]), pt(c.Quad[(i+1)%4]), col, th)
 	}
-	centre := c.Quad.Center()
+}
+
+// drawLabel writes a card's name, owner, rotation and confidence on a black
+// box at its centre, or as near below or above it as the box covers none
+// of the boxes taken; it returns the box.
+func drawLabel(img *gocv.Mat, c models.CardObservation, scale float64, taken []image.Rectangle) image.Rectangle {
+	col := cardColour(c)
 	label := c.NameOr("unknown")
 	detail := fmt.Sprintf("%s rot %d conf %.2f", c.Owner, c.Rotation, c.Confidence)
 	if c.Tapped {
 		detail += " TAPPED"
 	}
 	w := max(textWidth(label, scale), textWidth(detail, scale*0.8))
-	org := image.Pt(int(centre.X)-w/2, int(centre.Y))
-	gocv.Rectangle(img, image.Rect(org.X-2, org.Y-int(16*scale), org.X+w+2, org.Y+int(22*scale)), color.RGBA{0, 0, 0, 0}, -1)
+	centre := c.Quad.Center()
+	box := labelBox(image.Pt(int(centre.X)-w/2, int(centre.Y)), w, scale, taken, image.Rect(0, 0, img.Cols(), img.Rows()))
+	org := image.Pt(box.Min.X+2, box.Min.Y+int(16*scale))
+	gocv.Rectangle(img, box, color.RGBA{0, 0, 0, 0}, -1)
 	text(img, label, org, scale, col)
 	text(img, detail, image.Pt(org.X, org.Y+int(18*scale)), scale*0.8, col)
+	return box
+}
+
+// labelBox places a label box of text width w whose first line's baseline
+// starts at org: there, or moved down or up by whole box heights (the
+// nearest first) to where it covers none of the boxes taken, within the
+// image bounds when it fits. With no such place near, it stays at org.
+func labelBox(org image.Point, w int, scale float64, taken []image.Rectangle, bounds image.Rectangle) image.Rectangle {
+	at := image.Rect(org.X-2, org.Y-int(16*scale), org.X+w+2, org.Y+int(22*scale))
+	h := at.Dy() + 2
+	for step := range 9 {
+		shift := (step + 1) / 2 * h
+		if step%2 == 1 {
+			shift = -shift // below first, then above
+		}
+		box := at.Add(image.Pt(0, -shift))
+		if box.In(bounds) || !at.In(bounds) {
+			if !overlapsAny(box, taken) {
+				return box
+			}
+		}
+	}
+	return at
+}
+
+// overlapsAny reports whether r shares pixels with any of boxes.
+func overlapsAny(r image.Rectangle, boxes []image.Rectangle) bool {
+	for _, b := range boxes {
+		if r.Overlaps(b) {
+			return true
+		}
+	}
+	return false
 }
 
 func text(img *gocv.Mat, s string, org image.Point, scale float64, col color.RGBA) {
