@@ -74,6 +74,22 @@ static inline __attribute__((always_inline)) void set_span(span *spans, int q, i
     }
 }
 
+// descend reads query q's slot v, read at key bit pos: a bucket's is noted
+// (set_span); a child node's gives, in keys[q], the slot q reads next, which
+// is asked for. It reports whether q goes on down.
+static inline __attribute__((always_inline)) int descend(const tablecam_lsh_table *t, const int32_t *tslots,
+                                                           const int32_t *tids, const uint8_t *tbits,
+                                                           const uint64_t *query, int q, int32_t v, int pos,
+                                                           int bucket_cap, uint32_t *keys, span *spans) {
+    if (v >= 0) {
+        set_span(spans, q, v, tids, bucket_cap);
+        return 0;
+    }
+    keys[q] = (uint32_t)(~v) + key_bits(query, tbits + pos, t->split_bits);
+    __builtin_prefetch(tslots + keys[q]);
+    return 1;
+}
+
 // descriptor_id is the descriptor of a table's entry e, whose reference is
 // e >> local_bits.
 static inline __attribute__((always_inline)) int32_t descriptor_id(int32_t e, const int32_t *starts,
@@ -116,27 +132,19 @@ static inline __attribute__((always_inline)) void query_block(const int32_t *tsl
         if (q + AHEAD < b1) {
             __builtin_prefetch(tslots + keys[q + AHEAD]);
         }
-        int32_t v = tslots[keys[q]];
-        if (v >= 0) {
-            set_span(spans, q, v, tids, bucket_cap);
-            continue;
+        if (descend(t, tslots, tids, tbits, queries + 4 * (int64_t)which[q], q, tslots[keys[q]], t->root_bits,
+                    bucket_cap, keys, spans)) {
+            pending[np++] = q;
         }
-        keys[q] = (uint32_t)(~v) + key_bits(queries + 4 * (int64_t)which[q], tbits + t->root_bits, t->split_bits);
-        __builtin_prefetch(tslots + keys[q]);
-        pending[np++] = q;
     }
     for (int pos = t->root_bits + t->split_bits; np > 0; pos += t->split_bits) {
         int left = 0;
         for (int i = 0; i < np; i++) {
             int q = pending[i];
-            int32_t v = tslots[keys[q]];
-            if (v >= 0) {
-                set_span(spans, q, v, tids, bucket_cap);
-                continue;
+            if (descend(t, tslots, tids, tbits, queries + 4 * (int64_t)which[q], q, tslots[keys[q]], pos, bucket_cap,
+                        keys, spans)) {
+                pending[left++] = q;
             }
-            keys[q] = (uint32_t)(~v) + key_bits(queries + 4 * (int64_t)which[q], tbits + pos, t->split_bits);
-            __builtin_prefetch(tslots + keys[q]);
-            pending[left++] = q;
         }
         np = left;
     }

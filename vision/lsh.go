@@ -366,10 +366,13 @@ func (t *lshTable) bucketFrom(d *descriptor, root uint32) int32 {
 	return v
 }
 
+// entries gives the entries (lshIndex.entry) in bucket b.
+func (t *lshTable) entries(b int32) []int32 { return t.ids[t.offsets[b]:t.offsets[b+1]] }
+
 // members lists the descriptors in bucket b of t.
 func (x *lshIndex) members(t *lshTable, b int32) []int32 {
 	var ids []int32
-	for _, e := range t.ids[t.offsets[b]:t.offsets[b+1]] {
+	for _, e := range t.entries(b) {
 		id, _ := x.decode(e)
 		ids = append(ids, id)
 	}
@@ -423,7 +426,7 @@ func (x *lshIndex) queryTables(d *descriptor, k int) (n nearest, ok bool) {
 	n = nearest{id: -1, ref: -1, dist: 257, second: 256}
 	for ti := range x.tables[:min(k, len(x.tables))] {
 		t := &x.tables[ti]
-		for _, e := range t.ids[t.offsets[t.bucket(d)]:t.offsets[t.bucket(d)+1]] {
+		for _, e := range t.entries(t.bucket(d)) {
 			id, ref := x.decode(e)
 			if dist := hamming(d, &x.descs[id]); n.matters(dist) {
 				n.offer(id, ref, dist)
