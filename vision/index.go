@@ -1,10 +1,8 @@
 package vision
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -87,13 +85,9 @@ func cachePath(key string, opts Options) string {
 var errCorruptCache = errors.New("corrupt index cache")
 
 func readCache(path string, cards []*models.Card) ([]reference, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var c cachedIndex
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
-		return nil, fmt.Errorf("%w %s: %v", errCorruptCache, path, err)
+	if err := readCacheFile(path, &c); err != nil {
+		return nil, err
 	}
 	if c.Format != indexFormat || len(c.Refs) != len(cards) {
 		return nil, fmt.Errorf("%w %s: holds %d faces, want %d", errCorruptCache, path, len(c.Refs), len(cards))
@@ -109,31 +103,7 @@ func readCache(path string, cards []*models.Card) ([]reference, error) {
 }
 
 func writeCache(path string, refs []reference) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(cachedIndex{Format: indexFormat, Refs: refs}); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".index-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	pruneCache(path, "index-")
-	return nil
+	return writeCacheFile(path, "index-", cachedIndex{Format: indexFormat, Refs: refs})
 }
 
 // faceCards lists the catalog's cards that have a face image.
@@ -179,17 +149,13 @@ func buildIndex(cat *models.Catalog, opts Options) (*catalogIndex, error) {
 		return nil, err
 	}
 	markGeneric(refs)
-	cached := false
+	x := newCatalogIndex(refs)
 	if path != "" {
-		err := writeCache(path, refs)
-		if err != nil && opts.Progress != nil {
+		if err := writeCache(path, refs); err == nil {
+			x.cacheKey = key
+		} else if opts.Progress != nil {
 			fmt.Fprintf(opts.Progress, "vision: cannot cache the index: %v\n", err)
 		}
-		cached = err == nil
-	}
-	x := newCatalogIndex(refs)
-	if cached {
-		x.cacheKey = key
 	}
 	return x, nil
 }

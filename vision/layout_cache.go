@@ -1,12 +1,9 @@
 package vision
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/tablecam/tablecam/models"
@@ -63,9 +60,9 @@ func layoutCachePath(cat *models.Catalog, opts Options, x *catalogIndex) string 
 	if index == "" {
 		return ""
 	}
-	// The index key covers the faces (their cards' slugs, names, types
-	// and token flags, the scans' bytes, in order) and the options; a
-	// card's kind also depends on its subtypes, which it does not cover.
+	// The index key covers the faces (their cards' slugs, names, types,
+	// token flags and kinds, the scans' bytes, in order) and the options;
+	// the layouts also depend on which cards have no face, and their kinds.
 	h := sha256.New()
 	fmt.Fprintf(h, "%s|%s|%g|%d|%d|%d\n", layoutFormat, x.cacheKey, layoutPxPerMM, layoutMaxFaces, layoutMinFaces, len(cat.Cards()))
 	for _, c := range cat.Cards() {
@@ -75,13 +72,9 @@ func layoutCachePath(cat *models.Catalog, opts Options, x *catalogIndex) string 
 }
 
 func readLayoutCache(path string) (*cardLayouts, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var c cachedLayouts
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
-		return nil, fmt.Errorf("%w %s: %v", errCorruptCache, path, err)
+	if err := readCacheFile(path, &c); err != nil {
+		return nil, err
 	}
 	if c.Format != layoutFormat || (c.Standard != nil && len(c.Standard) != c.SW*c.SH) || (c.Site != nil && len(c.Site) != c.SW*c.SH) {
 		return nil, fmt.Errorf("%w %s: not layouts of %s", errCorruptCache, path, layoutFormat)
@@ -90,28 +83,5 @@ func readLayoutCache(path string) (*cardLayouts, error) {
 }
 
 func writeLayoutCache(path string, l *cardLayouts) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(cachedLayouts{Format: layoutFormat, SW: l.sw, SH: l.sh, Standard: l.standard, Site: l.site}); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".layouts-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	pruneCache(path, "layouts-")
-	return nil
+	return writeCacheFile(path, "layouts-", cachedLayouts{Format: layoutFormat, SW: l.sw, SH: l.sh, Standard: l.standard, Site: l.site})
 }
