@@ -20,6 +20,8 @@ import (
 type CatalogOptions struct {
 	// Progress, when set, is called after each card with the number done and the total.
 	Progress func(done, total int)
+	// Style is how the faces are drawn (the sample look by default).
+	Style FaceStyle
 }
 
 // SampleCards builds the made-up cards of the sample catalog, without images.
@@ -80,13 +82,23 @@ func RenderCatalog(dir string, seed int64, opts CatalogOptions) (*models.Catalog
 			for i := range jobs {
 				card, spec := cards[i], sampleCards[i]
 				pal := makePalette(spec.paletteKey, seed)
-				face := renderFace(card, pal, seed^int64(hashString(card.Name)), fonts)
-				var stored image.Image = face
+				var face *image.RGBA
+				if opts.Style == StylePoster {
+					face = renderPosterFace(card, pal, seed^int64(hashString(card.Name)), fonts)
+				} else {
+					face = renderFace(card, pal, seed^int64(hashString(card.Name)), fonts)
+				}
+				stored := face
 				if portrait[i] {
 					stored = rotateCCW(face)
 				}
 				path := filepath.Join(dir, "images", card.Slug+".png")
-				errs[i] = writePalettedPNG(path, stored, pngPalette(pal))
+				if opts.Style == StylePoster {
+					// Smooth gradients: no palette.
+					errs[i] = writePNG(path, stored)
+				} else {
+					errs[i] = writePalettedPNG(path, stored, pngPalette(pal))
+				}
 				mu.Lock()
 				done++
 				if opts.Progress != nil {
@@ -194,6 +206,18 @@ func writePalettedPNG(path string, img image.Image, pal color.Palette) error {
 	}
 	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(f, pm); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -33,6 +33,7 @@ func runSynth(ctx context.Context, e env) int {
 	turns := fs.Int("turns", 0, "turns of the scripted game (game only; default 6)")
 	frames := fs.Bool("frames", false, "also write every game frame as frames/NNNNN.jpg (game only)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	style := fs.String("style", "sample", "how catalog faces are drawn: sample, or poster (flat shapes on smooth gradients, little texture: a check that cards are found and named without the sample look) (catalog only)")
 	size := fs.String("size", "", "frame size `WxH` in pixels, e.g. 1280x720 (scenes and game; default 1280x720 for scenes, 960x540 for a game)")
 	if err := fs.Parse(e.args[1:]); err != nil {
 		return 2
@@ -47,6 +48,11 @@ func runSynth(ctx context.Context, e env) int {
 	}
 	if *count <= 0 || *turns < 0 {
 		fmt.Fprintf(e.stderr, "tablecam synth %s: --count must be at least 1 and --turns not negative\n", what)
+		return 2
+	}
+	faceStyle, err := synth.ParseFaceStyle(*style)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam synth %s: --style: %v\n", what, err)
 		return 2
 	}
 	width, height, err := parseFrameSize(*size)
@@ -81,7 +87,7 @@ func runSynth(ctx context.Context, e env) int {
 	switch what {
 	case "catalog":
 		var cat interface{ Len() int }
-		cat, err = synth.RenderCatalog(*out, *seed, synth.CatalogOptions{Progress: progress("catalog")})
+		cat, err = synth.RenderCatalog(*out, *seed, synth.CatalogOptions{Progress: progress("catalog"), Style: faceStyle})
 		if err == nil {
 			fmt.Fprintf(e.stdout, "wrote %d cards to %s\n", cat.Len(), *out)
 		}
@@ -208,6 +214,10 @@ func synthUsage(w io.Writer) {
             (--turns N, --frames to also write numbered frames)
 
 --size WxH sets the frame size (scenes: 1280x720, game: 960x540 by default).
+
+--style poster draws the catalog's faces with flat shapes on smooth
+gradients instead of the sample look: little texture, to check vision on
+faces unlike the samples'.
 
 --catalog DIR renders scenes and games with your own card scans
 (cards.json + images/<slug>.png|jpg); the default is the bundled sample catalog.`)

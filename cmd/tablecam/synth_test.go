@@ -27,6 +27,8 @@ func TestSynthCommand(t *testing.T) {
 		{"bad size", []string{"game", "--out", out, "--size", "1280"}, 2, `--size "1280": want WxH`},
 		{"size not a number", []string{"game", "--out", out, "--size", "wide×720"}, 2, "whole numbers"},
 		{"size too small", []string{"scenes", "--out", out, "--size", "64x48"}, 2, "a width of 320 to 7680"},
+		{"bad style", []string{"catalog", "--out", out, "--style", "photo"}, 2, `--style: synth: unknown face style "photo"`},
+		{"poster catalog", []string{"catalog", "--out", filepath.Join(out, "poster"), "--style", "poster", "--quiet"}, 0, "wrote 41 cards"},
 		{"two scenes", []string{"scenes", "--out", out, "--count", "2", "--quiet", "--catalog", "../../samples/catalog"}, 0, "wrote 2 scenes"},
 	}
 	for _, tc := range cases {

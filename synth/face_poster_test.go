@@ -1,0 +1,76 @@
+package synth
+
+import (
+	"crypto/sha256"
+	"image"
+	"testing"
+)
+
+func TestParseFaceStyle(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    FaceStyle
+		wantErr bool
+	}{
+		{"", StyleSample, false},
+		{"sample", StyleSample, false},
+		{"poster", StylePoster, false},
+		{"Poster", "", true},
+		{"photo", "", true},
+	} {
+		got, err := ParseFaceStyle(tc.in)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("ParseFaceStyle(%q) = %q, %v; want %q (error %v)", tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
+
+// busyShare is the share of a face's pixels where the grey level changes by
+// more than 24 levels to the next pixel right or down: texture, edges, text.
+func busyShare(img *image.RGBA) float64 {
+	grey := func(x, y int) int {
+		p := img.Pix[img.PixOffset(x, y):]
+		return (int(p[0])*3 + int(p[1])*6 + int(p[2])) / 10
+	}
+	b := img.Bounds()
+	busy := 0
+	for y := b.Min.Y; y < b.Max.Y-1; y++ {
+		for x := b.Min.X; x < b.Max.X-1; x++ {
+			g := grey(x, y)
+			if abs(float64(grey(x+1, y)-g)) > 24 || abs(float64(grey(x, y+1)-g)) > 24 {
+				busy++
+			}
+		}
+	}
+	return float64(busy) / float64(b.Dx()*b.Dy())
+}
+
+
+func TestPosterFaces(t *testing.T) {
+	cards := SampleCards()
+	fonts, err := newFaceFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 16, 30, 40} {
+		c, spec := cards[i], sampleCards[i]
+		pal := makePalette(spec.paletteKey, 7)
+		a := renderPosterFace(c, pal, 7, fonts)
+		b := renderPosterFace(c, pal, 7, fonts)
+		if sha256.Sum256(a.Pix) != sha256.Sum256(b.Pix) {
+			t.Errorf("%s: two renders with one seed differ", c.Name)
+		}
+		if d := renderPosterFace(c, pal, 8, fonts); sha256.Sum256(a.Pix) == sha256.Sum256(d.Pix) {
+			t.Errorf("%s: seeds 7 and 8 render the same poster face", c.Name)
+		}
+		w, h := FaceSizeMM(c)
+		if got := a.Bounds().Size(); got != image.Pt(int(w*FacePxPerMM), int(h*FacePxPerMM)) {
+			t.Errorf("%s: face is %v, want %v×%v mm at %d px/mm", c.Name, got, w, h, FacePxPerMM)
+		}
+		// What the style is for: far less texture than the sample look.
+		poster, sample := busyShare(a), busyShare(renderFace(c, pal, 7, fonts))
+		if poster > sample/3 {
+			t.Errorf("%s: %.1f%% of a poster face's pixels are busy, %.1f%% of the sample face's; want under a third", c.Name, 100*poster, 100*sample)
+		}
+	}
+}
