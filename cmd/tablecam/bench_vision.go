@@ -382,6 +382,9 @@ func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected, rea
 	if realm || useDetected {
 		detected, err = calibration.Detect(img, calibration.Options{Geometry: t.Geometry})
 		b.found.add(err == nil)
+		if err != nil && b.log != nil {
+			fmt.Fprintf(b.log, "%s: realm not found: %v\n", fr.image, err)
+		}
 	}
 	if detected != nil {
 		worst := 0.0
