@@ -264,7 +264,11 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	unknown = onCards(unknown, dets, f.Points, v.pxPerMM)
 	a.lap("outline search")
 	for _, u := range unknown {
-		if d, ok := a.nameOutline(gray, u.quad, f.Points, dets); ok {
+		d, ok := a.nameOutline(gray, u.quad, f.Points, dets)
+		if !ok {
+			d, ok = a.nameByLook(u.quad, v) // appearance.go
+		}
+		if ok {
 			named = append(named, namedCard{len(cards), d})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
@@ -279,6 +283,12 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	// Cards stacked on others show no closed outline of their own.
 	shows := func(d *detection, q models.Quad) bool { return a.faceShowsWithin(f, d, q, v.pxPerMM) }
 	for _, s := range a.outlines.findStackedCards(gray, v, f.Points, dets, found, shows) {
+		if d, ok := a.nameByLook(s.unknown().quad, v); ok { // appearance.go
+			named = append(named, namedCard{len(cards), d})
+			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+			continue
+		}
 		u, inPlay := a.turned(gray, v, s.unknown())
 		if inPlay {
 			cards = append(cards, u.observation(v))

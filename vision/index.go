@@ -17,7 +17,7 @@ import (
 
 // indexFormat changes whenever the cached index's shape or the way faces are
 // indexed changes, so that old cache files are not read.
-const indexFormat = "tablecam-vision-index-13"
+const indexFormat = "tablecam-vision-index-14"
 
 // catalogIndex is every reference face of a catalog and a nearest-neighbour
 // index over all their descriptors.
@@ -36,6 +36,8 @@ type catalogIndex struct {
 	peers []int
 	// faceSizes lists the faces by size (identify.go).
 	faceSizes []faceSize
+	// looks holds the faces' colour thumbnails by kind (appearance.go).
+	looks *lookIndex
 	// cacheKey is the index's disk cache key (indexKey) when it was read
 	// from the cache or written to it; "" otherwise. What else is worked
 	// out from the faces once is cached under it (layout_cache.go).
@@ -248,6 +250,7 @@ func newCatalogIndex(refs []reference) *catalogIndex {
 	}
 	x := &catalogIndex{refs: refs, lsh: newLSHIndex(descs, owner, late), siteRef: site, meanSiteThumb: mean, peers: make([]int, len(refs))}
 	x.faceSizes = facesBySize(refs)
+	x.looks = newLookIndex(refs)
 	type shape struct {
 		kind models.CardKind
 		w, h int

@@ -26,7 +26,11 @@ type reference struct {
 	// Thumb is a site's grey face at half the index scale, row by row
 	// (W/2 × H/2): what a covered site's visible ends are compared with.
 	Thumb []byte
-	card  *models.Card
+	// Look is the face in colour at lookPxPerMM, BGR row by row: what an
+	// outline feature matching leaves unnamed is compared with
+	// (appearance.go).
+	Look []byte
+	card *models.Card
 }
 
 // The blurred copy of each reference face: Gaussian, of this standard
@@ -68,7 +72,21 @@ func faceSizePx(k models.CardKind, pxPerMM float64) (w, h int) {
 // uprightFace reads a card's scan and returns its face upright in grey at
 // the index scale. A site scanned portrait is turned to landscape.
 func uprightFace(c *models.Card, opts Options) (gocv.Mat, error) {
-	img := gocv.IMRead(c.Image, gocv.IMReadGrayScale)
+	img, err := uprightImage(c, opts, gocv.IMReadGrayScale)
+	if err != nil {
+		return gocv.Mat{}, err
+	}
+	w, h := faceSizePx(kindOf(c), opts.pxPerMM())
+	face := gocv.NewMat()
+	gocv.Resize(img, &face, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	img.Close()
+	return face, nil
+}
+
+// uprightImage reads a card's scan (flags: grey or colour) at its own
+// size, a site scanned portrait turned to landscape.
+func uprightImage(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, error) {
+	img := gocv.IMRead(c.Image, flags)
 	if img.Empty() {
 		img.Close()
 		return gocv.Mat{}, fmt.Errorf("vision: reference face of %q: cannot read image %s", c.Name, c.Image)
@@ -84,11 +102,7 @@ func uprightFace(c *models.Card, opts Options) (gocv.Mat, error) {
 		img.Close()
 		img = turned
 	}
-	w, h := faceSizePx(kind, opts.pxPerMM())
-	face := gocv.NewMat()
-	gocv.Resize(img, &face, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
-	img.Close()
-	return face, nil
+	return img, nil
 }
 
 // newReference indexes one card's face.
@@ -139,6 +153,9 @@ func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error
 		gocv.Resize(face, &thumb, image.Pt(r.W/2, r.H/2), 0, 0, gocv.InterpolationArea)
 		r.Thumb = thumb.ToBytes()
 		thumb.Close()
+	}
+	if r.Look, err = lookOf(c, opts); err != nil {
+		return reference{}, err
 	}
 	return r, nil
 }

@@ -1,0 +1,521 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// Naming a card by its look. A face whose art is smooth (soft shapes, a
+// gradient, or any art blurred by a camera out of focus or far away) gives
+// feature matching few corners to match, and its outline is found but not
+// named. Its look names it still: the outline is warped to a small colour
+// thumbnail at each turn its shape allows, and compared with the thumbnail
+// of every face of that kind. Faces of a kind share their layout (frame,
+// title bar, text box), and a camera changes a face's brightness, contrast,
+// colour balance and lighting across it; so the comparison is a partial
+// correlation: each colour channel of both thumbnails is taken out of what
+// a flat tone, a ramp across and down, and the kind's mean face (its
+// layout) explain, and what is left is correlated. A card is named only
+// when its best face correlates clearly (lookMinScore) and clearly better
+// than any face of another name (lookMargin); a card the catalog lacks
+// correlates with no face through the layout alone, and stays unknown.
+const (
+	// lookPxPerMM is the thumbnails' scale: 2 mm a pixel, enough for a
+	// face's shapes and colours, and a few pixels off in the outline
+	// cost little.
+	lookPxPerMM = 0.5
+	// lookBorder is the band of thumbnail pixels along the edge left out
+	// of the comparison: the outline may be a pixel off, and corners are
+	// round.
+	lookBorder = 1
+	// lookCoarseStep is about how many thumbnail pixels each way one pixel
+	// of the coarse thumbnail averages: the first cut compares these with
+	// every face of the kind.
+	lookCoarseStep = 4
+	// lookShortlist is how many of the best faces (in a turn) by the
+	// coarse comparison are compared at the thumbnail's scale.
+	lookShortlist = 12
+	// lookMinFaces is the fewest faces of a kind that are compared by
+	// look: the mean of fewer is mostly their own art, not their layout.
+	lookMinFaces = 4
+)
+
+// lookNuisance is how many vectors each channel's comparison leaves out:
+// a flat tone, a ramp across, a ramp down, and the kind's mean face.
+const lookNuisance = 4
+
+// lookOf reads a card's scan in colour, upright (a site landscape, turned
+// as uprightFace turns it), at lookPxPerMM: BGR bytes, row by row.
+func lookOf(c *models.Card, opts Options) ([]byte, error) {
+	img, err := uprightImage(c, opts, gocv.IMReadColor)
+	if err != nil {
+		return nil, err
+	}
+	defer img.Close()
+	w, h := faceSizePx(kindOf(c), lookPxPerMM)
+	thumb := gocv.NewMat()
+	defer thumb.Close()
+	gocv.Resize(img, &thumb, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	px := thumb.ToBytes()
+	if thumb.Channels() != 3 || len(px) != 3*w*h {
+		return nil, fmt.Errorf("vision: reference face of %q: no colour thumbnail from %s", c.Name, c.Image)
+	}
+	return px, nil
+}
+
+// lookLevel is one scale of a kind's comparison: the thumbnail's inside
+// (less lookBorder) at the thumbnail's scale, or its coarse copy.
+type lookLevel struct {
+	w, h int
+	// cols and rows give, for each pixel column and row of the level, the
+	// span of the inside's columns and rows it averages.
+	cols, rows [][2]int
+	// basis holds, for each channel, orthonormal vectors spanning what is
+	// left out of its comparison (lookNuisance of them).
+	basis [3][lookNuisance][]float32
+	// faces holds every face's vector (3·w·h values, channel after
+	// channel), compared part only, of unit length, one after another.
+	faces []float32
+}
+
+// lookKind is the faces of one kind as they are compared by look.
+type lookKind struct {
+	kind   models.CardKind
+	w, h   int     // thumbnail size, upright
+	refs   []int32 // the faces' references
+	levels [2]lookLevel
+}
+
+// lookIndex holds the catalog's faces, kind by kind, for naming by look.
+type lookIndex struct {
+	kinds []lookKind
+}
+
+// newLookIndex gathers the references' thumbnails by kind; a kind with
+// fewer than lookMinFaces faces is left out.
+func newLookIndex(refs []reference) *lookIndex {
+	byKind := map[models.CardKind][]int32{}
+	var order []models.CardKind
+	for i, r := range refs {
+		w, h := faceSizePx(r.Kind, lookPxPerMM)
+		if len(r.Look) != 3*w*h {
+			continue
+		}
+		if _, seen := byKind[r.Kind]; !seen {
+			order = append(order, r.Kind)
+		}
+		byKind[r.Kind] = append(byKind[r.Kind], int32(i))
+	}
+	x := &lookIndex{}
+	for _, kind := range order {
+		ids := byKind[kind]
+		w, h := faceSizePx(kind, lookPxPerMM)
+		iw, ih := w-2*lookBorder, h-2*lookBorder
+		if len(ids) < lookMinFaces || iw < 4 || ih < 4 {
+			continue
+		}
+		k := lookKind{kind: kind, w: w, h: h, refs: ids}
+		k.levels[0] = newLookLevel(iw, ih, iw, ih)
+		k.levels[1] = newLookLevel(iw, ih, max(2, int(math.Round(float64(iw)/lookCoarseStep))), max(2, int(math.Round(float64(ih)/lookCoarseStep))))
+		raw := make([][2][]float32, len(ids))
+		for j, ri := range ids {
+			for l := range k.levels {
+				raw[j][l] = k.levels[l].vector(refs[ri].Look, w, h)
+			}
+		}
+		for l := range k.levels {
+			lv := &k.levels[l]
+			mean := make([]float64, 3*lv.w*lv.h)
+			for j := range raw {
+				for i, v := range raw[j][l] {
+					mean[i] += float64(v)
+				}
+			}
+			for i := range mean {
+				mean[i] /= float64(len(raw))
+			}
+			lv.setBasis(mean)
+			lv.faces = make([]float32, 0, len(ids)*len(mean))
+			for j := range raw {
+				v := raw[j][l]
+				lv.compared(v) // a face flat but for its layout keeps a zero vector
+				lv.faces = append(lv.faces, v...)
+			}
+		}
+		x.kinds = append(x.kinds, k)
+	}
+	return x
+}
+
+// newLookLevel is a level of w × h pixels over an inside of iw × ih
+// thumbnail pixels.
+func newLookLevel(iw, ih, w, h int) lookLevel {
+	lv := lookLevel{w: w, h: h, cols: make([][2]int, w), rows: make([][2]int, h)}
+	for x := range lv.cols {
+		lv.cols[x] = [2]int{x * iw / w, (x + 1) * iw / w}
+	}
+	for y := range lv.rows {
+		lv.rows[y] = [2]int{y * ih / h, (y + 1) * ih / h}
+	}
+	return lv
+}
+
+// vector reads a thumbnail (BGR bytes, w × h, upright) at the level: the
+// inside's pixels averaged over each level pixel's span, channel after
+// channel.
+func (lv *lookLevel) vector(px []byte, w, h int) []float32 {
+	n := lv.w * lv.h
+	out := make([]float32, 3*n)
+	for y, ry := range lv.rows {
+		for x, rx := range lv.cols {
+			var s [3]float32
+			for ty := ry[0]; ty < ry[1]; ty++ {
+				row := (ty+lookBorder)*w + lookBorder
+				for tx := rx[0]; tx < rx[1]; tx++ {
+					p := px[3*(row+tx):]
+					s[0] += float32(p[0])
+					s[1] += float32(p[1])
+					s[2] += float32(p[2])
+				}
+			}
+			k := float32((ry[1] - ry[0]) * (rx[1] - rx[0]))
+			for c := range s {
+				out[c*n+y*lv.w+x] = s[c] / k
+			}
+		}
+	}
+	return out
+}
+
+// setBasis sets, for each channel, an orthonormal basis of a flat tone, a
+// ramp across, a ramp down and the mean face's channel (mean: the mean
+// face's vector).
+func (lv *lookLevel) setBasis(mean []float64) {
+	n := lv.w * lv.h
+	for c := range lv.basis {
+		vs := make([][]float64, 0, lookNuisance)
+		flat, across, down := make([]float64, n), make([]float64, n), make([]float64, n)
+		for y := 0; y < lv.h; y++ {
+			for x := 0; x < lv.w; x++ {
+				flat[y*lv.w+x] = 1
+				across[y*lv.w+x] = float64(x) - float64(lv.w-1)/2
+				down[y*lv.w+x] = float64(y) - float64(lv.h-1)/2
+			}
+		}
+		vs = append(vs, flat, across, down, append([]float64(nil), mean[c*n:(c+1)*n]...))
+		// Gram-Schmidt, twice over for accuracy.
+		for i := range vs {
+			for pass := 0; pass < 2; pass++ {
+				for j := 0; j < i; j++ {
+					d := dot64(vs[i], vs[j])
+					for k := range vs[i] {
+						vs[i][k] -= d * vs[j][k]
+					}
+				}
+			}
+			norm := math.Sqrt(dot64(vs[i], vs[i]))
+			for k := range vs[i] {
+				if norm > 1e-9 {
+					vs[i][k] /= norm
+				} else {
+					vs[i][k] = 0
+				}
+			}
+			lv.basis[c][i] = make([]float32, n)
+			for k, v := range vs[i] {
+				lv.basis[c][i][k] = float32(v)
+			}
+		}
+	}
+}
+
+func dot64(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// compared turns a level's vector into its compared part, in place: each
+// channel less its projection on the channel's basis, the whole scaled to
+// unit length. ok is false (and v all zeros) when nothing is left.
+func (lv *lookLevel) compared(v []float32) (ok bool) {
+	n := lv.w * lv.h
+	for c := range lv.basis {
+		ch := v[c*n : (c+1)*n]
+		for _, b := range lv.basis[c] {
+			d := dot32(ch, b)
+			for k := range ch {
+				ch[k] -= d * b[k]
+			}
+		}
+	}
+	norm := math.Sqrt(float64(dot32(v, v)))
+	if norm < 1e-3 {
+		clear(v)
+		return false
+	}
+	for k := range v {
+		v[k] = float32(float64(v[k]) / norm)
+	}
+	return true
+}
+
+// dot32 is the dot product of two vectors of the same length (four sums,
+// for speed).
+func dot32(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// lookCandidate is a face in a turn, and how well it fits an outline.
+type lookCandidate struct {
+	view  int // in the outline's views
+	face  int // in the view's kind's refs
+	score float64
+}
+
+// lookView is an outline's thumbnail in one turn of a kind (px), its
+// compared part at the coarse level, and at the thumbnail's when compared
+// there (fineVec), and the outline's corners in that turn.
+type lookView struct {
+	kind, turn int
+	src        [4]models.Point
+	px         []byte
+	coarse     []float32
+	fine       []float32
+	fineOK     bool
+}
+
+// fineVec gives the view's compared part at the thumbnail's scale, worked
+// out the first time; ok is false when nothing is left of it.
+func (x *lookIndex) fineVec(v *lookView) ([]float32, bool) {
+	if v.fine == nil {
+		k := &x.kinds[v.kind]
+		v.fine = k.levels[0].vector(v.px, k.w, k.h)
+		v.fineOK = k.levels[0].compared(v.fine)
+	}
+	return v.fine, v.fineOK
+}
+
+// lookResult is what naming an outline by look found: its best face, and
+// the best of another name (score -1 when there is none).
+type lookResult struct {
+	best, second lookCandidate
+	ok           bool
+}
+
+// lookViews warps the outline quad (top-down pixels, clockwise from the
+// top-left) of the colour image (scale: its pixels per top-down pixel;
+// pxPerMM: the top-down scale) to each kind's thumbnail at each turn the
+// outline's shape fits that kind's face in.
+func (x *lookIndex) lookViews(colour gocv.Mat, scale float64, quad models.Quad, pxPerMM float64) []lookView {
+	var out []lookView
+	for ki := range x.kinds {
+		k := &x.kinds[ki]
+		fw, fh := faceSizeMM(k.kind)
+		var turned [4][]byte // the thumbnail at each turn: a turn and the one opposite are one warp
+		for turn := 0; turn < 4; turn++ {
+			src, ok := turnedOutline(quad, turn, fw*pxPerMM, fh*pxPerMM)
+			if !ok {
+				continue
+			}
+			px := turned[turn]
+			if turn >= 2 && turned[turn-2] != nil {
+				px = turnedLook(turned[turn-2])
+			} else if px, ok = warpLook(colour, scale, src, k.w, k.h); !ok {
+				continue
+			}
+			turned[turn] = px
+			v := lookView{kind: ki, turn: turn, src: src, px: px, coarse: k.levels[1].vector(px, k.w, k.h)}
+			if k.levels[1].compared(v.coarse) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// warpLook samples the outline src (top-down pixels, the face's top-left
+// first, clockwise) of the colour image (scale: its pixels per top-down
+// pixel; about 2 thumbnail pixels a side) as a w × h thumbnail: each
+// pixel read bilinearly at its centre, which averages the 2 × 2 image
+// pixels around it (an OpenCV warp costs a tenth of a millisecond for so
+// few pixels, through its calls).
+func warpLook(colour gocv.Mat, scale float64, src [4]models.Point, w, h int) ([]byte, bool) {
+	if colour.Empty() || colour.Type() != gocv.MatTypeCV8UC3 {
+		return nil, false
+	}
+	img, err := colour.DataPtrUint8()
+	cols, rows, stride := colour.Cols(), colour.Rows(), colour.Step()
+	if err != nil || cols < 2 || rows < 2 || len(img) < (rows-1)*stride+3*cols {
+		return nil, false
+	}
+	var s [4]models.Point
+	for i, p := range src {
+		s[i] = models.Point{X: p.X * scale, Y: p.Y * scale}
+	}
+	fw, fh := float64(w), float64(h)
+	hm, err := models.NewHomography([4]models.Point{{X: 0, Y: 0}, {X: fw, Y: 0}, {X: fw, Y: fh}, {X: 0, Y: fh}}, s)
+	if err != nil {
+		return nil, false
+	}
+	out := make([]byte, 3*w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			// The thumbnail pixel's centre in the image, whose pixel
+			// centres lie at half-integers.
+			p := hm.Apply(models.Point{X: float64(x) + 0.5, Y: float64(y) + 0.5})
+			fx := min(max(p.X-0.5, 0), float64(cols-1))
+			fy := min(max(p.Y-0.5, 0), float64(rows-1))
+			x0, y0 := min(int(fx), cols-2), min(int(fy), rows-2)
+			ax, ay := fx-float64(x0), fy-float64(y0)
+			i := y0*stride + 3*x0
+			j := i + stride
+			o := out[3*(y*w+x) : 3*(y*w+x)+3]
+			for c := range o {
+				top := float64(img[i+c]) + ax*(float64(img[i+3+c])-float64(img[i+c]))
+				bot := float64(img[j+c]) + ax*(float64(img[j+3+c])-float64(img[j+c]))
+				o[c] = uint8(top + ay*(bot-top) + 0.5)
+			}
+		}
+	}
+	return out, true
+}
+
+// turnedLook is a thumbnail (BGR, row by row) turned 180°.
+func turnedLook(px []byte) []byte {
+	out := make([]byte, len(px))
+	n := len(px) / 3
+	for i := 0; i < n; i++ {
+		copy(out[3*(n-1-i):3*(n-i)], px[3*i:3*i+3])
+	}
+	return out
+}
+
+// name compares the outline's views with the faces: every face of the
+// view's kind at the coarse level, the lookShortlist best at the
+// thumbnail's; best is the face that fits best, second the best face of
+// another name. ok is false when there is nothing to compare.
+func (x *lookIndex) name(refs []reference, views []lookView) lookResult {
+	var res lookResult
+	var coarse []lookCandidate
+	for vi, v := range views {
+		k := &x.kinds[v.kind]
+		lv := &k.levels[1]
+		n := 3 * lv.w * lv.h
+		for f := range k.refs {
+			coarse = append(coarse, lookCandidate{view: vi, face: f, score: float64(dot32(v.coarse, lv.faces[f*n:(f+1)*n]))})
+		}
+	}
+	if len(coarse) == 0 {
+		return res
+	}
+	// The lookShortlist best by the coarse comparison (picked, not sorted:
+	// against a thousand faces there are thousands of candidates).
+	fine := make([]lookCandidate, 0, lookShortlist+1)
+	for _, c := range coarse {
+		if len(fine) == lookShortlist && c.score <= fine[len(fine)-1].score {
+			continue
+		}
+		j := len(fine)
+		fine = append(fine, c)
+		for ; j > 0 && fine[j-1].score < c.score; j-- {
+			fine[j] = fine[j-1]
+		}
+		fine[j] = c
+		fine = fine[:min(len(fine), lookShortlist)]
+	}
+	for i := range fine {
+		v := &views[fine[i].view]
+		lv := &x.kinds[v.kind].levels[0]
+		n := 3 * lv.w * lv.h
+		vec, ok := x.fineVec(v)
+		fine[i].score = -1
+		if ok {
+			fine[i].score = float64(dot32(vec, lv.faces[fine[i].face*n:(fine[i].face+1)*n]))
+		}
+	}
+	sort.SliceStable(fine, func(i, j int) bool { return fine[i].score > fine[j].score })
+	res.best, res.second, res.ok = fine[0], lookCandidate{view: -1, face: -1, score: -1}, true
+	name := refs[x.ref(views, res.best)].card.Name
+	// The best face of another name: among the faces compared at the
+	// thumbnail's scale; else (all of them of the best's name) the best of
+	// the others by its coarse score.
+	for _, c := range fine {
+		if refs[x.ref(views, c)].card.Name != name {
+			res.second = c
+			return res
+		}
+	}
+	for _, c := range coarse {
+		if c.score > res.second.score && refs[x.ref(views, c)].card.Name != name {
+			res.second = c
+		}
+	}
+	return res
+}
+
+// ref gives a candidate's reference.
+func (x *lookIndex) ref(views []lookView, c lookCandidate) int {
+	return int(x.kinds[views[c.view].kind].refs[c.face])
+}
+
+// Naming by look decides with these: the best face's correlation, and its
+// lead over the best face of another name.
+const (
+	lookMinScore = 0.55
+	lookMargin   = 0.25
+)
+
+// nameByLook names the card in an outline (top-down pixels, clockwise
+// from the top-left) that feature matching left unnamed by its look, in
+// the frame's colour top-down image (a.images.small); ok is false when no
+// face fits it clearly. Its turn, owner and tapped come from the face's
+// turn that fits best.
+func (a *Analyzer) nameByLook(quad models.Quad, v *view) (detection, bool) {
+	x := a.index.looks
+	colour := a.images.small
+	if x == nil || len(x.kinds) == 0 || colour.Empty() || v.size.X <= 0 {
+		return detection{}, false
+	}
+	scale := float64(colour.Cols()) / float64(v.size.X)
+	views := x.lookViews(colour, scale, quad, v.pxPerMM)
+	res := x.name(a.index.refs, views)
+	if !res.ok || res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin {
+		return detection{}, false
+	}
+	ri := x.ref(views, res.best)
+	ref := &a.index.refs[ri]
+	src := views[res.best.view].src
+	w, h := float64(ref.W), float64(ref.H)
+	var pairs []pointPair
+	for i, c := range [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}} {
+		pairs = append(pairs, pointPair{c[0], c[1], src[i].X, src[i].Y})
+	}
+	sim, ok := fitSimilarity(pairs)
+	if !ok {
+		return detection{}, false
+	}
+	return detection{ref: ri, sim: sim, quad: models.Quad(src), score: math.Min(res.best.score, lookConfidence)}, true
+}
+
+// lookConfidence is the most confidence a card named by look is reported with.
+const lookConfidence = 0.9
