@@ -69,6 +69,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	skin := gocv.NewMat()
 	defer skin.Close()
 	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
+	addDarkSkin(small, skin)
 	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
 	minArea := int(handShare * realmPx)
 	// Every step from here on only clears skin pixels (the mat's colour,
@@ -107,6 +108,12 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	defer kernel.Close()
 	gocv.MorphologyEx(skin, &skin, gocv.MorphOpen, kernel)
 
+	// An arm lying across cards is cut by them into pieces, and the piece
+	// off the cards that holds most of it may not reach the edge: it
+	// reaches the edge through the cards (see reachesThroughCards).
+	if len(polys) > 0 && reachesThroughCards(skin, onCards, v, area.Min, f, minArea) {
+		return true
+	}
 	// Skin-toned art on a card is not a hand: a hand over a card hides its
 	// outline. Every card found counts, named or not (an unknown card with
 	// skin-toned art crossing the realm's edge would otherwise pass for an
@@ -142,6 +149,164 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		}
 	}
 	return false
+}
+
+// reachesThroughCards reports whether a skin blob (skin, the mask with the
+// mat's colour cleared) reaches the edge of the image, across the cards
+// (onCards) as well as off them, and holds minArea pixels off the cards: an
+// arm reaching over cards to the middle of the realm. The realm's grid
+// lines are cleared first: skin-toned under a warm light, they would join
+// every blob to the edge. origin and f place the mask in the view (see
+// areaOffGrid). Skin-toned art stays within its card, and counts for
+// nothing off it.
+func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f float64, minArea int) bool {
+	sk, err := skin.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	on, err := onCards.DataPtrUint8()
+	if err != nil || len(on) != len(sk) {
+		return false
+	}
+	cols, rows := skin.Cols(), skin.Rows()
+	s := v.pxPerMM * f
+	lineCols := gridLineBand(cols, models.Columns, v.geo.CellWidthMM, v.marginMM, s, float64(origin.X)*f)
+	lineRows := gridLineBand(rows, models.Rows, v.geo.CellHeightMM, v.marginMM, s, float64(origin.Y)*f)
+	linked := gocv.NewMatWithSize(rows, cols, gocv.MatTypeCV8U)
+	defer linked.Close()
+	lk, err := linked.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	for y := 0; y < rows; y++ {
+		if lineRows[y] {
+			continue
+		}
+		for x := 0; x < cols; x++ {
+			if !lineCols[x] && sk[y*cols+x] != 0 {
+				lk[y*cols+x] = 255
+			}
+		}
+	}
+	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer labels.Close()
+	defer stats.Close()
+	defer centroids.Close()
+	n := gocv.ConnectedComponentsWithStats(linked, &labels, &stats, &centroids)
+	label, err := labels.DataPtrUint8()
+	if err != nil || labels.Type() != gocv.MatTypeCV32S || len(label) < 4*rows*cols {
+		return false
+	}
+	at := func(x, y int) int { return int(binary.NativeEndian.Uint32(label[4*(y*cols+x):])) }
+	// A blob that crosses a grid line was cut in two there: the pieces
+	// that face each other across the line are one blob.
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	root := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	join := func(a, b int) {
+		if a != 0 && b != 0 {
+			parent[root(a)] = root(b)
+		}
+	}
+	for _, band := range bandSpans(lineRows) {
+		if band[0] > 0 && band[1] < rows-1 {
+			for x := 0; x < cols; x++ {
+				join(at(x, band[0]-1), at(x, band[1]+1))
+			}
+		}
+	}
+	for _, band := range bandSpans(lineCols) {
+		if band[0] > 0 && band[1] < cols-1 {
+			for y := 0; y < rows; y++ {
+				join(at(band[0]-1, y), at(band[1]+1, y))
+			}
+		}
+	}
+	reaches := make([]bool, n)
+	for i := 1; i < n; i++ {
+		x0, y0 := stats.GetIntAt(i, int(gocv.CC_STAT_LEFT)), stats.GetIntAt(i, int(gocv.CC_STAT_TOP))
+		x1, y1 := x0+stats.GetIntAt(i, int(gocv.CC_STAT_WIDTH)), y0+stats.GetIntAt(i, int(gocv.CC_STAT_HEIGHT))
+		if x0 <= 1 || y0 <= 1 || x1 >= int32(cols-1) || y1 >= int32(rows-1) {
+			reaches[root(i)] = true
+		}
+	}
+	off := make([]int, n)
+	for p := range on {
+		if on[p] == 0 && lk[p] != 0 {
+			off[root(int(binary.NativeEndian.Uint32(label[4*p:])))]++
+		}
+	}
+	for i := 1; i < n; i++ {
+		if reaches[i] && off[i] >= minArea {
+			return true
+		}
+	}
+	return false
+}
+
+// bandSpans gives the first and last index of each run of set values.
+func bandSpans(band []bool) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(band); i++ {
+		if !band[i] {
+			continue
+		}
+		j := i
+		for j+1 < len(band) && band[j+1] {
+			j++
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
+}
+
+// Dark skin: in a dim frame, or on a dark-skinned hand, a pixel's chroma
+// (Cr, Cb) shrinks with its brightness and falls below skinLow's Cr,
+// though its colour is a skin's: red over green over blue, in the shares
+// skin has whatever its brightness. A pixel darker than darkSkinY whose
+// shares of red and blue (of R+G+B) are in the darkSkin ranges is skin too.
+const (
+	darkSkinMinY     = 12
+	darkSkinY        = 80
+	darkSkinRedLow   = 0.38
+	darkSkinRedHigh  = 0.6
+	darkSkinBlueLow  = 0.12
+	darkSkinBlueHigh = 0.31
+)
+
+// addDarkSkin sets in skin the dark skin pixels of the BGR image img.
+func addDarkSkin(img, skin gocv.Mat) {
+	data, err := img.DataPtrUint8()
+	if err != nil || img.Channels() != 3 {
+		return
+	}
+	sk, err := skin.DataPtrUint8()
+	if err != nil || 3*len(sk) != len(data) {
+		return
+	}
+	for p := range sk {
+		if sk[p] != 0 {
+			continue
+		}
+		b, g, r := float64(data[3*p]), float64(data[3*p+1]), float64(data[3*p+2])
+		y := 0.299*r + 0.587*g + 0.114*b
+		sum := r + g + b
+		if y < darkSkinMinY || y >= darkSkinY || !(r > g && g > b) {
+			continue
+		}
+		if rs, bs := r/sum, b/sum; rs >= darkSkinRedLow && rs <= darkSkinRedHigh && bs >= darkSkinBlueLow && bs <= darkSkinBlueHigh {
+			sk[p] = 255
+		}
+	}
 }
 
 // skinOff counts the skin pixels (non-zero in skin) off the cards

@@ -368,3 +368,50 @@ func TestDensestAsSummed(t *testing.T) {
 		}
 	}
 }
+
+// TestHandsOnceMissed reads scenes whose hands went unseen: an arm lying
+// across the cards of two cells, cut by them into pieces of which none
+// reached the realm's edge off the cards (see reachesThroughCards); and a
+// dark-skinned hand in a dim room, whose chroma is below every skin range
+// (see addDarkSkin). The same tables without the hand must stay clear.
+func TestHandsOnceMissed(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenes := []struct {
+		set, i int64
+		what   string
+	}{{2222, 12, "an arm across the cards"}, {1, 24, "a dark hand in a dim room"}}
+	for _, sc := range scenes {
+		seed := synth.SceneSeed(sc.set, int(sc.i))
+		for _, hands := range []float64{0, -1} {
+			scene, err := r.Scene(seed, synth.SceneOptions{HandChance: hands, JPEGQuality: 85})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := hands >= 0; scene.Truth.Occluded != want {
+				t.Fatalf("scene %d: the renderer drew a hand: %v, want %v", seed, scene.Truth.Occluded, want)
+			}
+			frame, err := gocv.ImageToMatRGB(scene.Image)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cal.Geometry = scene.Truth.Geometry
+			obs, err := a.Analyze(frame, cal)
+			frame.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if obs.Occluded != scene.Truth.Occluded {
+				t.Errorf("%s (set %d, scene %d): occluded %v, want %v", sc.what, sc.set, sc.i, obs.Occluded, scene.Truth.Occluded)
+			}
+		}
+	}
+}
