@@ -86,6 +86,23 @@ type stackedCard struct {
 // keypoints (top-down pixels) that lie on no card found so far (found;
 // dets are the matched ones among them).
 func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
+	out := o.stackedAroundClusters(gray, v, points, dets, found, shows)
+	all := append(found[:len(found):len(found)], placedOf(out)...)
+	return append(out, o.findSidedCards(gray, v, points, dets, all, shows)...)
+}
+
+// placedOf gives the cards as placed ones.
+func placedOf(cs []stackedCard) []placed {
+	out := make([]placed, len(cs))
+	for i, c := range cs {
+		out[i] = placed{c.quad, c.kind}
+	}
+	return out
+}
+
+// stackedAroundClusters finds the cards around clusters of unexplained
+// keypoints (see findStackedCards).
+func (o *outlineFinder) stackedAroundClusters(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
 	used := make([]bool, len(points))
 	for _, d := range dets {
 		for _, i := range d.used {
@@ -1098,6 +1115,30 @@ func (e edgeMap) on(x, y float64) bool {
 // when a side falls short of stackSideSupport or the whole of
 // stackMeanSupport.
 func (e edgeMap) support(q models.Quad) (float64, bool) {
+	return supportBy(q, e.on)
+}
+
+// onNear reports whether an edge lies on the top-down pixel p or one of
+// its eight neighbours: on as the edge map dilated by a 3×3 square.
+func (e edgeMap) onNear(x, y float64) bool {
+	ix, iy := int(math.Round(x))-e.off.X, int(math.Round(y))-e.off.Y
+	if ix < 1 || iy < 1 || ix >= e.w-1 || iy >= e.h-1 {
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				if jx, jy := ix+dx, iy+dy; jx >= 0 && jy >= 0 && jx < e.w && jy < e.h && e.pix[jy*e.w+jx] != 0 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	i := iy*e.w + ix
+	p := e.pix
+	return p[i-e.w-1]|p[i-e.w]|p[i-e.w+1]|p[i-1]|p[i]|p[i+1]|p[i+e.w-1]|p[i+e.w]|p[i+e.w+1] != 0
+}
+
+// supportBy is support with on telling the edge pixels.
+func supportBy(q models.Quad, on func(x, y float64) bool) (float64, bool) {
 	var total, hits int
 	for i := range q {
 		a, b := q[i], q[(i+1)%4]
@@ -1108,7 +1149,7 @@ func (e edgeMap) support(q models.Quad) (float64, bool) {
 		h := 0
 		for j := 0; j <= n; j++ {
 			t := float64(j) / float64(n)
-			if e.on(a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) {
+			if on(a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) {
 				h++
 			}
 		}

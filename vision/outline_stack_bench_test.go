@@ -89,10 +89,12 @@ func stackedSearches(tb testing.TB, a *Analyzer, n int) []stackedSearch {
 	return out
 }
 
-// run searches the frame for stacked cards with a's outline finder.
+// run searches the frame for stacked cards around clusters of unexplained
+// keypoints with a's outline finder (the side search, findSidedCards,
+// reads the edges findUnknownCards left of the frame read last).
 func (s *stackedSearch) run(a *Analyzer) []stackedCard {
 	shows := func(d *detection, q models.Quad) bool { return a.faceShowsWithin(s.f, d, q, s.v.pxPerMM) }
-	return a.outlines.findStackedCards(s.gray, s.v, s.f.Points, s.dets, s.found, shows)
+	return a.outlines.stackedAroundClusters(s.gray, s.v, s.f.Points, s.dets, s.found, shows)
 }
 
 // stackedSearchCatalog is the catalog BenchmarkStackedCards reads the

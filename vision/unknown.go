@@ -39,10 +39,11 @@ type outlineFinder struct {
 	hidden []models.Quad
 	noMask gocv.Mat     // empty
 	stack  stackBuffers // the stacked-card search's (outline_stack.go)
+	sides  sideBuffers  // the side search's (outline_sides.go)
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers()}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers()}
 }
 
 func (o *outlineFinder) close() {
@@ -50,6 +51,7 @@ func (o *outlineFinder) close() {
 	o.edged.close()
 	o.noMask.Close()
 	o.stack.close()
+	o.sides.close()
 }
 
 // knownInsetMM is how far inside an identified card's outline its face is
@@ -64,9 +66,13 @@ const knownInsetMM = 3.0
 func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	o.maskFaces(gray, v, known)
 	edges := o.edged.sized(gray.Rows(), gray.Cols())
-	if err := o.cardEdges(gray, edges); err != nil {
+	// The thin edges and the blurred image as well, for the side search
+	// (findSidedCards) later in the frame.
+	o.sides.ready = false
+	if err := o.edges.cannyWidth(gray, o.noMask, &o.sides.thin, 40, 120, cannyOptions{blur: true, within: o.within, hidden: o.hidden, thickToo: edges, blurred: &o.sides.grey}, widestVectors); err != nil {
 		return nil, err
 	}
+	o.sides.ready = true
 	return o.outlines(*edges, v, known)
 }
 

@@ -1,0 +1,716 @@
+package vision
+
+import (
+	"encoding/binary"
+	"image"
+	"image/color"
+	"math"
+	"math/bits"
+	"sort"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// A card whose whole outline shows is a rectangle of a known size on the
+// top-down image, at any angle, whose four sides lie on straight edges.
+// findUnknownCards finds it only as a closed contour, which breaks when the
+// card's border touches the mat's printed rings and lines or a neighbouring
+// card; findStackedCards only where unexplained keypoints cluster (a busy
+// face). findSidedCards proposes the rectangles from the straight edge
+// segments of the part of the image no found card explains: two parallel
+// segments a card's width or length apart are two of a card's sides, and
+// the segments' ends, and those of the segments square to them between
+// them, tell where along them its other two sides may lie. Each rectangle
+// proposed is checked on the edge map as the stacked-card search checks its
+// own (its sides moved onto the edges, and lying on them all round).
+//
+// Only standard cards are looked for: at a token's size, the panels printed
+// on a card's face pass for cards. The realm's grid lines and the found
+// cards' outlines propose nothing.
+
+// sideBuffers are the images of the side search: the thin edges and the
+// blurred image that findUnknownCards's edge detection leaves (the faces
+// of the matched cards left out), kept for findSidedCards in the same
+// frame, and the index of the edge pixels by position.
+type sideBuffers struct {
+	thin, grey gocv.Mat
+	ready      bool // thin and grey hold this frame's
+	at         []int32
+	px         []edgePixel
+	seen       []bool
+}
+
+func newSideBuffers() sideBuffers {
+	return sideBuffers{thin: gocv.NewMat(), grey: gocv.NewMat()}
+}
+
+func (b *sideBuffers) close() {
+	b.thin.Close()
+	b.grey.Close()
+}
+
+// Straight segments: runs of edge pixels, 8-connected, whose gradients
+// point within sideDirTolDeg of the run's mean direction, at least
+// sideMinShare of a card's short side long, within sideMaxSpreadPx of their
+// line and at least sideMinDensity pixels per pixel of length.
+const (
+	sideDirTolDeg   = 20.0
+	sideMinShare    = 0.4
+	sideMaxSpreadPx = 1.5
+	sideMinDensity  = 0.5
+)
+
+// sideReach is how far (pixels, either way) a run's next pixel may lie:
+// two, so that a pixel whose direction strays (a thin edge's staircase,
+// a speck beside it) does not cut the run.
+const sideReach = 1
+
+// sideOutliers is the share of a run's pixels that may lie off its line.
+const sideOutliers = 0.1
+
+// Two segments are a card's opposite sides when they are parallel within
+// sideParallelDeg and their distance is a card's short or long side
+// within stackSizeTolerance.
+const sideParallelDeg = 2.0
+
+// sideFoundMarginMM is how far around a card found its edges are left out
+// of the side search: its outline's, a little off where it was found.
+const sideFoundMarginMM = 1.5
+
+// sideEndSlackPx: a segment's end this near where a segment square to it
+// puts a card's side proposes no side of its own (a card's corners are
+// rounded: its sides' straight runs end short of them).
+const sideEndSlackPx = 8.0
+
+// sideMaxSegments bounds the segments paired in one frame (the longest).
+const sideMaxSegments = 400
+
+// segment is a straight run of edge pixels (top-down pixels): its
+// gradient's direction theta in [0, π), the line's distance rho from the
+// origin along it, and its extent t0 < t1 along the line (direction
+// theta + π/2).
+type segment struct {
+	theta, rho, t0, t1 float64
+}
+
+func (s segment) length() float64 { return s.t1 - s.t0 }
+
+// mid gives the segment's middle.
+func (s segment) mid() models.Point {
+	c, sn := math.Cos(s.theta), math.Sin(s.theta)
+	t := (s.t0 + s.t1) / 2
+	return models.Point{X: s.rho*c - t*sn, Y: s.rho*sn + t*c}
+}
+
+// ends gives the segment's two ends.
+func (s segment) ends() (models.Point, models.Point) {
+	c, sn := math.Cos(s.theta), math.Sin(s.theta)
+	return models.Point{X: s.rho*c - s.t0*sn, Y: s.rho*sn + s.t0*c}, models.Point{X: s.rho*c - s.t1*sn, Y: s.rho*sn + s.t1*c}
+}
+
+// dirDiff is the angle between two directions modulo a half turn.
+func dirDiff(a, b float64) float64 {
+	d := math.Mod(math.Abs(a-b), math.Pi)
+	return math.Min(d, math.Pi-d)
+}
+
+// signedEdgePixels lists the pixels of an edge map (of the image grey
+// shows, lightly blurred) row by row, with their gradients' directions
+// modulo a whole turn in bin (dirSteps of them: a line's two edges, dark
+// to light and light to dark, are two sides' runs). The pixels two or
+// fewer from the image's border are left out.
+func signedEdgePixels(edges []byte, grey edgeMap, out []edgePixel) []edgePixel {
+	w, h := grey.w, grey.h
+	out = out[:0]
+	g := grey.pix
+	if len(edges) < w*h || len(g) < w*h || w < 2*sideReach+8 {
+		return out
+	}
+	for y := sideReach; y < h-sideReach; y++ {
+		row := edges[y*w : (y+1)*w]
+		// Eight pixels at a time: most are off the edges.
+		for x0 := 0; x0+8 <= w; x0 += 8 {
+			word := binary.LittleEndian.Uint64(row[x0:])
+			for word != 0 {
+				k := bits.TrailingZeros64(word) / 8
+				word &^= 0xff << (8 * k)
+				x := x0 + k
+				if x < sideReach || x >= w-sideReach {
+					continue
+				}
+				i := y*w + x
+				a, b, c := int(g[i-w-1]), int(g[i-w]), int(g[i-w+1])
+				d, f := int(g[i-1]), int(g[i+1])
+				e, k2, l := int(g[i+w-1]), int(g[i+w]), int(g[i+w+1])
+				gx := c + 2*f + l - a - 2*d - e
+				gy := e + 2*k2 + l - a - 2*b - c
+				if gx == 0 && gy == 0 {
+					continue
+				}
+				out = append(out, edgePixel{x: int32(x), y: int32(y), bin: dirStep(float64(gx), float64(gy))})
+			}
+		}
+		for x := w &^ 7; x < w-sideReach; x++ { // the row's last few
+			if row[x] == 0 || x < sideReach {
+				continue
+			}
+			i := y*w + x
+			a, b, c := int(g[i-w-1]), int(g[i-w]), int(g[i-w+1])
+			d, f := int(g[i-1]), int(g[i+1])
+			e, k2, l := int(g[i+w-1]), int(g[i+w]), int(g[i+w+1])
+			gx := c + 2*f + l - a - 2*d - e
+			gy := e + 2*k2 + l - a - 2*b - c
+			if gx == 0 && gy == 0 {
+				continue
+			}
+			out = append(out, edgePixel{x: int32(x), y: int32(y), bin: dirStep(float64(gx), float64(gy))})
+		}
+	}
+	return out
+}
+
+// dirSteps is how many steps a whole turn of direction is cut in.
+const dirSteps = 256
+
+// dirStep gives the step of the direction of (x, y), not both zero: a fast
+// arctangent, within a fifth of a degree.
+func dirStep(x, y float64) uint8 {
+	ax, ay := math.Abs(x), math.Abs(y)
+	var a float64
+	if ax >= ay {
+		z := ay / ax
+		a = z * (math.Pi/4 + 0.273*(1-z))
+	} else {
+		z := ax / ay
+		a = math.Pi/2 - z*(math.Pi/4+0.273*(1-z))
+	}
+	if x < 0 {
+		a = math.Pi - a
+	}
+	if y < 0 {
+		a = 2*math.Pi - a
+	}
+	return uint8(int(math.Round(a*dirSteps/(2*math.Pi))) & (dirSteps - 1))
+}
+
+// stepCos and stepSin are the cosines and sines of the steps' directions.
+var stepCos, stepSin = func() (c, s [dirSteps]float64) {
+	for i := range c {
+		a := float64(i) * 2 * math.Pi / dirSteps
+		c[i], s[i] = math.Cos(a), math.Sin(a)
+	}
+	return c, s
+}()
+
+// segmentsOf finds the straight segments among edge pixels px (listed row
+// by row, of an image w pixels wide, none within sideReach of its border,
+// their directions in bin, see signedEdgePixels; at indexes them by
+// position and is left as it was found: −1 everywhere) at least minLen
+// long.
+func segmentsOf(px []edgePixel, w int, at []int32, seen []bool, minLen float64) []segment {
+	for i, p := range px {
+		at[int(p.y)*w+int(p.x)] = int32(i)
+	}
+	defer func() {
+		for _, p := range px {
+			at[int(p.y)*w+int(p.x)] = -1
+		}
+	}()
+	tol := int(math.Round(sideDirTolDeg * dirSteps / 360))
+	var offsets []int
+	for dy := -sideReach; dy <= sideReach; dy++ {
+		for dx := -sideReach; dx <= sideReach; dx++ {
+			if dx != 0 || dy != 0 {
+				offsets = append(offsets, dy*w+dx)
+			}
+		}
+	}
+	seen = seen[:len(px)]
+	clear(seen)
+	var out []segment
+	var region []int32
+	for i := range px {
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		region = append(region[:0], int32(i))
+		ang := px[i].bin
+		c1, s1 := stepCos[ang], stepSin[ang]
+		for k := 0; k < len(region); k++ {
+			p := px[region[k]]
+			at0 := int(p.y)*w + int(p.x)
+			for _, o := range offsets {
+				j := at[at0+o]
+				if j < 0 || seen[j] {
+					continue
+				}
+				bj := px[j].bin
+				if d := int(int8(bj - ang)); d > tol || d < -tol {
+					continue
+				}
+				seen[j] = true
+				region = append(region, j)
+				c1, s1 = c1+stepCos[bj], s1+stepSin[bj]
+				if n := len(region); n < 16 || n%8 == 0 {
+					ang = dirStep(c1, s1)
+				}
+			}
+		}
+		if float64(len(region)) < sideMinDensity*minLen {
+			continue
+		}
+		if s, ok := fitSegment(px, region, minLen); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// fitSegment fits a line to the pixels of a region (principal axis) and
+// gives its segment when the region is a straight one at least minLen long.
+func fitSegment(px []edgePixel, region []int32, minLen float64) (segment, bool) {
+	n := float64(len(region))
+	var mx, my float64
+	for _, k := range region {
+		mx += float64(px[k].x)
+		my += float64(px[k].y)
+	}
+	mx, my = mx/n, my/n
+	var sxx, syy, sxy float64
+	for _, k := range region {
+		dx, dy := float64(px[k].x)-mx, float64(px[k].y)-my
+		sxx += dx * dx
+		syy += dy * dy
+		sxy += dx * dy
+	}
+	// The line's direction is the principal axis; its normal, theta.
+	lineDir := 0.5 * math.Atan2(2*sxy, sxx-syy)
+	theta := lineDir + math.Pi/2
+	theta = math.Mod(theta+2*math.Pi, math.Pi)
+	c, s := math.Cos(theta), math.Sin(theta)
+	rho := mx*c + my*s
+	t0, t1 := math.Inf(1), math.Inf(-1)
+	off := 0
+	for _, k := range region {
+		x, y := float64(px[k].x), float64(px[k].y)
+		if math.Abs(x*c+y*s-rho) > sideMaxSpreadPx+0.5 {
+			off++
+			continue
+		}
+		t := -x*s + y*c
+		t0, t1 = math.Min(t0, t), math.Max(t1, t)
+	}
+	if float64(off) > sideOutliers*n {
+		return segment{}, false
+	}
+	if t1-t0 < minLen || n-float64(off) < sideMinDensity*(t1-t0) {
+		return segment{}, false
+	}
+	return segment{theta: theta, rho: rho, t0: t0, t1: t1}, true
+}
+
+// onLine reports whether segment s lies along one of the lines (top-down
+// pixels: theta, rho as a segment's) within tolPx and sideParallelDeg.
+func onLine(s segment, lines []segment, tolPx float64) bool {
+	m := s.mid()
+	for _, l := range lines {
+		if dirDiff(s.theta, l.theta) > sideParallelDeg*math.Pi/180 {
+			continue
+		}
+		if math.Abs(m.X*math.Cos(l.theta)+m.Y*math.Sin(l.theta)-l.rho) <= tolPx {
+			return true
+		}
+	}
+	return false
+}
+
+// gridLines gives the realm's grid lines (its cells' borders, its edges
+// included) in the top-down image of view v, as segments.
+func gridLines(v *view) []segment {
+	var out []segment
+	if v.geo.CellWidthMM <= 0 || v.geo.CellHeightMM <= 0 {
+		return nil
+	}
+	s, m := v.pxPerMM, v.marginMM
+	w, h := v.geo.WidthMM(), v.geo.HeightMM()
+	for x := 0.0; x <= w+1e-6; x += v.geo.CellWidthMM {
+		out = append(out, segment{theta: 0, rho: (x + m) * s, t0: m * s, t1: (h + m) * s})
+	}
+	for y := 0.0; y <= h+1e-6; y += v.geo.CellHeightMM {
+		out = append(out, segment{theta: math.Pi / 2, rho: (y + m) * s, t0: -(w + m) * s, t1: -m * s})
+	}
+	return out
+}
+
+// sideGridTolMM is how near a grid line a segment along it lies to be
+// taken for it.
+const sideGridTolMM = 2.0
+
+// outlineSides gives the sides of the quads as segments.
+func outlineSides(quads []models.Quad) []segment {
+	var out []segment
+	for _, q := range quads {
+		for i := range q {
+			a, b := q[i], q[(i+1)%4]
+			dir := math.Atan2(b.Y-a.Y, b.X-a.X)
+			theta := math.Mod(dir+math.Pi/2+2*math.Pi, math.Pi)
+			c, s := math.Cos(theta), math.Sin(theta)
+			out = append(out, segment{theta: theta, rho: a.X*c + a.Y*s})
+		}
+	}
+	return out
+}
+
+// findSidedCards finds the standard cards whose four sides show on the
+// edges that findUnknownCards's search left (see the top of this file),
+// in what no card found so far (found) explains. dets are the matched
+// cards, whose faces showing inside a rectangle (see underMatchedCard) make
+// it no card on top.
+func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
+	b := &o.sides
+	if !b.ready || b.thin.Rows() != gray.Rows() || b.thin.Cols() != gray.Cols() || b.grey.Rows() != gray.Rows() || b.grey.Cols() != gray.Cols() {
+		return nil
+	}
+	b.ready = false
+	w, h := gray.Cols(), gray.Rows()
+	thinPix, err := b.thin.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	greyPix, err := b.grey.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	thin := edgeMap{pix: thinPix, w: w, h: h}
+	grey := edgeMap{pix: greyPix, w: w, h: h}
+	var shape outlineShape
+	for _, sh := range outlineShapes(v) {
+		if sh.kind == models.KindStandard {
+			shape = sh
+		}
+	}
+	// The cards found, their outlines with them, are explained: their
+	// edges are left out. (The grid lines' are left in: a card's side
+	// near one, cut where they meet, would break into runs too short.)
+	if len(found) > 0 {
+		polys := make([][]image.Point, 0, len(found))
+		for _, f := range found {
+			g := grow(f.quad, sideFoundMarginMM*v.pxPerMM)
+			poly := make([]image.Point, 0, 4)
+			for _, p := range g {
+				poly = append(poly, image.Pt(int(math.Round(p.X)), int(math.Round(p.Y))))
+			}
+			polys = append(polys, poly)
+		}
+		pv := gocv.NewPointsVectorFromPoints(polys)
+		gocv.FillPoly(&b.thin, pv, color.RGBA{})
+		pv.Close()
+	}
+	b.px = signedEdgePixels(thinPix, grey, b.px)
+	px := b.px
+	// The index is −1 everywhere between frames, whatever their size.
+	if cap(b.at) < w*h {
+		b.at = make([]int32, w*h)
+		for i := range b.at {
+			b.at[i] = -1
+		}
+	}
+	b.at = b.at[:w*h]
+	if cap(b.seen) < len(px) {
+		b.seen = make([]bool, len(px))
+	}
+	segs := segmentsOf(px, w, b.at, b.seen, sideMinShare*shape.short)
+	// What the grid and the cards found explain proposes nothing.
+	foundQuads := make([]models.Quad, 0, len(found))
+	inner := make([]models.Quad, 0, len(found))
+	for _, f := range found {
+		foundQuads = append(foundQuads, f.quad)
+		inner = append(inner, grow(f.quad, -knownInsetMM*v.pxPerMM))
+	}
+	// The cards found of a standard card's size: a token found (or a
+	// panel of a face taken for one) is no card this search finds again.
+	var cardSized []models.Quad
+	for _, q := range foundQuads {
+		if a := quadArea(q) / (shape.short * shape.long); a > 0.7 && a < 1.4 {
+			cardSized = append(cardSized, q)
+		}
+	}
+	grid, outlines := gridLines(v), outlineSides(foundQuads)
+	kept := segs[:0]
+	for _, s := range segs {
+		if onLine(s, grid, sideGridTolMM*v.pxPerMM) || onLine(s, outlines, stackSnapPx) || insideAny(s.mid(), inner) {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	segs = kept
+	if len(segs) < 2 {
+		return nil
+	}
+	sort.Slice(segs, func(i, j int) bool { return segs[i].length() > segs[j].length() })
+	if len(segs) > sideMaxSegments {
+		segs = segs[:sideMaxSegments]
+	}
+	cands := sideCandidates(segs, shape)
+	if len(cands) == 0 {
+		return nil
+	}
+	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}, lines: map[lineKey]*lineCounts{}}
+	var rects []rectangle
+	for _, c := range cands {
+		if sameCardAsAny(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1), cardSized) {
+			continue
+		}
+		// A first look, a few points of each side: most proposals
+		// have a side on no edge at all.
+		if !roughlyOnEdges(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1), thin) {
+			continue
+		}
+		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
+		a, bb := sideLen(q, 0), sideLen(q, 1)
+		short, long := math.Min(a, bb), math.Max(a, bb)
+		e := math.Abs(short/shape.short-1) + math.Abs(long/shape.long-1)
+		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
+			continue
+		}
+		sup, good := supportBy(q, thin.onNear)
+		if !good || !standsOut(q, grey, sideContrastMM*v.pxPerMM) {
+			continue
+		}
+		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - e})
+	}
+	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
+	var out []stackedCard
+	var taken []models.Quad
+	within := make([]models.Quad, 0, len(found))
+	for _, f := range found {
+		within = append(within, grow(f.quad, 2*v.pxPerMM))
+	}
+	for _, r := range rects {
+		if covered(r.quad, taken) || sameCardAsAny(r.quad, cardSized) || cornersWithin(r.quad, within) >= 3 {
+			continue
+		}
+		if underMatchedCard(r.quad, dets, points, v.pxPerMM, shows) {
+			continue
+		}
+		taken = append(taken, r.quad)
+		out = append(out, r.card(found))
+	}
+	return out
+}
+
+// cornersWithin gives the most corners of q that lie in any one of quads.
+func cornersWithin(q models.Quad, quads []models.Quad) int {
+	best := 0
+	for _, o := range quads {
+		n := 0
+		for _, p := range q {
+			if inside(p, o) {
+				n++
+			}
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+// sideCandidate is a rectangle proposed by segments: between the lines
+// u = u0, u1 along alpha and w = w0, w1 along alpha + π/2.
+type sideCandidate struct {
+	alpha, u0, u1, w0, w1 float64
+}
+
+// sideCandidates proposes the rectangles of a card's shape that pairs of
+// parallel segments a card's side apart make, where along them the
+// segments' ends and the segments square to them put the other two sides.
+func sideCandidates(segs []segment, shape outlineShape) []sideCandidate {
+	par := sideParallelDeg * math.Pi / 180
+	dims := [2]float64{shape.short, shape.long}
+	var out []sideCandidate
+	for i := range segs {
+		a := segs[i]
+		ca, sa := math.Cos(a.theta), math.Sin(a.theta)
+		proj := func(p models.Point) (u, w float64) { return p.X*ca + p.Y*sa, -p.X*sa + p.Y*ca }
+		for j := i + 1; j < len(segs); j++ {
+			b := segs[j]
+			if dirDiff(a.theta, b.theta) > par {
+				continue
+			}
+			bm := b.mid()
+			ub, _ := proj(bm)
+			dist := math.Abs(ub - a.rho)
+			for k, dim := range dims {
+				if math.Abs(dist/dim-1) > stackSizeTolerance {
+					continue
+				}
+				along := dims[1-k]
+				u0, u1 := math.Min(a.rho, ub), math.Max(a.rho, ub)
+				e0, e1 := b.ends()
+				_, bw0 := proj(e0)
+				_, bw1 := proj(e1)
+				if bw0 > bw1 {
+					bw0, bw1 = bw1, bw0
+				}
+				// Both segments lie along one card's side: within a
+				// side's length of each other.
+				if math.Max(a.t0, bw0)-math.Min(a.t1, bw1) > 0.5*along {
+					continue
+				}
+				// Where the segments square to these, between them, put
+				// the card's other sides, and failing those where the
+				// segments end.
+				starts := make([]float64, 0, 8)
+				for _, c := range segs {
+					if dirDiff(c.theta, a.theta+math.Pi/2) > par {
+						continue
+					}
+					c0, c1 := c.ends()
+					cu0, cw := proj(c0)
+					cu1, _ := proj(c1)
+					if math.Min(math.Max(cu0, cu1), u1)-math.Max(math.Min(cu0, cu1), u0) < 0.3*(u1-u0) {
+						continue
+					}
+					starts = append(starts, cw, cw-along)
+				}
+				squared := len(starts)
+				for _, w0 := range []float64{a.t0, a.t1 - along, bw0, bw1 - along} {
+					near := false
+					for _, o := range starts[:squared] {
+						near = near || math.Abs(o-w0) < sideEndSlackPx
+					}
+					if !near {
+						starts = append(starts, w0)
+					}
+				}
+				sort.Float64s(starts)
+				last := math.Inf(-1)
+				for _, w0 := range starts {
+					if w0-last < 2 {
+						continue
+					}
+					last = w0
+					// Each segment lies along the card's side over a good part of it.
+					if overlap(w0, w0+along, a.t0, a.t1) < 0.3*along || overlap(w0, w0+along, bw0, bw1) < 0.3*along {
+						continue
+					}
+					out = append(out, sideCandidate{alpha: a.theta, u0: u0, u1: u1, w0: w0, w1: w0 + along})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// overlap gives the length two intervals share.
+func overlap(a0, a1, b0, b1 float64) float64 {
+	return math.Max(0, math.Min(a1, b1)-math.Max(a0, b0))
+}
+
+// insideAny reports whether p lies in any of the quads.
+func insideAny(p models.Point, quads []models.Quad) bool {
+	for _, q := range quads {
+		if inside(p, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// roughlyOnEdges reports whether every side of q passes near edges (within
+// stackSnapPx across it, at points sideRoughStepPx apart) over at least
+// sideRoughShare of its length.
+func roughlyOnEdges(q models.Quad, thin edgeMap) bool {
+	c := q.Center()
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		l := math.Hypot(b.X-a.X, b.Y-a.Y)
+		n := int(l / sideRoughStepPx)
+		if n < 2 {
+			return false
+		}
+		// The side's normal, outward, one pixel long.
+		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+		if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
+			nx, ny = -nx, -ny
+		}
+		hits := 0
+		for j := 1; j < n; j++ {
+			t := float64(j) / float64(n)
+			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+			for k := -stackSnapPx; k <= stackSnapPx; k += 2 {
+				if thin.onNear(x+float64(k)*nx, y+float64(k)*ny) {
+					hits++
+					break
+				}
+			}
+		}
+		if float64(hits) < sideRoughShare*float64(n-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// The first look at a proposed rectangle (roughlyOnEdges).
+const (
+	sideRoughStepPx = 6.0
+	sideRoughShare  = 0.5
+)
+
+// A card stands out from what lies around it: across its sides, the grey
+// levels sideContrastMM inside and outside differ by sideContrastLevels
+// or more (their median over the sides). A rectangle printed on the mat,
+// a thin line with the mat on both sides, does not.
+const (
+	sideContrastMM     = 4.0
+	sideContrastLevels = 16
+)
+
+// standsOut reports whether the grey levels (of the blurred image grey)
+// d pixels inside and outside the sides of q differ by sideContrastLevels
+// or more, their median over points along all four sides.
+func standsOut(q models.Quad, grey edgeMap, d float64) bool {
+	c := q.Center()
+	var diffs []int
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		l := math.Hypot(b.X-a.X, b.Y-a.Y)
+		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+		if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
+			nx, ny = -nx, -ny
+		}
+		n := int(l / sideRoughStepPx)
+		for j := 1; j < n; j++ { // the corners left out
+			t := float64(j) / float64(n)
+			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+			out, ok1 := grey.value(x+d*nx, y+d*ny)
+			in, ok2 := grey.value(x-d*nx, y-d*ny)
+			if ok1 && ok2 {
+				diffs = append(diffs, absInt(int(in)-int(out)))
+			}
+		}
+	}
+	if len(diffs) == 0 {
+		return false
+	}
+	return medianCount(diffs) >= sideContrastLevels
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// quadArea gives the area of a convex quad.
+func quadArea(q models.Quad) float64 {
+	a := 0.0
+	for i := range q {
+		j := (i + 1) % 4
+		a += q[i].X*q[j].Y - q[j].X*q[i].Y
+	}
+	return math.Abs(a) / 2
+}

@@ -1,0 +1,142 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// sidesTestView is a top-down view of the default realm seen square on.
+func sidesTestView(t *testing.T) *view {
+	t.Helper()
+	v, err := newView(models.Quad{{X: 100, Y: 650}, {X: 1180, Y: 650}, {X: 1180, Y: 50}, {X: 100, Y: 50}}, models.DefaultRealm(), 1280, 720, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// cardRect gives the corners of a w×h rectangle (top-down pixels) centred
+// on (cx, cy), turned by deg degrees.
+func cardRect(cx, cy, w, h, deg float64) []image.Point {
+	a := deg * math.Pi / 180
+	c, s := math.Cos(a), math.Sin(a)
+	var out []image.Point
+	for _, p := range [][2]float64{{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}} {
+		out = append(out, image.Pt(int(math.Round(cx+p[0]*c-p[1]*s)), int(math.Round(cy+p[0]*s+p[1]*c))))
+	}
+	return out
+}
+
+// sidedCards runs the outline searches on a top-down grey image as
+// readCards does with no card matched: the closed outlines, then the
+// side search over what they leave.
+func sidedCards(t *testing.T, gray gocv.Mat, v *view) (closed []unknownCard, sided []stackedCard) {
+	t.Helper()
+	o := newOutlineFinder()
+	defer o.close()
+	closed, err := o.findUnknownCards(gray, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []placed
+	for _, u := range closed {
+		found = append(found, placed{u.quad, u.kind})
+	}
+	return closed, o.findSidedCards(gray, v, nil, nil, found, nil)
+}
+
+// TestSidedCardTouchingMatPattern renders, on a mat with printed rings, a
+// low-texture card (a plain light face, a soft shape and a token-sized
+// panel printed on it) that one of the rings touches and crosses, so that
+// the card's outline and the ring's make one contour: the side search
+// finds the card by its four straight sides, and reports neither the
+// ring nor the panel on its face, nor the card twice.
+func TestSidedCardTouchingMatPattern(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	for _, deg := range []float64{0, 7, -23, 90 + 11} {
+		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+		cx, cy := float64(v.size.X)*0.45, float64(v.size.Y)*0.5
+		w, h := models.CardShortMM*px, models.CardLongMM*px
+		// Rings printed on the mat, one crossing the card's right side.
+		ring := func(x, y, r float64) {
+			gocv.Circle(&gray, image.Pt(int(x), int(y)), int(r), color.RGBA{60, 60, 60, 0}, 4)
+		}
+		ring(cx+w/2, cy-10, 45)
+		ring(cx-w, cy+h/2, 60)
+		card := cardRect(cx, cy, w, h, deg)
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{card})
+		gocv.FillPoly(&gray, pv, color.RGBA{205, 205, 205, 0})
+		gocv.Polylines(&gray, pv, true, color.RGBA{30, 30, 30, 0}, 2)
+		pv.Close()
+		// The ring over the card's edge (it lies on top where they meet).
+		ring(cx+w/2, cy-10, 45)
+		// A soft shape and a token-sized panel on the face.
+		gocv.Ellipse(&gray, image.Pt(int(cx), int(cy-20)), image.Pt(30, 18), deg, 0, 360, color.RGBA{170, 170, 170, 0}, -1)
+		panel := cardRect(cx, cy+8, models.TokenShortMM*px, models.TokenLongMM*px, deg)
+		pp := gocv.NewPointsVectorFromPoints([][]image.Point{panel})
+		gocv.Polylines(&gray, pp, true, color.RGBA{40, 40, 40, 0}, 2)
+		pp.Close()
+		gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+
+		closed, sided := sidedCards(t, gray, v)
+		gray.Close()
+		// The closed-outline search may take the panel for a token (its
+		// own outline is closed); the card is the side search's.
+		found := 0
+		for _, u := range closed {
+			if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 4 {
+				found++
+			}
+		}
+		for _, s := range sided {
+			q := s.quad
+			c := q.Center()
+			if math.Hypot(c.X-cx, c.Y-cy) > 4 {
+				t.Errorf("turned %v°: the side search reported a card at %.0f,%.0f, none there", deg, c.X, c.Y)
+				continue
+			}
+			found++
+			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
+			if math.Abs(short/w-1) > 0.05 || math.Abs(long/h-1) > 0.05 {
+				t.Errorf("turned %v°: the card's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
+			}
+		}
+		if found != 1 {
+			t.Errorf("turned %v°: the card was reported %d times, want once (closed outlines %d, by sides %d)", deg, found, len(closed), len(sided))
+		}
+		if len(sided) == 0 {
+			t.Errorf("turned %v°: the side search found nothing", deg)
+		}
+	}
+}
+
+// TestSidedSearchSkipsPrintedRectangle checks that a card-sized rectangle
+// printed on the mat, a thin dark line with the mat on both sides, is not
+// taken for a card, on a plain mat and on one with a soft gradient.
+func TestSidedSearchSkipsPrintedRectangle(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	for _, deg := range []float64{0, 12} {
+		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+		cx, cy := float64(v.size.X)*0.55, float64(v.size.Y)*0.45
+		rect := cardRect(cx, cy, models.CardShortMM*px, models.CardLongMM*px, deg)
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{rect})
+		gocv.Polylines(&gray, pv, true, color.RGBA{40, 40, 40, 0}, 3)
+		pv.Close()
+		// A ring crossing it, so that its outline is no closed contour either.
+		gocv.Circle(&gray, image.Pt(int(cx), int(cy)+int(models.CardLongMM*px/2)), 50, color.RGBA{60, 60, 60, 0}, 4)
+		gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+		_, sided := sidedCards(t, gray, v)
+		gray.Close()
+		for _, s := range sided {
+			c := s.quad.Center()
+			t.Errorf("turned %v°: the printed rectangle was reported as a card at %.0f,%.0f", deg, c.X, c.Y)
+		}
+	}
+}
