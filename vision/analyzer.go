@@ -254,6 +254,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	// no face is reported unknown.
 	// (Card outlines need the full resolution: at 1 px/mm they break up.)
 	found := make([]placed, 0, len(dets))
+	unnamed := unnamedSites{} // found's sites found by their outline and not named
 	for _, d := range dets {
 		found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 	}
@@ -275,6 +276,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 			continue
 		}
 		u, inPlay := a.turned(gray, v, u)
+		unnamed.add(len(found), u, inPlay, len(cards))
 		if inPlay {
 			cards = append(cards, u.observation(v))
 		}
@@ -290,6 +292,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 			continue
 		}
 		u, inPlay := a.turned(gray, v, s.unknown())
+		unnamed.add(len(found), u, inPlay, len(cards))
 		if inPlay {
 			cards = append(cards, u.observation(v))
 		}
@@ -297,21 +300,50 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	}
 	a.lap("unexplained outlines")
 	// A site under a unit centred on it shows only its two short ends.
-	covered := a.findCoveredSites(gray, v, found)
+	// A site whose outline was found but not named may be named so too.
+	covered := a.findCoveredSites(gray, v, found, unnamed)
 	a.lap("covered sites")
 	for _, s := range covered {
-		if s.named {
+		at, replaces := len(cards), s.replaces >= 0
+		if replaces {
+			at = unnamed[s.replaces]
+		}
+		switch {
+		case s.named && replaces && at >= 0:
+			named = append(named, namedCard{at, s.det})
+			cards[at] = a.observe(s.det, v)
+			found[s.replaces].quad = s.det.quad
+		case s.named:
 			named = append(named, namedCard{len(cards), s.det})
 			cards = append(cards, a.observe(s.det, v))
-			continue
+		case !replaces:
+			cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 		}
-		cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 	}
 	a.confirmNames(f, cards, named, found)
 	a.lap("name check")
 	sortObservations(cards)
 	a.lap("report")
 	return cards, rescale, nil
+}
+
+// unnamedSites maps the place in found of each card found by its outline,
+// not named, that may be a site, to its place in the cards reported (-1
+// when it is not reported). A landscape outline of a standard card's size
+// that lies on a card is taken for a tapped unit (landscapeCard), but it
+// may be the site under that card as well.
+type unnamedSites map[int]int
+
+// add records c, at place i in found, when it may be a site: reported
+// (inPlay) as card at.
+func (u unnamedSites) add(i int, c unknownCard, inPlay bool, at int) {
+	if c.kind != models.KindSite && (c.kind != models.KindStandard || !landscape(c.quad)) {
+		return
+	}
+	if !inPlay {
+		at = -1
+	}
+	u[i] = at
 }
 
 // observe turns a matched card into what the analyzer reports.

@@ -53,30 +53,46 @@ type coveredSite struct {
 	det   detection
 	named bool
 	quad  models.Quad // top-down pixels
+	// replaces is the place in found of the unnamed site (found by its
+	// outline) that this one names, or -1.
+	replaces int
 }
 
 // findCoveredSites looks, in every cell that holds a unit or token and no
-// site, for a site lying under it.
-func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed) []coveredSite {
+// named site, for a site lying under it. A card found by its outline but
+// not named that may be a site (its place in found is a key of unnamed) is
+// searched for too,
+// without its outline hiding it: the covered site found there replaces it
+// (coveredSite.replaces) when named, and is dropped when not.
+func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unnamed unnamedSites) []coveredSite {
 	var out []coveredSite
 	search := &a.covered
 	for row := 0; row < models.Rows; row++ {
 		for col := 0; col < models.Columns; col++ {
 			cell := models.Cell{Col: col, Row: row}
 			hasSite, hasUnit := false, false
-			for _, p := range found {
+			outlined := -1 // an unnamed site in the cell
+			for i, p := range found {
 				c, ok := v.cellAt(p.quad.Center())
 				if !ok || c != cell {
 					continue
 				}
-				if p.kind == models.KindSite {
+				_, bare := unnamed[i]
+				switch {
+				case bare && outlined < 0:
+					outlined = i
+				case p.kind == models.KindSite:
 					hasSite = true
-				} else {
+				default:
 					hasUnit = true
 				}
 			}
 			if hasSite || !hasUnit {
 				continue
+			}
+			onTop := found
+			if outlined >= 0 {
+				onTop = append(append(make([]placed, 0, len(found)-1), found[:outlined]...), found[outlined+1:]...)
 			}
 			if search.faces == nil {
 				f, ok := newSiteFaces(a.index)
@@ -85,7 +101,8 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed) []co
 				}
 				search.faces = &f
 			}
-			if s, ok := a.siteUnder(gray, v, cell, found, search); ok {
+			if s, ok := a.siteUnder(gray, v, cell, onTop, search); ok && (s.named || outlined < 0) {
+				s.replaces = outlined
 				out = append(out, s)
 			}
 		}

@@ -97,7 +97,7 @@ func BenchmarkCoveredSites(b *testing.B) {
 	i := 0
 	cpuPerOp(b, func() {
 		in := ins[i%len(ins)]
-		a.findCoveredSites(in.gray, in.v, in.found)
+		a.findCoveredSites(in.gray, in.v, in.found, nil)
 		i++
 	})
 }

@@ -105,7 +105,7 @@ func TestCoveredSitesAsPlain(t *testing.T) {
 	ins := coveredInputs(t, a, 40)
 	var fast [][]coveredSite
 	for _, in := range ins {
-		fast = append(fast, a.findCoveredSites(in.gray, in.v, in.found))
+		fast = append(fast, a.findCoveredSites(in.gray, in.v, in.found, nil))
 	}
 	if a.covered.faces == nil || len(a.covered.faces.refs) == 0 {
 		t.Skip("no site faces searched")
@@ -113,7 +113,7 @@ func TestCoveredSitesAsPlain(t *testing.T) {
 	a.covered.faces.noLanes = true
 	named := 0
 	for i, in := range ins {
-		plain := a.findCoveredSites(in.gray, in.v, in.found)
+		plain := a.findCoveredSites(in.gray, in.v, in.found, nil)
 		if !reflect.DeepEqual(fast[i], plain) {
 			t.Fatalf("still %d: %+v, plainly %+v", i, fast[i], plain)
 		}

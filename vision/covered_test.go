@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -8,7 +9,9 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
 
@@ -531,4 +534,62 @@ func siteFacesOf(t *testing.T, a *Analyzer) *siteFaces {
 		t.Fatal("no site faces")
 	}
 	return &faces
+}
+
+// TestOutlinedSiteNamedUnderCard reads scenes in which a site's outline
+// shows whole around the token or unit on it, so that the outline search
+// finds it (as a site, or as a tapped unit lying on the card) before the
+// covered-site search looks at its cell: the search must still name it
+// from what shows beside the card on top (findCoveredSites' unnamed).
+// Before, the outline, unnamed, hid the site from the search.
+func TestOutlinedSiteNamedUnderCard(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range []struct {
+		set, i int64
+		cell   string
+	}{{1, 11, "E2"}, {4242, 58, "A1"}} {
+		scene, err := r.Scene(synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{JPEGQuality: 85})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var site string
+		for _, c := range scene.Truth.Cards {
+			if c.Cell != nil && c.Cell.String() == sc.cell && c.Type == models.Site {
+				site = c.Name
+			}
+		}
+		if site == "" {
+			t.Fatalf("set %d scene %d: no site in %s", sc.set, sc.i, sc.cell)
+		}
+		frame, err := gocv.ImageToMatRGB(scene.Image)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cal.Geometry = scene.Truth.Geometry
+		obs, err := a.Analyze(frame, cal)
+		frame.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []string
+		named := false
+		for _, c := range obs.Cards {
+			if c.Cell != nil && c.Cell.String() == sc.cell {
+				seen = append(seen, fmt.Sprintf("%s (%s)", c.NameOr("unknown"), c.Kind))
+				named = named || c.NameOr("") == site
+			}
+		}
+		if !named {
+			t.Errorf("set %d scene %d: %s holds site %s, read as %v", sc.set, sc.i, sc.cell, site, seen)
+		}
+	}
 }
