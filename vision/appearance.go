@@ -491,19 +491,29 @@ const (
 // face fits it clearly. Its turn, owner and tapped come from the face's
 // turn that fits best.
 func (a *Analyzer) nameByLook(quad models.Quad, v *view) (detection, bool) {
-	x := a.index.looks
 	colour := a.images.small
-	if x == nil || len(x.kinds) == 0 || colour.Empty() || v.size.X <= 0 {
+	if colour.Empty() || v.size.X <= 0 {
 		return detection{}, false
 	}
-	scale := float64(colour.Cols()) / float64(v.size.X)
-	views := x.lookViews(colour, scale, quad, v.pxPerMM)
-	res := x.name(a.index.refs, views)
+	return a.index.nameByLook(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM)
+}
+
+// nameByLook names the card in an outline quad (clockwise from the
+// top-left, in pixels of pxPerMM) of a colour image (scale: its pixels
+// per quad pixel, about 1 per millimetre) by its look; ok is false when
+// no face fits it clearly. The detection's quad and fit are in the
+// outline's pixels.
+func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Quad, pxPerMM float64) (detection, bool) {
+	if x.looks == nil || len(x.looks.kinds) == 0 {
+		return detection{}, false
+	}
+	views := x.looks.lookViews(colour, scale, quad, pxPerMM)
+	res := x.looks.name(x.refs, views)
 	if !res.ok || res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin {
 		return detection{}, false
 	}
-	ri := x.ref(views, res.best)
-	ref := &a.index.refs[ri]
+	ri := x.looks.ref(views, res.best)
+	ref := &x.refs[ri]
 	src := views[res.best.view].src
 	w, h := float64(ref.W), float64(ref.H)
 	var pairs []pointPair
@@ -519,3 +529,36 @@ func (a *Analyzer) nameByLook(quad models.Quad, v *view) (detection, bool) {
 
 // lookConfidence is the most confidence a card named by look is reported with.
 const lookConfidence = 0.9
+
+// identifyByLook names the card a picture shows (Identify's: the card
+// fills it) by its look: the picture, brought to about 1 pixel a
+// millimetre, is the outline. f is the picture's pixels per detection
+// pixel.
+func (x *catalogIndex) identifyByLook(picture gocv.Mat) (d detection, f float64, ok bool) {
+	if x.looks == nil || picture.Empty() {
+		return detection{}, 0, false
+	}
+	colour := gocv.NewMat()
+	defer colour.Close()
+	if picture.Channels() == 1 {
+		gocv.CvtColor(picture, &colour, gocv.ColorGrayToBGR)
+	} else if picture.Channels() == 3 {
+		picture.CopyTo(&colour)
+	} else {
+		return detection{}, 0, false
+	}
+	long := float64(max(colour.Cols(), colour.Rows()))
+	small := gocv.NewMat()
+	defer small.Close()
+	for _, longMM := range []float64{models.CardLongMM, models.TokenLongMM} {
+		// 1 pixel a millimetre: the long side longMM pixels.
+		k := longMM / long
+		gocv.Resize(colour, &small, image.Pt(max(2, int(float64(colour.Cols())*k+0.5)), max(2, int(float64(colour.Rows())*k+0.5))), 0, 0, gocv.InterpolationArea)
+		w, h := float64(small.Cols()), float64(small.Rows())
+		d, ok := x.nameByLook(small, 1, models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, 1)
+		if ok {
+			return d, k, true
+		}
+	}
+	return detection{}, 0, false
+}

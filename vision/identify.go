@@ -324,6 +324,7 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 	scaled := gocv.NewMat()
 	defer scaled.Close()
 	long := float64(max(gray.Cols(), gray.Rows()))
+	contradicted := false
 	for _, longMM := range []float64{models.CardLongMM, models.TokenLongMM} {
 		f := longMM * a.opts.pxPerMM() / long
 		if math.Abs(f-1) > 0.02 {
@@ -342,6 +343,7 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 		// card whose face is contradicted is a card, of no face of the
 		// catalog, not a token.
 		if ks := a.check(&d, feat, keypointsInside(feat, d.quad)); a.contradicted(&d, feat, ks) || !agreesWhole(ks) {
+			contradicted = true
 			break
 		}
 		ref := &a.index.refs[d.ref]
@@ -357,6 +359,23 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 		return o, true
 	}
 	w, h := float64(gray.Cols()), float64(gray.Rows())
+	if !contradicted {
+		// A face feature matching cannot name (smooth art, or blurred) may
+		// be named by its look (appearance.go).
+		if d, f, ok := a.index.identifyByLook(picture); ok {
+			ref := &a.index.refs[d.ref]
+			rot := d.rotation()
+			o := models.CardObservation{
+				Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
+				Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
+				Confidence: d.confidence(),
+			}
+			for i, p := range d.quad {
+				o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
+			}
+			return o, true
+		}
+	}
 	return models.CardObservation{Quad: models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, Confidence: unknownConfidence}, false
 }
 
