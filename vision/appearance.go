@@ -171,6 +171,19 @@ func newLookLevel(iw, ih, w, h int) lookLevel {
 func (lv *lookLevel) vector(px []byte, w, h int) []float32 {
 	n := lv.w * lv.h
 	out := make([]float32, 3*n)
+	if lv.w == w-2*lookBorder && lv.h == h-2*lookBorder {
+		// The inside itself, pixel for pixel.
+		for y := 0; y < lv.h; y++ {
+			row := px[3*((y+lookBorder)*w+lookBorder):]
+			for x := 0; x < lv.w; x++ {
+				p := row[3*x : 3*x+3]
+				out[y*lv.w+x] = float32(p[0])
+				out[n+y*lv.w+x] = float32(p[1])
+				out[2*n+y*lv.w+x] = float32(p[2])
+			}
+		}
+		return out
+	}
 	for y, ry := range lv.rows {
 		for x, rx := range lv.cols {
 			var s [3]float32
@@ -319,6 +332,7 @@ func (x *lookIndex) fineVec(v *lookView) ([]float32, bool) {
 // the best of another name (score -1 when there is none).
 type lookResult struct {
 	best, second lookCandidate
+	fine         []lookCandidate // the faces compared at the thumbnail's scale, best first
 	ok           bool
 }
 
@@ -378,21 +392,25 @@ func warpLook(colour gocv.Mat, scale float64, src [4]models.Point, w, h int) ([]
 		return nil, false
 	}
 	out := make([]byte, 3*w*h)
+	maxX, maxY := float64(cols-1), float64(rows-1)
 	for y := 0; y < h; y++ {
+		// The thumbnail pixels' centres in the image (whose pixel centres
+		// lie at half-integers): the homography's terms step along the row.
+		fy := float64(y) + 0.5
+		nx, ny, nw := hm[0]*0.5+hm[1]*fy+hm[2], hm[3]*0.5+hm[4]*fy+hm[5], hm[6]*0.5+hm[7]*fy+hm[8]
+		row := out[3*y*w : 3*(y+1)*w]
 		for x := 0; x < w; x++ {
-			// The thumbnail pixel's centre in the image, whose pixel
-			// centres lie at half-integers.
-			p := hm.Apply(models.Point{X: float64(x) + 0.5, Y: float64(y) + 0.5})
-			fx := min(max(p.X-0.5, 0), float64(cols-1))
-			fy := min(max(p.Y-0.5, 0), float64(rows-1))
-			x0, y0 := min(int(fx), cols-2), min(int(fy), rows-2)
-			ax, ay := fx-float64(x0), fy-float64(y0)
+			px, py := nx/nw-0.5, ny/nw-0.5
+			nx, ny, nw = nx+hm[0], ny+hm[3], nw+hm[6]
+			px, py = min(max(px, 0), maxX), min(max(py, 0), maxY)
+			x0, y0 := min(int(px), cols-2), min(int(py), rows-2)
+			ax, ay := float32(px-float64(x0)), float32(py-float64(y0))
 			i := y0*stride + 3*x0
-			j := i + stride
-			o := out[3*(y*w+x) : 3*(y*w+x)+3]
+			a, b := img[i:i+6], img[i+stride:i+stride+6]
+			o := row[3*x : 3*x+3]
 			for c := range o {
-				top := float64(img[i+c]) + ax*(float64(img[i+3+c])-float64(img[i+c]))
-				bot := float64(img[j+c]) + ax*(float64(img[j+3+c])-float64(img[j+c]))
+				top := float32(a[c]) + ax*(float32(a[3+c])-float32(a[c]))
+				bot := float32(b[c]) + ax*(float32(b[3+c])-float32(b[c]))
 				o[c] = uint8(top + ay*(bot-top) + 0.5)
 			}
 		}
@@ -454,7 +472,7 @@ func (x *lookIndex) name(refs []reference, views []lookView) lookResult {
 		}
 	}
 	sort.SliceStable(fine, func(i, j int) bool { return fine[i].score > fine[j].score })
-	res.best, res.second, res.ok = fine[0], lookCandidate{view: -1, face: -1, score: -1}, true
+	res.best, res.second, res.fine, res.ok = fine[0], lookCandidate{view: -1, face: -1, score: -1}, fine, true
 	name := refs[x.ref(views, res.best)].card.Name
 	// The best face of another name: among the faces compared at the
 	// thumbnail's scale; else (all of them of the best's name) the best of
@@ -509,6 +527,9 @@ func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Qu
 	}
 	views := x.looks.lookViews(colour, scale, quad, pxPerMM)
 	res := x.looks.name(x.refs, views)
+	if res.ok && res.best.score >= lookAlignFrom && (res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin) {
+		res = x.looks.align(colour, scale, views, res, x.refs)
+	}
 	if !res.ok || res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin {
 		return detection{}, false
 	}
@@ -561,4 +582,119 @@ func (x *catalogIndex) identifyByLook(picture gocv.Mat) (d detection, f float64,
 		}
 	}
 	return detection{}, 0, false
+}
+
+// An outline found a few millimetres off its card costs the card's face
+// much of its correlation. When the best face correlates by lookAlignFrom
+// or more but is not named, the outline is aligned on the layout all faces
+// of its kind share (lookIndex.align): moved by whole thumbnail pixels (2
+// mm), at most lookAlignSteps steps, to where what it shows correlates
+// best with the kind's mean face, and the faces are compared there again.
+// The layout favours no face: a card the catalog lacks is aligned as well,
+// and correlates with no face the better for it.
+const (
+	lookAlignFrom  = 0.15
+	lookAlignSteps = 2
+)
+
+// layoutScore gives how well a level's vector (as read, not compared)
+// correlates with the kind's mean face, both taken out of what a flat
+// tone and ramps explain, channel by channel. The basis is orthonormal, so
+// that is v's dot with the mean face's basis vector over the length of
+// what is left of v.
+func (lv *lookLevel) layoutScore(v []float32) float64 {
+	n := lv.w * lv.h
+	var num, den float64
+	for c := range lv.basis {
+		ch := v[c*n : (c+1)*n]
+		left := float64(dot32(ch, ch))
+		for _, b := range lv.basis[c][:3] {
+			d := float64(dot32(ch, b))
+			left -= d * d
+		}
+		num += float64(dot32(ch, lv.basis[c][3]))
+		den += left
+	}
+	if den <= 0 {
+		return 0
+	}
+	return num / math.Sqrt(den)
+}
+
+// align moves the outline of res's best view to where it shows its kind's
+// layout best (see lookAlignFrom), compares the faces of res.fine in that
+// view there instead, and decides again; the view's outline is left where
+// it moved.
+func (x *lookIndex) align(colour gocv.Mat, scale float64, views []lookView, res lookResult, refs []reference) lookResult {
+	bv := &views[res.best.view]
+	k := &x.kinds[bv.kind]
+	lv := &k.levels[0]
+	n := 3 * lv.w * lv.h
+	src := bv.src
+	// A thumbnail pixel's steps across and down the face, in outline pixels.
+	ux, uy := (src[1].X-src[0].X)/float64(k.w), (src[1].Y-src[0].Y)/float64(k.w)
+	vx, vy := (src[3].X-src[0].X)/float64(k.h), (src[3].Y-src[0].Y)/float64(k.h)
+	at := func(dx, dy int) ([4]models.Point, []float32, bool) {
+		var q [4]models.Point
+		for i, p := range src {
+			q[i] = models.Point{X: p.X + float64(dx)*ux + float64(dy)*vx, Y: p.Y + float64(dx)*uy + float64(dy)*vy}
+		}
+		px, ok := warpLook(colour, scale, q, k.w, k.h)
+		if !ok {
+			return q, nil, false
+		}
+		return q, lv.vector(px, k.w, k.h), true
+	}
+	cx, cy := 0, 0
+	_, vec0, ok := at(0, 0)
+	if !ok {
+		return res
+	}
+	top := lv.layoutScore(vec0)
+	var topSrc [4]models.Point
+	var topVec []float32
+	tried := map[[2]int]bool{{0, 0}: true}
+	for step := 0; step < lookAlignSteps; step++ {
+		bx, by := cx, cy
+		for _, d := range [8][2]int{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+			if tried[[2]int{bx + d[0], by + d[1]}] {
+				continue
+			}
+			tried[[2]int{bx + d[0], by + d[1]}] = true
+			q, vec, ok := at(bx+d[0], by+d[1])
+			if !ok {
+				continue
+			}
+			if sc := lv.layoutScore(vec); sc > top {
+				top, topSrc, topVec = sc, q, vec
+				cx, cy = bx+d[0], by+d[1]
+			}
+		}
+		if cx == bx && cy == by {
+			break
+		}
+	}
+	if topVec == nil || !lv.compared(topVec) {
+		return res
+	}
+	bv.src, bv.fine, bv.fineOK = topSrc, topVec, true
+	for i, c := range res.fine {
+		if c.view == res.best.view {
+			res.fine[i].score = float64(dot32(topVec, lv.faces[c.face*n:(c.face+1)*n]))
+		}
+	}
+	sort.SliceStable(res.fine, func(i, j int) bool { return res.fine[i].score > res.fine[j].score })
+	res.best = res.fine[0]
+	name := refs[x.ref(views, res.best)].card.Name
+	for _, c := range res.fine {
+		if refs[x.ref(views, c)].card.Name != name {
+			// The best of another name: at the thumbnail's scale, or as
+			// the coarse comparison had it, whichever is the higher.
+			if c.score >= res.second.score || res.second.view < 0 || refs[x.ref(views, res.second)].card.Name == name {
+				res.second = c
+			}
+			break
+		}
+	}
+	return res
 }

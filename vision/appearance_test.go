@@ -129,8 +129,10 @@ type lookScore struct {
 
 // smoothScenes renders frames of the smooth cards (cat) on a table, reads
 // each with a, and names each fully visible card by look in its true
-// outline (nameByLook: the outline search is not what is tested here).
-func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer) lookScore {
+// outline (nameByLook: the outline search is not what is tested here),
+// moved offMM millimetres across and down the top-down image (an outline
+// found a little off its card).
+func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer, offMM float64) lookScore {
 	t.Helper()
 	r, err := synth.NewRenderer(cat)
 	if err != nil {
@@ -167,6 +169,8 @@ func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer) lookScore {
 			var q models.Quad
 			for k, p := range c.Quad {
 				q[k] = v.fromImg.Apply(p)
+				q[k].X += offMM * v.pxPerMM
+				q[k].Y += offMM * v.pxPerMM
 			}
 			d, ok := a.nameByLook(clockwiseFromTopLeft(q), v)
 			_, inCatalog := a.cat.BySlug(c.Slug)
@@ -205,7 +209,8 @@ func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer) lookScore {
 // feature matching) are named by their look, each turned right.
 func TestNamesSmoothFacesByLook(t *testing.T) {
 	cat := smoothCatalog(t, t.TempDir(), smoothCards())
-	s := smoothScenes(t, cat, newTestAnalyzer(t, cat))
+	a := newTestAnalyzer(t, cat)
+	s := smoothScenes(t, cat, a, 0)
 	t.Logf("fully visible cards named right by look: %d of %d", s.right, s.full)
 	if s.full < 10 {
 		t.Fatalf("the scenes show %d cards fully, want 10 or more", s.full)
@@ -215,6 +220,13 @@ func TestNamesSmoothFacesByLook(t *testing.T) {
 	}
 	if float64(s.right) < 0.9*float64(s.full) {
 		t.Errorf("named right %d of %d fully visible smooth cards, want 90%% or more", s.right, s.full)
+	}
+	// Outlines found 3 mm off each way: the faces are aligned on them
+	// (lookIndex.align).
+	off := smoothScenes(t, cat, a, 3)
+	t.Logf("outlines 3 mm off: named right %d of %d", off.right, off.full)
+	if off.wrong > 0 || off.turnedWrong > 0 || float64(off.right) < 0.8*float64(off.full) {
+		t.Errorf("outlines 3 mm off: named right %d of %d (%d wrong, %d turned wrong), want 80%% or more and none wrong", off.right, off.full, off.wrong, off.turnedWrong)
 	}
 }
 
@@ -227,7 +239,7 @@ func TestLookKeepsMissingCardUnknown(t *testing.T) {
 	for i := 1; i < 16; i += 2 {
 		missing[fmt.Sprintf("smooth_%02d", i)] = true
 	}
-	s := smoothScenes(t, cat, newTestAnalyzer(t, catalogWithout(cat, missing)))
+	s := smoothScenes(t, cat, newTestAnalyzer(t, catalogWithout(cat, missing)), 0)
 	t.Logf("missing from the catalog: %d fully visible, %d named; the others: %d of %d named right", s.missing, s.missingNamed, s.right, s.full)
 	if s.missing < 5 {
 		t.Fatalf("the scenes show %d cards missing from the catalog fully, want 5 or more", s.missing)
