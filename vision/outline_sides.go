@@ -32,13 +32,12 @@ import (
 // sideBuffers are the images of the side search: the thin edges and the
 // blurred image that findUnknownCards's edge detection leaves (the faces
 // of the matched cards left out), kept for findSidedCards in the same
-// frame, and the index of the edge pixels by position.
+// frame, the edge pixels listed and those seen.
 type sideBuffers struct {
 	thin, grey gocv.Mat
 	ready      bool // thin and grey hold this frame's
-	at         []int32
-	px         []edgePixel
-	seen       []bool
+	px         []int32
+	seen       []uint64 // a bit a pixel
 }
 
 func newSideBuffers() sideBuffers {
@@ -62,8 +61,8 @@ const (
 )
 
 // sideReach is how far (pixels, either way) a run's next pixel may lie:
-// two, so that a pixel whose direction strays (a thin edge's staircase,
-// a speck beside it) does not cut the run.
+// its eight neighbours. (The directions are Sobel's on the blurred image,
+// steady enough along a thin edge's staircase within sideDirTolDeg.)
 const sideReach = 1
 
 // sideOutliers is the share of a run's pixels that may lie off its line.
@@ -115,60 +114,59 @@ func dirDiff(a, b float64) float64 {
 	return math.Min(d, math.Pi-d)
 }
 
-// signedEdgePixels lists the pixels of an edge map (of the image grey
-// shows, lightly blurred) row by row, with their gradients' directions
-// modulo a whole turn in bin (dirSteps of them: a line's two edges, dark
-// to light and light to dark, are two sides' runs). The pixels two or
-// fewer from the image's border are left out.
-func signedEdgePixels(edges []byte, grey edgeMap, out []edgePixel) []edgePixel {
+// markDirections marks each pixel of an edge map (of the image grey
+// shows, lightly blurred), in place, with its gradient's direction modulo
+// a whole turn (dirCode: a line's two edges, dark to light and light to
+// dark, are two sides' runs), and lists the pixels (y·w + x) row by row,
+// in out. The pixels within sideReach of the image's border are left out
+// (and unmarked).
+func markDirections(edges []byte, grey edgeMap, out []int32) []int32 {
 	w, h := grey.w, grey.h
 	out = out[:0]
 	g := grey.pix
-	if len(edges) < w*h || len(g) < w*h || w < 2*sideReach+8 {
+	if len(edges) < w*h || len(g) < w*h || w < 2*sideReach+8 || h < 2*sideReach+1 {
 		return out
 	}
+	clear(edges[:sideReach*w])
+	clear(edges[(h-sideReach)*w : h*w])
 	for y := sideReach; y < h-sideReach; y++ {
 		row := edges[y*w : (y+1)*w]
+		row[0], row[w-1] = 0, 0
 		// Eight pixels at a time: most are off the edges.
-		for x0 := 0; x0+8 <= w; x0 += 8 {
-			word := binary.LittleEndian.Uint64(row[x0:])
+		for x0 := 0; x0 < w; x0 += 8 {
+			var word uint64
+			if x0+8 <= w {
+				word = binary.LittleEndian.Uint64(row[x0:])
+			} else {
+				for k := x0; k < w; k++ {
+					word |= uint64(row[k]) << (8 * (k - x0))
+				}
+			}
 			for word != 0 {
 				k := bits.TrailingZeros64(word) / 8
 				word &^= 0xff << (8 * k)
 				x := x0 + k
-				if x < sideReach || x >= w-sideReach {
-					continue
-				}
 				i := y*w + x
 				a, b, c := int(g[i-w-1]), int(g[i-w]), int(g[i-w+1])
 				d, f := int(g[i-1]), int(g[i+1])
 				e, k2, l := int(g[i+w-1]), int(g[i+w]), int(g[i+w+1])
 				gx := c + 2*f + l - a - 2*d - e
 				gy := e + 2*k2 + l - a - 2*b - c
-				if gx == 0 && gy == 0 {
-					continue
+				code := byte(1) // no direction (rare): an edge still
+				if gx != 0 || gy != 0 {
+					code = dirCode(dirStep(float64(gx), float64(gy)))
 				}
-				out = append(out, edgePixel{x: int32(x), y: int32(y), bin: dirStep(float64(gx), float64(gy))})
+				row[x] = code
+				out = append(out, int32(i))
 			}
-		}
-		for x := w &^ 7; x < w-sideReach; x++ { // the row's last few
-			if row[x] == 0 || x < sideReach {
-				continue
-			}
-			i := y*w + x
-			a, b, c := int(g[i-w-1]), int(g[i-w]), int(g[i-w+1])
-			d, f := int(g[i-1]), int(g[i+1])
-			e, k2, l := int(g[i+w-1]), int(g[i+w]), int(g[i+w+1])
-			gx := c + 2*f + l - a - 2*d - e
-			gy := e + 2*k2 + l - a - 2*b - c
-			if gx == 0 && gy == 0 {
-				continue
-			}
-			out = append(out, edgePixel{x: int32(x), y: int32(y), bin: dirStep(float64(gx), float64(gy))})
 		}
 	}
 	return out
 }
+
+// dirCode is the mark of an edge pixel whose direction is step s: never
+// zero (off the edges), step 0 taken for its neighbour 1.
+func dirCode(s uint8) byte { return max(s, 1) }
 
 // dirSteps is how many steps a whole turn of direction is cut in.
 const dirSteps = 256
@@ -203,65 +201,59 @@ var stepCos, stepSin = func() (c, s [dirSteps]float64) {
 	return c, s
 }()
 
-// segmentsOf finds the straight segments among edge pixels px (listed row
-// by row, of an image w pixels wide, none within sideReach of its border,
-// their directions in bin, see signedEdgePixels; at indexes them by
-// position and is left as it was found: −1 everywhere) at least minLen
-// long.
-func segmentsOf(px []edgePixel, w int, at []int32, seen []bool, minLen float64) []segment {
-	for i, p := range px {
-		at[int(p.y)*w+int(p.x)] = int32(i)
-	}
-	defer func() {
-		for _, p := range px {
-			at[int(p.y)*w+int(p.x)] = -1
-		}
-	}()
-	tol := int(math.Round(sideDirTolDeg * dirSteps / 360))
-	var offsets []int
-	for dy := -sideReach; dy <= sideReach; dy++ {
-		for dx := -sideReach; dx <= sideReach; dx++ {
+// segmentsOf finds the straight segments at least minLen long among the
+// edge pixels px of a direction map (marked by markDirections, w pixels
+// wide); seen has a bit for each of its pixels, all clear, and is left
+// set where they lie.
+func segmentsOf(dirs []byte, px []int32, w int, seen []uint64, minLen float64) []segment {
+	tol := int8(math.Round(sideDirTolDeg * dirSteps / 360))
+	var offsets [8]int
+	n := 0
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
 			if dx != 0 || dy != 0 {
-				offsets = append(offsets, dy*w+dx)
+				offsets[n] = dy*w + dx
+				n++
 			}
 		}
 	}
-	seen = seen[:len(px)]
-	clear(seen)
 	var out []segment
 	var region []int32
-	for i := range px {
-		if seen[i] {
+	for _, i := range px {
+		if seen[i>>6]&(1<<(i&63)) != 0 {
 			continue
 		}
-		seen[i] = true
-		region = append(region[:0], int32(i))
-		ang := px[i].bin
+		seen[i>>6] |= 1 << (i & 63)
+		region = append(region[:0], i)
+		ang := dirs[i]
 		c1, s1 := stepCos[ang], stepSin[ang]
+		x0, y0 := int(i)%w, int(i)/w
+		x1, y1 := x0, y0
 		for k := 0; k < len(region); k++ {
-			p := px[region[k]]
-			at0 := int(p.y)*w + int(p.x)
+			p := int(region[k])
 			for _, o := range offsets {
-				j := at[at0+o]
-				if j < 0 || seen[j] {
+				j := p + o
+				bj := dirs[j]
+				if bj == 0 || seen[j>>6]&(1<<(j&63)) != 0 {
 					continue
 				}
-				bj := px[j].bin
-				if d := int(int8(bj - ang)); d > tol || d < -tol {
+				if d := int8(bj - ang); d > tol || d < -tol {
 					continue
 				}
-				seen[j] = true
-				region = append(region, j)
+				seen[j>>6] |= 1 << (j & 63)
+				region = append(region, int32(j))
 				c1, s1 = c1+stepCos[bj], s1+stepSin[bj]
-				if n := len(region); n < 16 || n%8 == 0 {
-					ang = dirStep(c1, s1)
+				if n := len(region); n&(n-1) == 0 || n%16 == 0 { // now and then
+					ang = dirCode(dirStep(c1, s1))
 				}
+				x, y := j%w, j/w
+				x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
 			}
 		}
-		if float64(len(region)) < sideMinDensity*minLen {
+		if float64(len(region)) < sideMinDensity*minLen || math.Hypot(float64(x1-x0), float64(y1-y0)) < minLen {
 			continue
 		}
-		if s, ok := fitSegment(px, region, minLen); ok {
+		if s, ok := fitSegment(region, w, minLen); ok {
 			out = append(out, s)
 		}
 	}
@@ -270,17 +262,17 @@ func segmentsOf(px []edgePixel, w int, at []int32, seen []bool, minLen float64) 
 
 // fitSegment fits a line to the pixels of a region (principal axis) and
 // gives its segment when the region is a straight one at least minLen long.
-func fitSegment(px []edgePixel, region []int32, minLen float64) (segment, bool) {
+func fitSegment(region []int32, w int, minLen float64) (segment, bool) {
 	n := float64(len(region))
 	var mx, my float64
 	for _, k := range region {
-		mx += float64(px[k].x)
-		my += float64(px[k].y)
+		mx += float64(int(k) % w)
+		my += float64(int(k) / w)
 	}
 	mx, my = mx/n, my/n
 	var sxx, syy, sxy float64
 	for _, k := range region {
-		dx, dy := float64(px[k].x)-mx, float64(px[k].y)-my
+		dx, dy := float64(int(k)%w)-mx, float64(int(k)/w)-my
 		sxx += dx * dx
 		syy += dy * dy
 		sxy += dx * dy
@@ -294,7 +286,7 @@ func fitSegment(px []edgePixel, region []int32, minLen float64) (segment, bool) 
 	t0, t1 := math.Inf(1), math.Inf(-1)
 	off := 0
 	for _, k := range region {
-		x, y := float64(px[k].x), float64(px[k].y)
+		x, y := float64(int(k)%w), float64(int(k)/w)
 		if math.Abs(x*c+y*s-rho) > sideMaxSpreadPx+0.5 {
 			off++
 			continue
@@ -408,20 +400,16 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		gocv.FillPoly(&b.thin, pv, color.RGBA{})
 		pv.Close()
 	}
-	b.px = signedEdgePixels(thinPix, grey, b.px)
-	px := b.px
-	// The index is −1 everywhere between frames, whatever their size.
-	if cap(b.at) < w*h {
-		b.at = make([]int32, w*h)
-		for i := range b.at {
-			b.at[i] = -1
-		}
+	// Each edge pixel marked with its direction (an edge still, for the
+	// sides' support and snapping below).
+	b.px = markDirections(thinPix, grey, b.px)
+	words := (w*h + 63) / 64
+	if cap(b.seen) < words {
+		b.seen = make([]uint64, words)
 	}
-	b.at = b.at[:w*h]
-	if cap(b.seen) < len(px) {
-		b.seen = make([]bool, len(px))
-	}
-	segs := segmentsOf(px, w, b.at, b.seen, sideMinShare*shape.short)
+	b.seen = b.seen[:words]
+	clear(b.seen)
+	segs := segmentsOf(thinPix, b.px, w, b.seen, sideMinShare*shape.short)
 	// What the grid and the cards found explain proposes nothing.
 	foundQuads := make([]models.Quad, 0, len(found))
 	inner := make([]models.Quad, 0, len(found))
