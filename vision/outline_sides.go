@@ -77,6 +77,12 @@ const sideParallelDeg = 2.0
 // of the side search: its outline's, a little off where it was found.
 const sideFoundMarginMM = 1.5
 
+// sideSizeWeight is how much a rectangle's size error (the relative
+// errors of its sides, summed) counts against its support in choosing
+// among those of one card: one side on the card's inner frame, a few
+// millimetres in, is supported as well as the card's outline.
+const sideSizeWeight = 4.0
+
 // sideEndSlackPx: a segment's end this near where a segment square to it
 // puts a card's side proposes no side of its own (a card's corners are
 // rounded: its sides' straight runs end short of them).
@@ -467,7 +473,7 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		if !good || !standsOut(q, grey, sideContrastMM*v.pxPerMM) {
 			continue
 		}
-		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - e})
+		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
 	var out []stackedCard
@@ -480,7 +486,7 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		if covered(r.quad, taken) || sameCardAsAny(r.quad, cardSized) || cornersWithin(r.quad, within) >= 3 {
 			continue
 		}
-		if underMatchedCard(r.quad, dets, points, v.pxPerMM, shows) {
+		if underMatchedCard(r.quad, dets, points, v.pxPerMM, shows) || holdsCentre(r.quad, foundQuads) {
 			continue
 		}
 		taken = append(taken, r.quad)
@@ -701,4 +707,17 @@ func quadArea(q models.Quad) float64 {
 		a += q[i].X*q[j].Y - q[j].X*q[i].Y
 	}
 	return math.Abs(a) / 2
+}
+
+// holdsCentre reports whether the centre of any of the quads (the cards
+// found) lies in q: a card found lies on it, and q is a card under it (a
+// site under a tapped unit within its outline, which the covered-site
+// search names) or no card at all.
+func holdsCentre(q models.Quad, quads []models.Quad) bool {
+	for _, o := range quads {
+		if inside(o.Center(), q) {
+			return true
+		}
+	}
+	return false
 }

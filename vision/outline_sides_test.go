@@ -51,11 +51,11 @@ func sidedCards(t *testing.T, gray gocv.Mat, v *view) (closed []unknownCard, sid
 }
 
 // TestSidedCardTouchingMatPattern renders, on a mat with printed rings, a
-// low-texture card (a plain light face, a soft shape and a token-sized
-// panel printed on it) that one of the rings touches and crosses, so that
-// the card's outline and the ring's make one contour: the side search
+// low-texture card (a plain light face, a soft shape, an inner frame and
+// a panel printed on it) that one of the rings touches and crosses, so
+// that the card's outline and the ring's make one contour: the side search
 // finds the card by its four straight sides, and reports neither the
-// ring nor the panel on its face, nor the card twice.
+// ring nor the frame or panel on its face, nor the card twice.
 func TestSidedCardTouchingMatPattern(t *testing.T) {
 	v := sidesTestView(t)
 	px := v.pxPerMM
@@ -76,18 +76,24 @@ func TestSidedCardTouchingMatPattern(t *testing.T) {
 		pv.Close()
 		// The ring over the card's edge (it lies on top where they meet).
 		ring(cx+w/2, cy-10, 45)
-		// A soft shape and a token-sized panel on the face.
+		// A soft shape, an inner frame 3 mm in, and a panel of a token's
+		// size (open at its top) on the face.
 		gocv.Ellipse(&gray, image.Pt(int(cx), int(cy-20)), image.Pt(30, 18), deg, 0, 360, color.RGBA{170, 170, 170, 0}, -1)
-		panel := cardRect(cx, cy+8, models.TokenShortMM*px, models.TokenLongMM*px, deg)
-		pp := gocv.NewPointsVectorFromPoints([][]image.Point{panel})
-		gocv.Polylines(&gray, pp, true, color.RGBA{40, 40, 40, 0}, 2)
+		frame := cardRect(cx, cy, w-6*px, h-6*px, deg)
+		pf := gocv.NewPointsVectorFromPoints([][]image.Point{frame})
+		gocv.Polylines(&gray, pf, true, color.RGBA{60, 60, 60, 0}, 2)
+		pf.Close()
+		panel := cardRect(cx, cy+8, models.TokenShortMM*px*0.9, models.TokenLongMM*px*0.9, deg)
+		pp := gocv.NewPointsVectorFromPoints([][]image.Point{panel[1:]})
+		gocv.Polylines(&gray, pp, false, color.RGBA{40, 40, 40, 0}, 2)
+		pp.Close()
+		pp = gocv.NewPointsVectorFromPoints([][]image.Point{{panel[3], panel[0]}})
+		gocv.Polylines(&gray, pp, false, color.RGBA{40, 40, 40, 0}, 2)
 		pp.Close()
 		gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
 
 		closed, sided := sidedCards(t, gray, v)
 		gray.Close()
-		// The closed-outline search may take the panel for a token (its
-		// own outline is closed); the card is the side search's.
 		found := 0
 		for _, u := range closed {
 			if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 4 {
@@ -139,4 +145,34 @@ func TestSidedSearchSkipsPrintedRectangle(t *testing.T) {
 			t.Errorf("turned %v°: the printed rectangle was reported as a card at %.0f,%.0f", deg, c.X, c.Y)
 		}
 	}
+}
+
+// TestSidedSearchLeavesSiteUnderUnit checks, on a still, that a site
+// under a tapped unit lying within its outline (the site's four sides
+// show) is left to the covered-site search, which names it, and not
+// reported unknown by the side search.
+func TestSidedSearchLeavesSiteUnderUnit(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	frame, cal, truth := stillFrame(t, "0011")
+	defer frame.Close()
+	obs, err := a.Analyze(frame, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range truth.Cards {
+		if want.Slug != "skyreach_mesa" || want.Cell == nil || want.Cell.String() != "E2" {
+			continue
+		}
+		wc := want.Quad.Center()
+		for _, c := range obs.Cards {
+			if cc := c.Quad.Center(); math.Hypot(cc.X-wc.X, cc.Y-wc.Y) < 25 && c.Kind == models.KindSite {
+				if c.NameOr("") != want.Name {
+					t.Errorf("the site under the tapped unit was read as %q, want %q", c.NameOr("unknown"), want.Name)
+				}
+				return
+			}
+		}
+		t.Fatalf("the site under the tapped unit at %v was not reported", wc)
+	}
+	t.Fatal("still 0011 holds no Skyreach Mesa in E2")
 }
