@@ -61,9 +61,9 @@ type coveredSite struct {
 // findCoveredSites looks, in every cell that holds a unit or token and no
 // named site, for a site lying under it. A card found by its outline but
 // not named that may be a site (its place in found is a key of unnamed) is
-// searched for too,
-// without its outline hiding it: the covered site found there replaces it
-// (coveredSite.replaces) when named, and is dropped when not.
+// searched for too: with it on top (a unit turned sideways on the site),
+// else without it (it is the site), and then the site named there replaces
+// it (coveredSite.replaces).
 func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unnamed unnamedSites) []coveredSite {
 	var out []coveredSite
 	search := &a.covered
@@ -77,22 +77,21 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 				if !ok || c != cell {
 					continue
 				}
-				_, bare := unnamed[i]
-				switch {
-				case bare && outlined < 0:
+				if _, bare := unnamed[i]; bare && outlined < 0 {
 					outlined = i
-				case p.kind == models.KindSite:
+					// One lying on a card is taken for a unit (see
+					// unnamedSites), and may be one.
+					hasUnit = hasUnit || p.kind != models.KindSite
+					continue
+				}
+				if p.kind == models.KindSite {
 					hasSite = true
-				default:
+				} else {
 					hasUnit = true
 				}
 			}
 			if hasSite || !hasUnit {
 				continue
-			}
-			onTop := found
-			if outlined >= 0 {
-				onTop = append(append(make([]placed, 0, len(found)-1), found[:outlined]...), found[outlined+1:]...)
 			}
 			if search.faces == nil {
 				f, ok := newSiteFaces(a.index)
@@ -101,7 +100,20 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 				}
 				search.faces = &f
 			}
-			if s, ok := a.siteUnder(gray, v, cell, onTop, search); ok && (s.named || outlined < 0) {
+			// A card found by its outline may lie on the site (a unit
+			// turned sideways) or be the site: the search looks with it on
+			// top first, then without it.
+			s, ok := a.siteUnder(gray, v, cell, found, search)
+			if ok && (s.named || outlined < 0) {
+				s.replaces = -1
+				out = append(out, s)
+				continue
+			}
+			if outlined < 0 {
+				continue
+			}
+			onTop := append(append(make([]placed, 0, len(found)-1), found[:outlined]...), found[outlined+1:]...)
+			if s, ok := a.siteUnder(gray, v, cell, onTop, search); ok && s.named {
 				s.replaces = outlined
 				out = append(out, s)
 			}
