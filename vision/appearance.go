@@ -698,3 +698,43 @@ func (x *lookIndex) align(colour gocv.Mat, scale float64, views []lookView, res 
 	}
 	return res
 }
+
+// lookOfFace gives how well face ref's look fits a picture of one card
+// (Identify's: the card fills it), at the best turn of the picture's
+// shape: its correlation as naming by look reads it (-1 when the face's
+// kind is not compared by look or nothing is left to compare).
+func (x *catalogIndex) lookOfFace(picture gocv.Mat, ref int) float64 {
+	if x.looks == nil || picture.Empty() || picture.Channels() != 3 {
+		return -1
+	}
+	ki, face := -1, -1
+	for k := range x.looks.kinds {
+		for f, r := range x.looks.kinds[k].refs {
+			if int(r) == ref {
+				ki, face = k, f
+			}
+		}
+	}
+	if ki < 0 {
+		return -1
+	}
+	fw, fh := faceSizeMM(x.looks.kinds[ki].kind)
+	long := float64(max(picture.Cols(), picture.Rows()))
+	k := math.Max(fw, fh) / long
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(picture, &small, image.Pt(max(2, int(float64(picture.Cols())*k+0.5)), max(2, int(float64(picture.Rows())*k+0.5))), 0, 0, gocv.InterpolationArea)
+	w, h := float64(small.Cols()), float64(small.Rows())
+	best := -1.0
+	for _, v := range x.looks.lookViews(small, 1, models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, 1) {
+		if v.kind != ki {
+			continue
+		}
+		lv := &x.looks.kinds[ki].levels[0]
+		n := 3 * lv.w * lv.h
+		if vec, ok := x.looks.fineVec(&v); ok {
+			best = math.Max(best, float64(dot32(vec, lv.faces[face*n:(face+1)*n])))
+		}
+	}
+	return best
+}
