@@ -351,7 +351,7 @@ func (x *lookIndex) lookViews(colour gocv.Mat, scale float64, quad models.Quad, 
 			if !ok {
 				continue
 			}
-			px := turned[turn]
+			var px []byte
 			if turn >= 2 && turned[turn-2] != nil {
 				px = turnedLook(turned[turn-2])
 			} else if px, ok = warpLook(colour, scale, src, k.w, k.h); !ok {
