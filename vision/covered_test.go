@@ -9,7 +9,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
@@ -553,10 +552,7 @@ func TestOutlinedSiteNamedUnderCard(t *testing.T) {
 		set, i int64
 		cell   string
 	}{{1, 11, "E2"}, {4242, 58, "A1"}} {
-		scene, err := r.Scene(synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{JPEGQuality: 85})
-		if err != nil {
-			t.Fatal(err)
-		}
+		scene, obs := analyzeRendered(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{JPEGQuality: 85})
 		var site string
 		for _, c := range scene.Truth.Cards {
 			if c.Cell != nil && c.Cell.String() == sc.cell && c.Type == models.Site {
@@ -565,20 +561,6 @@ func TestOutlinedSiteNamedUnderCard(t *testing.T) {
 		}
 		if site == "" {
 			t.Fatalf("set %d scene %d: no site in %s", sc.set, sc.i, sc.cell)
-		}
-		frame, err := gocv.ImageToMatRGB(scene.Image)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal.Geometry = scene.Truth.Geometry
-		obs, err := a.Analyze(frame, cal)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
 		}
 		var seen []string
 		named := false

@@ -359,36 +359,33 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 			contradicted = true
 			break
 		}
-		rot := d.rotation()
-		o := models.CardObservation{
-			Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
-			Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
-			Confidence: d.confidence(),
-		}
-		for i, p := range d.quad {
-			o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
-		}
-		return o, true
+		return a.pictureObservation(d, f), true
 	}
 	w, h := float64(gray.Cols()), float64(gray.Rows())
 	if !contradicted {
 		// A face feature matching cannot name (smooth art, or blurred) may
 		// be named by its look (appearance.go).
 		if d, f, ok := a.index.identifyByLook(picture); ok {
-			ref := &a.index.refs[d.ref]
-			rot := d.rotation()
-			o := models.CardObservation{
-				Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
-				Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
-				Confidence: d.confidence(),
-			}
-			for i, p := range d.quad {
-				o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
-			}
-			return o, true
+			return a.pictureObservation(d, f), true
 		}
 	}
 	return models.CardObservation{Quad: models.Quad{{X: 0, Y: 0}, {X: w, Y: 0}, {X: w, Y: h}, {X: 0, Y: h}}, Confidence: unknownConfidence}, false
+}
+
+// pictureObservation is Identify's report of a card named in its picture:
+// d, found in the picture brought to f times its size.
+func (a *Analyzer) pictureObservation(d detection, f float64) models.CardObservation {
+	ref := &a.index.refs[d.ref]
+	rot := d.rotation()
+	o := models.CardObservation{
+		Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
+		Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
+		Confidence: d.confidence(),
+	}
+	for i, p := range d.quad {
+		o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
+	}
+	return o
 }
 
 // identifyMinLook is the least correlation by look (lookOfFace) of the face

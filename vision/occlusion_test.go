@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
@@ -98,26 +97,9 @@ func TestHandOnSkinTonedMat(t *testing.T) {
 	for _, sc := range scenes {
 		seed := synth.SceneSeed(sc.set, int(sc.i))
 		for _, hands := range []float64{0, -1} {
-			scene, err := r.Scene(seed, synth.SceneOptions{HandChance: hands, JPEGQuality: 85})
-			if err != nil {
-				t.Fatal(err)
-			}
+			scene, obs := analyzeRendered(t, a, r, seed, synth.SceneOptions{HandChance: hands, JPEGQuality: 85})
 			if want := hands >= 0; scene.Truth.Occluded != want {
 				t.Fatalf("scene %d: the renderer drew a hand: %v, want %v", seed, scene.Truth.Occluded, want)
-			}
-			frame, err := gocv.ImageToMatRGB(scene.Image)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
-			if err != nil {
-				t.Fatal(err)
-			}
-			cal.Geometry = scene.Truth.Geometry
-			obs, err := a.Analyze(frame, cal)
-			frame.Close()
-			if err != nil {
-				t.Fatal(err)
 			}
 			if obs.Occluded != scene.Truth.Occluded {
 				t.Errorf("scene %d (set %d, still %d): occluded %v, want %v", seed, sc.set, sc.i, obs.Occluded, scene.Truth.Occluded)
@@ -388,26 +370,9 @@ func TestHandsOnceMissed(t *testing.T) {
 	for _, sc := range scenes {
 		seed := synth.SceneSeed(sc.set, int(sc.i))
 		for _, hands := range []float64{0, -1} {
-			scene, err := r.Scene(seed, synth.SceneOptions{HandChance: hands, JPEGQuality: 85})
-			if err != nil {
-				t.Fatal(err)
-			}
+			scene, obs := analyzeRendered(t, a, r, seed, synth.SceneOptions{HandChance: hands, JPEGQuality: 85})
 			if want := hands >= 0; scene.Truth.Occluded != want {
 				t.Fatalf("scene %d: the renderer drew a hand: %v, want %v", seed, scene.Truth.Occluded, want)
-			}
-			frame, err := gocv.ImageToMatRGB(scene.Image)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
-			if err != nil {
-				t.Fatal(err)
-			}
-			cal.Geometry = scene.Truth.Geometry
-			obs, err := a.Analyze(frame, cal)
-			frame.Close()
-			if err != nil {
-				t.Fatal(err)
 			}
 			if obs.Occluded != scene.Truth.Occluded {
 				t.Errorf("%s (set %d, scene %d): occluded %v, want %v", sc.what, sc.set, sc.i, obs.Occluded, scene.Truth.Occluded)

@@ -5,7 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
@@ -33,24 +32,7 @@ func TestPosterFaces(t *testing.T) {
 	const scenes = 16
 	var total stillScore
 	for i := 0; i < scenes; i++ {
-		scene, err := r.Scene(synth.SceneSeed(41, i), synth.SceneOptions{JPEGQuality: 85})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame, err := gocv.ImageToMatRGB(scene.Image)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal.Geometry = scene.Truth.Geometry
-		obs, err := a.Analyze(frame, cal)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		scene, obs := analyzeRendered(t, a, r, synth.SceneSeed(41, i), synth.SceneOptions{JPEGQuality: 85})
 		s := scoreStill(obs, &scene.Truth)
 		for _, n := range s.notes {
 			t.Logf("scene %d: %s", i, n)

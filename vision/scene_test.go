@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
 
@@ -162,4 +164,29 @@ func catalogWithout(full *models.Catalog, missing map[string]bool) *models.Catal
 		}
 	}
 	return models.NewCatalog(cards)
+}
+
+// analyzeRendered renders scene seed with r and reads it with a at its true
+// corners and cell size.
+func analyzeRendered(t testing.TB, a *Analyzer, r *synth.Renderer, seed int64, opts synth.SceneOptions) (*synth.Scene, models.FrameObservation) {
+	t.Helper()
+	scene, err := r.Scene(seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, err := gocv.ImageToMatRGB(scene.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal.Geometry = scene.Truth.Geometry
+	obs, err := a.Analyze(frame, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scene, obs
 }
