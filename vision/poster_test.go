@@ -17,18 +17,7 @@ import (
 // Vision must not depend on the sample look: the cards must be found by
 // their outlines and named by their look, and never misnamed.
 func TestPosterFaces(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders a catalog and scenes")
-	}
-	cat, err := synth.RenderCatalog(t.TempDir(), 5, synth.CatalogOptions{Style: synth.StylePoster})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newTestAnalyzer(t, cat)
-	r, err := synth.NewRenderer(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, r := posterAnalyzer(t)
 	const scenes = 16
 	var total stillScore
 	for i := 0; i < scenes; i++ {
@@ -37,13 +26,7 @@ func TestPosterFaces(t *testing.T) {
 		for _, n := range s.notes {
 			t.Logf("scene %d: %s", i, n)
 		}
-		total.visible50 += s.visible50
-		total.found50 += s.found50
-		total.full += s.full
-		total.fullNamed += s.fullNamed
-		total.named += s.named
-		total.rotationRight += s.rotationRight
-		total.wrongNames += s.wrongNames
+		total.add(s)
 	}
 	rate := func(a, b int) float64 { return float64(a) / float64(max(b, 1)) }
 	t.Logf("%d poster scenes: recall (≥50%% visible) %d/%d, fully visible named %d/%d, rotation %d/%d, wrong names %d",
@@ -76,18 +59,7 @@ const (
 // None may be named wrongly (identifyMinLook, and a clear look of another
 // card, refuse such fits).
 func TestIdentifyPosterPictures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders a catalog and scenes")
-	}
-	cat, err := synth.RenderCatalog(t.TempDir(), 5, synth.CatalogOptions{Style: synth.StylePoster})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newTestAnalyzer(t, cat)
-	r, err := synth.NewRenderer(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, r := posterAnalyzer(t)
 	var right, wrong, all int
 	for _, i := range []int{12, 24} {
 		scene, err := r.Scene(synth.SceneSeed(41, i), synth.SceneOptions{JPEGQuality: 85})
@@ -149,4 +121,22 @@ func cropPicture(frame gocv.Mat, q models.Quad) gocv.Mat {
 	out := gocv.NewMat()
 	gocv.WarpPerspective(frame, &out, m, image.Pt(max(w, 1), max(h, 1)))
 	return out
+}
+
+// posterAnalyzer renders the poster-style catalog (seed 5) and gives an
+// analyzer of it and a renderer of its scenes; it skips a short test.
+func posterAnalyzer(t *testing.T) (*Analyzer, *synth.Renderer) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("renders a catalog and scenes")
+	}
+	cat, err := synth.RenderCatalog(t.TempDir(), 5, synth.CatalogOptions{Style: synth.StylePoster})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newTestAnalyzer(t, cat), r
 }

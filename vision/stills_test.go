@@ -21,6 +21,17 @@ type stillScore struct {
 	notes                []string
 }
 
+// add adds another frame's counts (not its notes).
+func (s *stillScore) add(o stillScore) {
+	s.visible50 += o.visible50
+	s.found50 += o.found50
+	s.full += o.full
+	s.fullNamed += o.fullNamed
+	s.named += o.named
+	s.rotationRight += o.rotationRight
+	s.wrongNames += o.wrongNames
+}
+
 // scoreStill pairs observed and true cards by nearest centre (same name first).
 func scoreStill(obs models.FrameObservation, truth *synth.SceneTruth) stillScore {
 	var s stillScore
@@ -94,13 +105,7 @@ func TestAnalyzeStills(t *testing.T) {
 		for _, n := range s.notes {
 			t.Logf("still %04d: %s", i, n)
 		}
-		total.visible50 += s.visible50
-		total.found50 += s.found50
-		total.full += s.full
-		total.fullNamed += s.fullNamed
-		total.named += s.named
-		total.rotationRight += s.rotationRight
-		total.wrongNames += s.wrongNames
+		total.add(s)
 	}
 	rate := func(a, b int) float64 { return float64(a) / float64(max(b, 1)) }
 	t.Logf("%d stills: recall (≥50%% visible) %d/%d, fully visible named %d/%d, rotation %d/%d, wrong names %d",
