@@ -32,12 +32,12 @@ import (
 // sideBuffers are the images of the side search: the thin edges and the
 // blurred image that findUnknownCards's edge detection leaves (the faces
 // of the matched cards left out), kept for findSidedCards in the same
-// frame, the edge pixels listed and those seen.
+// frame, the edge pixels listed and their marks.
 type sideBuffers struct {
 	thin, grey gocv.Mat
 	ready      bool // thin and grey hold this frame's
 	px         []int32
-	seen       []uint64 // a bit a pixel
+	codes      []byte
 }
 
 func newSideBuffers() sideBuffers {
@@ -209,76 +209,92 @@ var stepCos, stepSin = func() (c, s [dirSteps]float64) {
 
 // segmentsOf finds the straight segments at least minLen long among the
 // edge pixels px of a direction map (marked by markDirections, w pixels
-// wide); seen has a bit for each of its pixels, all clear, and is left
-// set where they lie.
-func segmentsOf(dirs []byte, px []int32, w int, seen []uint64, minLen float64) []segment {
+// wide, none in its border rows and columns). The map's pixels are
+// cleared as they join a run (those left to look at are the edge pixels
+// still marked), and their marks put back at the end from codes, which
+// holds them meanwhile (codes is given back, to be used again).
+func segmentsOf(dirs []byte, px []int32, w int, codes []byte, minLen float64) ([]segment, []byte) {
 	tol := int8(math.Round(sideDirTolDeg * dirSteps / 360))
-	var offsets [8]int
-	n := 0
-	for dy := -1; dy <= 1; dy++ {
-		for dx := -1; dx <= 1; dx++ {
-			if dx != 0 || dy != 0 {
-				offsets[n] = dy*w + dx
-				n++
-			}
-		}
+	codes = codes[:0]
+	for _, i := range px {
+		codes = append(codes, dirs[i])
 	}
 	var out []segment
-	var region []int32
+	var region []runPixel
 	for _, i := range px {
-		if seen[i>>6]&(1<<(i&63)) != 0 {
+		ang := dirs[i]
+		if ang == 0 { // in a run already
 			continue
 		}
-		seen[i>>6] |= 1 << (i & 63)
-		region = append(region[:0], i)
-		ang := dirs[i]
-		c1, s1 := stepCos[ang], stepSin[ang]
+		dirs[i] = 0
 		x0, y0 := int(i)%w, int(i)/w
+		region = append(region[:0], runPixel{i, int32(x0), int32(y0)})
+		c1, s1 := stepCos[ang], stepSin[ang]
 		x1, y1 := x0, y0
 		for k := 0; k < len(region); k++ {
-			p := int(region[k])
-			for _, o := range offsets {
-				j := p + o
-				bj := dirs[j]
-				if bj == 0 || seen[j>>6]&(1<<(j&63)) != 0 {
-					continue
+			p := region[k]
+			// The eight neighbours still marked, a row of three at a time
+			// (the pixel itself left out), in the order of their offsets:
+			// row by row, left to right.
+			for r := -1; r <= 1; r++ {
+				base := int(p.i) + r*w - 1 // the row's left neighbour
+				var word uint32
+				switch r {
+				case -1:
+					word = binary.LittleEndian.Uint32(dirs[base:]) & 0xffffff
+				case 0:
+					word = binary.LittleEndian.Uint32(dirs[base:]) & 0xff00ff
+				default: // the last row: the word ends at its right neighbour
+					word = binary.LittleEndian.Uint32(dirs[base-1:]) >> 8
 				}
-				if d := int8(bj - ang); d > tol || d < -tol {
-					continue
+				for word != 0 {
+					b := bits.TrailingZeros32(word) / 8
+					bj := byte(word >> (8 * b))
+					word &^= 0xff << (8 * b)
+					if d := int8(bj - ang); d > tol || d < -tol {
+						continue
+					}
+					j := base + b
+					dirs[j] = 0
+					x, y := int(p.x)+b-1, int(p.y)+r
+					region = append(region, runPixel{int32(j), int32(x), int32(y)})
+					c1, s1 = c1+stepCos[bj], s1+stepSin[bj]
+					if n := len(region); n&(n-1) == 0 || n%16 == 0 { // now and then
+						ang = dirCode(dirStep(c1, s1))
+					}
+					x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
 				}
-				seen[j>>6] |= 1 << (j & 63)
-				region = append(region, int32(j))
-				c1, s1 = c1+stepCos[bj], s1+stepSin[bj]
-				if n := len(region); n&(n-1) == 0 || n%16 == 0 { // now and then
-					ang = dirCode(dirStep(c1, s1))
-				}
-				x, y := j%w, j/w
-				x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
 			}
 		}
 		if float64(len(region)) < sideMinDensity*minLen || math.Hypot(float64(x1-x0), float64(y1-y0)) < minLen {
 			continue
 		}
-		if s, ok := fitSegment(region, w, minLen); ok {
+		if s, ok := fitSegment(region, minLen); ok {
 			out = append(out, s)
 		}
 	}
-	return out
+	for k, i := range px {
+		dirs[i] = codes[k]
+	}
+	return out, codes
 }
+
+// runPixel is a pixel of a run: its index in the image (y·w + x) and x, y.
+type runPixel struct{ i, x, y int32 }
 
 // fitSegment fits a line to the pixels of a region (principal axis) and
 // gives its segment when the region is a straight one at least minLen long.
-func fitSegment(region []int32, w int, minLen float64) (segment, bool) {
+func fitSegment(region []runPixel, minLen float64) (segment, bool) {
 	n := float64(len(region))
 	var mx, my float64
 	for _, k := range region {
-		mx += float64(int(k) % w)
-		my += float64(int(k) / w)
+		mx += float64(k.x)
+		my += float64(k.y)
 	}
 	mx, my = mx/n, my/n
 	var sxx, syy, sxy float64
 	for _, k := range region {
-		dx, dy := float64(int(k)%w)-mx, float64(int(k)/w)-my
+		dx, dy := float64(k.x)-mx, float64(k.y)-my
 		sxx += dx * dx
 		syy += dy * dy
 		sxy += dx * dy
@@ -292,7 +308,7 @@ func fitSegment(region []int32, w int, minLen float64) (segment, bool) {
 	t0, t1 := math.Inf(1), math.Inf(-1)
 	off := 0
 	for _, k := range region {
-		x, y := float64(int(k)%w), float64(int(k)/w)
+		x, y := float64(k.x), float64(k.y)
 		if math.Abs(x*c+y*s-rho) > sideMaxSpreadPx+0.5 {
 			off++
 			continue
@@ -409,13 +425,8 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	// Each edge pixel marked with its direction (an edge still, for the
 	// sides' support and snapping below).
 	b.px = markDirections(thinPix, grey, b.px)
-	words := (w*h + 63) / 64
-	if cap(b.seen) < words {
-		b.seen = make([]uint64, words)
-	}
-	b.seen = b.seen[:words]
-	clear(b.seen)
-	segs := segmentsOf(thinPix, b.px, w, b.seen, sideMinShare*shape.short)
+	var segs []segment
+	segs, b.codes = segmentsOf(thinPix, b.px, w, b.codes, sideMinShare*shape.short)
 	// What the grid and the cards found explain proposes nothing.
 	foundQuads := make([]models.Quad, 0, len(found))
 	inner := make([]models.Quad, 0, len(found))
