@@ -2,10 +2,8 @@ package vision
 
 import (
 	"math"
-	"runtime"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
@@ -57,28 +55,7 @@ func (s *sidedSearch) run(a *Analyzer) []stackedCard {
 // bundled stills, in CPU time of one locked thread per frame (the copy of
 // its images included).
 func BenchmarkSidedCards(b *testing.B) {
-	prev := SetOpenCVThreads(1)
-	defer SetOpenCVThreads(prev)
-	a, err := NewAnalyzer(stackedSearchCatalog(b), Options{CacheDir: cacheDirFor(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer a.Close()
-	searches := sidedSearches(b, a, 0)
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	found := 0
-	var cpu time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for k := range searches {
-			start := preciseThreadCPU()
-			found += len(searches[k].run(a))
-			cpu += preciseThreadCPU() - start
-		}
-	}
-	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N*len(searches)), "cpu-ms/frame")
-	b.ReportMetric(float64(found)/float64(b.N), "cards")
+	benchmarkSearch(b, sidedSearches)
 }
 
 // TestSegmentsOfIsPlain checks segmentsOf, which grows its runs over the

@@ -128,6 +128,21 @@ func firstFacesCatalog(t testing.TB, n int) *models.Catalog {
 // BenchmarkStackedCards times the stacked-card search (findStackedCards)
 // alone on the bundled stills, in CPU time of one locked thread per frame.
 func BenchmarkStackedCards(b *testing.B) {
+	benchmarkSearch(b, stackedSearches)
+}
+
+// searchRun is one still's search, made ready to run again.
+type searchRun interface {
+	run(a *Analyzer) []stackedCard
+}
+
+// benchmarkSearch times the runs that searches makes of one search (one a
+// still), in CPU time of one locked thread per frame, and reports the
+// cards they find.
+func benchmarkSearch[S any, PS interface {
+	*S
+	searchRun
+}](b *testing.B, searches func(testing.TB, *Analyzer, int) []S) {
 	prev := SetOpenCVThreads(1)
 	defer SetOpenCVThreads(prev)
 	a, err := NewAnalyzer(stackedSearchCatalog(b), Options{CacheDir: cacheDirFor(b)})
@@ -135,20 +150,20 @@ func BenchmarkStackedCards(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer a.Close()
-	searches := stackedSearches(b, a, 0)
+	runs := searches(b, a, 0)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	found := 0
 	var cpu time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for k := range searches {
+		for k := range runs {
 			start := preciseThreadCPU()
-			found += len(searches[k].run(a))
+			found += len(PS(&runs[k]).run(a))
 			cpu += preciseThreadCPU() - start
 		}
 	}
-	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N*len(searches)), "cpu-ms/frame")
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N*len(runs)), "cpu-ms/frame")
 	b.ReportMetric(float64(found)/float64(b.N), "cards")
 }
 
