@@ -87,13 +87,30 @@ func analyzeAlteredStill(t *testing.T, a *Analyzer, i int, alter func(gocv.Mat))
 // chroma (Cr, Cb) is that of the mat's darker shades. Taken for mat, each of
 // these hands went unseen. The same tables without the hand must stay clear.
 func TestHandOnSkinTonedMat(t *testing.T) {
+	checkHandScenes(t, []handScene{
+		{777, 14, "a hand on a skin-toned mat"}, {777, 70, "a hand on a skin-toned mat"},
+		{4242, 3, "a hand on a skin-toned mat"}, {4242, 14, "a hand on a skin-toned mat"},
+		{9001, 96, "a hand on a skin-toned mat"},
+	})
+}
+
+// handScene is a rendered scene with a hand: set and still i (see
+// synth.SceneSeed), and what the hand shows.
+type handScene struct {
+	set, i int64
+	what   string
+}
+
+// checkHandScenes reads each scene with its hand and without it (the same
+// table, HandChance -1): the hand must be seen, and the bare table clear.
+func checkHandScenes(t *testing.T, scenes []handScene) {
+	t.Helper()
 	cat := devCatalog(t)
 	a := newTestAnalyzer(t, cat)
 	r, err := synth.NewRenderer(cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scenes := []struct{ set, i int64 }{{777, 14}, {777, 70}, {4242, 3}, {4242, 14}, {9001, 96}}
 	for _, sc := range scenes {
 		seed := synth.SceneSeed(sc.set, int(sc.i))
 		for _, hands := range []float64{0, -1} {
@@ -102,7 +119,7 @@ func TestHandOnSkinTonedMat(t *testing.T) {
 				t.Fatalf("scene %d: the renderer drew a hand: %v, want %v", seed, scene.Truth.Occluded, want)
 			}
 			if obs.Occluded != scene.Truth.Occluded {
-				t.Errorf("scene %d (set %d, still %d): occluded %v, want %v", seed, sc.set, sc.i, obs.Occluded, scene.Truth.Occluded)
+				t.Errorf("%s (set %d, still %d): occluded %v, want %v", sc.what, sc.set, sc.i, obs.Occluded, scene.Truth.Occluded)
 			}
 		}
 	}
@@ -357,26 +374,5 @@ func TestDensestAsSummed(t *testing.T) {
 // dark-skinned hand in a dim room, whose chroma is below every skin range
 // (see addDarkSkin). The same tables without the hand must stay clear.
 func TestHandsOnceMissed(t *testing.T) {
-	cat := devCatalog(t)
-	a := newTestAnalyzer(t, cat)
-	r, err := synth.NewRenderer(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scenes := []struct {
-		set, i int64
-		what   string
-	}{{2222, 12, "an arm across the cards"}, {1, 24, "a dark hand in a dim room"}}
-	for _, sc := range scenes {
-		seed := synth.SceneSeed(sc.set, int(sc.i))
-		for _, hands := range []float64{0, -1} {
-			scene, obs := analyzeRendered(t, a, r, seed, synth.SceneOptions{HandChance: hands, JPEGQuality: 85})
-			if want := hands >= 0; scene.Truth.Occluded != want {
-				t.Fatalf("scene %d: the renderer drew a hand: %v, want %v", seed, scene.Truth.Occluded, want)
-			}
-			if obs.Occluded != scene.Truth.Occluded {
-				t.Errorf("%s (set %d, scene %d): occluded %v, want %v", sc.what, sc.set, sc.i, obs.Occluded, scene.Truth.Occluded)
-			}
-		}
-	}
+	checkHandScenes(t, []handScene{{2222, 12, "an arm across the cards"}, {1, 24, "a dark hand in a dim room"}})
 }
