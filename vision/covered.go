@@ -39,6 +39,10 @@ const (
 	// one face ahead by chance (a face with large plain areas most often),
 	// but it has neither a site's layout nor its outline.
 	coveredMinLayout = 0.5
+	// A site named by the colours of what shows (namePart) is looked for
+	// only where its outline shows clearly, or its visible outline lies
+	// this much on edges.
+	coveredPartOnEdge = 0.8
 )
 
 // placed is a card found in the top-down image, named or not.
@@ -103,6 +107,14 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 			// A card found by its outline may lie on the site (a unit
 			// turned sideways) or be the site: the search looks with it on
 			// top first, then without it.
+			if outlined >= 0 {
+				// The site's own outline, with the cards on top hidden,
+				// may name it by its look.
+				if d, ok := a.namePartOn(v, found, outlined); ok {
+					out = append(out, coveredSite{det: d, named: true, quad: d.quad, replaces: outlined})
+					continue
+				}
+			}
 			s, ok := a.siteUnder(gray, v, cell, found, search)
 			if ok && (s.named || outlined < 0) {
 				s.replaces = -1
@@ -176,10 +188,37 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 			return coveredSite{det: n.det, named: ok, quad: n.det.quad}, true
 		}
 	}
+	// Smooth art shows too little detail in grey: what shows is named by
+	// its colours (appearance_masked.go).
+	onTop := quadsOfPlaced(found)
+	for _, p := range places {
+		if !outlineShows(p) && p.onEdge < coveredPartOnEdge {
+			continue
+		}
+		if d, ok := a.namePart(p.quad(v.pxPerMM), v, models.KindSite, onTop); ok {
+			return coveredSite{det: d, named: true, quad: d.quad}, true
+		}
+	}
 	if p := places[0]; outlineShows(p) {
 		return coveredSite{quad: p.quad(v.pxPerMM)}, true
 	}
 	return coveredSite{}, false
+}
+
+// namePartOn names by look the site found by its outline at place i of
+// found, with the other cards found hidden (those on top of it).
+func (a *Analyzer) namePartOn(v *view, found []placed, i int) (detection, bool) {
+	q := found[i].quad
+	if found[i].kind != models.KindSite && !landscape(q) {
+		return detection{}, false
+	}
+	var onTop []models.Quad
+	for j, p := range found {
+		if j != i {
+			onTop = append(onTop, p.quad)
+		}
+	}
+	return a.namePart(q, v, models.KindSite, onTop)
 }
 
 // outlineShows reports whether a placement's outline shows clearly enough
