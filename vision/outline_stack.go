@@ -474,7 +474,7 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle, squares []i
 	// in one pass.
 	region := gray.Region(r)
 	defer region.Close()
-	if err := o.edges.cannyWidth(region, o.noMask, &b.thin, 40, 120, cannyOptions{blur: true, thickToo: &b.thick, blurred: &b.part}, widestVectors); err != nil {
+	if err := o.edges.cannyWidth(region, o.noMask, &b.thin, o.low, o.high, cannyOptions{blur: true, thickToo: &b.thick, blurred: &b.part}, widestVectors); err != nil {
 		return squareEdges{}, err
 	}
 	// Views of the buffers' pixels, good until the next frame's search.

@@ -40,10 +40,16 @@ type outlineFinder struct {
 	noMask gocv.Mat     // empty
 	stack  stackBuffers // the stacked-card search's (outline_stack.go)
 	sides  sideBuffers  // the side search's (outline_sides.go)
+	// The frame's Canny thresholds (see sharpness.go), set by
+	// findUnknownCards for the searches after it, and the buffer measuring
+	// them.
+	low, high float64
+	ratios    []float64
 }
 
 func newOutlineFinder() *outlineFinder {
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers()}
+	low, high := cannyThresholds(1)
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), low: low, high: high}
 }
 
 func (o *outlineFinder) close() {
@@ -65,15 +71,28 @@ const knownInsetMM = 3.0
 // grey image that no identified card (known, top-down quads) covers.
 func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	o.maskFaces(gray, v, known)
+	o.setThresholds(gray)
 	edges := o.edged.sized(gray.Rows(), gray.Cols())
 	// The thin edges and the blurred image as well, for the side search
 	// (findSidedCards) later in the frame.
 	o.sides.ready = false
-	if err := o.edges.cannyWidth(gray, o.noMask, &o.sides.thin, 40, 120, cannyOptions{blur: true, within: o.within, hidden: o.hidden, thickToo: edges, blurred: &o.sides.grey}, widestVectors); err != nil {
+	if err := o.edges.cannyWidth(gray, o.noMask, &o.sides.thin, o.low, o.high, cannyOptions{blur: true, within: o.within, hidden: o.hidden, thickToo: edges, blurred: &o.sides.grey}, widestVectors); err != nil {
 		return nil, err
 	}
 	o.sides.ready = true
 	return o.outlines(*edges, v, known)
+}
+
+// setThresholds sets the outline searches' Canny thresholds for the
+// top-down grey image by how sharp its steps are (sharpness.go).
+func (o *outlineFinder) setThresholds(gray gocv.Mat) {
+	scale := 1.0
+	if pix, err := gray.DataPtrUint8(); err == nil && gray.Channels() == 1 && len(pix) == gray.Rows()*gray.Cols() {
+		var sharpness float64
+		sharpness, _, o.ratios = stepSharpness(pix, gray.Cols(), gray.Rows(), o.ratios)
+		scale = edgeScale(sharpness)
+	}
+	o.low, o.high = cannyThresholds(scale)
 }
 
 // inFrameGrowPx is how far beyond the part of the top-down image that the
@@ -102,7 +121,7 @@ func (o *outlineFinder) maskFaces(gray gocv.Mat, v *view, known []models.Quad) {
 // Gaussian) first, in dst, three pixels thick, only in the part maskFaces
 // set.
 func (o *outlineFinder) cardEdges(gray gocv.Mat, dst *gocv.Mat) error {
-	return o.edges.cannyWidth(gray, o.noMask, dst, 40, 120, cannyOptions{blur: true, thick: true, within: o.within, hidden: o.hidden}, widestVectors)
+	return o.edges.cannyWidth(gray, o.noMask, dst, o.low, o.high, cannyOptions{blur: true, thick: true, within: o.within, hidden: o.hidden}, widestVectors)
 }
 
 // Card outlines are closed contours on the edge map: at least half a
