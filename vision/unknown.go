@@ -44,7 +44,7 @@ type outlineFinder struct {
 	// findUnknownCards for the searches after it, and the buffer measuring
 	// them.
 	low, high float64
-	ratios    []float64
+	steps     []int
 }
 
 func newOutlineFinder() *outlineFinder {
@@ -89,7 +89,7 @@ func (o *outlineFinder) setThresholds(gray gocv.Mat) {
 	scale := 1.0
 	if pix, err := gray.DataPtrUint8(); err == nil && gray.Channels() == 1 && len(pix) == gray.Rows()*gray.Cols() {
 		var sharpness float64
-		sharpness, _, o.ratios = stepSharpness(pix, gray.Cols(), gray.Rows(), o.ratios)
+		sharpness, _, o.steps = stepSharpness(pix, gray.Cols(), gray.Rows(), o.steps)
 		scale = edgeScale(sharpness)
 	}
 	o.low, o.high = cannyThresholds(scale)
