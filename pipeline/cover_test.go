@@ -167,3 +167,62 @@ func TestCoverWatchSeesATokenTakenFromUnderACard(t *testing.T) {
 		})
 	}
 }
+
+// A card in sight that vision does not read on a frame is watched as a
+// hidden one is: its place still looking as it did says it is still there
+// (vision lost it), the mat or the site showing there says it left. One
+// that a card seen now lies over for the most part, where its print showed
+// it clear, gives no sight: it may be under that card; one that a card lay
+// over already when its print was taken is watched on the part that shows.
+// A site's print leaves out the units on it.
+func TestCoverWatchSeesACardVisionLost(t *testing.T) {
+	goblinCard := coverCard{w: 63, h: 88, ink: color.RGBA{40, 40, 160, 0}}
+	// A card over the Goblin's northern half and more.
+	over := coverCard{w: 63, h: 88, ink: color.RGBA{160, 40, 40, 0}, north: 40}
+	site := models.CardObservation{Cell: models.CellPtr(models.MustCell("C2")), Name: models.StrPtr("Red Desert"),
+		Type: models.StrPtr("Site"), Kind: models.KindSite, Owner: models.South, Quad: quadOf(mmRect(250, 112.5, 88, 63)), Confidence: 0.9}
+	goblinSeen, frogSeen := unitSeen("Pit Goblin", models.South, goblinCard), unitSeen("Bog Frog", models.North, over)
+	goblin := tracker.HiddenCard{Cell: models.MustCell("C2"), Card: "Pit Goblin", Owner: models.South}
+	desert := tracker.HiddenCard{Cell: models.MustCell("C2"), Card: "Red Desert", Owner: models.South}
+	alone, underFrog := []coverCard{goblinCard}, []coverCard{goblinCard, over}
+	for i, tc := range []struct {
+		name  string
+		then  []coverCard // when the prints were taken, all read
+		scene []coverCard
+		read  []models.CardObservation
+		want  []tracker.HiddenSight
+	}{
+		{"both read: nothing to look at", alone, alone, []models.CardObservation{site, goblinSeen}, nil},
+		{"the unit lost, still there", alone, alone, []models.CardObservation{site},
+			[]tracker.HiddenSight{{HiddenCard: goblin}}},
+		{"the unit taken away: the site shows there", alone, nil, []models.CardObservation{site},
+			[]tracker.HiddenSight{{HiddenCard: goblin, Gone: true}}},
+		{"the unit lost as a card came down over most of it", alone, underFrog,
+			[]models.CardObservation{site, frogSeen}, nil},
+		{"the unit lost under a card that lay over it already, still there", underFrog, underFrog,
+			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin}}},
+		{"the site lost, still there under the unit", alone, alone,
+			[]models.CardObservation{goblinSeen}, []tracker.HiddenSight{{HiddenCard: desert}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(5, uint64(i)))
+			g, w := newTestCoverWatch(t)
+			then := coverScene(t, rng, 1, tc.then...)
+			defer then.Close()
+			g.look(then)
+			seen := []models.CardObservation{site, goblinSeen}
+			if len(tc.then) > 1 {
+				seen = append(seen, frogSeen)
+			}
+			w.remember(models.FrameObservation{Cards: seen}, g.picture())
+			f := coverScene(t, rng, 1, tc.scene...)
+			defer f.Close()
+			g.look(f)
+			obs := models.FrameObservation{Cards: tc.read}
+			got := w.lostSights(unread([]tracker.HiddenCard{desert, goblin}, obs), obs, g.picture())
+			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Errorf("sights %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

@@ -21,5 +21,8 @@
 // the cover watch: a card the tracker holds hidden under another often shows
 // in part beside it, and that part, compared with how the card looked when
 // last seen, tells the tracker whether the card is still there or was taken
-// away (tracker.HiddenSight).
+// away (tracker.HiddenSight). The same look tells of a card in sight that
+// vision did not read on a frame (tracker.InSight): still looking as it
+// did, the card is still there, and vision losing it for a moment (most
+// often just after a hand pass) gives no event.
 package pipeline

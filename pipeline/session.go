@@ -427,7 +427,10 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	s.last = obs
 	var sights []tracker.HiddenSight
 	if !obs.Occluded {
-		sights = s.cover.sights(s.tracker.Hidden(), obs, s.gate.picture())
+		// Cards held hidden, and cards in sight that vision did not read:
+		// whether the place each lay still looks as it did.
+		pic := s.gate.picture()
+		sights = append(s.cover.sights(s.tracker.Hidden(), obs, pic), s.cover.lostSights(unread(s.tracker.InSight(), obs), obs, pic)...)
 	}
 	evs := s.tracker.ObserveWith(obs, sights)
 	if full && !obs.Occluded {

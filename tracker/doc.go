@@ -8,12 +8,16 @@
 // quorum so that one misread frame does not reset it. Occluded frames and cards read with low
 // confidence add no evidence; a card seen but not identified keeps the identity its cell is known
 // to hold. Accepted changes become the events of `tablecam rules` (site_played, unit_summoned,
-// unit_moved, card_tapped, …): a card that leaves one cell and settles in another is a move, two
-// copies are told apart by position, a card covered by another stays on the board hidden (even
+// unit_moved, card_tapped, …): a card that leaves one cell and settles in another is a move (also
+// when it settles next door as a card vision cannot name: it keeps its name), two copies are told
+// apart by position, a card covered by another stays on the board hidden (even
 // when it shows in part now and then) until what still shows of it says it left (ObserveWith,
-// HiddenSight), a site under units is accepted from names voted across frames (read even with
-// low confidence, forgotten after a few seconds), and the turn is inferred from untaps and from
-// who plays.
+// HiddenSight); a card in sight that vision does not read on a frame while its place still looks
+// as it did (a HiddenSight of an InSight card) is still there, so that vision losing a card for
+// a moment makes no removal and no return, and a card that leaves while a move waits and comes
+// back to its own cell never left; a site under units is accepted from names voted across
+// frames (read even with low confidence, forgotten after a few seconds), and the turn is inferred
+// from untaps and from who plays.
 //
 // A card the catalog lacks (an opponent's deck never scanned, a new set) is still a card on the
 // board: one that stays neither identified nor recognised as a card its cell holds for UnnamedHold

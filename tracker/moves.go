@@ -17,7 +17,7 @@ type move struct {
 // another, nearest first, so that two copies are told apart by position.
 // Unmatched halves wait while another cell is still changing in a way that
 // could complete them; otherwise they are removals and summons.
-func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons []held, hidden []int) {
+func (t *Tracker) pair(removed, arrived []held) (moves, returned []move, removals, summons []held, hidden []int) {
 	var gone, come []held
 	for _, h := range t.holds {
 		if h.arrival {
@@ -28,27 +28,51 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 	}
 	gone = append(gone, removed...)
 	come = append(come, arrived...)
+	usedG, usedC := make([]bool, len(gone)), make([]bool, len(come))
+	// A card back in the cell it left, while its leaving waits, never left:
+	// vision lost it for a moment. It only turned, if it came back turned.
+	for i, g := range gone {
+		for j, c := range come {
+			if !usedC[j] && c.cell == g.cell && sameCard(g.piece, c.piece) {
+				usedG[i], usedC[j] = true, true
+				returned = append(returned, move{piece: g.piece, from: g.cell, to: c.cell, wasTapped: g.piece.Tapped, tapped: c.piece.Tapped})
+				break
+			}
+		}
+	}
 	type cand struct {
 		g, c int
 		dist float64
 	}
 	var cands []cand
 	for i, g := range gone {
+		if usedG[i] {
+			continue
+		}
 		for j, c := range come {
+			if usedC[j] {
+				continue
+			}
 			// An Avatar is one of a kind: the owner's Avatar seen in another
 			// cell has moved there, whatever name it was read under.
 			avatar := g.piece.Avatar && c.piece.Avatar && g.piece.Owner == c.piece.Owner
-			if (avatar || sameName(g.piece.Card, c.piece.Card) && g.piece.Owner == c.piece.Owner) && g.cell != c.cell {
+			// A card vision cannot name settling next to where a card of
+			// its owner left is that card, read badly: it keeps its name.
+			// Cards of the same name pair first.
+			unnamed := unnamedArrival(g.piece, c.piece) && g.cell.Distance(c.cell) <= unnamedReach
+			if (avatar || unnamed || sameName(g.piece.Card, c.piece.Card) && g.piece.Owner == c.piece.Owner) && g.cell != c.cell {
 				d := float64(g.cell.Distance(c.cell))
 				if g.piece.Tapped != c.piece.Tapped {
 					d += 0.5
+				}
+				if unnamed {
+					d += unnamedPairing
 				}
 				cands = append(cands, cand{i, j, d})
 			}
 		}
 	}
 	sort.SliceStable(cands, func(a, b int) bool { return cands[a].dist < cands[b].dist })
-	usedG, usedC := make([]bool, len(gone)), make([]bool, len(come))
 	for _, p := range cands {
 		if usedG[p.g] || usedC[p.c] {
 			continue
@@ -69,6 +93,10 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 		}
 		if g.until == 0 && t.mayArrive(g) {
 			g.until = t.time + t.moveHold(g.piece)
+			if t.mayArriveUnnamed(g) {
+				// (an unnamed card is accepted after UnnamedHold)
+				g.until += t.cfg.UnnamedHold
+			}
 		}
 		if g.until > t.time && t.mayArrive(g) {
 			t.holds = append(t.holds, g)
@@ -114,7 +142,16 @@ func (t *Tracker) pair(removed, arrived []held) (moves []move, removals, summons
 		}
 		summons = append(summons, c)
 	}
-	return moves, removals, summons, hidden
+	return moves, returned, removals, summons, hidden
+}
+
+// sameCard reports whether two pieces may be one card: the same owner and
+// name, or both unnamed (the Avatar flag alike).
+func sameCard(a, b Piece) bool {
+	if a.Owner != b.Owner || a.Avatar != b.Avatar && a.Card == "" {
+		return false
+	}
+	return sameName(a.Card, b.Card)
 }
 
 // moveHold is how long half of a possible move waits for its other half:
@@ -138,21 +175,64 @@ func (t *Tracker) coveredBy(g held, come []held) bool {
 	return false
 }
 
+// unnamedPairing is added to the distance of a card that left and an
+// unnamed card that settled, so that cards of the same name pair first;
+// they pair only when no further apart than unnamedReach (a step). anyCell
+// reaches the whole realm.
+const (
+	unnamedPairing = 10
+	unnamedReach   = 1
+	anyCell        = models.Columns + models.Rows
+)
+
+// unnamedArrival reports whether arrived, a card with no name, may be gone,
+// a named card of the same owner (neither an Avatar), read badly.
+func unnamedArrival(gone, arrived Piece) bool {
+	return gone.Card != "" && arrived.Card == "" && !gone.Avatar && !arrived.Avatar && gone.Owner == arrived.Owner
+}
+
 // mayArrive reports whether a card that left its cell may be settling in
-// another cell whose change is not yet accepted.
+// another cell whose change is not yet accepted: read under its name, or
+// (mayArriveUnnamed) as a card vision cannot name.
 func (t *Tracker) mayArrive(h held) bool {
-	return t.otherCellChanging(h.cell, h.piece, func(onBoard, reading int) bool { return reading > onBoard })
+	return t.otherCellChanging(h.cell, anyCell, samePiece(h.piece), func(onBoard, reading int) bool { return reading > onBoard }) ||
+		t.mayArriveUnnamed(h)
+}
+
+// mayArriveUnnamed reports whether a named card that left its cell may be
+// settling in another cell as a card vision cannot name.
+func (t *Tracker) mayArriveUnnamed(h held) bool {
+	if h.piece.Card == "" || h.piece.Avatar {
+		return false
+	}
+	unnamed := func(card string, owner models.Player) bool { return card == "" && owner == h.piece.Owner }
+	return t.otherCellChanging(h.cell, unnamedReach, unnamed, func(onBoard, reading int) bool { return reading > onBoard })
 }
 
 // mayLeave reports whether a card that settled in a cell may be leaving
-// another cell whose change is not yet accepted.
+// another cell whose change is not yet accepted; for a card with no name,
+// any card of its owner.
 func (t *Tracker) mayLeave(h held) bool {
-	return t.otherCellChanging(h.cell, h.piece, func(onBoard, reading int) bool { return reading < onBoard })
+	leaving := func(match func(string, models.Player) bool, within int) bool {
+		return t.otherCellChanging(h.cell, within, match, func(onBoard, reading int) bool { return reading < onBoard })
+	}
+	if h.piece.Card == "" && !h.piece.Avatar && leaving(func(_ string, owner models.Player) bool { return owner == h.piece.Owner }, unnamedReach) {
+		return true
+	}
+	return leaving(samePiece(h.piece), anyCell)
 }
 
-func (t *Tracker) otherCellChanging(except models.Cell, p Piece, differs func(onBoard, reading int) bool) bool {
+// samePiece matches cards of p's name and owner.
+func samePiece(p Piece) func(string, models.Player) bool {
+	return func(card string, owner models.Player) bool { return sameName(card, p.Card) && owner == p.Owner }
+}
+
+// otherCellChanging reports whether a cell other than except, no further
+// from it than within, whose units are changing, reads in the last window a number of the cards match takes
+// that differs (as differs says) from the number the board holds there.
+func (t *Tracker) otherCellChanging(except models.Cell, within int, match func(string, models.Player) bool, differs func(onBoard, reading int) bool) bool {
 	for _, c := range models.AllCells() {
-		if c == except {
+		if c == except || c.Distance(except) > within {
 			continue
 		}
 		ch := &t.cells[c.Index()].units
@@ -161,7 +241,7 @@ func (t *Tracker) otherCellChanging(except models.Cell, p Piece, differs func(on
 		}
 		onBoard := 0
 		for _, u := range shownUnits(t.board.At(c)) {
-			if sameName(u.Card, p.Card) && u.Owner == p.Owner {
+			if match(u.Card, u.Owner) {
 				onBoard++
 			}
 		}
@@ -171,7 +251,7 @@ func (t *Tracker) otherCellChanging(except models.Cell, p Piece, differs func(on
 			total += ch.samples[i].dur
 			reading := 0
 			for _, u := range ch.samples[i].cards {
-				if sameName(u.Card, p.Card) && u.Owner == p.Owner {
+				if match(u.Card, u.Owner) {
 					reading++
 				}
 			}

@@ -56,6 +56,9 @@ type cellReading struct {
 	// weakSite is unsureSite with the name vision gave it, when it gave one
 	// with at least half the confidence needed: a vote, not a reading.
 	weakSite *seen
+	// keptSite and keptUnits mark a site and units put in the reading
+	// because the place they lay still looks as it did (keepSighted).
+	keptSite, keptUnits bool
 }
 
 // readFrame sorts a frame's cards into cells and channels.

@@ -132,6 +132,73 @@ func (t *Tracker) SetBoard(b *Board, active models.Player) {
 	}
 }
 
+// InSight lists the named cards the tracker holds in sight: sites, and units
+// not hidden under others. Of those a frame does not read, the pipeline can
+// tell whether the place each lay still looks as it did (see ObserveWith).
+func (t *Tracker) InSight() []HiddenCard {
+	var out []HiddenCard
+	for _, c := range models.AllCells() {
+		sq := t.board.At(c)
+		if sq.Site != nil && sq.Site.Card != "" {
+			out = append(out, HiddenCard{Cell: c, Card: sq.Site.Card, Owner: sq.Site.Owner})
+		}
+		for _, u := range sq.Units {
+			if !u.Hidden && u.Card != "" {
+				out = append(out, HiddenCard{Cell: c, Card: u.Card, Owner: u.Owner})
+			}
+		}
+	}
+	return out
+}
+
+// keepSighted puts in a frame's readings the cards in sight that vision
+// did not read but whose sights say they are still there: a site where no
+// site was seen, and a unit where fewer cards of its owner were seen than
+// the cell holds in sight (none of them read under its name).
+func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReading, sights []HiddenSight) {
+	for _, s := range sights {
+		if s.Gone || !s.Cell.Valid() {
+			continue
+		}
+		r, sq := &readings[s.Cell.Index()], t.board.At(s.Cell)
+		if sq.Site != nil && sameName(sq.Site.Card, s.Card) && sq.Site.Owner == s.Owner {
+			if len(r.site) == 0 && r.unsureSite == nil {
+				r.site, r.keptSite = []seen{{Card: sq.Site.Card, Owner: sq.Site.Owner}}, true
+			}
+			continue
+		}
+		held, read := 0, 0
+		var piece *Piece
+		for i, u := range sq.Units {
+			if !u.Hidden && u.Owner == s.Owner {
+				held++
+				if piece == nil && sameName(u.Card, s.Card) {
+					piece = &sq.Units[i]
+				}
+			}
+		}
+		if piece == nil {
+			continue
+		}
+		for _, group := range [][]seen{r.units, r.unsureUnits} {
+			for _, u := range group {
+				if u.Owner != s.Owner {
+					continue
+				}
+				if sameName(u.Card, s.Card) {
+					read = held // read under its name: nothing to keep
+					break
+				}
+				read++
+			}
+		}
+		if read < held {
+			r.units = append(r.units, seen{Card: piece.Card, Owner: piece.Owner, Tapped: piece.Tapped})
+			r.anyUnit, r.keptUnits = true, true
+		}
+	}
+}
+
 // HiddenCard names a card the tracker holds hidden under another, so that a
 // journal can keep it across a restart.
 type HiddenCard struct {
@@ -248,10 +315,14 @@ func (t *Tracker) Observe(obs models.FrameObservation) []models.Event {
 }
 
 // ObserveWith is Observe with what the frame shows of the cards held hidden
-// (see Hidden): a hidden card whose sights say it is gone for the stability
+// (see Hidden) and of cards in sight that the frame did not read (see
+// InSight). A hidden card whose sights say it is gone for the stability
 // window is removed (card_removed), while one that is fully covered, and so
-// gives no sight, stays hidden.
-func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight) []models.Event {
+// gives no sight, stays hidden. A card in sight that vision lost on the
+// frame but whose place still looks as it did (Gone false) is still there:
+// it counts as read in its cell, so that vision losing a card for a moment
+// (most often just after a hand pass) neither removes it nor brings it back.
+func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight) []models.Event {
 	dur := t.frameDuration(obs.Time)
 	t.frame, t.time = obs.Frame, obs.Time
 	if obs.Occluded {
@@ -259,6 +330,7 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 	}
 	keep := 2*t.cfg.Window + t.cfg.MoveHold
 	readings := readFrame(obs, t.cfg.MinConfidence)
+	t.keepSighted(&readings, sights)
 	for _, c := range models.AllCells() {
 		r, ch := &readings[c.Index()], &t.cells[c.Index()]
 		sq := t.board.At(c)
@@ -276,7 +348,7 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 		}
 		switch {
 		case len(r.site) > 0:
-			ch.site.add(t.time, dur, r.site, false, t.siteHold(sq, r.site), keep)
+			ch.site.add(t.time, dur, r.site, r.keptSite, t.siteHold(sq, r.site), keep)
 			ch.site.saw(key(r.site) == ch.site.accepted)
 		case r.unsureSite != nil:
 			var refs [][]seen
@@ -322,7 +394,7 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 				units, ok = carry(r.units, rest, becoming, piecesSeen(shownUnits(sq)))
 			}
 		}
-		carried := len(r.unsureUnits) > 0
+		carried := len(r.unsureUnits) > 0 || r.keptUnits
 		if !ok {
 			// Cards that are none the cell holds or is becoming: cards the
 			// catalog lacks, if they stay so (UnnamedHold).
@@ -344,7 +416,7 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, hidden []HiddenSight)
 	if !t.started {
 		return t.stamp(t.baseline())
 	}
-	t.seeHidden(dur, hidden, keep)
+	t.seeHidden(dur, sights, keep)
 	evs := t.changes()
 	return t.stamp(append(evs, t.hiddenGone()...))
 }
@@ -529,7 +601,19 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 			}
 		}
 	}
-	moves, removals, summons, hidden := t.pair(removed, arrived)
+	moves, returned, removals, summons, hidden := t.pair(removed, arrived)
+	for _, r := range returned {
+		// (a card that only waited to be summoned is not on the board yet)
+		if r.piece.ID != 0 && r.tapped != r.wasTapped {
+			ev := models.Event{Type: models.CardTapped, Player: r.piece.Owner, Cell: models.CellPtr(r.to), Card: r.piece.Card}
+			if !r.tapped {
+				ev.Type = models.CardUntapped
+				untaps = append(untaps, ev)
+			} else {
+				taps = append(taps, ev)
+			}
+		}
+	}
 	// A unit that moved and turned turned first, where it stood: it taps
 	// to move or attack.
 	var moveTaps []models.Event

@@ -1,0 +1,212 @@
+package tracker
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// seenAt is a card vision read in a cell; an empty name is a card seen but
+// not identified.
+func seenAt(cell, name, typ string, owner models.Player, tapped bool) models.CardObservation {
+	o := models.CardObservation{Cell: cellp(cell), Kind: models.KindStandard, Owner: owner, Tapped: tapped,
+		Rotation: models.RotationFor(owner, tapped), Confidence: 0.2}
+	if typ == string(models.Site) {
+		o.Kind = models.KindSite
+	}
+	if name != "" {
+		o.Name, o.Type, o.Confidence = models.StrPtr(name), models.StrPtr(typ), 0.9
+	}
+	return o
+}
+
+// flickerCase is a table played for 300 frames at 30 fps: the Avatars and
+// the cards cards gives for each frame, with a hand over the realm (the
+// frame occluded) on the frames hand says.
+type flickerCase struct {
+	name  string
+	cards func(f int) []models.CardObservation
+	hand  func(f int) bool
+	// sights gives what the frame shows of cards the tracker holds
+	// (ObserveWith); nil for none.
+	sights func(f int) []HiddenSight
+	want   []string // events after the first board
+}
+
+func handAt(from, to int) func(int) bool {
+	return func(f int) bool { return f >= from && f < to }
+}
+
+func checkFlicker(t *testing.T, tests []flickerCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := New(Config{})
+			var evs []models.Event
+			for f := 0; f < 300; f++ {
+				o := avatarsAnd(f, tc.cards(f)...)
+				if tc.hand != nil && tc.hand(f) {
+					o.Occluded, o.Cards = true, nil
+				}
+				var sights []HiddenSight
+				if tc.sights != nil && !o.Occluded {
+					sights = tc.sights(f)
+				}
+				evs = append(evs, tr.ObserveWith(o, sights)...)
+			}
+			evs = append(evs, tr.Flush()...)
+			first := *evs[0].Frame
+			var got []string
+			for _, ev := range evs {
+				if *ev.Frame > first {
+					got = append(got, brief(ev))
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("events after the first board\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// sightsOf gives, from frame from on, a sight of each card (by cell and
+// name) that says whether its place still looks as it did.
+func sightsOf(from int, gone bool, cards ...models.CardObservation) func(int) []HiddenSight {
+	return func(f int) []HiddenSight {
+		if f < from {
+			return nil
+		}
+		var out []HiddenSight
+		for _, c := range cards {
+			out = append(out, HiddenSight{HiddenCard: HiddenCard{Cell: *c.Cell, Card: *c.Name, Owner: c.Owner}, Gone: gone})
+		}
+		return out
+	}
+}
+
+// A card vision loses for a moment (most often just after a hand has
+// passed) while its place still looks as it did never left: no event. One
+// whose place no longer looks so is removed, as is one no sight speaks for.
+func TestLostButStillThere(t *testing.T) {
+	sprite := func(tapped bool) models.CardObservation { return seenAt("C2", "Gale Sprite", "Minion", S, tapped) }
+	whelp := seenAt("C2", "Ember Whelp", "Minion", S, false)
+	river := seenAt("C2", "Spring River", "Site", S, false)
+	away := func(from, to int, keep []models.CardObservation, c ...models.CardObservation) func(int) []models.CardObservation {
+		return func(f int) []models.CardObservation {
+			if f >= from && f < to {
+				return keep
+			}
+			return append(append([]models.CardObservation(nil), keep...), c...)
+		}
+	}
+	unsure := seenAt("C2", "", "", S, false)
+	tests := []flickerCase{
+		{
+			name:   "a unit lost for 0.7 s after a hand pass, its place unchanged",
+			cards:  away(100, 121, nil, sprite(false)),
+			hand:   handAt(85, 100),
+			sights: sightsOf(100, false, sprite(false)),
+			want:   nil,
+		},
+		{
+			name:   "a unit lost for 0.7 s, its place changed",
+			cards:  away(100, 121, nil, sprite(false)),
+			hand:   handAt(85, 100),
+			sights: sightsOf(100, true, sprite(false)),
+			want:   []string{"card_removed south Gale Sprite C2", "turn_start south", "unit_summoned south Gale Sprite C2"},
+		},
+		{
+			name:   "a unit taken away",
+			cards:  away(100, 300, nil, sprite(false)),
+			hand:   handAt(85, 100),
+			sights: sightsOf(100, true, sprite(false)),
+			want:   []string{"card_removed south Gale Sprite C2"},
+		},
+		{
+			name:   "one of two units lost, its place unchanged",
+			cards:  away(100, 121, []models.CardObservation{whelp}, sprite(false)),
+			hand:   handAt(85, 100),
+			sights: sightsOf(100, false, sprite(false)),
+			want:   nil,
+		},
+		{
+			name:   "a unit read unidentified is not kept twice",
+			cards:  away(100, 200, []models.CardObservation{unsure}, sprite(false)),
+			hand:   handAt(85, 100),
+			sights: sightsOf(100, false, sprite(false)),
+			want:   nil,
+		},
+		{
+			name:   "a site lost for 0.7 s, its place unchanged",
+			cards:  away(100, 121, nil, river),
+			hand:   handAt(85, 100),
+			sights: sightsOf(100, false, river),
+			want:   nil,
+		},
+		{
+			name:   "a site taken away",
+			cards:  away(100, 300, nil, river),
+			hand:   handAt(85, 100),
+			sights: sightsOf(100, true, river),
+			want:   []string{"site_destroyed south C2"},
+		},
+	}
+	checkFlicker(t, tests)
+}
+
+// A card that left its cell while another cell seemed to be getting it
+// waits to be paired into a move; back in its own cell before then, it
+// never left: no event, or only its turn if it came back turned.
+func TestBackInItsCellWhileAMoveWaits(t *testing.T) {
+	sprite := func(cell string, tapped bool) models.CardObservation {
+		return seenAt(cell, "Gale Sprite", "Minion", S, tapped)
+	}
+	misplaced := func(tappedAfter bool) func(int) []models.CardObservation {
+		return func(f int) []models.CardObservation {
+			switch {
+			case f < 100:
+				return []models.CardObservation{sprite("C2", false)}
+			case f < 121:
+				// Read now and then in the next cell, never in its own.
+				if f%2 == 0 {
+					return []models.CardObservation{sprite("C3", false)}
+				}
+				return nil
+			}
+			return []models.CardObservation{sprite("C2", tappedAfter)}
+		}
+	}
+	tests := []flickerCase{
+		{name: "back as it was", cards: misplaced(false), hand: handAt(85, 100), want: nil},
+		{name: "back turned", cards: misplaced(true), hand: handAt(85, 100),
+			want: []string{"turn_start south", "card_tapped south Gale Sprite C2"}},
+	}
+	checkFlicker(t, tests)
+}
+
+// A unit that leaves its cell and settles next door as a card vision cannot
+// name (read with too little confidence, as a card put down often is) is
+// that unit moved: it keeps its name, and is not removed and summoned
+// unnamed. Further away, or of the other player, the unknown card is a new
+// one.
+func TestMovedAndReadBadly(t *testing.T) {
+	sprite := seenAt("C2", "Gale Sprite", "Minion", S, false)
+	settles := func(cell string, owner models.Player) func(int) []models.CardObservation {
+		return func(f int) []models.CardObservation {
+			if f < 100 {
+				return []models.CardObservation{sprite}
+			}
+			return []models.CardObservation{seenAt(cell, "", "", owner, false)}
+		}
+	}
+	tests := []flickerCase{
+		{name: "next door", cards: settles("C3", S), hand: handAt(85, 100),
+			want: []string{"turn_start south", "unit_moved south Gale Sprite C2→C3"}},
+		{name: "two cells away", cards: settles("A2", S), hand: handAt(85, 100),
+			want: []string{"card_removed south Gale Sprite C2", "turn_start south", "unit_summoned south ? A2"}},
+		{name: "the other player's", cards: settles("C3", N), hand: handAt(85, 100),
+			want: []string{"card_removed south Gale Sprite C2", "turn_start north", "unit_summoned north ? C3"}},
+	}
+	checkFlicker(t, tests)
+}
