@@ -45,7 +45,6 @@ func busyShare(img *image.RGBA) float64 {
 	return float64(busy) / float64(b.Dx()*b.Dy())
 }
 
-
 func TestPosterFaces(t *testing.T) {
 	cards := SampleCards()
 	fonts, err := newFaceFonts()

@@ -37,6 +37,35 @@ type hand struct {
 	parts                  []capsule
 	skin                   [3]float64
 	minX, minY, maxX, maxY float64
+	// The wrist and the arm's direction towards the fingertips (a unit
+	// vector), and a sleeve: from sleeveFrom mm behind the wrist back, the
+	// arm has the sleeve's colour (none when sleeved is false).
+	wristX, wristY, dirX, dirY float64
+	sleeved                    bool
+	sleeve                     [3]float64
+	sleeveFrom                 float64
+}
+
+// sleeveColours are fabrics: dark and light, plain and bright.
+var sleeveColours = [][3]float64{
+	{30, 32, 40}, {40, 55, 110}, {150, 30, 35}, {90, 95, 100}, {200, 200, 195}, {45, 90, 60}, {190, 150, 60}, {110, 60, 130},
+}
+
+// dressSleeve puts the forearm in a sleeve of a random fabric, starting
+// 30 to 150 mm behind the wrist.
+func (h *hand) dressSleeve(rng *rand.Rand) {
+	h.sleeved = true
+	h.sleeve = sleeveColours[rng.Intn(len(sleeveColours))]
+	h.sleeveFrom = 30 + 120*rng.Float64()
+}
+
+// colour gives the hand's colour at a mat point inside it: skin, or the
+// sleeve's behind where it starts.
+func (h *hand) colour(x, y float64) [3]float64 {
+	if h.sleeved && (x-h.wristX)*h.dirX+(y-h.wristY)*h.dirY < -h.sleeveFrom {
+		return h.sleeve
+	}
+	return h.skin
 }
 
 // skinTones spans light to dark skin.
@@ -88,7 +117,7 @@ func buildHand(sh handShape, ox, oy, tx, ty float64) hand {
 	palmLen := sh.palmLen
 	wristX, wristY := tx-dx*palmLen, ty-dy*palmLen
 	armR := sh.armR
-	hd := hand{skin: sh.skin}
+	hd := hand{skin: sh.skin, wristX: wristX, wristY: wristY, dirX: dx, dirY: dy}
 	hd.parts = append(hd.parts,
 		capsule{ox, oy, wristX, wristY, armR + 12, armR},
 		capsule{wristX, wristY, wristX + dx*palmLen*0.45, wristY + dy*palmLen*0.45, armR * 1.15, armR * 1.35},

@@ -133,7 +133,7 @@ func (st *stage) colourAt(x, y float64) (r, g, b float64) {
 		if d := st.hands[i].depth(x, y); d > 0 {
 			// Rounded shading: darker towards the silhouette.
 			k := 0.62 + 0.38*math.Sqrt(d)
-			s := st.hands[i].skin
+			s := st.hands[i].colour(x, y)
 			return s[0] * k, s[1] * k, s[2] * k
 		}
 	}

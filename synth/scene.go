@@ -20,6 +20,10 @@ type SceneOptions struct {
 	// HandChance is the chance that a hand or forearm reaches over the mat:
 	// 0 means the default 0.3, a negative value means never.
 	HandChance float64
+	// SleeveChance is the chance that a hand's forearm is in a sleeve (a
+	// fabric colour from a little behind the wrist back): 0 means never.
+	// Scenes without sleeves are drawn the same whatever its value.
+	SleeveChance float64
 	// JPEGQuality, when positive, passes Image through JPEG compression at
 	// that quality (files written by WriteStills are JPEG anyway).
 	JPEGQuality int
@@ -81,7 +85,13 @@ func (r *Renderer) sceneStage(seed int64, opts SceneOptions) (*stage, error) {
 		side := []int{0, 0, 0, 0, 1, 1, 1, 2, 3}[rng.Intn(9)]
 		tx := -20 + (r.geom.WidthMM()+40)*rng.Float64()
 		ty := -10 + (r.geom.HeightMM()+20)*rng.Float64()
-		st.hands = append(st.hands, newHand(rng, side, tx, ty, r.geom))
+		hd := newHand(rng, side, tx, ty, r.geom)
+		// A stream of its own, so that the rest of the scene is drawn the
+		// same with sleeves or without.
+		if sr := rand.New(rand.NewSource(seed ^ 0x51ee7e)); sr.Float64() < opts.SleeveChance {
+			hd.dressSleeve(sr)
+		}
+		st.hands = append(st.hands, hd)
 	}
 	if opts.Clean {
 		st.photo = cleanPhotometry()

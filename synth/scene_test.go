@@ -269,3 +269,82 @@ func TestTruthConsistency(t *testing.T) {
 		t.Errorf("150 scenes hold %d covered sites, %d off-grid cards, %d occluded frames", coveredSites, offGrid, hands)
 	}
 }
+
+// TestSleeves checks that a sleeve recolours the forearm only: the same
+// scene with and without it differs in the arm's pixels and nowhere far
+// from them, and the hand keeps its skin.
+func TestSleeves(t *testing.T) {
+	r := sampleRenderer(t)
+	shown := 0
+	for seed := int64(40); seed < 45; seed++ {
+		sleeve, skin, elsewhere := sleeveChanges(t, r, seed)
+		if skin > sleeve/50 || elsewhere > 0 {
+			t.Errorf("seed %d: pixels changed outside the sleeve: %d of the bare skin, %d away from the arm (%d of the sleeve)", seed, skin, elsewhere, sleeve)
+		}
+		if sleeve >= 500 {
+			shown++
+		}
+	}
+	if shown < 2 {
+		t.Errorf("a sleeve shows in %d of 5 scenes, want ≥ 2", shown)
+	}
+}
+
+// sleeveChanges renders scene seed with one hand, bare and in a sleeve, and
+// counts the pixels that differ: where the sleeve is, where the bare skin
+// is, and away from the arm and its shadow.
+func sleeveChanges(t *testing.T, r *Renderer, seed int64) (sleeve, skin, elsewhere int) {
+	t.Helper()
+	opts := SceneOptions{HandChance: 1, Clean: true}
+	bare, err := r.Scene(seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.SleeveChance = 1
+	dressed, err := r.Scene(seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.sceneStage(seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.hands) != 1 || !st.hands[0].sleeved {
+		t.Fatalf("seed %d: want one sleeved hand, have %d", seed, len(st.hands))
+	}
+	hd := st.hands[0]
+	toMat := st.cam.RealmToImage.Inverse()
+	b := bare.Image.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			i := bare.Image.PixOffset(x, y)
+			differs := bare.Image.Pix[i] != dressed.Image.Pix[i] || bare.Image.Pix[i+1] != dressed.Image.Pix[i+1] || bare.Image.Pix[i+2] != dressed.Image.Pix[i+2]
+			if !differs {
+				continue
+			}
+			mx, my := toMat.Apply(float64(x)+0.5, float64(y)+0.5)
+			switch {
+			case hd.depth(mx, my) > 0 && hd.colour(mx, my) == hd.sleeve:
+				sleeve++
+			case hd.depth(mx, my) > 0:
+				skin++
+			case farFromHand(hd, mx, my, 8):
+				elsewhere++
+			}
+		}
+	}
+	return sleeve, skin, elsewhere
+}
+
+// farFromHand reports whether a mat point lies more than mm from the hand
+// and from its shadow.
+func farFromHand(hd hand, x, y, mm float64) bool {
+	for dy := -mm; dy <= mm; dy += mm / 2 {
+		for dx := -mm; dx <= mm; dx += mm / 2 {
+			if hd.depth(x+dx, y+dy) > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
