@@ -51,7 +51,9 @@ const (
 	coverMarginMM   = 3.0
 	// coverMinConfidence is the identification confidence a card needs for
 	// its print to be taken: a doubtful read may have a doubtful outline.
-	coverMinConfidence = 0.6
+	// It is the tracker's MinConfidence by default: a card read well
+	// enough to be named is watched when vision loses it.
+	coverMinConfidence = 0.5
 	// An outline whose area is off by more than coverAreaSlack of its
 	// card's (cardAreaMM2) is not the card's.
 	coverAreaSlack = 0.3

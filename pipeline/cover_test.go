@@ -174,7 +174,8 @@ func TestCoverWatchSeesATokenTakenFromUnderACard(t *testing.T) {
 // that a card seen now lies over for the most part, where its print showed
 // it clear, gives no sight: it may be under that card; one that a card lay
 // over already when its print was taken is watched on the part that shows.
-// A site's print leaves out the units on it.
+// A site's print leaves out the units on it. A print is taken of a card
+// read with the confidence the tracker needs to take its name (0.5).
 func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 	goblinCard := coverCard{w: 63, h: 88, ink: color.RGBA{40, 40, 160, 0}}
 	// A card over the Goblin's northern half and more.
@@ -188,20 +189,23 @@ func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 	for i, tc := range []struct {
 		name  string
 		then  []coverCard // when the prints were taken, all read
+		conf  float64     // the Goblin's confidence then (0.9 if 0)
 		scene []coverCard
 		read  []models.CardObservation
 		want  []tracker.HiddenSight
 	}{
-		{"both read: nothing to look at", alone, alone, []models.CardObservation{site, goblinSeen}, nil},
-		{"the unit lost, still there", alone, alone, []models.CardObservation{site},
+		{"both read: nothing to look at", alone, 0, alone, []models.CardObservation{site, goblinSeen}, nil},
+		{"the unit lost, still there", alone, 0, alone, []models.CardObservation{site},
 			[]tracker.HiddenSight{{HiddenCard: goblin}}},
-		{"the unit taken away: the site shows there", alone, nil, []models.CardObservation{site},
+		{"the unit taken away: the site shows there", alone, 0, nil, []models.CardObservation{site},
 			[]tracker.HiddenSight{{HiddenCard: goblin, Gone: true}}},
-		{"the unit lost as a card came down over most of it", alone, underFrog,
+		{"the unit lost as a card came down over most of it", alone, 0, underFrog,
 			[]models.CardObservation{site, frogSeen}, nil},
-		{"the unit lost under a card that lay over it already, still there", underFrog, underFrog,
+		{"the unit lost under a card that lay over it already, still there", underFrog, 0, underFrog,
 			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin}}},
-		{"the site lost, still there under the unit", alone, alone,
+		{"a unit read with just the confidence the tracker needs, lost, still there", alone, 0.55, alone,
+			[]models.CardObservation{site}, []tracker.HiddenSight{{HiddenCard: goblin}}},
+		{"the site lost, still there under the unit", alone, 0, alone,
 			[]models.CardObservation{goblinSeen}, []tracker.HiddenSight{{HiddenCard: desert}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -210,7 +214,11 @@ func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 			then := coverScene(t, rng, 1, tc.then...)
 			defer then.Close()
 			g.look(then)
-			seen := []models.CardObservation{site, goblinSeen}
+			goblinThen := goblinSeen
+			if tc.conf > 0 {
+				goblinThen.Confidence = tc.conf
+			}
+			seen := []models.CardObservation{site, goblinThen}
 			if len(tc.then) > 1 {
 				seen = append(seen, frogSeen)
 			}
