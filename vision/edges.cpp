@@ -608,7 +608,11 @@ struct edgeDetector {
     std::vector<int> ring;
     std::vector<uchar> map;
     std::vector<uchar *> stack;
-    std::vector<uchar> column; // a row of the thickened edges, down the rows
+    std::vector<uchar> column;
+    // The edge pixels marked with their directions, their derivatives and
+    // marks (tablecam_mark_directions).
+    std::vector<int> listed, gx, gy;
+    std::vector<uchar> codes; // a row of the thickened edges, down the rows
     // The blurred front end's rows: vertical sums, four blurred rows and two
     // rows of derivatives.
     std::vector<ushort> columns;
@@ -895,6 +899,152 @@ void findContours(edgeDetector &d, cv::Mat &img, bool edgesOnly, Found found) {
     }
 }
 
+// Edge directions, for the side search (outline_sides.go): each edge
+// pixel of a thin edge map marked with the direction of the gradient of
+// the blurred image there, in 256 steps of a whole turn (its mark never 0:
+// step 0 is taken for 1), exactly as vision's dirCode(dirStep(gx, gy))
+// gives it from the 3×3 Sobel derivatives: the same double arithmetic in
+// the same order (a fast arctangent), the branches taken by blends.
+
+const double quarterPi = M_PI / 4, halfPi = M_PI / 2, twoPi = 2 * M_PI;
+
+// dirCode is the mark of the gradient (gx, gy); 1 when there is none.
+// Compiled for the plain processor: no fused multiply-adds.
+uchar dirCode(int gx, int gy) {
+    if (gx == 0 && gy == 0)
+        return 1;
+    const double x = gx, y = gy, ax = std::fabs(x), ay = std::fabs(y);
+    double a;
+    if (ax >= ay) {
+        const double z = ay / ax;
+        a = z * (quarterPi + 0.273 * (1 - z));
+    } else {
+        const double z = ax / ay;
+        a = halfPi - z * (quarterPi + 0.273 * (1 - z));
+    }
+    if (x < 0)
+        a = M_PI - a;
+    if (y < 0)
+        a = twoPi - a;
+    const double v = a * 256 / twoPi; // at least 0
+    double r = std::trunc(v);
+    if (v - r >= 0.5) // rounded half away from zero, as Go's math.Round
+        r += 1;
+    const int s = (int)r & 255;
+    return s == 0 ? 1 : (uchar)s;
+}
+
+void dirCodes(const int *gx, const int *gy, int from, int n, uchar *out) {
+    for (int k = from; k < n; k++)
+        out[k] = dirCode(gx[k], gy[k]);
+}
+
+// dirCodesAVX512 is dirCodes eight at a time. Each product and sum is
+// rounded on its own, as in Go (fp-contract off: no fused multiply-adds).
+__attribute__((target("avx512f,avx512bw,avx512vl"), optimize("fp-contract=off"))) void dirCodesAVX512(const int *gx, const int *gy, int n,
+                                                                                                              uchar *out) {
+    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1), half = _mm512_set1_pd(0.5);
+    const __m512d qpi = _mm512_set1_pd(quarterPi), hpi = _mm512_set1_pd(halfPi), pi = _mm512_set1_pd(M_PI), tpi = _mm512_set1_pd(twoPi);
+    const __m512d c273 = _mm512_set1_pd(0.273), steps = _mm512_set1_pd(256);
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        const __m256i ix = _mm256_loadu_si256((const __m256i *)(gx + k)), iy = _mm256_loadu_si256((const __m256i *)(gy + k));
+        const __m512d x = _mm512_cvtepi32_pd(ix), y = _mm512_cvtepi32_pd(iy);
+        const __m512d ax = _mm512_abs_pd(x), ay = _mm512_abs_pd(y);
+        const __mmask8 wide = _mm512_cmp_pd_mask(ax, ay, _CMP_GE_OQ);
+        // z: ay/ax where ax >= ay, else ax/ay.
+        const __m512d z = _mm512_div_pd(_mm512_min_pd(ax, ay), _mm512_max_pd(ax, ay));
+        const __m512d t = _mm512_mul_pd(z, _mm512_add_pd(qpi, _mm512_mul_pd(c273, _mm512_sub_pd(one, z))));
+        __m512d a = _mm512_mask_blend_pd(wide, _mm512_sub_pd(hpi, t), t);
+        a = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, zero, _CMP_LT_OQ), a, _mm512_sub_pd(pi, a));
+        a = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(y, zero, _CMP_LT_OQ), a, _mm512_sub_pd(tpi, a));
+        const __m512d v = _mm512_div_pd(_mm512_mul_pd(a, steps), tpi);
+        __m512d r = _mm512_roundscale_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        r = _mm512_mask_add_pd(r, _mm512_cmp_pd_mask(_mm512_sub_pd(v, r), half, _CMP_GE_OQ), r, one);
+        __m256i s = _mm256_and_si256(_mm512_cvttpd_epi32(r), _mm256_set1_epi32(255));
+        // No direction (0, 0: z is NaN there) and step 0 both mark 1.
+        const __mmask8 none = _mm256_cmpeq_epi32_mask(_mm256_or_si256(ix, iy), _mm256_setzero_si256()) |
+                              _mm256_cmpeq_epi32_mask(s, _mm256_setzero_si256());
+        s = _mm256_mask_mov_epi32(s, none, _mm256_set1_epi32(1));
+        _mm_storel_epi64((__m128i *)(out + k), _mm256_cvtepi32_epi8(s));
+    }
+    dirCodes(gx, gy, k, n, out);
+}
+
+// dirCodesAVX2 is dirCodes four at a time.
+__attribute__((target("avx2,sse4.1"), optimize("fp-contract=off"))) void dirCodesAVX2(const int *gx, const int *gy, int n, uchar *out) {
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1), half = _mm256_set1_pd(0.5);
+    const __m256d qpi = _mm256_set1_pd(quarterPi), hpi = _mm256_set1_pd(halfPi), pi = _mm256_set1_pd(M_PI), tpi = _mm256_set1_pd(twoPi);
+    const __m256d c273 = _mm256_set1_pd(0.273), steps = _mm256_set1_pd(256);
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const __m128i ix = _mm_loadu_si128((const __m128i *)(gx + k)), iy = _mm_loadu_si128((const __m128i *)(gy + k));
+        const __m256d x = _mm256_cvtepi32_pd(ix), y = _mm256_cvtepi32_pd(iy);
+        const __m256d ax = _mm256_andnot_pd(sign, x), ay = _mm256_andnot_pd(sign, y);
+        const __m256d wide = _mm256_cmp_pd(ax, ay, _CMP_GE_OQ);
+        const __m256d z = _mm256_div_pd(_mm256_min_pd(ax, ay), _mm256_max_pd(ax, ay));
+        const __m256d t = _mm256_mul_pd(z, _mm256_add_pd(qpi, _mm256_mul_pd(c273, _mm256_sub_pd(one, z))));
+        __m256d a = _mm256_blendv_pd(_mm256_sub_pd(hpi, t), t, wide);
+        a = _mm256_blendv_pd(a, _mm256_sub_pd(pi, a), _mm256_cmp_pd(x, zero, _CMP_LT_OQ));
+        a = _mm256_blendv_pd(a, _mm256_sub_pd(tpi, a), _mm256_cmp_pd(y, zero, _CMP_LT_OQ));
+        const __m256d v = _mm256_div_pd(_mm256_mul_pd(a, steps), tpi);
+        __m256d r = _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(_mm256_sub_pd(v, r), half, _CMP_GE_OQ), one));
+        __m128i s = _mm_and_si128(_mm256_cvttpd_epi32(r), _mm_set1_epi32(255));
+        const __m128i none = _mm_or_si128(_mm_cmpeq_epi32(_mm_or_si128(ix, iy), _mm_setzero_si128()), _mm_cmpeq_epi32(s, _mm_setzero_si128()));
+        s = _mm_blendv_epi8(s, _mm_set1_epi32(1), none);
+        const __m128i bytes = _mm_shuffle_epi8(s, _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+        const int packed = _mm_cvtsi128_si32(bytes);
+        std::memcpy(out + k, &packed, 4);
+    }
+    dirCodes(gx, gy, k, n, out);
+}
+
+void dirCodesAt(vectors w, const int *gx, const int *gy, int n, uchar *out) {
+    if (w == avx512)
+        dirCodesAVX512(gx, gy, n, out);
+    else if (w == avx2)
+        dirCodesAVX2(gx, gy, n, out);
+    else
+        dirCodes(gx, gy, 0, n, out);
+}
+
+// listRowAVX512 lists the pixels of a row (cols wide, its ends 0) that are
+// not 0 (base + x), 64 at a time.
+AVX512 void listRowAVX512(const uchar *row, int cols, int base, std::vector<int> &listed) {
+    for (int x = 0; x < cols; x += 64) {
+        const __mmask64 in = cols - x >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (cols - x)) - 1);
+        const __m512i p = _mm512_maskz_loadu_epi8(in, row + x);
+        for (__mmask64 m = _mm512_test_epi8_mask(p, p); m; m &= m - 1)
+            listed.push_back(base + x + __builtin_ctzll(m));
+    }
+}
+
+// listEdges lists in listed the pixels (y·cols + x) of an 8-bit edge map
+// that are not 0, row by row, less those of its first and last rows and
+// columns, which it clears.
+void listEdges(cv::Mat &edges, vectors w, std::vector<int> &listed) {
+    listed.clear();
+    const int rows = edges.rows, cols = edges.cols;
+    if (rows == 0 || cols == 0)
+        return;
+    edges.row(0).setTo(0);
+    edges.row(rows - 1).setTo(0);
+    for (int y = 1; y < rows - 1; y++) {
+        uchar *row = edges.ptr<uchar>(y);
+        row[0] = row[cols - 1] = 0;
+        const int base = y * cols;
+        if (w == avx512) {
+            listRowAVX512(row, cols, base, listed);
+            continue;
+        }
+        for (int x = 1; x < cols - 1; x++)
+            if (row[x])
+                listed.push_back(base + x);
+    }
+}
+
 } // namespace
 
 extern "C" {
@@ -930,6 +1080,49 @@ int tablecam_blur(void *srcp, void *dstp, int width) {
 }
 
 tablecam_edges tablecam_edges_new(void) { return new edgeDetector; }
+
+// tablecam_mark_directions marks each pixel of the 8-bit edge map edgesp
+// that is not 0 with its direction in the 8-bit image greyp of its size
+// (the image the edges were found on, blurred): dirCode of its 3×3 Sobel
+// derivatives there; it clears the map's first and last rows and columns.
+// It gives the pixels marked (y·cols + x, row by row): n of them, valid
+// until the next call. It uses vector instructions up to width (the same
+// marks at every width). It returns NULL with n = -1 when OpenCV fails.
+const int *tablecam_mark_directions(tablecam_edges e, void *edgesp, void *greyp, int width, int *n) {
+    try {
+        edgeDetector &d = *(edgeDetector *)e;
+        cv::Mat &edges = *(cv::Mat *)edgesp;
+        const cv::Mat &grey = *(cv::Mat *)greyp;
+        CV_Assert(edges.type() == CV_8UC1 && grey.type() == CV_8UC1 && edges.size() == grey.size() && edges.isContinuous());
+        const vectors w = vectorsUpTo(width);
+        listEdges(edges, w, d.listed);
+        const int m = (int)d.listed.size(), cols = edges.cols;
+        d.gx.resize(m);
+        d.gy.resize(m);
+        d.codes.resize(m);
+        const uchar *g = grey.data;
+        const size_t step = grey.step;
+        for (int k = 0; k < m; k++) {
+            const int i = d.listed[k], y = i / cols, x = i - y * cols;
+            const uchar *a = g + (y - 1) * step + x, *b = a + step, *c = b + step;
+            d.gx[k] = (a[1] - a[-1]) + 2 * (b[1] - b[-1]) + (c[1] - c[-1]);
+            d.gy[k] = (c[-1] - a[-1]) + 2 * (c[0] - a[0]) + (c[1] - a[1]);
+        }
+        dirCodesAt(w, d.gx.data(), d.gy.data(), m, d.codes.data());
+        uchar *p = edges.data;
+        for (int k = 0; k < m; k++)
+            p[d.listed[k]] = d.codes[k];
+        *n = m;
+        return d.listed.data();
+    } catch (const cv::Exception &) {
+        *n = -1;
+        return nullptr;
+    }
+}
+
+// tablecam_dir_codes writes the direction marks (dirCode) of n gradients,
+// with vector instructions up to width.
+void tablecam_dir_codes(const int *gx, const int *gy, int n, int width, unsigned char *out) { dirCodesAt(vectorsUpTo(width), gx, gy, n, out); }
 
 void tablecam_edges_close(tablecam_edges e) { delete (edgeDetector *)e; }
 

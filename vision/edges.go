@@ -98,6 +98,47 @@ func (d *edgeDetector) cannyWidth(src, mask gocv.Mat, dst *gocv.Mat, low, high f
 	return nil
 }
 
+// markDirections marks each edge pixel (not 0) of the 8-bit edge map
+// edges with the direction of the gradient of grey (the image the edges
+// were found on, blurred; of the map's size) there, modulo a whole turn:
+// dirCode(dirStep(gx, gy)) of its 3×3 Sobel derivatives (never 0: a line's
+// two edges, dark to light and light to dark, get opposite directions).
+// The map's first and last rows and columns are cleared. It lists the
+// pixels marked (y·w + x, row by row) in out.
+func (d *edgeDetector) markDirections(edges, grey gocv.Mat, out []int32) ([]int32, error) {
+	return d.markDirectionsWidth(edges, grey, out, widestVectors)
+}
+
+// markDirectionsWidth is markDirections with vector instructions up to
+// width (see vectorWidth): the same marks at every width.
+func (d *edgeDetector) markDirectionsWidth(edges, grey gocv.Mat, out []int32, width vectorWidth) ([]int32, error) {
+	out = out[:0]
+	if edges.Type() != gocv.MatTypeCV8UC1 || grey.Type() != gocv.MatTypeCV8UC1 || edges.Rows() != grey.Rows() || edges.Cols() != grey.Cols() || !edges.IsContinuous() {
+		return out, errors.New("vision: edge directions want an 8-bit edge map and grey image of one size")
+	}
+	var n C.int
+	p := C.tablecam_mark_directions(d.p, unsafe.Pointer(edges.Ptr()), unsafe.Pointer(grey.Ptr()), C.int(width), &n)
+	if n < 0 {
+		return out, errors.New("vision: marking edge directions failed")
+	}
+	if n > 0 {
+		out = append(out, unsafe.Slice((*int32)(unsafe.Pointer(p)), int(n))...)
+	}
+	return out, nil
+}
+
+// edgeDirCodes gives the marks markDirections puts on edge pixels whose
+// gradients are (gx[k], gy[k]), with vector instructions up to width (for
+// tests: they are dirCode(dirStep(gx, gy))).
+func edgeDirCodes(gx, gy []int32, width vectorWidth) []byte {
+	out := make([]byte, len(gx))
+	if len(gx) == 0 || len(gy) != len(gx) {
+		return out
+	}
+	C.tablecam_dir_codes((*C.int)(unsafe.Pointer(&gx[0])), (*C.int)(unsafe.Pointer(&gy[0])), C.int(len(gx)), C.int(width), (*C.uchar)(unsafe.Pointer(&out[0])))
+	return out
+}
+
 // blur writes gocv.GaussianBlur(src, dst, image.Pt(5, 5), 0, 0,
 // gocv.BorderReplicate) of an 8-bit grey image to dst, exactly (OpenCV's
 // blur of 8-bit images with these parameters is fixed-point: 1 4 6 4 1

@@ -21,6 +21,9 @@ typedef struct {
 
 int tablecam_blur(void *src, void *dst, int width);
 
+const int *tablecam_mark_directions(tablecam_edges e, void *edges, void *grey, int width, int *n);
+void tablecam_dir_codes(const int *gx, const int *gy, int n, int width, unsigned char *out);
+
 const tablecam_rect *tablecam_filled_rects(tablecam_edges e, void *edges, double minArea, double fill, int edgesOnly, int *n);
 
 #ifdef __cplusplus

@@ -60,11 +60,6 @@ const (
 	sideMinDensity  = 0.5
 )
 
-// sideReach is how far (pixels, either way) a run's next pixel may lie:
-// its eight neighbours. (The directions are Sobel's on the blurred image,
-// steady enough along a thin edge's staircase within sideDirTolDeg.)
-const sideReach = 1
-
 // sideOutliers is the share of a run's pixels that may lie off its line.
 const sideOutliers = 0.1
 
@@ -120,56 +115,6 @@ func dirDiff(a, b float64) float64 {
 	return math.Min(d, math.Pi-d)
 }
 
-// markDirections marks each pixel of an edge map (of the image grey
-// shows, lightly blurred), in place, with its gradient's direction modulo
-// a whole turn (dirCode: a line's two edges, dark to light and light to
-// dark, are two sides' runs), and lists the pixels (y·w + x) row by row,
-// in out. The pixels within sideReach of the image's border are left out
-// (and unmarked).
-func markDirections(edges []byte, grey edgeMap, out []int32) []int32 {
-	w, h := grey.w, grey.h
-	out = out[:0]
-	g := grey.pix
-	if len(edges) < w*h || len(g) < w*h || w < 2*sideReach+8 || h < 2*sideReach+1 {
-		return out
-	}
-	clear(edges[:sideReach*w])
-	clear(edges[(h-sideReach)*w : h*w])
-	for y := sideReach; y < h-sideReach; y++ {
-		row := edges[y*w : (y+1)*w]
-		row[0], row[w-1] = 0, 0
-		// Eight pixels at a time: most are off the edges.
-		for x0 := 0; x0 < w; x0 += 8 {
-			var word uint64
-			if x0+8 <= w {
-				word = binary.LittleEndian.Uint64(row[x0:])
-			} else {
-				for k := x0; k < w; k++ {
-					word |= uint64(row[k]) << (8 * (k - x0))
-				}
-			}
-			for word != 0 {
-				k := bits.TrailingZeros64(word) / 8
-				word &^= 0xff << (8 * k)
-				x := x0 + k
-				i := y*w + x
-				a, b, c := int(g[i-w-1]), int(g[i-w]), int(g[i-w+1])
-				d, f := int(g[i-1]), int(g[i+1])
-				e, k2, l := int(g[i+w-1]), int(g[i+w]), int(g[i+w+1])
-				gx := c + 2*f + l - a - 2*d - e
-				gy := e + 2*k2 + l - a - 2*b - c
-				code := byte(1) // no direction (rare): an edge still
-				if gx != 0 || gy != 0 {
-					code = dirCode(dirStep(float64(gx), float64(gy)))
-				}
-				row[x] = code
-				out = append(out, int32(i))
-			}
-		}
-	}
-	return out
-}
-
 // dirCode is the mark of an edge pixel whose direction is step s: never
 // zero (off the edges), step 0 taken for its neighbour 1.
 func dirCode(s uint8) byte { return max(s, 1) }
@@ -208,8 +153,11 @@ var stepCos, stepSin = func() (c, s [dirSteps]float64) {
 }()
 
 // segmentsOf finds the straight segments at least minLen long among the
-// edge pixels px of a direction map (marked by markDirections, w pixels
-// wide, none in its border rows and columns). The map's pixels are
+// edge pixels px of a direction map (marked by edgeDetector.markDirections,
+// w pixels wide, none in its border rows and columns): runs of
+// them, 8-connected (a run's next pixel is one of its eight neighbours;
+// the directions are Sobel's on the blurred image, steady enough along a
+// thin edge's staircase within sideDirTolDeg). The map's pixels are
 // cleared as they join a run (those left to look at are the edge pixels
 // still marked), and their marks put back at the end from codes, which
 // holds them meanwhile (codes is given back, to be used again).
@@ -314,7 +262,7 @@ func fitSegment(region []runPixel, minLen float64) (segment, bool) {
 			continue
 		}
 		t := -x*s + y*c
-		t0, t1 = math.Min(t0, t), math.Max(t1, t)
+		t0, t1 = min(t0, t), max(t1, t)
 	}
 	if float64(off) > sideOutliers*n {
 		return segment{}, false
@@ -424,7 +372,9 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	}
 	// Each edge pixel marked with its direction (an edge still, for the
 	// sides' support and snapping below).
-	b.px = markDirections(thinPix, grey, b.px)
+	if b.px, err = o.edges.markDirections(b.thin, b.grey, b.px); err != nil {
+		return nil
+	}
 	var segs []segment
 	segs, b.codes = segmentsOf(thinPix, b.px, w, b.codes, sideMinShare*shape.short)
 	// What the grid and the cards found explain proposes nothing.
@@ -443,14 +393,14 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		}
 	}
 	grid, outlines := gridLines(v), outlineSides(foundQuads)
-	kept := segs[:0]
+	keptSegs := segs[:0]
 	for _, s := range segs {
 		if onLine(s, grid, sideGridTolMM*v.pxPerMM) || onLine(s, outlines, stackSnapPx) || insideAny(s.mid(), inner) {
 			continue
 		}
-		kept = append(kept, s)
+		keptSegs = append(keptSegs, s)
 	}
-	segs = kept
+	segs = keptSegs
 	if len(segs) < 2 {
 		return nil
 	}

@@ -1,7 +1,9 @@
 package vision
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"testing"
 
@@ -73,16 +75,16 @@ func TestSegmentsOfIsPlain(t *testing.T) {
 	var codes []byte
 	for _, s := range sidedSearches(t, a, n) {
 		w, h := s.thin.Cols(), s.thin.Rows()
-		pix, err := s.thin.DataPtrUint8()
+		thin := s.thin.Clone()
+		defer thin.Close()
+		px, err := a.outlines.edges.markDirections(thin, s.grey, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		grey, err := s.grey.DataPtrUint8()
+		dirs, err := thin.DataPtrUint8()
 		if err != nil {
 			t.Fatal(err)
 		}
-		dirs := slices.Clone(pix)
-		px := markDirections(dirs, edgeMap{pix: grey, w: w, h: h}, nil)
 		marked := slices.Clone(dirs)
 		minLen := sideMinShare * models.CardShortMM * s.v.pxPerMM
 		var got []segment
@@ -153,6 +155,140 @@ func plainSegmentsOf(dirs []byte, px []int32, w int, seen []uint64, minLen float
 		}
 		if s, ok := fitSegment(region, minLen); ok {
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestEdgeDirectionsArePlain checks markDirections (in C, its
+// arctangents eight at a time) against marking the edges with the
+// directions of the blurred image's gradients as plainly as can be
+// (plainMarkDirections, in Go): the same marks on the bundled stills'
+// edges, at every vector width, the border cleared, and the same pixels
+// listed.
+func TestEdgeDirectionsArePlain(t *testing.T) {
+	a := newTestAnalyzer(t, firstFacesCatalog(t, 20))
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	edges := 0
+	for _, s := range sidedSearches(t, a, n) {
+		w, h := s.thin.Cols(), s.thin.Rows()
+		grey, err := s.grey.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pix, err := s.thin.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(pix)
+		wantPx := plainMarkDirections(want, edgeMap{pix: grey, w: w, h: h}, nil)
+		for _, width := range []vectorWidth{widestVectors, avx2Vectors, noVectors} {
+			thin := s.thin.Clone()
+			px, err := a.outlines.edges.markDirectionsWidth(thin, s.grey, nil, width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := thin.DataPtrUint8()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				diff := 0
+				for i := range got {
+					if got[i] != want[i] {
+						diff++
+					}
+				}
+				t.Fatalf("%s (vectors %d): %d of %d pixels marked otherwise than plainly", s.name, width, diff, len(got))
+			}
+			if !slices.Equal(px, wantPx) {
+				t.Fatalf("%s (vectors %d): %d edge pixels listed, %d plainly", s.name, width, len(px), len(wantPx))
+			}
+			thin.Close()
+		}
+		edges += len(wantPx)
+	}
+	if edges == 0 {
+		t.Fatal("no edges: the comparison says little")
+	}
+}
+
+// TestEdgeDirectionCodes checks the direction marks of markDirections
+// against dirCode(dirStep(gx, gy)) for every gradient a 3×3 Sobel of 8-bit
+// pixels gives (each derivative within ±1020), at every vector width.
+func TestEdgeDirectionCodes(t *testing.T) {
+	const most = 4 * 255
+	gx := make([]int32, 0, (2*most+1)*(2*most+1))
+	gy := make([]int32, 0, cap(gx))
+	for y := -most; y <= most; y++ {
+		for x := -most; x <= most; x++ {
+			gx, gy = append(gx, int32(x)), append(gy, int32(y))
+		}
+	}
+	want := make([]byte, len(gx))
+	for k := range want {
+		want[k] = 1
+		if gx[k] != 0 || gy[k] != 0 {
+			want[k] = dirCode(dirStep(float64(gx[k]), float64(gy[k])))
+		}
+	}
+	for _, width := range []vectorWidth{widestVectors, avx2Vectors, noVectors} {
+		got := edgeDirCodes(gx, gy, width)
+		for k := range got {
+			if got[k] != want[k] {
+				t.Fatalf("vectors %d, gradient (%d, %d): marked %d, want %d", width, gx[k], gy[k], got[k], want[k])
+			}
+		}
+	}
+}
+
+// plainMarkDirections is markDirections as plainly as can be: it marks
+// each pixel of an edge map (of the image grey shows, lightly blurred), in
+// place, with its gradient's direction modulo a whole turn (dirCode), and
+// lists the pixels (y·w + x) row by row, in out. The pixels in the image's
+// border rows and columns are left out (and cleared).
+func plainMarkDirections(edges []byte, grey edgeMap, out []int32) []int32 {
+	w, h := grey.w, grey.h
+	out = out[:0]
+	g := grey.pix
+	if len(edges) < w*h || len(g) < w*h || w < 10 || h < 3 {
+		return out
+	}
+	clear(edges[:w])
+	clear(edges[(h-1)*w : h*w])
+	for y := 1; y < h-1; y++ {
+		row := edges[y*w : (y+1)*w]
+		row[0], row[w-1] = 0, 0
+		// Eight pixels at a time: most are off the edges.
+		for x0 := 0; x0 < w; x0 += 8 {
+			var word uint64
+			if x0+8 <= w {
+				word = binary.LittleEndian.Uint64(row[x0:])
+			} else {
+				for k := x0; k < w; k++ {
+					word |= uint64(row[k]) << (8 * (k - x0))
+				}
+			}
+			for word != 0 {
+				k := bits.TrailingZeros64(word) / 8
+				word &^= 0xff << (8 * k)
+				x := x0 + k
+				i := y*w + x
+				a, b, c := int(g[i-w-1]), int(g[i-w]), int(g[i-w+1])
+				d, f := int(g[i-1]), int(g[i+1])
+				e, k2, l := int(g[i+w-1]), int(g[i+w]), int(g[i+w+1])
+				gx := c + 2*f + l - a - 2*d - e
+				gy := e + 2*k2 + l - a - 2*b - c
+				code := byte(1) // no direction (rare): an edge still
+				if gx != 0 || gy != 0 {
+					code = dirCode(dirStep(float64(gx), float64(gy)))
+				}
+				row[x] = code
+				out = append(out, int32(i))
+			}
 		}
 	}
 	return out
