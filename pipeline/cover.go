@@ -31,7 +31,6 @@ type cardPrint struct {
 	grey   []uint8
 	area   int     // pixels inside the card's outline, shown or not
 	mean   float64 // the whole picture's mean grey, for changes of light
-	site   bool    // a site, which lies under the units on it
 }
 
 // Cover tuning. A hidden card is judged only when at least coverMinShown of
@@ -41,10 +40,7 @@ type cardPrint struct {
 // Outlines of the cards seen now are grown by coverMarginMM, so that their
 // edges and shadows do not count as the card beneath.
 const (
-	coverMinShown = 0.08
-	// lostMinShown is the share of what its print holds that must show of
-	// a unit in sight that vision lost.
-	lostMinShown    = 0.5
+	coverMinShown   = 0.08
 	coverMinPixels  = 40
 	coverGoneDelta  = 35
 	coverThereDelta = 15
@@ -190,7 +186,7 @@ func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
 		}
 		q := w.toSmall(c.Quad, 0)
 		x0, y0, x1, y1 := q.bounds(w.width, h)
-		p := cardPrint{mean: mean, site: models.CardType(*c.Type) == models.Site}
+		p := cardPrint{mean: mean}
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
 				fx, fy := float64(x)+0.5, float64(y)+0.5
@@ -238,22 +234,6 @@ func unread(inSight []tracker.HiddenCard, obs models.FrameObservation) []tracker
 // not read on this frame) that shows enough of itself on this clear frame,
 // whether that part still looks as the card did.
 func (w *coverWatch) sights(hidden []tracker.HiddenCard, obs models.FrameObservation, pix []uint8) []tracker.HiddenSight {
-	return w.sightsShowing(hidden, obs, pix, 0)
-}
-
-// lostSights is sights for cards in sight that vision did not read on this
-// frame, for the units of which at least lostMinShown of what showed when
-// their print was taken still shows: a unit lost as a card comes down over
-// much of it is more likely under that one (which the tracker tells from
-// the cards that come and go) than lost by vision, while one that a card
-// lay on already is not. A site lies under units anyway.
-func (w *coverWatch) lostSights(lost []tracker.HiddenCard, obs models.FrameObservation, pix []uint8) []tracker.HiddenSight {
-	return w.sightsShowing(lost, obs, pix, lostMinShown)
-}
-
-// sightsShowing is sights for cards of which enough shows: coverMinShown
-// of the card, and for a unit clearShown of the part its print holds.
-func (w *coverWatch) sightsShowing(hidden []tracker.HiddenCard, obs models.FrameObservation, pix []uint8, clearShown float64) []tracker.HiddenSight {
 	if len(hidden) == 0 || len(pix) == 0 || w.width <= 0 {
 		return nil
 	}
@@ -284,9 +264,6 @@ func (w *coverWatch) sightsShowing(hidden []tracker.HiddenCard, obs models.Frame
 			hist[min(d, 255)]++
 		}
 		if n < coverMinPixels || float64(n) < coverMinShown*float64(p.area) {
-			continue
-		}
-		if !p.site && float64(n) < clearShown*float64(len(p.pixels)) {
 			continue
 		}
 		diff, count := 0, 0

@@ -170,11 +170,10 @@ func TestCoverWatchSeesATokenTakenFromUnderACard(t *testing.T) {
 
 // A card in sight that vision does not read on a frame is watched as a
 // hidden one is: its place still looking as it did says it is still there
-// (vision lost it), the mat or the site showing there says it left. One
-// that a card seen now lies over for the most part, where its print showed
-// it clear, gives no sight: it may be under that card; one that a card lay
-// over already when its print was taken is watched on the part that shows.
-// A site's print leaves out the units on it. A print is taken of a card
+// (vision lost it), the mat or the site showing there says it left; a card
+// seen now over part of it leaves the rest to be watched (whether it went
+// under a card that came is the tracker's to tell). A site's print leaves
+// out the units on it. A print is taken of a card
 // read with the confidence the tracker needs to take its name (0.5).
 func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 	goblinCard := coverCard{w: 63, h: 88, ink: color.RGBA{40, 40, 160, 0}}
@@ -199,8 +198,8 @@ func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 			[]tracker.HiddenSight{{HiddenCard: goblin}}},
 		{"the unit taken away: the site shows there", alone, 0, nil, []models.CardObservation{site},
 			[]tracker.HiddenSight{{HiddenCard: goblin, Gone: true}}},
-		{"the unit lost as a card came down over most of it", alone, 0, underFrog,
-			[]models.CardObservation{site, frogSeen}, nil},
+		{"the unit lost as a card came down over most of it: what shows is alike", alone, 0, underFrog,
+			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin}}},
 		{"the unit lost under a card that lay over it already, still there", underFrog, 0, underFrog,
 			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin}}},
 		{"a unit read with just the confidence the tracker needs, lost, still there", alone, 0.55, alone,
@@ -227,7 +226,7 @@ func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 			defer f.Close()
 			g.look(f)
 			obs := models.FrameObservation{Cards: tc.read}
-			got := w.lostSights(unread([]tracker.HiddenCard{desert, goblin}, obs), obs, g.picture())
+			got := w.sights(unread([]tracker.HiddenCard{desert, goblin}, obs), obs, g.picture())
 			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
 				t.Errorf("sights %+v, want %+v", got, tc.want)
 			}

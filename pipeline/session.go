@@ -429,8 +429,8 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	if !obs.Occluded {
 		// Cards held hidden, and cards in sight that vision did not read:
 		// whether the place each lay still looks as it did.
-		pic := s.gate.picture()
-		sights = append(s.cover.sights(s.tracker.Hidden(), obs, pic), s.cover.lostSights(unread(s.tracker.InSight(), obs), obs, pic)...)
+		look := append(s.tracker.Hidden(), unread(s.tracker.InSight(), obs)...)
+		sights = s.cover.sights(look, obs, s.gate.picture())
 	}
 	evs := s.tracker.ObserveWith(obs, sights)
 	if full && !obs.Occluded {

@@ -138,6 +138,24 @@ func TestLostButStillThere(t *testing.T) {
 			want:   nil,
 		},
 		{
+			name: "a unit lost as another comes into its cell is under it, whatever shows of it",
+			cards: func(f int) []models.CardObservation {
+				if f < 100 {
+					return []models.CardObservation{sprite(false)}
+				}
+				return []models.CardObservation{seenAt("C2", "Bog Frog", "Minion", N, false)}
+			},
+			hand: handAt(85, 100),
+			// Its edges show for a while, then nothing of it does.
+			sights: func(f int) []HiddenSight {
+				if f >= 150 {
+					return nil
+				}
+				return sightsOf(100, false, sprite(false))(f)
+			},
+			want: []string{"turn_start north", "unit_summoned north Bog Frog C2"},
+		},
+		{
 			name:   "a site lost for 0.7 s, its place unchanged",
 			cards:  away(100, 121, nil, river),
 			hand:   handAt(85, 100),

@@ -154,7 +154,8 @@ func (t *Tracker) InSight() []HiddenCard {
 // keepSighted puts in a frame's readings the cards in sight that vision
 // did not read but whose sights say they are still there: a site where no
 // site was seen, and a unit where fewer cards of its owner were seen than
-// the cell holds in sight (none of them read under its name).
+// the cell holds in sight (none of them read under its name) and no card
+// the cell does not hold was.
 func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReading, sights []HiddenSight) {
 	for _, s := range sights {
 		if s.Gone || !s.Cell.Valid() {
@@ -165,6 +166,11 @@ func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReadin
 			if len(r.site) == 0 && r.unsureSite == nil {
 				r.site, r.keptSite = []seen{{Card: sq.Site.Card, Owner: sq.Site.Owner}}, true
 			}
+			continue
+		}
+		if newcomer(r.units, sq) {
+			// A card lost as another comes into its cell is under that one
+			// (see pair), not lost.
 			continue
 		}
 		held, read := 0, 0
@@ -197,6 +203,12 @@ func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReadin
 			r.anyUnit, r.keptUnits = true, true
 		}
 	}
+}
+
+// newcomer reports whether units, read with confidence in a cell, hold a
+// card the cell does not: more cards of some name and owner than it holds.
+func newcomer(units []seen, sq Square) bool {
+	return len(withoutCopiesOf(units, piecesSeen(sq.Units))) > 0
 }
 
 // HiddenCard names a card the tracker holds hidden under another, so that a
