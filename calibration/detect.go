@@ -303,6 +303,12 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	} else if hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 	}
+	if !fromMarks {
+		// The corners where the border lines, bowed by the lens, meet.
+		if hb, ok := onBentBorder(rm, best.h, g); ok {
+			best.h = hb
+		}
+	}
 	if scale != 1 {
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 	}

@@ -80,6 +80,14 @@
 // of either kind, makes another realm (marks.go). Of the lattices that make the same realm, the one
 // that fits its marks best is taken, refitted to its border marks when most are seen (a lens's barrel
 // distortion bows the lattice; its border is where the realm's corners are).
+// Last, a lattice of lines (not of marks) is corrected for the lens (bentcorners.go): a wide-angle lens's
+// barrel distortion bows the grid's lines, so the straight lattice that fits them best misses the realm's
+// corners, drawn toward the frame's centre, by a percent of the realm's width or more. The drawn lines'
+// centres are read across each of the lattice's 11 lines, the one radial distortion k about the frame's
+// centre under which they are straightest is found (r(1 + k·r²), r in half diagonals; none unless it
+// straightens clearly more of the lines), and the corners are put where the border lines, straight once
+// undistorted, meet (a border seen too little is the lattice's, fitted to where the other lines cross),
+// distorted back; the lines are read a second time along the curves that lens makes of the corrected lattice.
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //
