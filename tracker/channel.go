@@ -72,9 +72,11 @@ func (c *channel) expire(before float64) {
 // frames, and the new reading fills at least quorum of it (so a misread
 // frame inside the stretch does not reset it). A reading that puts an
 // unnamed card on the board or takes one off must stay for its own hold,
-// times scale, when that is longer: a card being put down is often
-// unidentified for a few frames before it is named, and a card without a
-// face to match is found less surely than one with. Frames read with an
+// times scale when scale is more than 1, when that is longer (a shorter
+// window, as when a reading joins another change, never shortens it): a
+// card being put down is often unidentified for a few frames before it is
+// named, and a card without a face to match is found less surely than one
+// with. Frames read with an
 // unnamed card say nothing
 // for or against a reading that names every card, as frames that could not
 // be read at all: after such a frame, the latest reading that names every
@@ -84,7 +86,7 @@ func (c *channel) check(window, scale, quorum float64) ([]seen, bool) {
 		return nil, false
 	}
 	last := c.samples[len(c.samples)-1]
-	w := max(window, last.hold*scale)
+	w := max(window, last.hold*max(scale, 1))
 	if !last.unnamed {
 		if last.key == c.accepted {
 			return nil, false
@@ -101,7 +103,7 @@ func (c *channel) check(window, scale, quorum float64) ([]seen, bool) {
 			if s.key == c.accepted {
 				return nil, false
 			}
-			return c.holds(s, max(window, s.hold*scale), quorum)
+			return c.holds(s, max(window, s.hold*max(scale, 1)), quorum)
 		}
 	}
 	return nil, false

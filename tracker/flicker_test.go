@@ -228,3 +228,30 @@ func TestMovedAndReadBadly(t *testing.T) {
 	}
 	checkFlicker(t, tests)
 }
+
+// A card vision cannot name is taken in play only once it has stayed for
+// UnnamedHold, also when another change is accepted meanwhile: a card
+// seen for a moment that no face matches (a misread, a card being put
+// down) does not join that change at half the wait.
+func TestUnnamedDoesNotJoinEarly(t *testing.T) {
+	frog := seenAt("C2", "Bog Frog", "Minion", S, false)
+	phantom := seenAt("C3", "", "", S, false)
+	tests := []flickerCase{
+		{
+			name: "an unknown card seen for 0.67 s as a named one comes",
+			cards: func(f int) []models.CardObservation {
+				var out []models.CardObservation
+				if f >= 100 && f < 120 {
+					out = append(out, phantom)
+				}
+				if f >= 108 {
+					out = append(out, frog)
+				}
+				return out
+			},
+			hand: handAt(85, 100),
+			want: []string{"turn_start south", "unit_summoned south Bog Frog C2"},
+		},
+	}
+	checkFlicker(t, tests)
+}
