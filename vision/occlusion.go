@@ -158,7 +158,10 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 // lines are cleared first: skin-toned under a warm light, they would join
 // every blob to the edge. origin and f place the mask in the view (see
 // areaOffGrid). Skin-toned art stays within its card, and counts for
-// nothing off it.
+// nothing off it. A hand over the cards at the realm's edge shows little
+// skin off them: a blob that reaches the edge counts as well when it holds
+// twice minArea in all, a third of minArea of it off the cards (art
+// bordered by the card's frame does not spill off the card that much).
 func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f float64, minArea int) bool {
 	sk, err := skin.DataPtrUint8()
 	if err != nil {
@@ -239,13 +242,18 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 		}
 	}
 	off := make([]int, n)
+	all := make([]int, n)
 	for p := range on {
-		if on[p] == 0 && lk[p] != 0 {
-			off[root(int(binary.NativeEndian.Uint32(label[4*p:])))]++
+		if lk[p] != 0 {
+			r := root(int(binary.NativeEndian.Uint32(label[4*p:])))
+			all[r]++
+			if on[p] == 0 {
+				off[r]++
+			}
 		}
 	}
 	for i := 1; i < n; i++ {
-		if reaches[i] && off[i] >= minArea {
+		if reaches[i] && (off[i] >= minArea || 3*off[i] >= minArea && all[i] >= 2*minArea) {
 			return true
 		}
 	}

@@ -376,3 +376,11 @@ func TestDensestAsSummed(t *testing.T) {
 func TestHandsOnceMissed(t *testing.T) {
 	checkHandScenes(t, []handScene{{2222, 12, "an arm across the cards"}, {1, 24, "a dark hand in a dim room"}})
 }
+
+// TestHandOverCardsAtEdge reads scenes whose hand reaches in over the cards
+// at the realm's edge, so that most of its skin lies on them and too little
+// off them to count alone (see reachesThroughCards). The same tables
+// without the hand must stay clear.
+func TestHandOverCardsAtEdge(t *testing.T) {
+	checkHandScenes(t, []handScene{{6666, 76, "a hand over the edge's cards"}, {4242, 39, "a hand over the edge's cards"}, {1111, 56, "a hand over the edge's cards"}, {77, 58, "a hand over the edge's cards"}})
+}
