@@ -298,6 +298,15 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		}
 		found = append(found, placed{u.quad, u.kind})
 	}
+	// Tokens on stacks, found where no card was named and kept only when
+	// named by their look (outline_tokens.go).
+	for _, t := range a.outlines.findStackedTokens(gray, v, found, namedQuads(named)) {
+		if d, ok := a.nameByLook(t.quad, v); ok && a.index.refs[d.ref].Kind == models.KindToken {
+			named = append(named, namedCard{len(cards), d})
+			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, models.KindToken})
+		}
+	}
 	a.lap("unexplained outlines")
 	// A site under a unit centred on it shows only its two short ends.
 	// A site whose outline was found but not named may be named so too.

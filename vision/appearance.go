@@ -97,7 +97,12 @@ type lookIndex struct {
 }
 
 // newLookIndex gathers the references' thumbnails by kind; a kind with
-// fewer than lookMinFaces faces is left out.
+// fewer than lookMinFaces faces is left out, but for tokens: a small
+// catalog holds only a few, and a token is printed as a card is, smaller.
+// Their comparison takes in the standard cards' faces, shrunk to a
+// token's size (lookRivals): the mean of all of them is the layout, and
+// each is a rival that a token's look must lead as it must lead any other
+// name. A rival fitting best names nothing (lookKind.named).
 func newLookIndex(refs []reference) *lookIndex {
 	byKind := map[models.CardKind][]int32{}
 	var order []models.CardKind
@@ -116,6 +121,10 @@ func newLookIndex(refs []reference) *lookIndex {
 		ids := byKind[kind]
 		w, h := faceSizePx(kind, lookPxPerMM)
 		iw, ih := w-2*lookBorder, h-2*lookBorder
+		own := len(ids)
+		if own < lookMinFaces && kind == models.KindToken && len(byKind[models.KindStandard]) >= lookMinFaces {
+			ids = append(append([]int32(nil), ids...), byKind[models.KindStandard]...)
+		}
 		if len(ids) < lookMinFaces || iw < 4 || ih < 4 {
 			continue
 		}
@@ -124,8 +133,13 @@ func newLookIndex(refs []reference) *lookIndex {
 		k.levels[1] = newLookLevel(iw, ih, max(2, int(math.Round(float64(iw)/lookCoarseStep))), max(2, int(math.Round(float64(ih)/lookCoarseStep))))
 		raw := make([][2][]float32, len(ids))
 		for j, ri := range ids {
+			look := refs[ri].Look
+			if refs[ri].Kind != kind {
+				sw, sh := faceSizePx(refs[ri].Kind, lookPxPerMM)
+				look = resampleLook(look, sw, sh, w, h)
+			}
 			for l := range k.levels {
-				raw[j][l] = k.levels[l].vector(refs[ri].Look, w, h)
+				raw[j][l] = k.levels[l].vector(look, w, h)
 			}
 		}
 		for l := range k.levels {
@@ -534,6 +548,9 @@ func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Qu
 		return detection{}, false
 	}
 	ri := x.looks.ref(views, res.best)
+	if !x.looks.kinds[views[res.best.view].kind].named(x.refs, ri) {
+		return detection{}, false
+	}
 	ref := &x.refs[ri]
 	src := views[res.best.view].src
 	w, h := float64(ref.W), float64(ref.H)
@@ -709,6 +726,9 @@ func (x *catalogIndex) lookOfFace(picture gocv.Mat, ref int) float64 {
 	}
 	ki, face := -1, -1
 	for k := range x.looks.kinds {
+		if x.looks.kinds[k].kind != x.refs[ref].Kind {
+			continue
+		}
 		for f, r := range x.looks.kinds[k].refs {
 			if int(r) == ref {
 				ki, face = k, f
@@ -737,4 +757,38 @@ func (x *catalogIndex) lookOfFace(picture gocv.Mat, ref int) float64 {
 		}
 	}
 	return best
+}
+
+// named reports whether face ref, fitting an outline of the kind best,
+// names it: a rival of another kind (see newLookIndex) names nothing.
+func (k *lookKind) named(refs []reference, ref int) bool { return refs[ref].Kind == k.kind }
+
+// resampleLook scales a thumbnail (BGR bytes, w × h) to tw × th, each
+// pixel the mean of the pixels its area covers, in part or whole.
+func resampleLook(px []byte, w, h, tw, th int) []byte {
+	out := make([]byte, 3*tw*th)
+	fx, fy := float64(w)/float64(tw), float64(h)/float64(th)
+	for y := 0; y < th; y++ {
+		y0, y1 := float64(y)*fy, float64(y+1)*fy
+		for x := 0; x < tw; x++ {
+			x0, x1 := float64(x)*fx, float64(x+1)*fx
+			var s [3]float64
+			var wsum float64
+			for sy := int(y0); sy < h && float64(sy) < y1; sy++ {
+				wy := math.Min(y1, float64(sy+1)) - math.Max(y0, float64(sy))
+				for sx := int(x0); sx < w && float64(sx) < x1; sx++ {
+					wt := wy * (math.Min(x1, float64(sx+1)) - math.Max(x0, float64(sx)))
+					p := px[3*(sy*w+sx):]
+					for c := range s {
+						s[c] += wt * float64(p[c])
+					}
+					wsum += wt
+				}
+			}
+			for c := range s {
+				out[3*(y*tw+x)+c] = uint8(math.Round(s[c] / wsum))
+			}
+		}
+	}
+	return out
 }

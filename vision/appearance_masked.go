@@ -429,6 +429,9 @@ func (x *catalogIndex) namePart(colour gocv.Mat, scale float64, quad models.Quad
 		src[i].Y += float64(best.dx)*uy + float64(best.dy)*vy
 	}
 	ri := int(k.refs[best.face])
+	if !k.named(x.refs, ri) {
+		return detection{}, false
+	}
 	ref := &x.refs[ri]
 	w, h := float64(ref.W), float64(ref.H)
 	var pairs []pointPair

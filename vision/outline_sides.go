@@ -38,6 +38,7 @@ type sideBuffers struct {
 	ready      bool // thin and grey hold this frame's
 	px         []int32
 	codes      []byte
+	segs       []segment // the segments no card found explains, this frame's once searched
 }
 
 func newSideBuffers() sideBuffers {
@@ -332,6 +333,7 @@ func outlineSides(quads []models.Quad) []segment {
 // it no card on top.
 func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
 	b := &o.sides
+	b.segs = b.segs[:0]
 	if !b.ready || b.thin.Rows() != gray.Rows() || b.thin.Cols() != gray.Cols() || b.grey.Rows() != gray.Rows() || b.grey.Cols() != gray.Cols() {
 		return nil
 	}
@@ -401,6 +403,7 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		keptSegs = append(keptSegs, s)
 	}
 	segs = keptSegs
+	b.segs = append(b.segs[:0], segs...) // for the token search (outline_tokens.go)
 	if len(segs) < 2 {
 		return nil
 	}

@@ -140,3 +140,57 @@ func posterAnalyzer(t *testing.T) (*Analyzer, *synth.Renderer) {
 	}
 	return newTestAnalyzer(t, cat), r
 }
+
+// TestPosterStacks reads poster scenes for what lies in stacks: tokens on
+// top of a site and a unit, and sites half under a unit or token. Smooth
+// art leaves feature matching little: the tokens are found by their sides
+// where no card was named (outline_tokens.go) and named by their look
+// against the few token faces and, as rivals, the standard cards' shrunk
+// (newLookIndex); the sites are named by the colours of what shows of
+// them (appearance_masked.go). None may be named wrongly.
+func TestPosterStacks(t *testing.T) {
+	a, r := posterAnalyzer(t)
+	const scenes = 24
+	var tokens, tokensNamed, sites, sitesNamed, wrong int
+	for i := 0; i < scenes; i++ {
+		scene, obs := analyzeRendered(t, a, r, synth.SceneSeed(43, i), synth.SceneOptions{JPEGQuality: 85})
+		s := scoreStill(obs, &scene.Truth)
+		for _, n := range s.notes {
+			t.Errorf("scene %d: %s", i, n)
+		}
+		wrong += s.wrongNames
+		for _, c := range scene.Truth.Cards {
+			named := false
+			for _, o := range obs.Cards {
+				if o.NameOr("") == c.Name && inside(o.Quad.Center(), c.Quad) {
+					named = true
+				}
+			}
+			switch {
+			case c.Token && c.VisibleFraction >= 0.5:
+				tokens++
+				if named {
+					tokensNamed++
+				}
+			case c.Type == models.Site && c.VisibleFraction >= 0.4 && c.VisibleFraction <= 0.8:
+				sites++
+				if named {
+					sitesNamed++
+				}
+			}
+		}
+	}
+	t.Logf("%d poster scenes: tokens named %d/%d, sites 40–80%% visible named %d/%d, wrong names %d", scenes, tokensNamed, tokens, sitesNamed, sites, wrong)
+	if tokensNamed < posterMinTokens {
+		t.Errorf("%d tokens named, want ≥ %d", tokensNamed, posterMinTokens)
+	}
+	if sitesNamed < posterMinCoveredSites {
+		t.Errorf("%d sites 40–80%% visible named, want ≥ %d", sitesNamed, posterMinCoveredSites)
+	}
+}
+
+// What TestPosterStacks asks of its scenes.
+const (
+	posterMinTokens       = 4
+	posterMinCoveredSites = 3
+)

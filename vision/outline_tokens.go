@@ -1,0 +1,135 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"slices"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// Tokens on stacks. A token is often played onto a unit or a site, on top
+// of the stack, where its whole outline shows but touches the edges of the
+// cards under it: no closed contour of its own. With busy art the frame's
+// keypoints name it; with smooth art nothing does, and the stacked-card
+// search, which starts from clusters of unexplained keypoints, never looks
+// there. At a token's size, too, the panels printed on a card's face pass
+// for cards. So tokens are looked for where a card may lie that no face
+// named: around the centre of each cell no named card holds, a rectangle
+// of a token's size whose four sides lie on straight edges, with a card's
+// plain border just inside (rectanglesAround). What is found is kept only
+// when its look names it as a token (nameByLook's rule): a printed panel,
+// or a token the catalog lacks, is dropped, not reported unknown.
+
+// tokenMaxCentres bounds the places searched for a token in one frame.
+const tokenMaxCentres = 8
+
+// tokenApartMM: proposals whose centres lie this near one place are one.
+const tokenApartMM = 8.0
+
+// findStackedTokens gives the token-sized rectangles whose four sides show,
+// around where the straight segments the side search found (no card found
+// explains them: outline_sides.go) propose a token: two parallel ones a
+// token's side apart. Those within a named card (named, top-down quads)
+// are left out, and so are those of a token found already (found).
+func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed, named []models.Quad) []stackedCard {
+	var shape outlineShape
+	for _, sh := range outlineShapes(v) {
+		if sh.kind == models.KindToken {
+			shape = sh
+		}
+	}
+	segs := o.sides.segs
+	if shape.short <= 0 || len(segs) < 2 {
+		return nil
+	}
+	var centres []models.Point
+	for _, c := range sideCandidates(segs, shape) {
+		p := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1).Center()
+		if insideAny(p, named) {
+			continue
+		}
+		near := false
+		for _, q := range centres {
+			near = near || math.Hypot(q.X-p.X, q.Y-p.Y) < tokenApartMM*v.pxPerMM
+		}
+		if !near {
+			centres = append(centres, p)
+		}
+		if len(centres) == tokenMaxCentres {
+			break
+		}
+	}
+	var span image.Rectangle
+	squares := make([]image.Rectangle, 0, len(centres))
+	for _, c := range centres {
+		sq := tokenSquare(gray, v, c, 0.5*models.TokenLongMM+tokenApartMM)
+		span = span.Union(sq)
+		squares = append(squares, sq)
+	}
+	// A card found but not named may carry a token whose edges its own
+	// outline hides from the side search: its cell is searched whole.
+	var cells []models.Cell
+	for _, f := range found {
+		if f.kind == models.KindToken || sameCardAsAny(f.quad, named) {
+			continue
+		}
+		cell, ok := v.cellAt(f.quad.Center())
+		if !ok || slices.Contains(cells, cell) {
+			continue
+		}
+		cells = append(cells, cell)
+		r := v.cellRect(cell, 0)
+		c := models.Point{X: float64(r.Min.X+r.Max.X) / 2, Y: float64(r.Min.Y+r.Max.Y) / 2}
+		sq := tokenSquare(gray, v, c, 0.5*math.Hypot(v.geo.CellWidthMM, v.geo.CellHeightMM))
+		centres = append(centres, c)
+		span = span.Union(sq)
+		squares = append(squares, sq)
+	}
+	if len(centres) == 0 {
+		return nil
+	}
+	e, err := o.stackEdges(gray, span, squares)
+	if err != nil {
+		return nil
+	}
+	taken := make([]models.Quad, 0, len(found))
+	for _, f := range found {
+		if f.kind == models.KindToken {
+			taken = append(taken, f.quad)
+		}
+	}
+	var out []stackedCard
+	for i, c := range centres {
+		for _, r := range e.rectanglesAround(squares[i], v, c, []outlineShape{shape}) {
+			if sameCardAsAny(r.quad, taken) {
+				continue
+			}
+			q := clockwiseFromTopLeft(r.quad)
+			taken = append(taken, q)
+			out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
+		}
+	}
+	return out
+}
+
+// tokenSquare is the square of the top-down image searched around a
+// token's proposed centre c.
+func tokenSquare(gray gocv.Mat, v *view, c models.Point, halfMM float64) image.Rectangle {
+	half := halfMM * v.pxPerMM
+	r := image.Rect(int(c.X-half), int(c.Y-half), int(c.X+half), int(c.Y+half)).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
+	if r.Dx() < int(models.TokenShortMM*v.pxPerMM) || r.Dy() < int(models.TokenShortMM*v.pxPerMM) {
+		return image.Rectangle{}
+	}
+	return r
+}
+
+// namedQuads gives the named cards' quads.
+func namedQuads(named []namedCard) []models.Quad {
+	out := make([]models.Quad, len(named))
+	for i, n := range named {
+		out[i] = n.det.quad
+	}
+	return out
+}
