@@ -264,6 +264,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	}
 	unknown = onCards(unknown, dets, f.Points, v.pxPerMM)
 	a.lap("outline search")
+	var held []unknownCard // token outlines not named: tokens, or panels of a face
 	for _, u := range unknown {
 		d, ok := a.nameOutline(gray, u.quad, f.Points, dets)
 		if !ok {
@@ -275,6 +276,10 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
 		}
+		if u.kind == models.KindToken {
+			held = append(held, u)
+			continue
+		}
 		u, inPlay := a.turned(gray, v, u)
 		unnamed.add(len(found), u, inPlay, len(cards))
 		if inPlay {
@@ -284,7 +289,15 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	}
 	// Cards stacked on others show no closed outline of their own.
 	shows := func(d *detection, q models.Quad) bool { return a.faceShowsWithin(f, d, q, v.pxPerMM) }
-	for _, s := range a.outlines.findStackedCards(gray, v, f.Points, dets, found, shows) {
+	stacked := a.outlines.findStackedCards(gray, v, f.Points, dets, found, shows)
+	for _, u := range notPanels(held, append(found, placedOf(stacked)...), v.pxPerMM) { // unknown.go
+		u, inPlay := a.turned(gray, v, u)
+		if inPlay {
+			cards = append(cards, u.observation(v))
+		}
+		found = append(found, placed{u.quad, u.kind})
+	}
+	for _, s := range stacked {
 		if d, ok := a.nameByLook(s.unknown().quad, v); ok { // appearance.go
 			named = append(named, namedCard{len(cards), d})
 			cards = append(cards, a.observe(d, v))

@@ -147,11 +147,13 @@ func posterAnalyzer(t *testing.T) (*Analyzer, *synth.Renderer) {
 // where no card was named (outline_tokens.go) and named by their look
 // against the few token faces and, as rivals, the standard cards' shrunk
 // (newLookIndex); the sites are named by the colours of what shows of
-// them (appearance_masked.go). None may be named wrongly.
+// them (appearance_masked.go). None may be named wrongly, and no panel
+// printed on a face (between its border and a band of its art) may be
+// reported as a token (notPanels).
 func TestPosterStacks(t *testing.T) {
 	a, r := posterAnalyzer(t)
-	const scenes = 24
-	var tokens, tokensNamed, sites, sitesNamed, wrong int
+	const scenes = 16
+	var tokens, tokensNamed, sites, sitesNamed, wrong, panels int
 	for i := 0; i < scenes; i++ {
 		scene, obs := analyzeRendered(t, a, r, synth.SceneSeed(43, i), synth.SceneOptions{JPEGQuality: 85})
 		s := scoreStill(obs, &scene.Truth)
@@ -159,6 +161,20 @@ func TestPosterStacks(t *testing.T) {
 			t.Errorf("scene %d: %s", i, n)
 		}
 		wrong += s.wrongNames
+		// Tokens reported where no card lies, nor its panel: the panels
+		// printed on a face.
+		for _, o := range obs.Cards {
+			if o.Kind != models.KindToken {
+				continue
+			}
+			on := false
+			for _, c := range scene.Truth.Cards {
+				on = on || (c.Token && inside(o.Quad.Center(), c.Quad))
+			}
+			if !on {
+				panels++
+			}
+		}
 		for _, c := range scene.Truth.Cards {
 			named := false
 			for _, o := range obs.Cards {
@@ -180,9 +196,12 @@ func TestPosterStacks(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d poster scenes: tokens named %d/%d, sites 40–80%% visible named %d/%d, wrong names %d", scenes, tokensNamed, tokens, sitesNamed, sites, wrong)
+	t.Logf("%d poster scenes: tokens named %d/%d, sites 40–80%% visible named %d/%d, wrong names %d, tokens where none lies %d", scenes, tokensNamed, tokens, sitesNamed, sites, wrong, panels)
 	if tokensNamed < posterMinTokens {
 		t.Errorf("%d tokens named, want ≥ %d", tokensNamed, posterMinTokens)
+	}
+	if panels > 0 {
+		t.Errorf("%d tokens reported where none lies (panels printed on a face)", panels)
 	}
 	if sitesNamed < posterMinCoveredSites {
 		t.Errorf("%d sites 40–80%% visible named, want ≥ %d", sitesNamed, posterMinCoveredSites)
@@ -191,6 +210,6 @@ func TestPosterStacks(t *testing.T) {
 
 // What TestPosterStacks asks of its scenes.
 const (
-	posterMinTokens       = 4
+	posterMinTokens       = 3
 	posterMinCoveredSites = 3
 )

@@ -411,3 +411,66 @@ func keypointDensity(q models.Quad, points []keypoint) float64 {
 	}
 	return float64(n) / area
 }
+
+// A token-sized outline may be a panel printed on a card's face, between
+// its border and a band of its art: it then lies within the card with one
+// of its sides along one of the card's, a border's width in (within
+// panelSideMM and panelSideDeg). A token played on a card lies anywhere on
+// it. Such an outline is left out once the card it lies on has been found
+// (notPanels), where it would hide that card from the searches by sides.
+const (
+	panelSideMM  = 5.0
+	panelSideDeg = 4.0
+)
+
+// notPanels gives the token outlines (tokens) that are no panel of any of
+// the cards' faces (cards, tokens among them left out).
+func notPanels(tokens []unknownCard, cards []placed, pxPerMM float64) []unknownCard {
+	var out []unknownCard
+	for _, t := range tokens {
+		panel := false
+		for _, c := range cards {
+			if c.kind != models.KindToken && panelOf(t.quad, c.quad, pxPerMM) {
+				panel = true
+				break
+			}
+		}
+		if !panel {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// panelOf reports whether outline q lies within card c with a side along
+// one of c's (see panelSideMM).
+func panelOf(q, c models.Quad, pxPerMM float64) bool {
+	outer := grow(c, 2*pxPerMM)
+	for _, p := range q {
+		if !inside(p, outer) {
+			return false
+		}
+	}
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		da := math.Atan2(b.Y-a.Y, b.X-a.X)
+		m := models.Point{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
+		for j := range c {
+			p0, p1 := c[j], c[(j+1)%4]
+			dc := math.Atan2(p1.Y-p0.Y, p1.X-p0.X)
+			d := math.Mod(math.Abs(da-dc), math.Pi)
+			if math.Min(d, math.Pi-d) > panelSideDeg*math.Pi/180 {
+				continue
+			}
+			n := math.Hypot(p1.X-p0.X, p1.Y-p0.Y)
+			if n < 1e-9 {
+				continue
+			}
+			// The side's middle, a border's width from c's side.
+			if dist := math.Abs((p1.X-p0.X)*(m.Y-p0.Y)-(p1.Y-p0.Y)*(m.X-p0.X)) / n; dist <= panelSideMM*pxPerMM {
+				return true
+			}
+		}
+	}
+	return false
+}
