@@ -239,7 +239,57 @@ func onBentBorder(rm *ridgeMap, h homography, g models.RealmGeometry) (homograph
 	if err != nil || !plausible(hb, g, float64(rm.w), float64(rm.h)) {
 		return h, false
 	}
+	// Each border must show, along the curve the lens makes of it, at
+	// least as clearly as along the straight lattice's line: a border
+	// read off a card's edge or the art moves its corners off the line.
+	straight := lens{c: l.c, hd: l.hd}
+	for _, gl := range borderLines(g) {
+		if rm.curveEvidence(hu, l, gl, light) < rm.curveEvidence(h, straight, gl, light)-minBorderKeep {
+			return h, false
+		}
+	}
 	return hb, true
+}
+
+// minBorderKeep is how much less clearly (in noise units) a border may show
+// along its bent curve than along the straight lattice's line.
+const minBorderKeep = 0.25
+
+// borderLines are the realm's four border lines in millimetres.
+func borderLines(g models.RealmGeometry) []gridLine {
+	c := realmCorners(g)
+	return []gridLine{{c[0], c[1]}, {c[1], c[2]}, {c[3], c[2]}, {c[0], c[3]}}
+}
+
+// curveEvidence is the mean clipped line response along grid line gl as
+// lens l bends lattice hu (in l's undistorted frame), every borderStepPx.
+func (m *ridgeMap) curveEvidence(hu homography, l lens, gl gridLine, light bool) float64 {
+	a, b := hu.Apply(gl.p0), hu.Apply(gl.p1)
+	length := dist(a, b)
+	pt := func(f float64) models.Point {
+		return l.distort(models.Point{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)})
+	}
+	n := int(length/borderStepPx) + 1
+	df := 1 / length
+	var sum float64
+	cnt := 0
+	for i := 0; i < n; i++ {
+		f := float64(i) / float64(max(1, n-1))
+		p, pa, pb := pt(f), pt(f-df), pt(f+df)
+		tx, ty := pb.X-pa.X, pb.Y-pa.Y
+		tl := math.Hypot(tx, ty)
+		if tl == 0 || math.IsNaN(tl) {
+			continue
+		}
+		if r, ok := m.response(p, -ty/tl, tx/tl, light); ok {
+			sum += math.Max(-ridgeClip, math.Min(ridgeClip, r))
+			cnt++
+		}
+	}
+	if cnt == 0 {
+		return 0
+	}
+	return sum / float64(cnt)
 }
 
 // bentCorners reads the grid's lines within band px of lattice hu (in

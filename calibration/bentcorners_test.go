@@ -84,3 +84,50 @@ func TestOnBentBorderLeavesStraightGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestCurveEvidenceFindsBentBorder: the measure that keeps onBentBorder
+// from moving a corner off its line (a border read off a card's edge): on
+// a bent frame each border shows more clearly along the curve the true lens
+// makes of the true lattice than along that curve moved 6 px across.
+func TestCurveEvidenceFindsBentBorder(t *testing.T) {
+	s := scene{seed: 9100, tiltDeg: 8, rotDeg: 4, widthFrac: 0.7, lineMM: 0.8, borderMM: 1,
+		contrast: 0.6, lightLines: true, cards: 6, noise: 3, jpegQuality: 85}
+	frame, truth := s.render(t)
+	defer frame.Close()
+	hd := math.Hypot(float64(frame.Cols()), float64(frame.Rows())) / 2
+	const k1 = 0.1
+	bent, _ := barrel(t, frame, k1, hd, truth)
+	defer bent.Close()
+	gray, scale := workingGray(bent)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The truth corners are those of the undistorted frame: the lattice
+	// there, at the working width.
+	var q [4]models.Point
+	for i, p := range truth {
+		q[i] = models.Point{X: p.X * scale, Y: p.Y * scale}
+	}
+	g := models.DefaultRealm()
+	hu, err := fitHomography(realmCorners(g), q[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := lens{c: models.Point{X: float64(rm.w-1) / 2, Y: float64(rm.h-1) / 2}, hd: math.Hypot(float64(rm.w), float64(rm.h)) / 2, k: k1}
+	light := rm.lightGrid(hu, g)
+	for i, gl := range borderLines(g) {
+		on := rm.curveEvidence(hu, l, gl, light)
+		for _, d := range []float64{-6, 6} {
+			// Moved across the border: along y for south and north, x for east and west.
+			off := homography{1, 0, d, 0, 1, 0, 0, 0, 1}
+			if i%2 == 0 {
+				off = homography{1, 0, 0, 0, 1, d, 0, 0, 1}
+			}
+			if moved := rm.curveEvidence(hu.Then(off), l, gl, light); moved > on-minBorderKeep {
+				t.Errorf("border %d: %.2f on its curve, %.2f moved %+.0f px", i, on, moved, d)
+			}
+		}
+	}
+}

@@ -87,7 +87,9 @@
 // centre under which they are straightest is found (r(1 + k·r²), r in half diagonals; none unless it
 // straightens clearly more of the lines), and the corners are put where the border lines, straight once
 // undistorted, meet (a border seen too little is the lattice's, fitted to where the other lines cross),
-// distorted back; the lines are read a second time along the curves that lens makes of the corrected lattice.
+// distorted back; the lines are read a second time along the curves that lens makes of the corrected lattice,
+// and the correction is kept only when every border shows along its curve about as clearly as along the
+// straight lattice's line or more (a border read off a card's edge would move its corners off the line).
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //
