@@ -35,7 +35,7 @@ const (
 // strong one, and a little pincushion.
 var lensKs = func() []float64 {
 	var ks []float64
-	for k := -0.04; k <= 0.2001; k += 0.005 {
+	for k := -0.04; k <= 0.2001; k += 0.01 {
 		ks = append(ks, math.Round(k*1000)/1000)
 	}
 	return ks
@@ -335,7 +335,7 @@ func (rm *ridgeMap) bentCorners(hu homography, l0 lens, g models.RealmGeometry, 
 	}
 	// Finer steps about the best k.
 	k0 := bestK
-	for _, d := range []float64{-0.004, -0.003, -0.002, -0.001, 0.001, 0.002, 0.003, 0.004} {
+	for _, d := range []float64{-0.005, -0.004, -0.003, -0.002, -0.001, 0.001, 0.002, 0.003, 0.004, 0.005} {
 		if s := score(k0 + d); s > bestS {
 			bestK, bestS = k0+d, s
 		}
