@@ -58,6 +58,15 @@
 // that shows no face's layout (a face-down pile) is not reported. One card is
 // never reported twice: two fits of one face that each hold most of the
 // other's inliers are one card (duplicates.go).
+// Faces with little texture give few keypoints: an outline no fit names is
+// named by its look (appearance.go: colour thumbnails compared per channel
+// after what a flat tone, ramps and the kind's mean face explain is taken
+// out; a name only well clear of every other face's), a site under a card
+// by the look of the part that shows (appearance_masked.go), and tokens
+// lying on other cards are looked for where the side search's segments or
+// an unnamed card propose one, and kept only when their look names them
+// (outline_tokens.go). A token-sized panel printed on a found card's face
+// is not a token.
 // Once all of a frame's cards are fitted, every named card's face is laid
 // over what the camera shows of it and checked cell by cell (a 4×4 grid
 // over the face, so no card design is assumed): where parts of the card
