@@ -551,8 +551,13 @@ func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Qu
 	if !x.looks.kinds[views[res.best.view].kind].named(x.refs, ri) {
 		return detection{}, false
 	}
-	ref := &x.refs[ri]
-	src := views[res.best.view].src
+	return lookDetection(&x.refs[ri], ri, views[res.best.view].src, res.best.score)
+}
+
+// lookDetection is face ri (ref) named by its look at the outline src
+// (top-down pixels, from the face's top-left corner clockwise) with the
+// look's score.
+func lookDetection(ref *reference, ri int, src [4]models.Point, score float64) (detection, bool) {
 	w, h := float64(ref.W), float64(ref.H)
 	var pairs []pointPair
 	for i, c := range [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}} {
@@ -562,7 +567,7 @@ func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Qu
 	if !ok {
 		return detection{}, false
 	}
-	return detection{ref: ri, sim: sim, quad: models.Quad(src), score: math.Min(res.best.score, lookConfidence)}, true
+	return detection{ref: ri, sim: sim, quad: models.Quad(src), score: math.Min(score, lookConfidence)}, true
 }
 
 // lookConfidence is the most confidence a card named by look is reported with.

@@ -432,17 +432,7 @@ func (x *catalogIndex) namePart(colour gocv.Mat, scale float64, quad models.Quad
 	if !k.named(x.refs, ri) {
 		return detection{}, false
 	}
-	ref := &x.refs[ri]
-	w, h := float64(ref.W), float64(ref.H)
-	var pairs []pointPair
-	for i, c := range [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}} {
-		pairs = append(pairs, pointPair{c[0], c[1], src[i].X, src[i].Y})
-	}
-	sim, ok := fitSimilarity(pairs)
-	if !ok {
-		return detection{}, false
-	}
-	return detection{ref: ri, sim: sim, quad: models.Quad(src), score: math.Min(best.score, lookConfidence)}, true
+	return lookDetection(&x.refs[ri], ri, src, best.score)
 }
 
 // namePart names by look (see catalogIndex.namePart) the card of a kind
