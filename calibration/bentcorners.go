@@ -57,8 +57,24 @@ type lineSamples struct {
 // about length px long: at every borderStepPx, the points within band px
 // across it where the line response peaks.
 func (m *ridgeMap) readCurve(pt func(f float64) models.Point, length, band float64, light bool) lineSamples {
-	n := int(length/borderStepPx) + 1
+	n := curveSteps(length)
 	ls := lineSamples{peaks: make([][]models.Point, n), n: n}
+	alongCurve(pt, length, func(i int, p models.Point, nx, ny float64) {
+		ls.peaks[i] = m.peaksAcross(p, nx, ny, band, light)
+	})
+	return ls
+}
+
+// curveSteps is the number of points alongCurve visits on a curve length
+// px long.
+func curveSteps(length float64) int { return int(length/borderStepPx) + 1 }
+
+// alongCurve calls visit at every borderStepPx along the curve pt(f), f
+// from 0 to 1, about length px long, with the step's index, its point and
+// the curve's unit normal there (steps where the curve has no direction
+// are skipped).
+func alongCurve(pt func(f float64) models.Point, length float64, visit func(i int, p models.Point, nx, ny float64)) {
+	n := curveSteps(length)
 	df := 1 / length
 	for i := 0; i < n; i++ {
 		f := float64(i) / float64(max(1, n-1))
@@ -68,9 +84,8 @@ func (m *ridgeMap) readCurve(pt func(f float64) models.Point, length, band float
 		if tl == 0 || math.IsNaN(tl) {
 			continue
 		}
-		ls.peaks[i] = m.peaksAcross(p, -ty/tl, tx/tl, band, light)
+		visit(i, p, -ty/tl, tx/tl)
 	}
-	return ls
 }
 
 // lens is a radial distortion about centre c: r normalised by hd.
@@ -269,23 +284,14 @@ func (m *ridgeMap) curveEvidence(hu homography, l lens, gl gridLine, light bool)
 	pt := func(f float64) models.Point {
 		return l.distort(models.Point{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)})
 	}
-	n := int(length/borderStepPx) + 1
-	df := 1 / length
 	var sum float64
 	cnt := 0
-	for i := 0; i < n; i++ {
-		f := float64(i) / float64(max(1, n-1))
-		p, pa, pb := pt(f), pt(f-df), pt(f+df)
-		tx, ty := pb.X-pa.X, pb.Y-pa.Y
-		tl := math.Hypot(tx, ty)
-		if tl == 0 || math.IsNaN(tl) {
-			continue
-		}
-		if r, ok := m.response(p, -ty/tl, tx/tl, light); ok {
+	alongCurve(pt, length, func(_ int, p models.Point, nx, ny float64) {
+		if r, ok := m.response(p, nx, ny, light); ok {
 			sum += math.Max(-ridgeClip, math.Min(ridgeClip, r))
 			cnt++
 		}
-	}
+	})
 	if cnt == 0 {
 		return 0
 	}
