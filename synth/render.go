@@ -17,6 +17,7 @@ type stage struct {
 	mat     matStyle
 	sprites []*sprite
 	hands   []hand
+	objects []object // foreign objects, bottom first
 	photo   photometry
 	// shadowMM is the offset of cast shadows on the mat plane.
 	shadowX, shadowY float64
@@ -137,8 +138,22 @@ func (st *stage) colourAt(x, y float64) (r, g, b float64) {
 			return s[0] * k, s[1] * k, s[2] * k
 		}
 	}
+	for i := len(st.objects) - 1; i >= 0; i-- {
+		if o := &st.objects[i]; o.near(x, y) {
+			if d := o.sd(x, y); d < 0 {
+				c := o.shade(x, y, d)
+				return c[0], c[1], c[2]
+			}
+		}
+	}
 	r, g, b = st.surfaceAt(x, y, st.bins.at(x, y))
-	// Shadows cast by cards above and by hands.
+	// Shadows cast by objects, and by cards above and by hands.
+	for i := range st.objects {
+		if o := &st.objects[i]; o.near(x, y) {
+			k := o.shadow(x, y, st.shadowX, st.shadowY)
+			r, g, b = r*k, g*k, b*k
+		}
+	}
 	for i := range st.hands {
 		if st.hands[i].depth(x-st.shadowX*6, y-st.shadowY*6) > 0 {
 			return r * 0.62, g * 0.62, b * 0.62

@@ -24,6 +24,11 @@ type SceneOptions struct {
 	// fabric colour from a little behind the wrist back): 0 means never.
 	// Scenes without sleeves are drawn the same whatever its value.
 	SleeveChance float64
+	// ObjectChance is the chance that a foreign object (a phone, a cup, a
+	// dice bag, a deck box, a pen, a sheet of paper, or an arm in a long
+	// sleeve) lies on the table, mostly partly over the realm: 0 means
+	// never. Scenes without objects are drawn the same whatever its value.
+	ObjectChance float64
 	// JPEGQuality, when positive, passes Image through JPEG compression at
 	// that quality (files written by WriteStills are JPEG anyway).
 	JPEGQuality int
@@ -93,6 +98,7 @@ func (r *Renderer) sceneStage(seed int64, opts SceneOptions) (*stage, error) {
 		}
 		st.hands = append(st.hands, hd)
 	}
+	st.addObjects(seed, opts.ObjectChance)
 	if opts.Clean {
 		st.photo = cleanPhotometry()
 	}
@@ -271,7 +277,7 @@ func (st *stage) truth() SceneTruth {
 		RollDeg:      math.Round(st.cam.RollDeg*100) / 100,
 		Cards:        []CardTruth{},
 	}
-	t.Occluded = st.handOverRealm()
+	t.Occluded = st.handOverRealm() || st.objectOverRealm()
 	for _, s := range st.sprites {
 		s.prepare()
 	}
@@ -291,7 +297,8 @@ func (st *stage) truth() SceneTruth {
 	return t
 }
 
-// handOverRealm reports whether any hand covers part of the realm.
+// handOverRealm reports whether any hand covers part of the realm (objects:
+// see objectOverRealm).
 func (st *stage) handOverRealm() bool {
 	for i := range st.hands {
 		for y := 0.0; y <= st.geom.HeightMM(); y += 4 {
@@ -329,6 +336,9 @@ func (st *stage) visibleFraction(i int) float64 {
 			}
 			for h := range st.hands {
 				hidden = hidden || st.hands[h].depth(x, y) > 0
+			}
+			for o := range st.objects {
+				hidden = hidden || st.objects[o].covers(x, y)
 			}
 			if !hidden {
 				seen++

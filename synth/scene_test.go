@@ -348,3 +348,95 @@ func farFromHand(hd hand, x, y, mm float64) bool {
 	}
 	return true
 }
+
+// TestObjects checks that foreign objects change a scene only where they
+// and their shadows are: a scene without one is drawn exactly as before
+// (the same pixels whatever ObjectChance), one with an object differs only
+// near it, and the object over the realm sets the truth's Occluded.
+func TestObjects(t *testing.T) {
+	r := sampleRenderer(t)
+	shown, occluded := 0, 0
+	for seed := int64(1); seed <= 8; seed++ {
+		base := SceneOptions{HandChance: -1, Clean: true, Width: 640, Height: 360}
+		plain, err := r.Scene(seed, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := base
+		opts.ObjectChance = 1
+		with, err := r.Scene(seed, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := r.sceneStage(seed, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.objects)+len(st.hands) == 0 {
+			t.Fatalf("seed %d: ObjectChance 1 put nothing on the table", seed)
+		}
+		toMat := st.cam.RealmToImage.Inverse()
+		on, far := 0, 0
+		b := plain.Image.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				i := plain.Image.PixOffset(x, y)
+				if plain.Image.Pix[i] == with.Image.Pix[i] && plain.Image.Pix[i+1] == with.Image.Pix[i+1] && plain.Image.Pix[i+2] == with.Image.Pix[i+2] {
+					continue
+				}
+				mx, my := toMat.Apply(float64(x)+0.5, float64(y)+0.5)
+				near := false
+				for _, o := range st.objects {
+					near = near || o.near(mx, my)
+				}
+				for _, hd := range st.hands {
+					near = near || !farFromHand(hd, mx, my, 15)
+				}
+				if near {
+					on++
+				} else {
+					far++
+				}
+			}
+		}
+		if far > 0 {
+			t.Errorf("seed %d: %d pixels changed away from the objects", seed, far)
+		}
+		if on > 200 {
+			shown++
+		}
+		if with.Truth.Occluded != plain.Truth.Occluded {
+			occluded++
+		}
+		if with.Truth.Occluded != (plain.Truth.Occluded || st.objectOverRealm() || len(st.hands) > 0 && st.handOverRealm()) {
+			t.Errorf("seed %d: Occluded %v, want it set by the objects over the realm", seed, with.Truth.Occluded)
+		}
+		opts.ObjectChance = 0.5
+		if half, err := r.sceneStage(seed, opts); err != nil {
+			t.Fatal(err)
+		} else if len(half.objects)+len(half.hands) == 0 {
+			again, err := r.Scene(seed, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytesEqual(again.Image.Pix, plain.Image.Pix) {
+				t.Errorf("seed %d: no object, yet the scene is drawn differently with ObjectChance 0.5", seed)
+			}
+		}
+	}
+	if shown < 6 || occluded < 3 {
+		t.Errorf("objects show in %d of 8 scenes and occlude %d, want ≥ 6 and ≥ 3", shown, occluded)
+	}
+}
+
+func bytesEqual(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
