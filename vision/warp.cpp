@@ -303,9 +303,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
     const __m512 xmax = _mm512_set1_ps((float)(cols - 2)), ymax = _mm512_set1_ps((float)(rows - 2));
     const bool windows = cols >= 64 && rows >= 4;
     int x = 0;
+    // Each group's positions are worked out a group ahead: their division
+    // then runs while the group before is sampled, not before its own
+    // loads can start (the same arithmetic; past the row's end, unused).
+    __m512 nextW, nextX, nextY;
+    lanes.positions(0, nextW, nextX, nextY);
     for (; x + 16 <= n; x += 16) {
-        __m512 w, fx, fy;
-        lanes.positions(x, w, fx, fy);
+        const __m512 w = nextW, fx = nextX, fy = nextY;
+        lanes.positions(x + 16, nextW, nextX, nextY);
         // The lanes with a neighbour inside src, in front of the horizon; the others are black.
         const __mmask16 lit = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fx, minusOne, _CMP_GT_OQ) &
                               _mm512_cmp_ps_mask(fx, fcols, _CMP_LT_OQ) & _mm512_cmp_ps_mask(fy, minusOne, _CMP_GT_OQ) &
@@ -516,9 +521,12 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBM
     const __m512i compact = _mm512_load_si512((const void *)pack);
     const bool windows = cols >= 43 && rows >= 2;
     int x = 0;
+    // Each group's positions are worked out a group ahead (see grayRowVBMI).
+    __m512 nextW, nextX, nextY;
+    lanes.positions(0, nextW, nextX, nextY);
     for (; x + 16 <= n; x += 16) {
-        __m512 w, fx, fy;
-        lanes.positions(x, w, fx, fy);
+        const __m512 w = nextW, fx = nextX, fy = nextY;
+        lanes.positions(x + 16, nextW, nextX, nextY);
         const __m512 flx = _mm512_roundscale_ps(fx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __m512 fly = _mm512_roundscale_ps(fy, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
         const __mmask16 inside = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(flx, zero, _CMP_GE_OQ) &
