@@ -326,6 +326,20 @@ func outlineSides(quads []models.Quad) []segment {
 	return out
 }
 
+// blurredGrey gives the blurred top-down grey image that findUnknownCards
+// left for this frame (gray's size), when it did.
+func (o *outlineFinder) blurredGrey(gray gocv.Mat) (edgeMap, bool) {
+	b := &o.sides
+	if !b.ready || b.grey.Rows() != gray.Rows() || b.grey.Cols() != gray.Cols() {
+		return edgeMap{}, false
+	}
+	pix, err := b.grey.DataPtrUint8()
+	if err != nil {
+		return edgeMap{}, false
+	}
+	return edgeMap{pix: pix, w: gray.Cols(), h: gray.Rows()}, true
+}
+
 // findSidedCards finds the standard cards whose four sides show on the
 // edges that findUnknownCards's search left (see the top of this file),
 // in what no card found so far (found) explains. dets are the matched
@@ -654,6 +668,114 @@ func standsOut(q models.Quad, grey edgeMap, d float64) bool {
 		return false
 	}
 	return medianCount(diffs) >= sideContrastLevels
+}
+
+// sideContrast gives the median, over points along the side from a to b of
+// a quad centred at c, of how much the grey levels (of the blurred image
+// grey) d pixels inside and outside it differ; ok is false when no point
+// can be read.
+func sideContrast(a, b, c models.Point, grey edgeMap, d float64) (int, bool) {
+	l := math.Hypot(b.X-a.X, b.Y-a.Y)
+	n := int(l / sideRoughStepPx)
+	if l == 0 || n < 2 {
+		return 0, false
+	}
+	nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+	if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
+		nx, ny = -nx, -ny
+	}
+	diffs := make([]int, 0, n)
+	for j := 1; j < n; j++ { // the corners left out
+		t := float64(j) / float64(n)
+		x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+		out, ok1 := grey.value(x+d*nx, y+d*ny)
+		in, ok2 := grey.value(x-d*nx, y-d*ny)
+		if ok1 && ok2 {
+			diffs = append(diffs, absInt(int(in)-int(out)))
+		}
+	}
+	if len(diffs) == 0 {
+		return 0, false
+	}
+	return medianCount(diffs), true
+}
+
+// bareMat reports whether q is the bare mat that a grid line and the cards
+// around it close, not a card: a side of q lies along one of the mat's grid
+// lines (within tolPx) with about the same grey levels either side of it
+// (sideContrast below twice sideContrastLevels, d pixels in and out: the
+// mat beyond the realm's edge may be shaded a little), and most of q's
+// inside (bareMatShare of points d apart, d in from its sides) has the grey
+// level of what lies beyond that side (within sideContrastLevels of its
+// median): the mat. A card's side lying along a grid line stands out from
+// the mat beside it, and a card found a little off, its side snapped to
+// the line beside its edge, still holds the card.
+func bareMat(q models.Quad, grid []segment, grey edgeMap, d, tolPx float64) bool {
+	c := q.Center()
+	var beyond []int
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		dir := math.Atan2(b.Y-a.Y, b.X-a.X)
+		theta := math.Mod(dir+math.Pi/2+2*math.Pi, math.Pi)
+		ct, st := math.Cos(theta), math.Sin(theta)
+		ta, tb := -a.X*st+a.Y*ct, -b.X*st+b.Y*ct
+		side := segment{theta: theta, rho: a.X*ct + a.Y*st, t0: math.Min(ta, tb), t1: math.Max(ta, tb)}
+		if !onLine(side, grid, tolPx) {
+			continue
+		}
+		if contrast, ok := sideContrast(a, b, c, grey, d); !ok || contrast >= 2*sideContrastLevels {
+			continue
+		}
+		beyond = append(beyond, sideGreys(a, b, c, grey, d)...)
+	}
+	if len(beyond) == 0 {
+		return false
+	}
+	mat := medianCount(beyond)
+	// The inside, on a lattice d apart along q's sides.
+	u, w := sideLen(q, 0), sideLen(q, 1)
+	ux, uy := (q[1].X-q[0].X)/u, (q[1].Y-q[0].Y)/u
+	wx, wy := (q[3].X-q[0].X)/w, (q[3].Y-q[0].Y)/w
+	n, like := 0, 0
+	for s := d; s <= u-d; s += d {
+		for t := d; t <= w-d; t += d {
+			g, ok := grey.value(q[0].X+s*ux+t*wx, q[0].Y+s*uy+t*wy)
+			if !ok {
+				continue
+			}
+			n++
+			if absInt(int(g)-mat) < sideContrastLevels {
+				like++
+			}
+		}
+	}
+	return n > 0 && float64(like) >= bareMatShare*float64(n)
+}
+
+// bareMatShare is the share of a rectangle's inside that must look like the
+// mat beyond a grid line along its side for it to be the bare mat.
+const bareMatShare = 0.8
+
+// sideGreys gives the grey levels (of the blurred image grey) d pixels
+// outside the side from a to b of a quad centred at c, at points along it.
+func sideGreys(a, b, c models.Point, grey edgeMap, d float64) []int {
+	l := math.Hypot(b.X-a.X, b.Y-a.Y)
+	n := int(l / sideRoughStepPx)
+	if l == 0 || n < 2 {
+		return nil
+	}
+	nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+	if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
+		nx, ny = -nx, -ny
+	}
+	out := make([]int, 0, n)
+	for j := 1; j < n; j++ {
+		t := float64(j) / float64(n)
+		if g, ok := grey.value(a.X+t*(b.X-a.X)+d*nx, a.Y+t*(b.Y-a.Y)+d*ny); ok {
+			out = append(out, int(g))
+		}
+	}
+	return out
 }
 
 func absInt(x int) int {

@@ -176,3 +176,55 @@ func TestSidedSearchLeavesSiteUnderUnit(t *testing.T) {
 	}
 	t.Fatal("still 0011 holds no Skyreach Mesa in E2")
 }
+
+// A rectangle closed by a grid line and the cards around it is the bare mat
+// (bareMat): a side along the line with the mat either side, the mat inside.
+// A card with a side along a grid line stands out from the mat there, and a
+// card found a little off, its side snapped to the line beside its edge,
+// still holds the card; a rectangle with no side on a grid line is left to
+// the other checks.
+func TestBareMatBetweenGridAndCards(t *testing.T) {
+	const w, h, matGrey, cardGrey = 400, 300, 90, 200
+	pix := make([]byte, w*h)
+	for i := range pix {
+		pix[i] = matGrey
+	}
+	// A card from x 150 to 260 and y 40 to 200, another from x 300 to 390
+	// down to the grid's line at y 250; the lines at x 100 and y 250 are
+	// printed on the mat, as thin as the blur leaves them.
+	for y := 40; y < 200; y++ {
+		for x := 150; x < 260; x++ {
+			pix[y*w+x] = cardGrey
+		}
+	}
+	for y := 140; y < 250; y++ {
+		for x := 300; x < 390; x++ {
+			pix[y*w+x] = cardGrey
+		}
+	}
+	for y := 0; y < h; y++ {
+		pix[y*w+100] = matGrey + 10
+	}
+	for x := 0; x < w; x++ {
+		pix[250*w+x] = matGrey + 10
+	}
+	grey := edgeMap{pix: pix, w: w, h: h}
+	grid := []segment{{theta: 0, rho: 100, t0: 0, t1: h}, {theta: math.Pi / 2, rho: 250, t0: -w, t1: 0}}
+	rect := func(x0, y0, x1, y1 float64) models.Quad {
+		return models.Quad{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	for _, tc := range []struct {
+		name string
+		q    models.Quad
+		want bool
+	}{
+		{"the mat between the lines and the card", rect(100, 120, 150, 250), true},
+		{"a card with a side along a grid line", rect(300, 140, 390, 250), false},
+		{"a card found a little off, a side on the line", rect(100, 40, 260, 200), false},
+		{"the mat, no side on a grid line", rect(262, 20, 298, 120), false},
+	} {
+		if got := bareMat(tc.q, grid, grey, 7, 3); got != tc.want {
+			t.Errorf("%s: bareMat %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -145,10 +145,17 @@ func (o *outlineFinder) stackedAroundClusters(gray gocv.Mat, v *view, points []k
 	for _, f := range found {
 		taken = append(taken, f.quad)
 	}
+	grey, haveGrey := o.blurredGrey(gray)
+	grid := gridLines(v)
 	for _, c := range centres {
 		rs := e.rectanglesAround(searchSquare(gray, c, shapes), v, c, shapes)
 		for _, q := range rs {
 			if sameCardAsAny(q.quad, taken) || underMatchedCard(q.quad, dets, points, v.pxPerMM, shows) {
+				continue
+			}
+			// The bare mat closed by a grid line and the cards around it
+			// (outline_sides.go).
+			if haveGrey && bareMat(q.quad, grid, grey, sideContrastMM*v.pxPerMM, sideGridTolMM*v.pxPerMM) {
 				continue
 			}
 			taken = append(taken, q.quad)
