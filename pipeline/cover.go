@@ -31,7 +31,19 @@ type cardPrint struct {
 	grey   []uint8
 	area   int     // pixels inside the card's outline, shown or not
 	mean   float64 // the whole picture's mean grey, for changes of light
+	// cx, cy is the outline's centre, in small-picture pixels: what a card
+	// turns about as it is tapped or untapped.
+	cx, cy float64
+	tapped bool // as the card lay
+	// inner is the outline less a margin of coverTurnInsetPx: the pixels
+	// along a card's sides, blurred with what lay beside it, say little of
+	// it turned.
+	inner smallQuad
 }
+
+// coverTurnInsetPx is the margin, in small-picture pixels, along a card's
+// outline that is left out when its print is compared turned.
+const coverTurnInsetPx = 2.0
 
 // Cover tuning. A hidden card is judged only when at least coverMinShown of
 // its outline shows (and coverMinPixels pixels); it is gone when the part
@@ -186,7 +198,17 @@ func (w *coverWatch) remember(obs models.FrameObservation, pix []uint8) {
 		}
 		q := w.toSmall(c.Quad, 0)
 		x0, y0, x1, y1 := q.bounds(w.width, h)
-		p := cardPrint{mean: mean}
+		p := cardPrint{mean: mean, tapped: c.Tapped}
+		for _, c := range q {
+			p.cx += c[0] / 4
+			p.cy += c[1] / 4
+		}
+		for i, c := range q {
+			dx, dy := c[0]-p.cx, c[1]-p.cy
+			if d := math.Hypot(dx, dy); d > 0 {
+				p.inner[i] = [2]float64{c[0] - dx/d*coverTurnInsetPx*math.Sqrt2, c[1] - dy/d*coverTurnInsetPx*math.Sqrt2}
+			}
+		}
 		for y := y0; y <= y1; y++ {
 			for x := x0; x <= x1; x++ {
 				fx, fy := float64(x)+0.5, float64(y)+0.5
@@ -250,34 +272,71 @@ func (w *coverWatch) sights(hidden []tracker.HiddenCard, obs models.FrameObserva
 		if p.mean > 0 {
 			scale = now / p.mean
 		}
-		// The median difference: a shadow or a frayed edge along the card
-		// on top moves some pixels, not most.
-		var hist [256]int
-		n := 0
-		for k, i := range p.pixels {
-			x, y := int(i)%w.width, int(i)/w.width
-			if y >= h || insideAny(outlines, -1, float64(x)+0.5, float64(y)+0.5) {
-				continue
-			}
-			n++
-			d := int(math.Abs(float64(pix[i])-scale*float64(p.grey[k])) + 0.5)
-			hist[min(d, 255)]++
-		}
-		if n < coverMinPixels || float64(n) < coverMinShown*float64(p.area) {
+		diff, ok := w.printDiff(p, pix, h, outlines, scale, 0)
+		if !ok {
 			continue
 		}
-		diff, count := 0, 0
-		for ; diff < 255; diff++ {
-			if count += hist[diff]; 2*count >= n {
-				break
+		if diff >= coverThereDelta {
+			// Its place looks otherwise: the card may have turned (tapped
+			// or untapped, a quarter turn about its centre either way).
+			turned := false
+			for _, dir := range []float64{1, -1} {
+				if d, ok := w.printDiff(p, pix, h, outlines, scale, dir); ok && d < coverThereDelta {
+					turned = true
+				}
+			}
+			if turned {
+				out = append(out, tracker.HiddenSight{HiddenCard: hc, Shows: true, Tapped: !p.tapped})
+				continue
 			}
 		}
 		switch {
 		case diff > coverGoneDelta:
 			out = append(out, tracker.HiddenSight{HiddenCard: hc, Gone: true})
 		case diff < coverThereDelta:
-			out = append(out, tracker.HiddenSight{HiddenCard: hc})
+			out = append(out, tracker.HiddenSight{HiddenCard: hc, Shows: true, Tapped: p.tapped})
 		}
 	}
 	return out
+}
+
+// printDiff gives the median difference, in grey levels, between the
+// print p and the small picture pix (h rows), over the print's pixels that
+// no outline (the cards read on the frame) covers now; ok is false when too
+// little of it shows to tell (coverMinShown, coverMinPixels). The print's
+// grey levels are scaled by scale, for a change of light. turn is 0 for
+// the card as it lay, or ±1 for it turned a quarter turn about its centre
+// one way or the other: each print pixel (but those along its outline, see
+// cardPrint.inner) is then compared with the picture where the turn takes
+// it. (The median: a shadow or a frayed edge along
+// the card on top moves some pixels, not most.)
+func (w *coverWatch) printDiff(p cardPrint, pix []uint8, h int, outlines []smallQuad, scale, turn float64) (int, bool) {
+	var hist [256]int
+	n := 0
+	for k, i := range p.pixels {
+		x, y := float64(int(i)%w.width)+0.5, float64(int(i)/w.width)+0.5
+		if turn != 0 {
+			if !p.inner.contains(x, y) {
+				continue
+			}
+			x, y = p.cx-turn*(y-p.cy), p.cy+turn*(x-p.cx)
+		}
+		ix, iy := int(math.Floor(x)), int(math.Floor(y))
+		if ix < 0 || iy < 0 || ix >= w.width || iy >= h || insideAny(outlines, -1, x, y) {
+			continue
+		}
+		n++
+		d := int(math.Abs(float64(pix[iy*w.width+ix])-scale*float64(p.grey[k])) + 0.5)
+		hist[min(d, 255)]++
+	}
+	if n < coverMinPixels || float64(n) < coverMinShown*float64(p.area) {
+		return 0, false
+	}
+	diff, count := 0, 0
+	for ; diff < 255; diff++ {
+		if count += hist[diff]; 2*count >= n {
+			break
+		}
+	}
+	return diff, true
 }

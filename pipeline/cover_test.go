@@ -3,6 +3,7 @@ package pipeline
 import (
 	"image"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -106,9 +107,9 @@ func TestCoverWatchSeesACardTakenFromUnderAnother(t *testing.T) {
 		want  []tracker.HiddenSight
 	}{
 		{"a tapped card on it: its ends still show", []coverCard{under, tapped}, 1, tapped,
-			[]tracker.HiddenSight{{HiddenCard: goblin}}},
+			[]tracker.HiddenSight{{HiddenCard: goblin, Shows: true}}},
 		{"the same under a brighter light", []coverCard{under, tapped}, 1.15, tapped,
-			[]tracker.HiddenSight{{HiddenCard: goblin}}},
+			[]tracker.HiddenSight{{HiddenCard: goblin, Shows: true}}},
 		{"taken from under it: the site shows there", []coverCard{tapped}, 1, tapped,
 			[]tracker.HiddenSight{{HiddenCard: goblin, Gone: true}}},
 		{"covered whole: nothing to tell", []coverCard{under, upright}, 1, upright, nil},
@@ -153,7 +154,7 @@ func TestCoverWatchSeesATokenTakenFromUnderACard(t *testing.T) {
 		scene []coverCard
 		want  []tracker.HiddenSight
 	}{
-		{"still under the card", []coverCard{token, onTop}, []tracker.HiddenSight{{HiddenCard: soldier}}},
+		{"still under the card", []coverCard{token, onTop}, []tracker.HiddenSight{{HiddenCard: soldier, Shows: true}}},
 		{"taken away", []coverCard{onTop}, []tracker.HiddenSight{{HiddenCard: soldier, Gone: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -195,17 +196,17 @@ func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 	}{
 		{"both read: nothing to look at", alone, 0, alone, []models.CardObservation{site, goblinSeen}, nil},
 		{"the unit lost, still there", alone, 0, alone, []models.CardObservation{site},
-			[]tracker.HiddenSight{{HiddenCard: goblin}}},
+			[]tracker.HiddenSight{{HiddenCard: goblin, Shows: true}}},
 		{"the unit taken away: the site shows there", alone, 0, nil, []models.CardObservation{site},
 			[]tracker.HiddenSight{{HiddenCard: goblin, Gone: true}}},
 		{"the unit lost as a card came down over most of it: what shows is alike", alone, 0, underFrog,
-			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin}}},
+			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin, Shows: true}}},
 		{"the unit lost under a card that lay over it already, still there", underFrog, 0, underFrog,
-			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin}}},
+			[]models.CardObservation{site, frogSeen}, []tracker.HiddenSight{{HiddenCard: goblin, Shows: true}}},
 		{"a unit read with just the confidence the tracker needs, lost, still there", alone, 0.55, alone,
-			[]models.CardObservation{site}, []tracker.HiddenSight{{HiddenCard: goblin}}},
+			[]models.CardObservation{site}, []tracker.HiddenSight{{HiddenCard: goblin, Shows: true}}},
 		{"the site lost, still there under the unit", alone, 0, alone,
-			[]models.CardObservation{goblinSeen}, []tracker.HiddenSight{{HiddenCard: desert}}},
+			[]models.CardObservation{goblinSeen}, []tracker.HiddenSight{{HiddenCard: desert, Shows: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(5, uint64(i)))
@@ -227,6 +228,97 @@ func TestCoverWatchSeesACardVisionLost(t *testing.T) {
 			g.look(f)
 			obs := models.FrameObservation{Cards: tc.read}
 			got := w.sights(unread([]tracker.HiddenCard{desert, goblin}, obs), obs, g.picture())
+			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
+				t.Errorf("sights %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// turnScene draws the realm of TestChangeGate with a site in cell C2 and,
+// centred on it, a unit whose face has print enough to tell which way it
+// lies (none when lies is nil), tapped (a quarter turn clockwise) or not;
+// with cover, an unread card lies over the unit's eastern part.
+func turnScene(t *testing.T, rng *rand.Rand, lies *bool, cover bool) gocv.Mat {
+	t.Helper()
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 110, 100, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	gocv.Rectangle(&m, mmRect(250, 112.5, 88, 63), color.RGBA{60, 120, 40, 0}, -1)
+	if lies != nil {
+		r := mmRect(250, 112.5, 90, 90)
+		for py := r.Min.Y; py < r.Max.Y; py++ {
+			for px := r.Min.X; px < r.Max.X; px++ {
+				// The pixel in mm from the card's centre, then on the card's
+				// face: u across it, v up it, as it lies untapped.
+				dx, dy := float64(px-200)*500/880-250, float64(600-py)*300/480-112.5
+				u, v := dx, dy
+				if *lies {
+					u, v = -dy, dx
+				}
+				if math.Abs(u) > 31.5 || math.Abs(v) > 44 {
+					continue
+				}
+				grey := uint8(220) // the face: a name bar, a disc, a band
+				switch {
+				case v < -34:
+					grey = 40
+				case math.Hypot(u+12, v-18) < 10:
+					grey = 70
+				case u > 12 && v > -20 && v < 10:
+					grey = 130
+				}
+				m.SetUCharAt(py, 3*px, grey)
+				m.SetUCharAt(py, 3*px+1, grey)
+				m.SetUCharAt(py, 3*px+2, grey)
+			}
+		}
+	}
+	if cover {
+		gocv.Rectangle(&m, mmRect(250+45, 112.5, 63, 88), color.RGBA{160, 40, 40, 0}, -1)
+	}
+	addSensorNoise(t, &m, rng)
+	return m
+}
+
+// A unit tapped or untapped while vision cannot read it (under a hand pass,
+// as a card put on it half hides it) still shows its look where it lay,
+// turned a quarter turn about its centre: the sight says it is there, and
+// how it lies now. Its place showing neither look says it left.
+func TestCoverWatchSeesACardTurned(t *testing.T) {
+	tapped, untapped := true, false
+	sprite := tracker.HiddenCard{Cell: models.MustCell("C2"), Card: "Gale Sprite", Owner: models.South}
+	for i, tc := range []struct {
+		name  string
+		then  bool // how it lay when its print was taken
+		now   *bool
+		cover bool
+		want  []tracker.HiddenSight
+	}{
+		{"tapped, untapped under a card put over it", true, &untapped, true,
+			[]tracker.HiddenSight{{HiddenCard: sprite, Shows: true, Tapped: false}}},
+		{"untapped, tapped", false, &tapped, false,
+			[]tracker.HiddenSight{{HiddenCard: sprite, Shows: true, Tapped: true}}},
+		{"tapped, still tapped", true, &tapped, true,
+			[]tracker.HiddenSight{{HiddenCard: sprite, Shows: true, Tapped: true}}},
+		{"tapped, taken away", true, nil, false,
+			[]tracker.HiddenSight{{HiddenCard: sprite, Gone: true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(i)))
+			g, w := newTestCoverWatch(t)
+			then := turnScene(t, rng, &tc.then, false)
+			defer then.Close()
+			g.look(then)
+			size := coverCard{w: 63, h: 88}
+			if tc.then {
+				size = coverCard{w: 88, h: 63}
+			}
+			seen := unitSeen("Gale Sprite", models.South, size)
+			seen.Tapped = tc.then
+			w.remember(models.FrameObservation{Cards: []models.CardObservation{seen}}, g.picture())
+			f := turnScene(t, rng, tc.now, tc.cover)
+			defer f.Close()
+			g.look(f)
+			got := w.sights([]tracker.HiddenCard{sprite}, models.FrameObservation{}, g.picture())
 			if len(got) != len(tc.want) || len(got) > 0 && got[0] != tc.want[0] {
 				t.Errorf("sights %+v, want %+v", got, tc.want)
 			}

@@ -255,3 +255,76 @@ func TestUnnamedDoesNotJoinEarly(t *testing.T) {
 	}
 	checkFlicker(t, tests)
 }
+
+// A card put on a unit often leaves a strip of it showing that vision
+// outlines as a token it cannot name, upright whatever way the unit is
+// turned: that strip is the unit (read before as a standard card), not the
+// unit turned nor a new token, and the card put on it is summoned within
+// the window. A token-sized card of the other player, or where the unit is
+// read by its name, is a new card (the unit, then no longer seen, is under
+// the card put on it, and untaps, unseen, as its owner's turn starts).
+func TestStripOfUnitIsNoToken(t *testing.T) {
+	sprite := seenAt("C2", "Gale Sprite", "Minion", S, true)
+	reef := seenAt("C2", "Reefstalker", "Minion", S, false)
+	strip := func(owner models.Player) models.CardObservation {
+		o := seenAt("C2", "", "", owner, false)
+		o.Kind, o.Token = models.KindToken, true
+		return o
+	}
+	put := func(cards ...models.CardObservation) func(int) []models.CardObservation {
+		return func(f int) []models.CardObservation {
+			if f < 100 {
+				return []models.CardObservation{sprite}
+			}
+			return cards
+		}
+	}
+	tests := []flickerCase{
+		{name: "a strip of the unit", cards: put(reef, strip(S)), hand: handAt(85, 100),
+			want: []string{"turn_start south", "unit_summoned south Reefstalker C2"}},
+		{name: "the unit read too", cards: put(reef, sprite, strip(S)), hand: handAt(85, 100),
+			want: []string{"turn_start south", "unit_summoned south Reefstalker C2", "unit_summoned south ? C2"}},
+		{name: "the other player's token", cards: put(reef, strip(N)), hand: handAt(85, 100),
+			want: []string{"turn_start south", "card_untapped south Gale Sprite C2", "unit_summoned south Reefstalker C2", "unit_summoned north ? C2"}},
+	}
+	checkFlicker(t, tests)
+}
+
+// A sight of a card vision does not read may tell how the card lies now
+// (tapped or untapped while a hand passed, under a card put on it): the
+// card turned. A card whose sight says it left is not one that an unknown
+// card read in its cell may be: that is another card of the cell, and the
+// one that left is free to have moved.
+func TestSightsTellTurnsAndLeaving(t *testing.T) {
+	sprite := seenAt("C2", "Gale Sprite", "Minion", S, false)
+	reef := seenAt("C2", "Reefstalker", "Minion", S, false)
+	shows := func(c models.CardObservation, tapped bool) HiddenSight {
+		return HiddenSight{HiddenCard: HiddenCard{Cell: *c.Cell, Card: *c.Name, Owner: c.Owner}, Shows: true, Tapped: tapped}
+	}
+	after := func(cards ...models.CardObservation) func(int) []models.CardObservation {
+		return func(f int) []models.CardObservation {
+			if f < 100 {
+				return []models.CardObservation{sprite, reef}
+			}
+			return cards
+		}
+	}
+	sightsFrom := func(s ...HiddenSight) func(int) []HiddenSight {
+		return func(f int) []HiddenSight {
+			if f < 100 {
+				return nil
+			}
+			return s
+		}
+	}
+	gone := HiddenSight{HiddenCard: HiddenCard{Cell: *sprite.Cell, Card: "Gale Sprite", Owner: S}, Gone: true}
+	tests := []flickerCase{
+		{name: "tapped unread", cards: after(reef), hand: handAt(85, 100),
+			sights: sightsFrom(shows(sprite, true)),
+			want:   []string{"turn_start south", "card_tapped south Gale Sprite C2"}},
+		{name: "left, read elsewhere", cards: after(seenAt("C2", "", "", S, false), seenAt("C3", "Gale Sprite", "Minion", S, true)),
+			hand: handAt(85, 100), sights: sightsFrom(gone, shows(reef, false)),
+			want: []string{"turn_start south", "card_tapped south Gale Sprite C2", "unit_moved south Gale Sprite C2→C3"}},
+	}
+	checkFlicker(t, tests)
+}

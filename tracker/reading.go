@@ -16,6 +16,10 @@ type seen struct {
 	// Type is the catalog type vision gave ("Site", "Minion", "Avatar", …).
 	Type string
 	conf float64
+	// kind is the outline's size vision read (site, standard card or
+	// token); for a card the board holds, the kind it was read with when
+	// named (Tracker.kinds), or "" when not known.
+	kind models.CardKind
 }
 
 // role says which channel of its cell a card belongs to.
@@ -73,7 +77,10 @@ func readFrame(obs models.FrameObservation, minConfidence float64) [models.Colum
 		}
 		r := &cells[o.Cell.Index()]
 		sure := o.Identified() && o.Confidence >= minConfidence
-		s := seen{Owner: o.Owner, Tapped: o.Tapped, conf: o.Confidence}
+		s := seen{Owner: o.Owner, Tapped: o.Tapped, conf: o.Confidence, kind: o.Kind}
+		if o.Token {
+			s.kind = models.KindToken
+		}
 		if o.Identified() {
 			s.Card = *o.Name
 		}
@@ -170,7 +177,7 @@ func carryOrUnnamed(sure, unsure, ref []seen) []seen {
 		c := u
 		c.Card, c.Type = "", ""
 		for j, p := range pool {
-			if p.Owner == u.Owner && p.Tapped == u.Tapped {
+			if mayBe(u, p) {
 				c = p
 				c.conf = u.conf
 				pool = append(pool[:j:j], pool[j+1:]...)
@@ -219,7 +226,7 @@ func carry(sure, unsure []seen, refs ...[]seen) ([]seen, bool) {
 		for _, u := range unsure {
 			found := -1
 			for i, p := range pool {
-				if p.Owner == u.Owner && p.Tapped == u.Tapped {
+				if mayBe(u, p) {
 					found = i
 					break
 				}
@@ -238,6 +245,18 @@ func carry(sure, unsure []seen, refs ...[]seen) ([]seen, bool) {
 		}
 	}
 	return nil, false
+}
+
+// mayBe reports whether u, a card seen but not read with confidence, may
+// be p, a card the cell holds or is becoming: the same owner and tapped
+// state, or any tapped state when u is token-sized and p a standard card.
+// Such an outline is the part of p that another card leaves showing (most
+// often one put on it), and its shape says nothing of how p is turned.
+func mayBe(u, p seen) bool {
+	if u.Owner != p.Owner {
+		return false
+	}
+	return u.Tapped == p.Tapped || u.kind == models.KindToken && p.kind == models.KindStandard
 }
 
 // piecesSeen lists board pieces as readings.

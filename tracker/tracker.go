@@ -101,6 +101,9 @@ type Tracker struct {
 	status   string
 	// under watches what shows of each hidden card, by piece ID.
 	under map[int]*channel
+	// kinds gives the outline size (standard card or token) each card
+	// name was read with, by its normalised name (see shownSeen).
+	kinds map[string]models.CardKind
 }
 
 // New gives a tracker for a game that has not started: the first stable
@@ -152,11 +155,12 @@ func (t *Tracker) InSight() []HiddenCard {
 }
 
 // keepSighted puts in a frame's readings the cards in sight that vision
-// did not read but whose sights say they are still there: a site where no
-// site was seen, and a unit where fewer cards of its owner were seen than
-// the cell holds in sight (none of them read under its name) and no card
-// the cell does not hold was.
-func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReading, sights []HiddenSight) {
+// did not read but whose sights say they are still there (tapped or not as
+// the sight shows, when it shows): a site where no site was seen, and a unit where fewer
+// cards of its owner were seen than the cell holds in sight (none of them
+// read under its name; the cards whose sights say they left not counted)
+// and no card the cell does not hold was.
+func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReading, sights []HiddenSight, gone goneCards) {
 	for _, s := range sights {
 		if s.Gone || !s.Cell.Valid() {
 			continue
@@ -175,8 +179,12 @@ func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReadin
 		}
 		held, read := 0, 0
 		var piece *Piece
+		left := gone.in(s.Cell)
 		for i, u := range sq.Units {
 			if !u.Hidden && u.Owner == s.Owner {
+				if left.take(u) {
+					continue
+				}
 				held++
 				if piece == nil && sameName(u.Card, s.Card) {
 					piece = &sq.Units[i]
@@ -199,10 +207,57 @@ func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReadin
 			}
 		}
 		if read < held {
-			r.units = append(r.units, seen{Card: piece.Card, Owner: piece.Owner, Tapped: piece.Tapped})
+			tapped := piece.Tapped
+			if s.Shows {
+				tapped = s.Tapped
+			}
+			r.units = append(r.units, seen{Card: piece.Card, Owner: piece.Owner, Tapped: tapped})
 			r.anyUnit, r.keptUnits = true, true
 		}
 	}
+}
+
+// goneCards counts, by cell, the cards whose sights on a frame say they
+// have left (HiddenSight.Gone), by name and owner.
+type goneCards map[models.Cell]map[string]int
+
+func goneOf(sights []HiddenSight) goneCards {
+	var g goneCards
+	for _, s := range sights {
+		if !s.Gone || !s.Cell.Valid() {
+			continue
+		}
+		if g == nil {
+			g = goneCards{}
+		}
+		if g[s.Cell] == nil {
+			g[s.Cell] = map[string]int{}
+		}
+		g[s.Cell][pieceKey(s.Card, s.Owner, false)]++
+	}
+	return g
+}
+
+// in gives a copy of the counts of cell c, to take pieces from.
+func (g goneCards) in(c models.Cell) goneLeft {
+	left := goneLeft{}
+	for k, n := range g[c] {
+		left[k] = n
+	}
+	return left
+}
+
+// goneLeft is what remains of a cell's gone cards to be matched to pieces.
+type goneLeft map[string]int
+
+// take reports whether p is one of the gone cards, and counts it off.
+func (l goneLeft) take(p Piece) bool {
+	k := pieceKey(p.Card, p.Owner, false)
+	if l[k] == 0 {
+		return false
+	}
+	l[k]--
+	return true
 }
 
 // newcomer reports whether units, read with confidence in a cell, hold a
@@ -342,7 +397,9 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight)
 	}
 	keep := 2*t.cfg.Window + t.cfg.MoveHold
 	readings := readFrame(obs, t.cfg.MinConfidence)
-	t.keepSighted(&readings, sights)
+	t.noteKinds(&readings)
+	gone := goneOf(sights)
+	t.keepSighted(&readings, sights, gone)
 	for _, c := range models.AllCells() {
 		r, ch := &readings[c.Index()], &t.cells[c.Index()]
 		sq := t.board.At(c)
@@ -397,13 +454,15 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight)
 			ch.site.saw(ch.site.accepted == "")
 		}
 		becoming, _ := ch.units.becoming(t.cfg.Window, 2, 0.5)
-		units, ok := carry(r.units, r.unsureUnits, becoming, piecesSeen(shownUnits(sq)))
+		// A card whose sight says it left is not one an unsure card may be.
+		shown := t.shownSeen(sq, gone.in(c))
+		units, ok := carry(r.units, r.unsureUnits, becoming, shown)
 		if !ok {
 			// A card seen but not identified that can be a card hidden in the
 			// cell is that card showing in part: it stays hidden, and the rest
 			// of the reading stands.
 			if rest, peeking := withoutHidden(r.unsureUnits, sq); peeking {
-				units, ok = carry(r.units, rest, becoming, piecesSeen(shownUnits(sq)))
+				units, ok = carry(r.units, rest, becoming, shown)
 			}
 		}
 		carried := len(r.unsureUnits) > 0 || r.keptUnits
@@ -411,10 +470,10 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight)
 			// Cards that are none the cell holds or is becoming: cards the
 			// catalog lacks, if they stay so (UnnamedHold).
 			rest, _ := withoutHidden(r.unsureUnits, sq)
-			units, carried = carryOrUnnamed(r.units, rest, piecesSeen(shownUnits(sq))), false
+			units, carried = carryOrUnnamed(r.units, rest, shown), false
 		}
 		hold := 0.0
-		if changesUnnamed(units, piecesSeen(shownUnits(sq))) {
+		if changesUnnamed(units, shown) {
 			hold = t.cfg.UnnamedHold
 		}
 		ch.units.add(t.time, dur, units, carried, hold, keep)
@@ -431,6 +490,40 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight)
 	t.seeHidden(dur, sights, keep)
 	evs := t.changes()
 	return t.stamp(append(evs, t.hiddenGone()...))
+}
+
+// noteKinds keeps the outline size of each unit a frame names with
+// confidence: a standard card's or a token's (the face vision matched
+// has it).
+func (t *Tracker) noteKinds(readings *[models.Columns * models.Rows]cellReading) {
+	for i := range readings {
+		for _, u := range readings[i].units {
+			if u.Card == "" || u.kind != models.KindStandard && u.kind != models.KindToken {
+				continue
+			}
+			if t.kinds == nil {
+				t.kinds = map[string]models.CardKind{}
+			}
+			t.kinds[models.NormalizeName(u.Card)] = u.kind
+		}
+	}
+}
+
+// shownSeen lists the units of a square the camera can see as readings,
+// each with the outline size its name was read with, less those gone.
+func (t *Tracker) shownSeen(sq Square, gone goneLeft) []seen {
+	var out []seen
+	for _, u := range shownUnits(sq) {
+		if gone.take(u) {
+			continue
+		}
+		s := seen{Card: u.Card, Owner: u.Owner, Tapped: u.Tapped}
+		if s.Card != "" {
+			s.kind = t.kinds[models.NormalizeName(s.Card)]
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // unnamedSiteGone is how many times UnnamedHold an unnamed site must stay

@@ -9,9 +9,15 @@ import (
 // card put on it), and that part either still looks as the card did when it
 // was last seen (Gone false) or no longer does (Gone true: the card was taken
 // away from under the other). A frame that cannot tell gives no sight.
+//
+// A sight that the card is there may also tell how it lies (Shows): Tapped
+// or not, as its look when last read shows it, or that look turned a
+// quarter turn where it lay (a card tapped or untapped while vision could
+// not read it).
 type HiddenSight struct {
 	HiddenCard
-	Gone bool
+	Gone          bool
+	Shows, Tapped bool
 }
 
 // gone is the reading of a hidden card's channel once it has left; a card
