@@ -52,6 +52,14 @@ struct RowLanes {
         nx = _mm256_add_ps(vx0, _mm256_mul_ps(vm0, xs));
         ny = _mm256_add_ps(vy0, _mm256_mul_ps(vm3, xs));
     }
+    // positions gives, for the pixels x..x+7, w and their source positions.
+    __attribute__((target("avx2"))) inline void positions(int x, __m256 &w, __m256 &fx, __m256 &fy) const {
+        __m256 nx, ny;
+        lanes(x, w, nx, ny);
+        const __m256 inv = _mm256_div_ps(_mm256_set1_ps(1), w);
+        fx = _mm256_mul_ps(nx, inv);
+        fy = _mm256_mul_ps(ny, inv);
+    }
 };
 
 // positions writes the fixed-point source positions of the pixels from..n
@@ -168,12 +176,12 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
     const uchar *base = src.data;
     const __m256 cols = _mm256_set1_ps((float)src.cols), rows = _mm256_set1_ps((float)src.rows);
     int x = 0;
+    // Each group's positions are worked out a group ahead (see grayRowVBMI).
+    __m256 nextW, nextX, nextY;
+    lanes.positions(0, nextW, nextX, nextY);
     while (x + 8 <= n) {
-        __m256 w, nx, ny;
-        lanes.lanes(x, w, nx, ny);
-        __m256 inv = _mm256_div_ps(one, w);
-        __m256 fx = _mm256_mul_ps(nx, inv);
-        __m256 fy = _mm256_mul_ps(ny, inv);
+        const __m256 w = nextW, fx = nextX, fy = nextY;
+        lanes.positions(x + 8, nextW, nextX, nextY);
         __m256 flx = _mm256_floor_ps(fx), fly = _mm256_floor_ps(fy);
         __m256 ok = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_GT_OQ),
                                   _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
@@ -431,12 +439,12 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
     alignas(32) int off[8];
     alignas(32) unsigned long long up[8], down[8];
     int x = from;
+    // Each group's positions are worked out a group ahead (see grayRowVBMI).
+    __m256 nextW, nextX, nextY;
+    lanes.positions(from, nextW, nextX, nextY);
     while (x + 8 <= n) {
-        __m256 w, nx, ny;
-        lanes.lanes(x, w, nx, ny);
-        __m256 inv = _mm256_div_ps(one, w);
-        __m256 fx = _mm256_mul_ps(nx, inv);
-        __m256 fy = _mm256_mul_ps(ny, inv);
+        const __m256 w = nextW, fx = nextX, fy = nextY;
+        lanes.positions(x + 8, nextW, nextX, nextY);
         __m256 flx = _mm256_floor_ps(fx), fly = _mm256_floor_ps(fy);
         __m256 ok = _mm256_and_ps(_mm256_cmp_ps(w, zero, _CMP_GT_OQ),
                                   _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(flx, zero, _CMP_GE_OQ), _mm256_cmp_ps(flx, xmax, _CMP_LE_OQ)),
