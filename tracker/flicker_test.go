@@ -328,3 +328,35 @@ func TestSightsTellTurnsAndLeaving(t *testing.T) {
 	}
 	checkFlicker(t, tests)
 }
+
+// A card hidden under another whose sights say it left from under it, while
+// it is being read in another cell (a frame or two later than its sights
+// say so), moved there: it is not removed and summoned again.
+func TestHiddenCardLeavesToAnotherCell(t *testing.T) {
+	goblin := func(cell string) models.CardObservation { return seenAt(cell, "Pit Goblin", "Minion", S, false) }
+	frog := seenAt("C2", "Bog Frog", "Minion", N, false)
+	hidden := HiddenCard{Cell: models.MustCell("C2"), Card: "Pit Goblin", Owner: S}
+	tests := []flickerCase{
+		{
+			name: "read in B2 a little after its sights say it left",
+			cards: func(f int) []models.CardObservation {
+				switch {
+				case f < 70:
+					return []models.CardObservation{goblin("C2")}
+				case f < 172:
+					return []models.CardObservation{frog}
+				}
+				return []models.CardObservation{frog, goblin("B2")}
+			},
+			hand: func(f int) bool { return f >= 60 && f < 70 || f >= 150 && f < 165 },
+			sights: func(f int) []HiddenSight {
+				if f >= 70 {
+					return []HiddenSight{{HiddenCard: hidden, Gone: f >= 165}}
+				}
+				return nil
+			},
+			want: []string{"turn_start north", "unit_summoned north Bog Frog C2", "unit_moved south Pit Goblin C2→B2"},
+		},
+	}
+	checkFlicker(t, tests)
+}

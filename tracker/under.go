@@ -81,7 +81,8 @@ func (t *Tracker) hiddenPiece(h HiddenCard) (int, bool) {
 
 // hiddenGone gives card_removed for each hidden card whose sights have said
 // "gone" for the stability window, and takes it off the board: the camera
-// saw it stable before, covered, and no longer there after.
+// saw it stable before, covered, and no longer there after. One that may be
+// settling in another cell waits for it: it moved.
 func (t *Tracker) hiddenGone() []models.Event {
 	var evs []models.Event
 	for _, c := range models.AllCells() {
@@ -94,6 +95,12 @@ func (t *Tracker) hiddenGone() []models.Event {
 			if !ok || len(cards) == 0 {
 				continue
 			}
+			if t.arrivingElsewhere(c, u) {
+				// It left from under the other card to settle in another
+				// cell, where it is about to be read: a move (see
+				// Board.hiddenNear), once that cell's change is accepted.
+				continue
+			}
 			delete(t.under, u.ID)
 			ev := models.Event{Type: models.CardRemoved, Player: u.Owner, Cell: models.CellPtr(c), Card: u.Card}
 			t.board.removeID(u.ID)
@@ -101,6 +108,12 @@ func (t *Tracker) hiddenGone() []models.Event {
 		}
 	}
 	return evs
+}
+
+// arrivingElsewhere reports whether a card of p's name and owner is
+// settling in a cell other than c whose change is not yet accepted.
+func (t *Tracker) arrivingElsewhere(c models.Cell, p Piece) bool {
+	return p.Card != "" && t.otherCellChanging(c, anyCell, samePiece(p), func(onBoard, reading int) bool { return reading > onBoard })
 }
 
 // underPending reports whether a hidden card's sights are changing.
