@@ -360,3 +360,35 @@ func TestHiddenCardLeavesToAnotherCell(t *testing.T) {
 	}
 	checkFlicker(t, tests)
 }
+
+// A card the tracker holds hidden that vision reads again does not stand
+// for a card in sight that vision lost on the frame: the lost one, whose
+// sight says it is still there, is kept (it used to be removed: its owner
+// had as many cards read in the cell as the cell holds in sight).
+func TestHiddenCardReadAgainIsNoReadOfAnother(t *testing.T) {
+	goblin := func(tapped bool) models.CardObservation { return seenAt("C2", "Pit Goblin", "Minion", N, tapped) }
+	frog := seenAt("C2", "Bog Frog", "Minion", N, false)
+	tests := []flickerCase{
+		{
+			name: "the hidden Goblin read tapped, the Frog lost but still there",
+			cards: func(f int) []models.CardObservation {
+				switch {
+				case f < 70:
+					return []models.CardObservation{goblin(false)}
+				case f < 165:
+					return []models.CardObservation{frog}
+				}
+				return []models.CardObservation{goblin(true)}
+			},
+			hand: func(f int) bool { return f >= 60 && f < 70 || f >= 150 && f < 165 },
+			sights: func(f int) []HiddenSight {
+				if f >= 165 {
+					return []HiddenSight{{HiddenCard: HiddenCard{Cell: *frog.Cell, Card: "Bog Frog", Owner: N}, Shows: true}}
+				}
+				return nil
+			},
+			want: []string{"turn_start north", "unit_summoned north Bog Frog C2", "card_tapped north Pit Goblin C2"},
+		},
+	}
+	checkFlicker(t, tests)
+}

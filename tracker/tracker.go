@@ -194,6 +194,14 @@ func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReadin
 		if piece == nil {
 			continue
 		}
+		// A card read that is one the cell holds hidden (showing again)
+		// is no read of the cards in sight.
+		var hidden []Piece
+		for _, u := range sq.Units {
+			if u.Hidden && u.Owner == s.Owner {
+				hidden = append(hidden, u)
+			}
+		}
 		for _, group := range [][]seen{r.units, r.unsureUnits} {
 			for _, u := range group {
 				if u.Owner != s.Owner {
@@ -202,6 +210,10 @@ func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReadin
 				if sameName(u.Card, s.Card) {
 					read = held // read under its name: nothing to keep
 					break
+				}
+				if i := hiddenAs(hidden, u); i >= 0 {
+					hidden = append(hidden[:i:i], hidden[i+1:]...)
+					continue
 				}
 				read++
 			}
@@ -215,6 +227,18 @@ func (t *Tracker) keepSighted(readings *[models.Columns * models.Rows]cellReadin
 			r.anyUnit, r.keptUnits = true, true
 		}
 	}
+}
+
+// hiddenAs gives the place in hidden of the card that u, a card read in
+// the cell, may be: of its name, or, unnamed, of its tapped state; -1 for
+// none.
+func hiddenAs(hidden []Piece, u seen) int {
+	for i, h := range hidden {
+		if u.Card != "" && sameName(u.Card, h.Card) || u.Card == "" && u.Tapped == h.Tapped {
+			return i
+		}
+	}
+	return -1
 }
 
 // goneCards counts, by cell, the cards whose sights on a frame say they
