@@ -63,6 +63,14 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		fillEach(&onCards, polys)
 		balanceWhite(small, onCards)
 	}
+	return skinCovers(small, onCards, len(polys) > 0, v, area.Min, f) || foreignCovers(small, onCards, v, area.Min, f)
+}
+
+// skinCovers reports whether a hand or arm shows skin over the realm in
+// small, the top-down BGR image at f times the view's scale whose pixel
+// (0, 0) is the view's pixel origin; onCards marks the cards found (when
+// cards is set). Neither is changed.
+func skinCovers(small, onCards gocv.Mat, cards bool, v *view, origin image.Point, f float64) bool {
 	ycc := gocv.NewMat()
 	defer ycc.Close()
 	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
@@ -75,7 +83,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// Every step from here on only clears skin pixels (the mat's colour,
 	// the opening, the cards): with fewer than a hand's worth off the
 	// cards now, no blob can be a hand.
-	if skinOff(skin, onCards, len(polys) > 0) < minArea {
+	if skinOff(skin, onCards, cards) < minArea {
 		return false
 	}
 	// A mat may itself be skin-toned (brown, mauve, wood): its own colour,
@@ -89,7 +97,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// The mat's colour is read off the cards, where the mat shows: on a
 	// crowded realm the cards cover most of the view.
 	var cardMask []byte
-	if len(polys) > 0 {
+	if cards {
 		cardMask, _ = onCards.DataPtrUint8()
 	}
 	if cr, cb, ok := dominantChroma(ycc, cardMask); ok {
@@ -111,16 +119,18 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	// An arm lying across cards is cut by them into pieces, and the piece
 	// off the cards that holds most of it may not reach the edge: it
 	// reaches the edge through the cards (see reachesThroughCards).
-	if len(polys) > 0 && reachesThroughCards(skin, onCards, v, area.Min, f, minArea) {
+	if cards && reachesThroughCards(skin, onCards, v, origin, f, minArea) {
 		return true
 	}
 	// Skin-toned art on a card is not a hand: a hand over a card hides its
 	// outline. Every card found counts, named or not (an unknown card with
 	// skin-toned art crossing the realm's edge would otherwise pass for an
 	// arm).
-	if len(polys) > 0 {
-		gocv.BitwiseNot(onCards, &onCards)
-		gocv.BitwiseAnd(skin, onCards, &skin)
+	if cards {
+		offCards := gocv.NewMat()
+		defer offCards.Close()
+		gocv.BitwiseNot(onCards, &offCards)
+		gocv.BitwiseAnd(skin, offCards, &skin)
 	}
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
@@ -142,7 +152,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 			continue
 		}
 		if offGrid == nil {
-			offGrid, offShare = areaOffGrid(labels, n, v, area.Min, f)
+			offGrid, offShare = areaOffGrid(labels, n, v, origin, f)
 		}
 		if float64(offGrid[i]) >= offShare*float64(minArea) {
 			return true
