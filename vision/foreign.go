@@ -20,7 +20,7 @@ import (
 const (
 	foreignShare  = 0.03 // of the realm
 	foreignMinPx  = 5    // pixels of a colour in a cell for it to show there
-	foreignGrowMM = 4.0  // around the cards found: their blurred edges and shadows
+	foreignGrowMM = 2.0  // around the cards found: their blurred edges and shadows
 )
 
 // foreignBin is a pixel's colour bin: Y, Cr and Cb in 16, 32 and 32 levels.
@@ -58,7 +58,7 @@ func foreignCovers(small, onCards gocv.Mat, v *view, origin image.Point, f float
 	// Cards grown by a couple of millimetres (their blurred edges and
 	// shadows), the grid lines, and what the camera does not show explain
 	// themselves.
-	grow := max(1, int(math.Round(2*s)))
+	grow := max(1, int(math.Round(foreignGrowMM*s)))
 	mat := make([]bool, w*h)
 	inFrame := inFrameTest(v, origin, f)
 	lineCols := gridLineBand(cols, models.Columns, v.geo.CellWidthMM, v.marginMM, s, ox)
@@ -76,17 +76,20 @@ func foreignCovers(small, onCards gocv.Mat, v *view, origin image.Point, f float
 			break
 		}
 	}
-	for y := 0; y < h; y++ {
-		row := on[(ry0+y)*cols+rx0 : (ry0+y)*cols+rx1]
-		for x, o := range row {
-			if o == 0 {
-				continue
-			}
-			for yy := max(0, y-grow); yy <= min(h-1, y+grow); yy++ {
-				for xx := max(0, x-grow); xx <= min(w-1, x+grow); xx++ {
-					mat[yy*w+xx] = false
-				}
-			}
+	roi := onCards.Region(image.Rect(rx0, ry0, rx1, ry1))
+	grown := gocv.NewMat()
+	defer grown.Close()
+	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(2*grow+1, 2*grow+1))
+	gocv.Dilate(roi, &grown, kernel)
+	kernel.Close()
+	roi.Close()
+	byCard, err := grown.DataPtrUint8()
+	if err != nil || len(byCard) != w*h {
+		return false
+	}
+	for p, c := range byCard {
+		if c != 0 {
+			mat[p] = false
 		}
 	}
 	// Each pixel's bin, and per colour bin the cells where it shows: the
@@ -150,8 +153,12 @@ func foreignCovers(small, onCards gocv.Mat, v *view, origin image.Point, f float
 			}
 		}
 	}
-	cellOf := func(x, y int) int {
-		return min(models.Rows-1, y*models.Rows/h)*models.Columns + min(models.Columns-1, x*models.Columns/w)
+	colCell, rowCell := make([]int, w), make([]int, h)
+	for x := range colCell {
+		colCell[x] = min(models.Columns-1, x*models.Columns/w)
+	}
+	for y := range rowCell {
+		rowCell[y] = min(models.Rows-1, y*models.Rows/h) * models.Columns
 	}
 	// near[c] is the cells within one of cell c.
 	var near [models.Rows * models.Columns]uint32
@@ -185,10 +192,10 @@ func foreignCovers(small, onCards gocv.Mat, v *view, origin image.Point, f float
 	}
 	odd := make([]bool, w*h)
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			p := y*w + x
-			if bins[p] >= 0 {
-				odd[p] = spread(int(bins[p]))&^near[cellOf(x, y)] == 0
+		row := bins[y*w : (y+1)*w]
+		for x, b := range row {
+			if b >= 0 {
+				odd[y*w+x] = spread(int(b))&^near[rowCell[y]+colCell[x]] == 0
 			}
 		}
 	}
