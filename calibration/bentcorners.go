@@ -223,7 +223,9 @@ func (ls lineSamples) fit(l lens, pairs [][2][2]int) (lineFit, bool) {
 // lattice's corners a cell side's tenth and more off the lines). ok is
 // false when no distortion straightens the lines clearly better than none,
 // or the border lines are not seen well enough to place the corners.
-func onBentBorder(rm *ridgeMap, h homography, g models.RealmGeometry) (homography, bool) {
+// It also gives the distortion k it read (0 when the lines straighten
+// under none), whether or not the corners were moved.
+func onBentBorder(rm *ridgeMap, h homography, g models.RealmGeometry) (homography, float64, bool) {
 	light := rm.lightGrid(h, g)
 	src := realmCorners(g)
 	var q [4]models.Point
@@ -237,7 +239,7 @@ func onBentBorder(rm *ridgeMap, h homography, g models.RealmGeometry) (homograph
 		c, hl, k, ok := rm.bentCorners(hu, l, g, band, light)
 		if !ok {
 			if pass == 0 {
-				return h, false
+				return h, l.k, false
 			}
 			break
 		}
@@ -245,14 +247,14 @@ func onBentBorder(rm *ridgeMap, h homography, g models.RealmGeometry) (homograph
 		for i := range c {
 			out[i] = l.distort(c[i])
 			if dist(out[i], q[i]) > borderMaxMovePx {
-				return h, false
+				return h, l.k, false
 			}
 		}
 		hu = hl
 	}
 	hb, err := fitHomography(src, out[:])
 	if err != nil || !plausible(hb, g, float64(rm.w), float64(rm.h)) {
-		return h, false
+		return h, l.k, false
 	}
 	// Each border must show, along the curve the lens makes of it, at
 	// least as clearly as along the straight lattice's line: a border
@@ -260,10 +262,10 @@ func onBentBorder(rm *ridgeMap, h homography, g models.RealmGeometry) (homograph
 	straight := lens{c: l.c, hd: l.hd}
 	for _, gl := range borderLines(g) {
 		if rm.curveEvidence(hu, l, gl, light) < rm.curveEvidence(h, straight, gl, light)-minBorderKeep {
-			return h, false
+			return h, l.k, false
 		}
 	}
-	return hb, true
+	return hb, l.k, true
 }
 
 // minBorderKeep is how much less clearly (in noise units) a border may show

@@ -77,7 +77,7 @@ func TestOnBentBorderLeavesStraightGrid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if hb, ok := onBentBorder(rm, h, g); ok {
+		if hb, _, ok := onBentBorder(rm, h, g); ok {
 			if e := cornerError(quadOfLattice(hb, g), quadOfLattice(h, g)); e > 1 {
 				t.Errorf("seed %d: a straight grid's corners moved %.1f px", seed, e)
 			}

@@ -222,6 +222,30 @@ func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) mod
 // one homography) to the frame's edges. It returns the homography from realm
 // millimetres (in one of the realm's symmetric orientations) to image pixels.
 func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, error) {
+	h, score, k, err := detectStraight(frame, g)
+	if err == nil && k >= strongLensK {
+		// The lens bows the lines so much that the corners read along
+		// the bowed border lines are uncertain: the realm is read again
+		// where the lines are straight (see lensretry.go).
+		if hu, su, ok := detectThroughLens(frame, g, k); ok && sameRealm(hu, h, g) {
+			return hu, su, nil
+		}
+	}
+	if err == nil || !errors.Is(err, ErrNotFound) {
+		return h, score, err
+	}
+	// A wide-angle lens bows the grid's lines too much for a straight
+	// lattice to fit them (see lensretry.go).
+	if hb, sb, ok := detectUndistorted(frame, g); ok {
+		return hb, sb, nil
+	}
+	return h, score, err
+}
+
+// detectStraight is detectGrid for a lattice of straight lines (bowed by
+// the lens by no more than a few pixels). It also gives the lens
+// distortion k that onBentBorder read off the lattice's lines.
+func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64, float64, error) {
 	gray, scale := workingGray(frame)
 	defer gray.Close()
 	// A second, more sensitive pass runs only when the first finds no
@@ -230,11 +254,11 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	// (see bestVariant) in the first pass.
 	faint, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
 	if err != nil {
-		return homography{}, 0, fmt.Errorf("calibration: %w", err)
+		return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
 	}
 	rm, err := newRidgeMap(gray)
 	if err != nil {
-		return homography{}, 0, fmt.Errorf("calibration: %w", err)
+		return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
 	}
 	var best gridFit
 	var seeds []gridFit
@@ -271,13 +295,13 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			best = gridFit{h: hm, score: float64(n) / float64((models.Columns+1)*(models.Rows+1))}
 			fromMarks = true
 		} else {
-			return homography{}, best.score, err
+			return homography{}, best.score, 0, err
 		}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
 		var agreed bool
 		if best, agreed = crossCheck(gray, rm, faint, g, best); !agreed {
-			return homography{}, best.score, fmt.Errorf("calibration: the edges and the line profiles find two different grids about as clearly: %w", ErrNotFound)
+			return homography{}, best.score, 0, fmt.Errorf("calibration: the edges and the line profiles find two different grids about as clearly: %w", ErrNotFound)
 		}
 		if hs := moveOnLines(rm, faint, best.h, g); hs != best.h {
 			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
@@ -296,23 +320,26 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		}
 	}
 	if cameraInconsistency(best.h, float64(gray.Cols()), float64(gray.Rows())) > maxCameraInconsistency {
-		return homography{}, best.score, fmt.Errorf("calibration: the grid found has cells of a shape no camera sees: %w", ErrNotFound)
+		return homography{}, best.score, 0, fmt.Errorf("calibration: the grid found has cells of a shape no camera sees: %w", ErrNotFound)
 	}
 	if hs, ok := offTheMat(rm, best.h, g); !ok {
-		return homography{}, best.score, fmt.Errorf("calibration: the mat's edge runs through the grid found: %w", ErrNotFound)
+		return homography{}, best.score, 0, fmt.Errorf("calibration: the mat's edge runs through the grid found: %w", ErrNotFound)
 	} else if hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 	}
+	lensK := 0.0
 	if !fromMarks {
 		// The corners where the border lines, bowed by the lens, meet.
-		if hb, ok := onBentBorder(rm, best.h, g); ok {
+		var hb homography
+		var ok bool
+		if hb, lensK, ok = onBentBorder(rm, best.h, g); ok {
 			best.h = hb
 		}
 	}
 	if scale != 1 {
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 	}
-	return best.h, best.score, nil
+	return best.h, best.score, lensK, nil
 }
 
 // moveOnLines moves a lattice found on edges by one cell when that shows

@@ -90,6 +90,14 @@
 // distorted back; the lines are read a second time along the curves that lens makes of the corrected lattice,
 // and the correction is kept only when every border shows along its curve about as clearly as along the
 // straight lattice's line or more (a border read off a card's edge would move its corners off the line).
+// A strong lens (a wide-angle webcam, k 0.06 or more) bows the border lines so much that the corners read
+// along them can miss by a percent or two of the realm's width: the realm is then read again on the frame
+// undistorted by the k the lines gave, where they are straight, and its corners mapped back (kept when it
+// is the same realm, lensretry.go). A lens strong enough that no straight lattice fits the bowed lines at
+// all leaves every search above empty: then the frame is undistorted by a strong lens (k 0.08, then 0.16)
+// and searched again, the corners mapped back, and kept only when the frame's own lines near them bend as
+// a lens of at least half that k bends them (undistorting a frame of straight lines bends them the other
+// way, and a lattice can then fit lines it should not).
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //

@@ -1,0 +1,46 @@
+package calibration
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+// TestDetectStronglyBentGrid: a wide-angle lens (k 0.1 in half
+// diagonals, the model of lens) bows the grid's lines of a sample still by
+// ten pixels and more, so that no straight lattice fits them; the realm is
+// still found (on the frame undistorted by a strong lens), where the lens
+// puts it.
+func TestDetectStronglyBentGrid(t *testing.T) {
+	detectBentStills(t, "0004", "0008")
+}
+
+// TestDetectThroughStrongLens: under the same lens a straight lattice is
+// found on these stills, but the corners read along its bowed border
+// lines miss by 1.7% and 2.6% of the realm's width; read again on the
+// frame undistorted by the lens the lattice's lines gave, they are right.
+func TestDetectThroughStrongLens(t *testing.T) {
+	detectBentStills(t, "0027", "0030")
+}
+
+// detectBentStills bends the bundled stills names by a lens of k 0.1 and
+// checks that Detect finds their realms within 1% of the realm's width.
+func detectBentStills(t *testing.T, names ...string) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			truth, frame := readStill(t, dir, name)
+			defer frame.Close()
+			hd := math.Hypot(float64(frame.Cols()), float64(frame.Rows())) / 2
+			bent, bentTruth := barrel(t, frame, 0.1, hd, truth.Corners)
+			defer bent.Close()
+			c, err := Detect(bent, Options{NorthAtBottom: truth.NorthAtBottom})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := cornerError(c.Corners, bentTruth) / realmWidthPx(bentTruth); e > 0.01 {
+				t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, bentTruth)
+			}
+		})
+	}
+}
