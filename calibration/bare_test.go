@@ -165,3 +165,42 @@ func BenchmarkOntoUnbrokenGrid(b *testing.B) {
 		ontoUnbrokenGrid(rm, col, hw, g)
 	}
 }
+
+// TestBareGridLines reads bundled stills: the true lattice has no grid line
+// over bare mat, while the lattice of half its spacing over the realm's
+// south-west quarter (every other line on a drawn one, the rest across the
+// cells' middles) has several, and is refused.
+func TestBareGridLines(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	// On 0020, 0040, 0060 and 0070 cards cover enough of the quarter's lines
+	// that too few are bare: the half lattice is not refused there, which
+	// is right too (a covered line is not against a lattice).
+	halfBare := map[string]bool{"0000": true, "0010": true, "0030": true, "0080": true, "0090": true}
+	for _, name := range []string{"0000", "0010", "0020", "0030", "0040", "0060", "0070", "0080", "0090"} {
+		truth, frame := readStill(t, dir, name)
+		gray, scale := workingGray(frame)
+		rm, err := newRidgeMap(gray)
+		gray.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col, ok := newColourFrame(frame, scale)
+		if !ok {
+			t.Fatal("no colour frame")
+		}
+		h, err := fitHomography(realmCorners(g), truth.Corners[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		hw := hWorking(h, scale)
+		if bareGridLines(rm, col, hw, g) {
+			t.Errorf("%s: the true lattice refused", name)
+		}
+		half := homography{0.5, 0, 0, 0, 0.5, 0, 0, 0, 1}.Then(hw)
+		if halfBare[name] && !bareGridLines(rm, col, half, g) {
+			t.Errorf("%s: the lattice of half the spacing not refused", name)
+		}
+		frame.Close()
+	}
+}

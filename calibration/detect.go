@@ -312,7 +312,8 @@ func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 	if hs := settleOnSides(rm, best.h, g); !fromMarks && hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 	}
-	if col, ok := newColourFrame(frame, scale); ok && !fromMarks {
+	col, hasCol := newColourFrame(frame, scale)
+	if hasCol && !fromMarks {
 		// A border running over bare cloth where the grid's lines are
 		// unbroken everywhere else (see bare.go).
 		if hs := ontoUnbrokenGrid(rm, col, best.h, g); hs != best.h {
@@ -326,6 +327,12 @@ func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 		return homography{}, best.score, 0, fmt.Errorf("calibration: the mat's edge runs through the grid found: %w", ErrNotFound)
 	} else if hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+	}
+	if hasCol && !fromMarks && bareGridLines(rm, col, best.h, g) {
+		// Whole lines of the lattice over bare cloth, where the mat's
+		// other lines are unbroken: half the spacing of the drawn
+		// lines, or more of it (see bare.go).
+		return homography{}, best.score, 0, fmt.Errorf("calibration: lines of the grid found run over the bare mat: %w", ErrNotFound)
 	}
 	lensK := 0.0
 	if !fromMarks {

@@ -59,6 +59,9 @@
 // a band a few pixels wide), while most of the sides it would give up run over bare cloth and the sides it
 // would gain are bare nowhere (under an arm or cards), it is moved that cell: zone boxes printed in the
 // margin, broken between the boxes, pass for the realm's border row when an arm hides the true one (bare.go).
+// For the same reason a lattice of which two or more inner lines run over bare cloth, each between lines
+// drawn unbroken, is refused: a lattice of half the drawn lines' spacing (every other line across the
+// cells' middles) shows about as clearly as drawn lines as a right one.
 // And whichever way it was found, a lattice
 // whose cells no camera over a table could see in that shape (square pixels, principal point at the
 // frame's centre, a field of view of 19° or more: a lattice of half the row spacing over half the realm
