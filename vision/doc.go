@@ -124,7 +124,11 @@
 // strongest corners only) and the index is cached on disk, keyed by the
 // catalog's content. A hand or arm reaching over the realm (a large skin-coloured blob,
 // not the mat's own colour nor a card's art, crossing the realm's edge) marks
-// the frame occluded. An Analyzer keeps the last stable frame: a frame in
+// the frame occluded; so does another large object over the realm
+// (foreign.go): off the cards found and the grid lines, a region of colours
+// the visible mat nowhere shows, at least 3% of the realm, with a sharp edge
+// (a lamp's glare fades out), not card-shaped and not in the found cards'
+// main colours (both are most likely a card the search missed). An Analyzer keeps the last stable frame: a frame in
 // which no part of the realm changed costs a half-resolution warp and a
 // difference.
 package vision
