@@ -263,20 +263,11 @@ const (
 // gives a pixel's Y, Cr, Cb) hold a large region with a sharp outline that
 // is not card-shaped.
 func foreignRegion(odd, mat []bool, w, h int, s float64, colour func(p int) []byte, cardColour func(p int) bool) bool {
-	m := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
-	defer m.Close()
-	b, err := m.DataPtrUint8()
-	if err != nil {
+	m, _, ok := openedMask(odd, w, h)
+	if !ok {
 		return false
 	}
-	for p, o := range odd {
-		if o {
-			b[p] = 255
-		}
-	}
-	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
-	defer kernel.Close()
-	gocv.MorphologyEx(m, &m, gocv.MorphOpen, kernel)
+	defer m.Close()
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
 	defer stats.Close()
@@ -347,25 +338,37 @@ func foreignRegion(odd, mat []bool, w, h int, s float64, colour func(p int) []by
 	return false
 }
 
-// dropCardShaped clears the card-shaped regions of odd (w×h, at s pixels a
-// millimetre).
-func dropCardShaped(odd []bool, w, h int, s float64) {
-	m := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
-	defer m.Close()
+// openedMask makes a w×h mask of the pixels odd marks (255; b is its
+// data), opened by a 3×3 square so that thin strips and specks go (caller
+// closes m; ok is false when OpenCV gives no data).
+func openedMask(odd []bool, w, h int) (m gocv.Mat, b []byte, ok bool) {
+	m = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
 	b, err := m.DataPtrUint8()
 	if err != nil {
-		return
+		m.Close()
+		return m, nil, false
 	}
 	for p, o := range odd {
 		if o {
 			b[p] = 255
 		}
 	}
-	// Thin strips (a card's blurred edge) go first: they would join a card
-	// to what lies beside it.
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
 	gocv.MorphologyEx(m, &m, gocv.MorphOpen, kernel)
+	return m, b, true
+}
+
+// dropCardShaped clears the card-shaped regions of odd (w×h, at s pixels a
+// millimetre).
+func dropCardShaped(odd []bool, w, h int, s float64) {
+	// Thin strips (a card's blurred edge) go first: they would join a card
+	// to what lies beside it.
+	m, b, ok := openedMask(odd, w, h)
+	if !ok {
+		return
+	}
+	defer m.Close()
 	for p := range odd {
 		odd[p] = b[p] != 0
 	}

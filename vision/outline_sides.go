@@ -647,22 +647,7 @@ func standsOut(q models.Quad, grey edgeMap, d float64) bool {
 	c := q.Center()
 	var diffs []int
 	for i := range q {
-		a, b := q[i], q[(i+1)%4]
-		l := math.Hypot(b.X-a.X, b.Y-a.Y)
-		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
-		if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
-			nx, ny = -nx, -ny
-		}
-		n := int(l / sideRoughStepPx)
-		for j := 1; j < n; j++ { // the corners left out
-			t := float64(j) / float64(n)
-			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
-			out, ok1 := grey.value(x+d*nx, y+d*ny)
-			in, ok2 := grey.value(x-d*nx, y-d*ny)
-			if ok1 && ok2 {
-				diffs = append(diffs, absInt(int(in)-int(out)))
-			}
-		}
+		diffs = appendSideDiffs(diffs, q[i], q[(i+1)%4], c, grey, d)
 	}
 	if len(diffs) == 0 {
 		return false
@@ -675,17 +660,28 @@ func standsOut(q models.Quad, grey edgeMap, d float64) bool {
 // grey) d pixels inside and outside it differ; ok is false when no point
 // can be read.
 func sideContrast(a, b, c models.Point, grey edgeMap, d float64) (int, bool) {
+	diffs := appendSideDiffs(nil, a, b, c, grey, d)
+	if len(diffs) == 0 {
+		return 0, false
+	}
+	return medianCount(diffs), true
+}
+
+// appendSideDiffs appends to diffs, for points every sideRoughStepPx along
+// the side from a to b of a quad centred at c (its corners left out), how
+// much the grey levels of grey d pixels inside and outside it differ,
+// where both can be read.
+func appendSideDiffs(diffs []int, a, b, c models.Point, grey edgeMap, d float64) []int {
 	l := math.Hypot(b.X-a.X, b.Y-a.Y)
 	n := int(l / sideRoughStepPx)
 	if l == 0 || n < 2 {
-		return 0, false
+		return diffs
 	}
 	nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
 	if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
 		nx, ny = -nx, -ny
 	}
-	diffs := make([]int, 0, n)
-	for j := 1; j < n; j++ { // the corners left out
+	for j := 1; j < n; j++ {
 		t := float64(j) / float64(n)
 		x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
 		out, ok1 := grey.value(x+d*nx, y+d*ny)
@@ -694,10 +690,7 @@ func sideContrast(a, b, c models.Point, grey edgeMap, d float64) (int, bool) {
 			diffs = append(diffs, absInt(int(in)-int(out)))
 		}
 	}
-	if len(diffs) == 0 {
-		return 0, false
-	}
-	return medianCount(diffs), true
+	return diffs
 }
 
 // bareMat reports whether q is the bare mat that a grid line and the cards
