@@ -30,8 +30,9 @@ const foreignBins = 16 * 32 * 32
 
 // foreignCovers reports whether a large foreign object lies over the realm
 // in small, the BGR top-down image at f times the view's scale whose pixel
-// (0, 0) is the view's pixel origin; onCards marks the cards found.
-func foreignCovers(small, onCards gocv.Mat, v *view, origin image.Point, f float64) bool {
+// (0, 0) is the view's pixel origin (ycc: the same image in YCrCb);
+// onCards marks the cards found.
+func foreignCovers(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f float64) bool {
 	on, err := onCards.DataPtrUint8()
 	if err != nil || len(on) != small.Rows()*small.Cols() || small.Channels() != 3 {
 		return false
@@ -48,9 +49,6 @@ func foreignCovers(small, onCards gocv.Mat, v *view, origin image.Point, f float
 		return false
 	}
 	w, h := rx1-rx0, ry1-ry0
-	ycc := gocv.NewMat()
-	defer ycc.Close()
-	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
 	data, err := ycc.DataPtrUint8()
 	if err != nil || len(data) != 3*len(on) {
 		return false

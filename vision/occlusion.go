@@ -63,17 +63,18 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 		fillEach(&onCards, polys)
 		balanceWhite(small, onCards)
 	}
-	return skinCovers(small, onCards, len(polys) > 0, v, area.Min, f) || foreignCovers(small, onCards, v, area.Min, f)
+	// Both tests read the small image in YCrCb: converted once.
+	ycc := gocv.NewMat()
+	defer ycc.Close()
+	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
+	return skinCovers(small, ycc, onCards, len(polys) > 0, v, area.Min, f) || foreignCovers(small, ycc, onCards, v, area.Min, f)
 }
 
 // skinCovers reports whether a hand or arm shows skin over the realm in
 // small, the top-down BGR image at f times the view's scale whose pixel
-// (0, 0) is the view's pixel origin; onCards marks the cards found (when
-// cards is set). Neither is changed.
-func skinCovers(small, onCards gocv.Mat, cards bool, v *view, origin image.Point, f float64) bool {
-	ycc := gocv.NewMat()
-	defer ycc.Close()
-	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
+// (0, 0) is the view's pixel origin (ycc: the same image in YCrCb);
+// onCards marks the cards found (when cards is set). None is changed.
+func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.Point, f float64) bool {
 	skin := gocv.NewMat()
 	defer skin.Close()
 	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)

@@ -316,14 +316,20 @@ func outlineSides(quads []models.Quad) []segment {
 	var out []segment
 	for _, q := range quads {
 		for i := range q {
-			a, b := q[i], q[(i+1)%4]
-			dir := math.Atan2(b.Y-a.Y, b.X-a.X)
-			theta := math.Mod(dir+math.Pi/2+2*math.Pi, math.Pi)
-			c, s := math.Cos(theta), math.Sin(theta)
-			out = append(out, segment{theta: theta, rho: a.X*c + a.Y*s})
+			out = append(out, sideSegment(q[i], q[(i+1)%4]))
 		}
 	}
 	return out
+}
+
+// sideSegment gives the side from a to b of a quad as a segment: its
+// normal's angle, its distance from the origin and its extent along it.
+func sideSegment(a, b models.Point) segment {
+	dir := math.Atan2(b.Y-a.Y, b.X-a.X)
+	theta := math.Mod(dir+math.Pi/2+2*math.Pi, math.Pi)
+	c, s := math.Cos(theta), math.Sin(theta)
+	ta, tb := -a.X*s+a.Y*c, -b.X*s+b.Y*c
+	return segment{theta: theta, rho: a.X*c + a.Y*s, t0: math.Min(ta, tb), t1: math.Max(ta, tb)}
 }
 
 // blurredGrey gives the blurred top-down grey image that findUnknownCards
@@ -672,24 +678,13 @@ func sideContrast(a, b, c models.Point, grey edgeMap, d float64) (int, bool) {
 // much the grey levels of grey d pixels inside and outside it differ,
 // where both can be read.
 func appendSideDiffs(diffs []int, a, b, c models.Point, grey edgeMap, d float64) []int {
-	l := math.Hypot(b.X-a.X, b.Y-a.Y)
-	n := int(l / sideRoughStepPx)
-	if l == 0 || n < 2 {
-		return diffs
-	}
-	nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
-	if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
-		nx, ny = -nx, -ny
-	}
-	for j := 1; j < n; j++ {
-		t := float64(j) / float64(n)
-		x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+	alongSide(a, b, c, func(x, y, nx, ny float64) {
 		out, ok1 := grey.value(x+d*nx, y+d*ny)
 		in, ok2 := grey.value(x-d*nx, y-d*ny)
 		if ok1 && ok2 {
 			diffs = append(diffs, absInt(int(in)-int(out)))
 		}
-	}
+	})
 	return diffs
 }
 
@@ -708,12 +703,7 @@ func bareMat(q models.Quad, grid []segment, grey edgeMap, d, tolPx float64) bool
 	var beyond []int
 	for i := range q {
 		a, b := q[i], q[(i+1)%4]
-		dir := math.Atan2(b.Y-a.Y, b.X-a.X)
-		theta := math.Mod(dir+math.Pi/2+2*math.Pi, math.Pi)
-		ct, st := math.Cos(theta), math.Sin(theta)
-		ta, tb := -a.X*st+a.Y*ct, -b.X*st+b.Y*ct
-		side := segment{theta: theta, rho: a.X*ct + a.Y*st, t0: math.Min(ta, tb), t1: math.Max(ta, tb)}
-		if !onLine(side, grid, tolPx) {
+		if !onLine(sideSegment(a, b), grid, tolPx) {
 			continue
 		}
 		if contrast, ok := sideContrast(a, b, c, grey, d); !ok || contrast >= 2*sideContrastLevels {
@@ -752,23 +742,33 @@ const bareMatShare = 0.8
 // sideGreys gives the grey levels (of the blurred image grey) d pixels
 // outside the side from a to b of a quad centred at c, at points along it.
 func sideGreys(a, b, c models.Point, grey edgeMap, d float64) []int {
+	var out []int
+	alongSide(a, b, c, func(x, y, nx, ny float64) {
+		if g, ok := grey.value(x+d*nx, y+d*ny); ok {
+			out = append(out, int(g))
+		}
+	})
+	return out
+}
+
+// alongSide calls visit at points every sideRoughStepPx along the side from
+// a to b of a quad centred at c, its corners left out, with the side's unit
+// normal (nx, ny) pointing out of the quad; a side shorter than two steps
+// has none.
+func alongSide(a, b, c models.Point, visit func(x, y, nx, ny float64)) {
 	l := math.Hypot(b.X-a.X, b.Y-a.Y)
 	n := int(l / sideRoughStepPx)
 	if l == 0 || n < 2 {
-		return nil
+		return
 	}
 	nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
 	if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
 		nx, ny = -nx, -ny
 	}
-	out := make([]int, 0, n)
 	for j := 1; j < n; j++ {
 		t := float64(j) / float64(n)
-		if g, ok := grey.value(a.X+t*(b.X-a.X)+d*nx, a.Y+t*(b.Y-a.Y)+d*ny); ok {
-			out = append(out, int(g))
-		}
+		visit(a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y), nx, ny)
 	}
-	return out
 }
 
 func absInt(x int) int {
