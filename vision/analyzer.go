@@ -228,13 +228,13 @@ func grayInto(img gocv.Mat, dst *gocv.Mat) {
 // cell size first: when they show another (rescale, not zero), it returns
 // at once, without cards (see matScale.check).
 func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []models.CardObservation, rescale models.RealmGeometry, err error) {
-	f, err := a.det.detect(gray)
+	f, err := a.det.detectLaps(gray, a.lap)
 	if err != nil {
 		return nil, rescale, err
 	}
 	a.lap("keypoints")
-	dets := a.index.withoutDuplicates(a.index.matchFrame(f, 1), f.Points)
-	a.lap("matching")
+	dets := a.index.withoutDuplicates(a.index.matchFrameLaps(f, 1, a.lap), f.Points)
+	a.lap("matching: fits 2")
 	if measure {
 		if shown, off := a.scale.check(a.index, f, dets, v.geo); off {
 			return nil, shown, nil

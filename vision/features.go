@@ -162,8 +162,15 @@ func (d *frameDetector) close() {
 
 // detect finds the features of a top-down grey image.
 func (d *frameDetector) detect(gray gocv.Mat) (features, error) {
+	return d.detectLaps(gray, func(string) {})
+}
+
+// detectLaps is detect, telling lap when the equalisation ends (see
+// Analyzer.laps).
+func (d *frameDetector) detectLaps(gray gocv.Mat, lap func(stage string)) (features, error) {
 	if err := d.equalizer.equalize(gray, &d.equalized); err != nil {
 		return features{}, err
 	}
+	lap("equalise")
 	return d.orb.detect(d.equalized)
 }

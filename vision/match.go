@@ -74,16 +74,28 @@ type keyMatch struct {
 // inside it (verify, the name check, faceShowsWithin): their thresholds
 // hold for half the keypoints.
 func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
+	return x.matchFrameLaps(f, seed, func(string) {})
+}
+
+// matchFrameLaps is matchFrame, telling lap each time one of its stages
+// ends (for BenchmarkFrameStages: see Analyzer.laps).
+func (x *catalogIndex) matchFrameLaps(f features, seed uint64, lap func(stage string)) []detection {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	taken := make([]bool, len(f.Points))
 	f.describe(quickSample(f))
+	lap("matching: describing 1")
 	sample, at := quickLookups(f)
 	grid := newPointGrid(f.Points, frameGridCell)
 	quick := x.lookup(f, sample, quickTables)
+	lap("matching: lookups 1")
 	out := x.fitCards(f, x.groupMatches(sample, quick), grid, taken, rng)
+	lap("matching: fits 1")
 	rest := unexplained(f, out, grid)
 	f.describe(rest)
-	return append(out, x.fitCards(f, x.groupMatches(rest, x.lookupAgain(f, rest, quick, at)), grid, taken, rng)...)
+	lap("matching: describing 2")
+	near := x.lookupAgain(f, rest, quick, at)
+	lap("matching: lookups 2")
+	return append(out, x.fitCards(f, x.groupMatches(rest, near), grid, taken, rng)...)
 }
 
 // lookupAgain finds the nearest reference descriptor of each listed
