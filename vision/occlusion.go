@@ -685,11 +685,17 @@ func densest(hist *[64][64]int, from, to int) (best, bi, bj int) {
 // frame may be a pale arm, which must keep its colour. The gains are
 // bounded by maxWhiteGain, so cards whose light parts really are coloured
 // change the picture little. Without cards the image is left as it is
-// (handCovers does not call it).
+// (handCovers does not call it). A pixel with a channel at whiteClipped or
+// above is left out of the patch: that channel is clipped, and its colour
+// not the paper's. Under a warm lamp the brightest paper clips in red, and
+// a patch of clipped pixels reads far less red than the paper is (the
+// gains then left the cards and the mat's pale parts skin-toned); sensor
+// noise and glare clip single channels as well.
 const (
 	whitePatchShare = 0.05
 	paperTint       = 1.12
 	maxWhiteGain    = 1.4
+	whiteClipped    = 250
 )
 
 // balanceWhite scales the channels of a BGR image in place by the white
@@ -714,6 +720,9 @@ func balanceWhite(img, mask gocv.Mat) {
 		}
 		px := data[3*p : 3*p+3 : 3*p+3]
 		b, g, r := int(px[0]), int(px[1]), int(px[2])
+		if max(b, g, r) >= whiteClipped {
+			continue
+		}
 		level := uint8((b + 2*g + r) / 4) // at most 255
 		hist[level]++
 		s := &sums[level]

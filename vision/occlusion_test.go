@@ -167,14 +167,15 @@ func TestNoHandOverStackedCards(t *testing.T) {
 }
 
 // balanceWhiteDirect is balanceWhite as first written: the brightest
-// share's channels summed in a second pass, the table applied pixel by
-// pixel. TestBalanceWhiteAsDirect holds balanceWhite to it.
+// share's channels (of the pixels not clipped) summed in a second pass, the
+// table applied pixel by pixel. TestBalanceWhiteAsDirect holds balanceWhite to it.
 func balanceWhiteDirect(data, in []byte) {
 	brightness := func(i int) int { return (int(data[i]) + 2*int(data[i+1]) + int(data[i+2])) / 4 }
+	clipped := func(i int) bool { return int(max(data[i], data[i+1], data[i+2])) >= whiteClipped }
 	var hist [256]int
 	total := 0
 	for p, m := range in {
-		if m != 0 {
+		if m != 0 && !clipped(3*p) {
 			hist[brightness(3*p)]++
 			total++
 		}
@@ -186,7 +187,7 @@ func balanceWhiteDirect(data, in []byte) {
 	}
 	var sum [3]float64
 	for p, m := range in {
-		if i := 3 * p; m != 0 && brightness(i) >= cut {
+		if i := 3 * p; m != 0 && !clipped(i) && brightness(i) >= cut {
 			for c := range sum {
 				sum[c] += float64(data[i+c])
 			}
@@ -256,6 +257,49 @@ func TestBalanceWhiteAsDirect(t *testing.T) {
 	}
 	if changed == 0 {
 		t.Fatal("no image was rebalanced: the comparison says nothing")
+	}
+}
+
+// TestBalanceWhiteSkipsClipped balances card paper as a strong tungsten
+// lamp shows it (red ×1.3, blue ×0.65), its brighter half clipped in red,
+// and as daylight shows it: the paper's unclipped shades must come out of
+// both of about one colour. With the clipped pixels in the white patch
+// (see whiteClipped) the patch reads far less red than the paper is, and
+// the balanced paper stayed much redder than in daylight: skin-toned, as
+// was every pale part of the mat (three of forty stills under such a lamp
+// raised a hand).
+func TestBalanceWhiteSkipsClipped(t *testing.T) {
+	const w, h = 64, 48
+	paper := [3]float64{200, 230, 245} // B, G, R in daylight, at full brightness
+	balanced := func(gains [3]float64) (rg, bg float64) {
+		pix, mask := make([]byte, 3*w*h), make([]byte, w*h)
+		for p := range mask {
+			level := 0.5 + 0.6*float64(p)/float64(w*h) // dim to bright paper
+			for c := range 3 {
+				pix[3*p+c] = byte(min(255, math.Round(paper[c]*level*gains[c])))
+			}
+			mask[p] = 255
+		}
+		img, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC3, pix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC1, mask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		balanceWhite(img, m)
+		// A shade of paper at 0.6 of full brightness: clipped under neither light.
+		v := img.GetVecbAt(h/6, w/2)
+		return float64(v[2]) / float64(v[1]), float64(v[0]) / float64(v[1])
+	}
+	dayRG, dayBG := balanced([3]float64{1, 1, 1})
+	lampRG, lampBG := balanced([3]float64{0.65, 1, 1.3})
+	t.Logf("balanced paper: daylight R/G %.3f B/G %.3f, tungsten R/G %.3f B/G %.3f", dayRG, dayBG, lampRG, lampBG)
+	if math.Abs(lampRG-dayRG) > 0.05 || math.Abs(lampBG-dayBG) > 0.1 {
+		t.Errorf("paper under tungsten balanced to R/G %.3f, B/G %.3f; in daylight %.3f, %.3f", lampRG, lampBG, dayRG, dayBG)
 	}
 }
 
