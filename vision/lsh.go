@@ -105,6 +105,10 @@ func (x *lshIndex) flatten() {
 		f.ids = append(f.ids, t.ids...)
 		f.bits = append(f.bits, t.bits...)
 	}
+	// The arrays lookups read at random, on huge pages (see onHugePages).
+	x.descs = onHugePages(x.descs, x)
+	f.spans = onHugePages(f.spans, x)
+	f.ids = onHugePages(f.ids, x)
 	for i := range x.tables {
 		t, m := &x.tables[i], f.tables[i]
 		t.ids = f.ids[m.ids : int(m.ids)+len(t.ids) : int(m.ids)+len(t.ids)]
