@@ -239,8 +239,22 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	if hb, sb, ok := detectUndistorted(frame, g); ok {
 		return hb, sb, nil
 	}
+	// Lines too blurred to show (see sharpen.go); not a grid refused.
+	if errors.As(err, new(noGridError)) {
+		if hs, ss, ok := detectSharpened(frame, g); ok {
+			return hs, ss, nil
+		}
+	}
 	return h, score, err
 }
+
+// noGridError is the error of a search that found no lattice it could
+// believe at all (on edges, line profiles or marks), rather than one that
+// refused a lattice it found (two grids about equally clear, cells of a
+// shape no camera sees, the mat's edge or bare cloth in it).
+type noGridError struct{ error }
+
+func (e noGridError) Unwrap() error { return e.error }
 
 // detectStraight is detectGrid for a lattice of straight lines (bowed by
 // the lens by no more than a few pixels). It also gives the lens
@@ -295,7 +309,7 @@ func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 			best = gridFit{h: hm, score: float64(n) / float64((models.Columns+1)*(models.Rows+1))}
 			fromMarks = true
 		} else {
-			return homography{}, best.score, 0, err
+			return homography{}, best.score, 0, noGridError{err}
 		}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)

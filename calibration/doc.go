@@ -101,6 +101,9 @@
 // and searched again, the corners mapped back, and kept only when the frame's own lines near them bend as
 // a lens of at least half that k bends them (undistorting a frame of straight lines bends them the other
 // way, and a lattice can then fit lines it should not).
+// A frame out of focus spreads thin lines too shallow for every search above; when none believes any
+// lattice at all (not when one was found and refused), the grid is searched once more on the frame
+// sharpened by an unsharp mask at the working width (sharpen.go).
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //
