@@ -222,13 +222,20 @@ func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) mod
 // one homography) to the frame's edges. It returns the homography from realm
 // millimetres (in one of the realm's symmetric orientations) to image pixels.
 func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, error) {
-	h, score, k, err := detectStraight(frame, g)
+	var byProfiles bool
+	h, score, k, err := detectStraightVia(frame, g, &byProfiles)
 	if err == nil && k >= strongLensK {
 		// The lens bows the lines so much that the corners read along
 		// the bowed border lines are uncertain: the realm is read again
 		// where the lines are straight (see lensretry.go).
 		if hu, su, ok := detectThroughLens(frame, g, k); ok && sameRealm(hu, h, g) {
 			return hu, su, nil
+		}
+	} else if err == nil && byProfiles {
+		// Straight lines fitted to lines a lens bows can land a cell
+		// off (see lensretry.go).
+		if hl, sl, ok := lensOverProfiles(frame, g, h); ok {
+			return hl, sl, nil
 		}
 	}
 	if err == nil || !errors.Is(err, ErrNotFound) {
@@ -260,6 +267,13 @@ func (e noGridError) Unwrap() error { return e.error }
 // the lens by no more than a few pixels). It also gives the lens
 // distortion k that onBentBorder read off the lattice's lines.
 func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64, float64, error) {
+	return detectStraightVia(frame, g, nil)
+}
+
+// detectStraightVia is detectStraight that also sets *byProfiles (when not
+// nil) to whether the lattice was read off line profiles (detectFaint)
+// because no lattice on edges was trusted.
+func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool) (homography, float64, float64, error) {
 	gray, scale := workingGray(frame)
 	defer gray.Close()
 	// A second, more sensitive pass runs only when the first finds no
@@ -303,6 +317,9 @@ func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 		f, ok := detectFaint(gray, rm, faint, g, seeds)
 		if ok {
 			best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+			if byProfiles != nil {
+				*byProfiles = true
+			}
 		} else if hm, n, ok := detectMarks(rm, g); ok {
 			// No lines at all: the cells' corners are marked by dots,
 			// crosses or dashes that meet (see marks.go).

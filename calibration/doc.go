@@ -100,7 +100,10 @@
 // all leaves every search above empty: then the frame is undistorted by a strong lens (k 0.08, then 0.16)
 // and searched again, the corners mapped back, and kept only when the frame's own lines near them bend as
 // a lens of at least half that k bends them (undistorting a frame of straight lines bends them the other
-// way, and a lattice can then fit lines it should not).
+// way, and a lattice can then fit lines it should not). A lattice the line profiles found, on which no strong
+// lens is read, is checked the same way: through a wide-angle lens the profiles of bowed lines can line
+// up best a cell off the realm, so the frame is searched again undistorted by k 0.08, and a different
+// realm found there whose lines bend as that lens bends them replaces it.
 // A frame out of focus spreads thin lines too shallow for every search above; when none believes any
 // lattice at all (not when one was found and refused), the grid is searched once more on the frame
 // sharpened by an unsharp mask at the working width (sharpen.go).

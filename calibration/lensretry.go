@@ -49,6 +49,26 @@ func detectUndistorted(frame gocv.Mat, g models.RealmGeometry) (homography, floa
 	return homography{}, 0, false
 }
 
+// lensOverProfiles checks a realm h that the line profiles found on
+// straight lines and on which no strong lens was read (see detectFaint and
+// onBentBorder): through a wide-angle lens the profiles of lines bowed a
+// few pixels can line up best a cell off the realm, a lattice whose
+// border column the lens bends off the frame's own lines and whose lens
+// therefore cannot be read either. The frame is searched again undistorted
+// by the first of retryLensKs; a different realm found there whose lines
+// in the frame bend as a lens of at least half that k bends them (see
+// bentAsLens) replaces h. On a frame seen through no strong lens the
+// lines do not bend so and h stands. It costs frames found by the line
+// profiles one more search.
+func lensOverProfiles(frame gocv.Mat, g models.RealmGeometry, h homography) (homography, float64, bool) {
+	k := retryLensKs[0]
+	hl, score, ok := detectThroughLens(frame, g, k)
+	if !ok || sameRealm(hl, h, g) || !bentAsLens(frame, hl, g, k) {
+		return homography{}, 0, false
+	}
+	return hl, score, true
+}
+
 // bentAsLens says whether the frame's lines near the realm h found through
 // a lens of distortion k are bent as a lens of at least half that much
 // bends them (see bentCorners): a frame whose lines are straight, and
