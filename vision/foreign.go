@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"image"
 	"math"
+	"slices"
 
 	"github.com/tablecam/tablecam/models"
 
@@ -33,9 +34,19 @@ const foreignBins = 16 * 32 * 32
 // (0, 0) is the view's pixel origin (ycc: the same image in YCrCb);
 // onCards marks the cards found.
 func foreignCovers(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f float64) bool {
+	covers, _ := foreignCoversBounded(small, ycc, onCards, v, origin, f, true)
+	return covers
+}
+
+// foreignCoversBounded is foreignCovers; with bound set, a frame with too
+// few unexplained pixels for any region to be large is cleared before the
+// card-shaped pieces and the regions are looked for (two openings and two
+// labellings in OpenCV; most frames have a few dozen such pixels, an
+// object over a thousand). bounded tells whether that decided.
+func foreignCoversBounded(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f float64, bound bool) (covers, bounded bool) {
 	on, err := onCards.DataPtrUint8()
 	if err != nil || len(on) != small.Rows()*small.Cols() || small.Channels() != 3 {
-		return false
+		return false, false
 	}
 	cols, rows := small.Cols(), small.Rows()
 	s := v.pxPerMM * f
@@ -46,12 +57,12 @@ func foreignCovers(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f 
 	rx1 := min(cols, int(math.Round((v.marginMM+v.geo.WidthMM())*s-ox)))
 	ry1 := min(rows, int(math.Round((v.marginMM+v.geo.HeightMM())*s-oy)))
 	if rx1-rx0 < 2*models.Columns || ry1-ry0 < 2*models.Rows {
-		return false
+		return false, false
 	}
 	w, h := rx1-rx0, ry1-ry0
 	data, err := ycc.DataPtrUint8()
 	if err != nil || len(data) != 3*len(on) {
-		return false
+		return false, false
 	}
 	// Cards grown by a couple of millimetres (their blurred edges and
 	// shadows), the grid lines, and what the camera does not show explain
@@ -83,7 +94,7 @@ func foreignCovers(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f 
 	roi.Close()
 	byCard, err := grown.DataPtrUint8()
 	if err != nil || len(byCard) != w*h {
-		return false
+		return false, false
 	}
 	for p, c := range byCard {
 		if c != 0 {
@@ -197,13 +208,40 @@ func foreignCovers(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f 
 			}
 		}
 	}
+	lineRows, lineCols = lineRows[ry0:ry1], lineCols[rx0:rx1]
+	// Dropping pieces only clears pixels, and the joins across the lines
+	// set no more when fewer are set: the unexplained pixels joined as
+	// they are bound the region's area from above.
+	if bound {
+		up := slices.Clone(odd)
+		joinAcrossLines(up, w, h, lineRows, lineCols)
+		n := 0
+		for _, o := range up {
+			if o {
+				n++
+			}
+		}
+		if n < foreignMinArea(w, h) {
+			return false, true
+		}
+	}
 	// A card not found, cut off by grid lines, is one card-shaped piece:
 	// it goes before pieces are joined across the lines (two such cards
 	// side by side would make one region of no card's shape).
 	dropCardShaped(odd, w, h, s)
-	// An object over a grid line is cut in two there: the line's pixels
-	// between two foreign ones count as foreign.
-	for _, band := range bandSpans(lineRows[ry0:ry1]) {
+	joinAcrossLines(odd, w, h, lineRows, lineCols)
+	return foreignRegion(odd, mat, w, h, s, func(p int) []byte {
+		q := 3 * ((ry0+p/w)*cols + rx0 + p%w)
+		return data[q : q+3]
+	}, func(p int) bool { return bins[p] >= 0 && cardMain[bins[p]] }), false
+}
+
+// joinAcrossLines sets in odd (w×h) the pixels of the grid lines' bands
+// (lineRows, lineCols: the rows and columns within a line) that lie
+// between two set pixels across the band: an object over a grid line is
+// cut in two there.
+func joinAcrossLines(odd []bool, w, h int, lineRows, lineCols []bool) {
+	for _, band := range bandSpans(lineRows) {
 		if band[0] > 0 && band[1] < h-1 {
 			for x := 0; x < w; x++ {
 				if odd[(band[0]-1)*w+x] && odd[(band[1]+1)*w+x] {
@@ -214,7 +252,7 @@ func foreignCovers(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f 
 			}
 		}
 	}
-	for _, band := range bandSpans(lineCols[rx0:rx1]) {
+	for _, band := range bandSpans(lineCols) {
 		if band[0] > 0 && band[1] < w-1 {
 			for y := 0; y < h; y++ {
 				if odd[y*w+band[0]-1] && odd[y*w+band[1]+1] {
@@ -225,11 +263,11 @@ func foreignCovers(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f 
 			}
 		}
 	}
-	return foreignRegion(odd, mat, w, h, s, func(p int) []byte {
-		q := 3 * ((ry0+p/w)*cols + rx0 + p%w)
-		return data[q : q+3]
-	}, func(p int) bool { return bins[p] >= 0 && cardMain[bins[p]] })
 }
+
+// foreignMinArea is the least area, in pixels, of a foreign region over a
+// realm of w×h pixels.
+func foreignMinArea(w, h int) int { return int(foreignShare * float64(w*h)) }
 
 // An object's outline is a step: its colour changes at once (across
 // foreignStepPx pixels) to the mat's, by foreignStep on average (|ΔY| +
@@ -271,7 +309,7 @@ func foreignRegion(odd, mat []bool, w, h int, s float64, colour func(p int) []by
 	defer stats.Close()
 	defer centroids.Close()
 	n := gocv.ConnectedComponentsWithStats(m, &labels, &stats, &centroids)
-	minArea := int(foreignShare * float64(w*h))
+	minArea := foreignMinArea(w, h)
 	var big []int
 	for i := 1; i < n; i++ {
 		if int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) >= minArea {

@@ -1,9 +1,12 @@
 package vision
 
 import (
+	"image"
 	"testing"
 
+	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
 )
 
 // TestForeignObjectsSeen reads a rendered table with a foreign object over
@@ -75,5 +78,71 @@ func TestNoObjectInCardsOrLight(t *testing.T) {
 				t.Errorf("%s (set %d, still %d, %d cards unknown): taken for something over the realm", sc.what, sc.set, sc.i, len(known))
 			}
 		}
+	}
+}
+
+// TestForeignBoundAsUnbounded reads rendered tables, with objects and
+// without, through the foreign-object test with and without its bound on
+// the unexplained pixels (see foreignCoversBounded): the answer must be the
+// same on every table, and the bound must decide some of them and leave
+// others to the full test, or the comparison says nothing.
+func TestForeignBoundAsUnbounded(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decided, left, objects int
+	compare := func(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f float64) bool {
+		// The test changes nothing it is given: both read the same pixels.
+		full, _ := foreignCoversBounded(small, ycc, onCards, v, origin, f, false)
+		got, bounded := foreignCoversBounded(small, ycc, onCards, v, origin, f, true)
+		if got != full {
+			t.Errorf("foreign objects with the bound %v, without it %v", got, full)
+		}
+		if bounded {
+			decided++
+		} else {
+			left++
+		}
+		if full {
+			objects++
+		}
+		return got
+	}
+	for i := range 8 {
+		for _, chance := range []float64{0.9, 0} {
+			scene, err := r.Scene(synth.SceneSeed(88, i), synth.SceneOptions{ObjectChance: chance, HandChance: -1, JPEGQuality: 85})
+			if err != nil {
+				t.Fatal(err)
+			}
+			frame, err := gocv.ImageToMatRGB(scene.Image)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cal.Geometry = scene.Truth.Geometry
+			obs, err := a.Analyze(frame, cal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			coarse := v.scaled(0.5)
+			top := coarse.warp(frame)
+			handCoversWith(top, coarse, obs.Cards, compare)
+			top.Close()
+			frame.Close()
+		}
+	}
+	t.Logf("%d tables decided by the bound, %d left to the full test, %d with an object seen", decided, left, objects)
+	if decided == 0 || left == 0 || objects == 0 {
+		t.Errorf("the bound decided %d tables, left %d, objects seen on %d: the comparison shows little", decided, left, objects)
 	}
 }

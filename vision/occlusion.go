@@ -30,6 +30,16 @@ var (
 // handCovers reports whether a hand or arm reaches over the realm in the
 // top-down BGR image.
 func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
+	return handCoversWith(top, v, cards, foreignCovers)
+}
+
+// foreignTest is a test for foreign objects in handCovers' small image (see
+// foreignCovers).
+type foreignTest func(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f float64) bool
+
+// handCoversWith is handCovers with the foreign-object test foreign, run
+// when no skin is seen.
+func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, foreign foreignTest) bool {
 	if top.Channels() != 3 {
 		return false
 	}
@@ -67,7 +77,7 @@ func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
 	ycc := gocv.NewMat()
 	defer ycc.Close()
 	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
-	return skinCovers(small, ycc, onCards, len(polys) > 0, v, area.Min, f) || foreignCovers(small, ycc, onCards, v, area.Min, f)
+	return skinCovers(small, ycc, onCards, len(polys) > 0, v, area.Min, f) || foreign(small, ycc, onCards, v, area.Min, f)
 }
 
 // skinCovers reports whether a hand or arm shows skin over the realm in
