@@ -424,6 +424,15 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	}
 	segs = keptSegs
 	b.segs = append(b.segs[:0], segs...) // for the token search (outline_tokens.go)
+	return cardsFromSegments(segs, thin, grey, v, shape, points, dets, found, foundQuads, cardSized, shows)
+}
+
+// cardsFromSegments finds the rectangles of a standard card's shape that
+// pairs of the segments propose (see sideCandidates) whose four sides lie
+// on the edges thin and that stand out on the blurred image grey, and
+// gives those that are cards no card found (found, foundQuads, cardSized:
+// those of a standard card's size) explains (see findSidedCards).
+func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, points []keypoint, dets []detection, found []placed, foundQuads, cardSized []models.Quad, shows faceShown) []stackedCard {
 	if len(segs) < 2 {
 		return nil
 	}

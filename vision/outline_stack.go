@@ -88,7 +88,9 @@ type stackedCard struct {
 func (o *outlineFinder) findStackedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
 	out := o.stackedAroundClusters(gray, v, points, dets, found, shows)
 	all := append(found[:len(found):len(found)], placedOf(out)...)
-	return append(out, o.findSidedCards(gray, v, points, dets, all, shows)...)
+	out = append(out, o.findSidedCards(gray, v, points, dets, all, shows)...)
+	all = append(found[:len(found):len(found)], placedOf(out)...)
+	return append(out, o.lookAgain(gray, v, points, dets, all, shows)...)
 }
 
 // placedOf gives the cards as placed ones.

@@ -40,6 +40,7 @@ type outlineFinder struct {
 	noMask gocv.Mat     // empty
 	stack  stackBuffers // the stacked-card search's (outline_stack.go)
 	sides  sideBuffers  // the side search's (outline_sides.go)
+	again  againBuffers // the second look's (outline_again.go)
 	// The frame's Canny thresholds (see sharpness.go), set by
 	// findUnknownCards for the searches after it, and the buffer measuring
 	// them.
@@ -49,7 +50,7 @@ type outlineFinder struct {
 
 func newOutlineFinder() *outlineFinder {
 	low, high := cannyThresholds(1)
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), low: low, high: high}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), again: newAgainBuffers(), low: low, high: high}
 }
 
 func (o *outlineFinder) close() {
@@ -58,6 +59,7 @@ func (o *outlineFinder) close() {
 	o.noMask.Close()
 	o.stack.close()
 	o.sides.close()
+	o.again.close()
 }
 
 // knownInsetMM is how far inside an identified card's outline its face is
