@@ -695,7 +695,11 @@ func densest(hist *[64][64]int, from, to int) (best, bi, bj int) {
 // frame may be a pale arm, which must keep its colour. The gains are
 // bounded by maxWhiteGain, so cards whose light parts really are coloured
 // change the picture little. Without cards the image is left as it is
-// (handCovers does not call it). A pixel with a channel at whiteClipped or
+// (handCovers does not call it). Card stock is white to cream, never bluer
+// or less red than white: the patch's red is brought up to neutral at
+// least and its blue down to it (a strong cool lamp had left the paper a
+// bluish white within paperTint, and a pale hand a lavender grey that was
+// no skin). A pixel with a channel at whiteClipped or
 // above is left out of the patch: that channel is clipped, and its colour
 // not the paper's. Under a warm lamp the brightest paper clips in red, and
 // a patch of clipped pixels reads far less red than the paper is (the
@@ -760,7 +764,14 @@ func balanceWhite(img, mask gocv.Mat) {
 	same := true
 	for c := range 3 {
 		share := sum[c] / grey
-		g := min(max(share, 1/paperTint), paperTint) / share
+		lo, hi := 1/paperTint, paperTint
+		switch c {
+		case 0: // blue
+			hi = 1
+		case 2: // red
+			lo = 1
+		}
+		g := min(max(share, lo), hi) / share
 		g = min(max(g, 1/maxWhiteGain), maxWhiteGain)
 		for v := range 256 {
 			lut[3*v+c] = uint8(min(255, math.Round(float64(v)*g)))

@@ -55,6 +55,24 @@ func TestOcclusionUnderTintedLight(t *testing.T) {
 	}
 }
 
+// TestPaleHandUnderCoolLamp reads two stills with a pale hand as a strong
+// cool lamp shows them (red ×0.8, blue ×1.2): the cards' paper is then a
+// bluish white, within the tint balanceWhite allows paper either way, and
+// the hand a lavender grey that is no skin. Paper is white to cream, never
+// bluer or less red than white: balanced on that, both hands are seen.
+func TestPaleHandUnderCoolLamp(t *testing.T) {
+	a := newTestAnalyzer(t, devCatalog(t))
+	for _, i := range []int{31, 37} {
+		obs, truth := analyzeAlteredStill(t, a, i, func(frame gocv.Mat) { tint(t, frame, 1.2, 1, 0.8) })
+		if !truth.Occluded {
+			t.Fatalf("still %04d has no hand", i)
+		}
+		if !obs.Occluded {
+			t.Errorf("still %04d under a cool lamp: the hand is not seen", i)
+		}
+	}
+}
+
 // tint scales a BGR image's channels in place, as a coloured light would.
 func tint(t *testing.T, img gocv.Mat, b, g, r float64) {
 	t.Helper()
@@ -200,7 +218,14 @@ func balanceWhiteDirect(data, in []byte) {
 	var lut [3][256]uint8
 	for c := range lut {
 		share := sum[c] / grey
-		g := min(max(share, 1/paperTint), paperTint) / share
+		lo, hi := 1/paperTint, paperTint
+		if c == 0 {
+			hi = 1
+		}
+		if c == 2 {
+			lo = 1
+		}
+		g := min(max(share, lo), hi) / share
 		g = min(max(g, 1/maxWhiteGain), maxWhiteGain)
 		for v := range lut[c] {
 			lut[c][v] = uint8(min(255, math.Round(float64(v)*g)))
