@@ -26,22 +26,33 @@ func TestDetectThroughStrongLens(t *testing.T) {
 // detectBentStills bends the bundled stills names by a lens of k 0.1 and
 // checks that Detect finds their realms within 1% of the realm's width.
 func detectBentStills(t *testing.T, names ...string) {
-	dir := filepath.Dir(sampleStills(t)[0])
 	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			truth, frame := readStill(t, dir, name)
-			defer frame.Close()
-			hd := math.Hypot(float64(frame.Cols()), float64(frame.Rows())) / 2
-			bent, bentTruth := barrel(t, frame, 0.1, hd, truth.Corners)
-			defer bent.Close()
-			c, err := Detect(bent, Options{NorthAtBottom: truth.NorthAtBottom})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e := cornerError(c.Corners, bentTruth) / realmWidthPx(bentTruth); e > 0.01 {
-				t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, bentTruth)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkStillThroughLens(t, name, 0.1, 0) })
+	}
+}
+
+// checkStillThroughLens bends the bundled still name by a lens of k, then,
+// when quality is above 0, passes it through JPEG at that quality, and
+// checks that Detect finds its realm within 1% of the realm's width.
+func checkStillThroughLens(t *testing.T, name string, k float64, quality int) {
+	t.Helper()
+	dir := filepath.Dir(sampleStills(t)[0])
+	truth, frame := readStill(t, dir, name)
+	defer frame.Close()
+	hd := math.Hypot(float64(frame.Cols()), float64(frame.Rows())) / 2
+	bent, bentTruth := barrel(t, frame, k, hd, truth.Corners)
+	if quality > 0 {
+		raw := bent
+		bent = jpegRoundTrip(t, raw, quality)
+		raw.Close()
+	}
+	defer bent.Close()
+	c, err := Detect(bent, Options{NorthAtBottom: truth.NorthAtBottom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cornerError(c.Corners, bentTruth) / realmWidthPx(bentTruth); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, bentTruth)
 	}
 }
 
@@ -54,19 +65,5 @@ func detectBentStills(t *testing.T, names ...string) {
 // where it is, and its lines bend as the lens bends them: it replaces the
 // lattice a cell off.
 func TestDetectProfilesThroughLens(t *testing.T) {
-	dir := filepath.Dir(sampleStills(t)[0])
-	truth, frame := readStill(t, dir, "0083")
-	defer frame.Close()
-	hd := math.Hypot(float64(frame.Cols()), float64(frame.Rows())) / 2
-	raw, bentTruth := barrel(t, frame, 0.06, hd, truth.Corners)
-	bent := jpegRoundTrip(t, raw, 90)
-	raw.Close()
-	defer bent.Close()
-	c, err := Detect(bent, Options{NorthAtBottom: truth.NorthAtBottom})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e := cornerError(c.Corners, bentTruth) / realmWidthPx(bentTruth); e > 0.01 {
-		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, bentTruth)
-	}
+	checkStillThroughLens(t, "0083", 0.06, 90)
 }

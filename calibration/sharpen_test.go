@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image"
 	"image/jpeg"
-	"math"
 	"path/filepath"
 	"testing"
 
@@ -64,19 +63,5 @@ func jpegRoundTrip(t testing.TB, frame gocv.Mat, quality int) gocv.Mat {
 // realm's width. Read again through the lens its lines gave, as the
 // sharpened retry does whenever a lens is read, the realm is where it is.
 func TestSharpenedReadThroughLens(t *testing.T) {
-	dir := filepath.Dir(sampleStills(t)[0])
-	truth, frame := readStill(t, dir, "0037")
-	defer frame.Close()
-	hd := math.Hypot(float64(frame.Cols()), float64(frame.Rows())) / 2
-	raw, bentTruth := barrel(t, frame, 0.055, hd, truth.Corners)
-	bent := jpegRoundTrip(t, raw, 90)
-	raw.Close()
-	defer bent.Close()
-	c, err := Detect(bent, Options{NorthAtBottom: truth.NorthAtBottom})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e := cornerError(c.Corners, bentTruth) / realmWidthPx(bentTruth); e > 0.01 {
-		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, bentTruth)
-	}
+	checkStillThroughLens(t, "0037", 0.055, 90)
 }

@@ -4,7 +4,6 @@ import (
 	"image"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
@@ -113,23 +112,7 @@ func TestForeignBoundAsUnbounded(t *testing.T) {
 	}
 	for i := range 8 {
 		for _, chance := range []float64{0.9, 0} {
-			scene, err := r.Scene(synth.SceneSeed(88, i), synth.SceneOptions{ObjectChance: chance, HandChance: -1, JPEGQuality: 85})
-			if err != nil {
-				t.Fatal(err)
-			}
-			frame, err := gocv.ImageToMatRGB(scene.Image)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
-			if err != nil {
-				t.Fatal(err)
-			}
-			cal.Geometry = scene.Truth.Geometry
-			obs, err := a.Analyze(frame, cal)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, frame, cal, obs := renderAndAnalyze(t, a, r, synth.SceneSeed(88, i), synth.SceneOptions{ObjectChance: chance, HandChance: -1, JPEGQuality: 85})
 			v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
 			if err != nil {
 				t.Fatal(err)

@@ -170,6 +170,15 @@ func catalogWithout(full *models.Catalog, missing map[string]bool) *models.Catal
 // corners and cell size.
 func analyzeRendered(t testing.TB, a *Analyzer, r *synth.Renderer, seed int64, opts synth.SceneOptions) (*synth.Scene, models.FrameObservation) {
 	t.Helper()
+	scene, frame, _, obs := renderAndAnalyze(t, a, r, seed, opts)
+	frame.Close()
+	return scene, obs
+}
+
+// renderAndAnalyze is analyzeRendered that also returns the frame (the
+// caller closes it) and the calibration it was read with.
+func renderAndAnalyze(t testing.TB, a *Analyzer, r *synth.Renderer, seed int64, opts synth.SceneOptions) (*synth.Scene, gocv.Mat, *calibration.Calibration, models.FrameObservation) {
+	t.Helper()
 	scene, err := r.Scene(seed, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -178,15 +187,16 @@ func analyzeRendered(t testing.TB, a *Analyzer, r *synth.Renderer, seed int64, o
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer frame.Close()
 	cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
 	if err != nil {
+		frame.Close()
 		t.Fatal(err)
 	}
 	cal.Geometry = scene.Truth.Geometry
 	obs, err := a.Analyze(frame, cal)
 	if err != nil {
+		frame.Close()
 		t.Fatal(err)
 	}
-	return scene, obs
+	return scene, frame, cal, obs
 }
