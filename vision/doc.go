@@ -20,7 +20,10 @@
 // buckets of at most 16 descriptors), so a catalog of a thousand faces
 // scans buckets as small as one of forty. A pass's keypoints are looked up
 // together (lsh.c), table by table in sweeps over all of them, each read
-// asked for ahead of need so that many wait for memory at once. Each card fitted is then
+// asked for ahead of need so that many wait for memory at once.
+// The tables' arrays are asked to be backed by huge pages (Linux,
+// hugepages_linux.go), so that a large catalog's random reads rarely miss
+// the processor's address translation cache as well. Each card fitted is then
 // verified against every described keypoint in its outline (those the
 // passes looked up; mapped back onto the face,
 // features all faces share left out), which gives its confidence; a fit
@@ -67,6 +70,12 @@
 // an unnamed card propose one, and kept only when their look names them
 // (outline_tokens.go). A token-sized panel printed on a found card's face
 // is not a token.
+// A card whose border shows faintly (a pale card on a pale mat, a frame
+// out of focus) leaves straight edges that no card found explains; on the
+// side of such an edge where no card lies, the edges are looked for again
+// at half the thresholds, a card's length deep (at most an eighth of the
+// image a frame, the longest edges first), and the side search reads them
+// (outline_again.go).
 // Once all of a frame's cards are fitted, every named card's face is laid
 // over what the camera shows of it and checked cell by cell (a 4×4 grid
 // over the face, so no card design is assumed): where parts of the card
