@@ -177,12 +177,7 @@ func clipToRect(poly []models.Point, r image.Rectangle) []models.Point {
 // (findSidedCards, which must have run this frame), in what no card found
 // (found) explains. dets are the matched cards.
 func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
-	var shape outlineShape
-	for _, sh := range outlineShapes(v) {
-		if sh.kind == models.KindStandard {
-			shape = sh
-		}
-	}
+	shape := outlineShapeOf(v, models.KindStandard)
 	foundQuads := quadsOfPlaced(found)
 	outer := make([]models.Quad, 0, len(found))
 	for _, q := range foundQuads {
@@ -229,16 +224,15 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 			cardSized = append(cardSized, q)
 		}
 	}
-	hiddenAll := append([]models.Quad(nil), o.hidden...)
-	for _, q := range foundQuads {
-		hiddenAll = append(hiddenAll, grow(q, -knownInsetMM*v.pxPerMM))
-	}
-	b := &o.again
-	outlines := outlineSides(foundQuads)
+	// The cards found, less their borders: their faces' edges are no
+	// card's sides, and Canny leaves them out as it leaves out o.hidden.
 	inner := make([]models.Quad, 0, len(found))
 	for _, q := range foundQuads {
 		inner = append(inner, grow(q, -knownInsetMM*v.pxPerMM))
 	}
+	hiddenAll := append(append([]models.Quad(nil), o.hidden...), inner...)
+	b := &o.again
+	outlines := outlineSides(foundQuads)
 	var out []stackedCard
 	all := found
 	for _, r := range wins {

@@ -369,12 +369,7 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	}
 	thin := edgeMap{pix: thinPix, w: w, h: h}
 	grey := edgeMap{pix: greyPix, w: w, h: h}
-	var shape outlineShape
-	for _, sh := range outlineShapes(v) {
-		if sh.kind == models.KindStandard {
-			shape = sh
-		}
-	}
+	shape := outlineShapeOf(v, models.KindStandard)
 	// The cards found, their outlines with them, are explained: their
 	// edges are left out. (The grid lines' are left in: a card's side
 	// near one, cut where they meet, would break into runs too short.)

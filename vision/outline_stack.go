@@ -124,12 +124,7 @@ func (o *outlineFinder) stackedAroundClusters(gray gocv.Mat, v *view, points []k
 		return nil
 	}
 	// Standard cards only: at token size, a face's printed panels pass for cards.
-	var shapes []outlineShape
-	for _, sh := range outlineShapes(v) {
-		if sh.kind == models.KindStandard {
-			shapes = append(shapes, sh)
-		}
-	}
+	shapes := []outlineShape{outlineShapeOf(v, models.KindStandard)}
 	// The edges of all the squares searched, found once.
 	var span image.Rectangle
 	squares := make([]image.Rectangle, 0, len(centres))

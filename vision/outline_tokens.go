@@ -34,12 +34,7 @@ const tokenApartMM = 8.0
 // token's side apart. Those within a named card (named, top-down quads)
 // are left out, and so are those of a token found already (found).
 func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed, named []models.Quad) []stackedCard {
-	var shape outlineShape
-	for _, sh := range outlineShapes(v) {
-		if sh.kind == models.KindToken {
-			shape = sh
-		}
-	}
+	shape := outlineShapeOf(v, models.KindToken)
 	segs := o.sides.segs
 	if shape.short <= 0 || len(segs) < 2 {
 		return nil

@@ -145,6 +145,17 @@ func outlineShapes(v *view) []outlineShape {
 	}
 }
 
+// outlineShapeOf is the outline shape of kind (standard or token) in the
+// view; the zero shape for another kind.
+func outlineShapeOf(v *view, kind models.CardKind) outlineShape {
+	for _, sh := range outlineShapes(v) {
+		if sh.kind == kind {
+			return sh
+		}
+	}
+	return outlineShape{}
+}
+
 // outlines finds the card-shaped outlines of an edge map that no known
 // quad covers (the map may be overwritten: see filledRects).
 func (o *outlineFinder) outlines(edges gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
