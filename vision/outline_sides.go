@@ -435,14 +435,45 @@ func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlin
 	if len(segs) > sideMaxSegments {
 		segs = segs[:sideMaxSegments]
 	}
-	cands := sideCandidates(segs, shape)
+	rects := sidedRectangles(segs, thin, grey, v, shape, func(q models.Quad) bool { return sameCardAsAny(q, cardSized) })
+	var out []stackedCard
+	var taken []models.Quad
+	within := make([]models.Quad, 0, len(found))
+	for _, f := range found {
+		within = append(within, grow(f.quad, 2*v.pxPerMM))
+	}
+	for _, r := range rects {
+		if covered(r.quad, taken) || sameCardAsAny(r.quad, cardSized) || cornersWithin(r.quad, within) >= 3 {
+			continue
+		}
+		if underMatchedCard(r.quad, dets, points, v.pxPerMM, shows) || holdsCentre(r.quad, foundQuads) {
+			continue
+		}
+		taken = append(taken, r.quad)
+		out = append(out, r.card(found))
+	}
+	return out
+}
+
+// sidedRectangles gives the rectangles of shape that pairs of the segments
+// (the longest first) propose (see sideCandidates), best supported first,
+// whose four sides lie on the edges thin (moved onto them) and that stand
+// out on the blurred image grey; skip, when it reports a proposal (as
+// proposed, before its sides are moved), leaves it out.
+func sidedRectangles(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool) []rectangle {
+	return candidateRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip)
+}
+
+// candidateRectangles is sidedRectangles of the rectangles proposed
+// (cands).
+func candidateRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool) []rectangle {
 	if len(cands) == 0 {
 		return nil
 	}
 	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}, lines: map[lineKey]*lineCounts{}}
 	var rects []rectangle
 	for _, c := range cands {
-		if sameCardAsAny(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1), cardSized) {
+		if skip(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1)) {
 			continue
 		}
 		// A first look, a few points of each side: most proposals
@@ -464,23 +495,7 @@ func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlin
 		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
-	var out []stackedCard
-	var taken []models.Quad
-	within := make([]models.Quad, 0, len(found))
-	for _, f := range found {
-		within = append(within, grow(f.quad, 2*v.pxPerMM))
-	}
-	for _, r := range rects {
-		if covered(r.quad, taken) || sameCardAsAny(r.quad, cardSized) || cornersWithin(r.quad, within) >= 3 {
-			continue
-		}
-		if underMatchedCard(r.quad, dets, points, v.pxPerMM, shows) || holdsCentre(r.quad, foundQuads) {
-			continue
-		}
-		taken = append(taken, r.quad)
-		out = append(out, r.card(found))
-	}
-	return out
+	return rects
 }
 
 // cornersWithin gives the most corners of q that lie in any one of quads.

@@ -17,8 +17,12 @@ import (
 // there. At a token's size, too, the panels printed on a card's face pass
 // for cards. So tokens are looked for where a card may lie that no face
 // named: around the centre of each cell no named card holds, a rectangle
-// of a token's size whose four sides lie on straight edges, with a card's
-// plain border just inside (rectanglesAround). What is found is kept only
+// of a token's size whose four sides lie on straight edges: first on the
+// side search's own edges (the pairs of its segments a token's side apart,
+// their sides moved onto the edges and standing out from what lies around,
+// as the side search checks a card: sidedTokens), then, around the
+// proposals those leave, with a card's plain border just inside
+// (rectanglesAround). What is found is kept only
 // when its look names it as a token (nameByLook's rule): a printed panel,
 // or a token the catalog lacks, is dropped, not reported unknown.
 
@@ -36,13 +40,26 @@ const tokenApartMM = 8.0
 func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed, named []models.Quad) []stackedCard {
 	shape := outlineShapeOf(v, models.KindToken)
 	segs := o.sides.segs
-	if shape.short <= 0 || len(segs) < 2 {
+	if shape.short <= 0 {
 		return nil
 	}
+	cands := sideCandidates(segs, shape)
+	taken := make([]models.Quad, 0, len(found))
+	for _, f := range found {
+		if f.kind == models.KindToken {
+			taken = append(taken, f.quad)
+		}
+	}
+	// The tokens whose four sides the side search's edges show.
+	var out []stackedCard
+	for _, q := range o.sidedTokens(gray, cands, v, shape, named, taken) {
+		taken = append(taken, q)
+		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
+	}
 	var centres []models.Point
-	for _, c := range sideCandidates(segs, shape) {
+	for _, c := range cands {
 		p := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1).Center()
-		if insideAny(p, named) {
+		if insideAny(p, named) || insideAny(p, taken) {
 			continue
 		}
 		near := false
@@ -83,19 +100,12 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		squares = append(squares, sq)
 	}
 	if len(centres) == 0 {
-		return nil
+		return out
 	}
 	e, err := o.stackEdges(gray, span, squares)
 	if err != nil {
-		return nil
+		return out
 	}
-	taken := make([]models.Quad, 0, len(found))
-	for _, f := range found {
-		if f.kind == models.KindToken {
-			taken = append(taken, f.quad)
-		}
-	}
-	var out []stackedCard
 	for i, c := range centres {
 		for _, r := range e.rectanglesAround(squares[i], v, c, []outlineShape{shape}) {
 			if sameCardAsAny(r.quad, taken) {
@@ -125,6 +135,38 @@ func namedQuads(named []namedCard) []models.Quad {
 	out := make([]models.Quad, len(named))
 	for i, n := range named {
 		out[i] = n.det.quad
+	}
+	return out
+}
+
+// sidedTokens gives the token-sized rectangles (top-down quads, clockwise
+// from the top-left) that the side search's proposals (cands, of a
+// token's shape) make on its edges (outline_sides.go: the edges of
+// what no card found explains), best supported first, none within a named
+// card (named) nor of a token found already (taken), none covering
+// another.
+func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *view, shape outlineShape, named, taken []models.Quad) []models.Quad {
+	b := &o.sides
+	w, h := gray.Cols(), gray.Rows()
+	if len(cands) == 0 || b.thin.Rows() != h || b.thin.Cols() != w || b.grey.Rows() != h || b.grey.Cols() != w {
+		return nil
+	}
+	thinPix, err := b.thin.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	greyPix, err := b.grey.DataPtrUint8()
+	if err != nil {
+		return nil
+	}
+	thin, grey := edgeMap{pix: thinPix, w: w, h: h}, edgeMap{pix: greyPix, w: w, h: h}
+	skip := func(q models.Quad) bool { return insideAny(q.Center(), named) || sameCardAsAny(q, taken) }
+	var out []models.Quad
+	for _, r := range candidateRectangles(cands, thin, grey, v, shape, skip) {
+		if covered(r.quad, out) || sameCardAsAny(r.quad, taken) {
+			continue
+		}
+		out = append(out, clockwiseFromTopLeft(r.quad))
 	}
 	return out
 }
