@@ -153,23 +153,63 @@ func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.
 	// share of the image off them (a hand over lines loses that part).
 	var offGrid []int
 	var offShare float64
+	cardPx := models.CardShortMM * models.CardLongMM * v.pxPerMM * f * v.pxPerMM * f
 	for i := 1; i < n; i++ {
 		if int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < minArea {
 			continue
 		}
 		x0, y0 := stats.GetIntAt(i, int(gocv.CC_STAT_LEFT)), stats.GetIntAt(i, int(gocv.CC_STAT_TOP))
 		x1, y1 := x0+stats.GetIntAt(i, int(gocv.CC_STAT_WIDTH)), y0+stats.GetIntAt(i, int(gocv.CC_STAT_HEIGHT))
-		if x0 > 1 && y0 > 1 && x1 < w-1 && y1 < h-1 {
+		inside := x0 > 1 && y0 > 1 && x1 < w-1 && y1 < h-1
+		if inside && int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < int(handLoneCards*cardPx) {
 			continue
 		}
 		if offGrid == nil {
 			offGrid, offShare = areaOffGrid(labels, n, v, origin, f)
 		}
-		if float64(offGrid[i]) >= offShare*float64(minArea) {
+		if !inside && float64(offGrid[i]) >= offShare*float64(minArea) {
 			return true
+		}
+		if inside && float64(offGrid[i]) >= offShare*handLoneCards*cardPx {
+			ps := blobPixels(labels, i, x0, y0, x1, y1)
+			if len(ps) > 0 && float64(blobHoles(labels, i, x0, y0, x1, y1)) <= handLoneHoles*float64(len(ps)) && !cardShaped(ps, int(w), v.pxPerMM*f, 0) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// A skin blob that does not reach the realm's edge (a hand whose wrist is
+// in a sleeve, a hand lying on the mat) is a hand when it is larger than
+// handLoneCards cards off the cards found, not card-shaped, and whole:
+// skin is one smooth surface, while cards not found (card stock is nearly
+// skin-toned), two overlapping so that they are not card-shaped, have
+// their printed frames and text punch holes in the blob (more than
+// handLoneHoles of its area enclosed and not skin).
+const (
+	handLoneCards = 1.2
+	handLoneHoles = 0.01
+)
+
+// blobPixels lists the pixels (indices into the label image) of label i
+// within its bounding box [x0, x1)×[y0, y1).
+func blobPixels(labels gocv.Mat, i int, x0, y0, x1, y1 int32) []int {
+	label, err := labels.DataPtrUint8()
+	cols := labels.Cols()
+	if err != nil || labels.Type() != gocv.MatTypeCV32S || len(label) < 4*labels.Rows()*cols {
+		return nil
+	}
+	var ps []int
+	for y := int(y0); y < int(y1); y++ {
+		for x := int(x0); x < int(x1); x++ {
+			p := y*cols + x
+			if int(binary.NativeEndian.Uint32(label[4*p:])) == i {
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
 }
 
 // reachesThroughCards reports whether a skin blob (skin, the mask with the
@@ -787,4 +827,54 @@ func balanceWhite(img, mask gocv.Mat) {
 	}
 	defer table.Close()
 	gocv.LUT(img, table, &img)
+}
+
+// blobHoles counts the pixels within label i's bounding box
+// [x0, x1)×[y0, y1) that are not the blob's and that the blob encloses (no
+// path of such pixels leads to the box's border).
+func blobHoles(labels gocv.Mat, i int, x0, y0, x1, y1 int32) int {
+	label, err := labels.DataPtrUint8()
+	cols := labels.Cols()
+	if err != nil || labels.Type() != gocv.MatTypeCV32S || len(label) < 4*labels.Rows()*cols {
+		return 0
+	}
+	w, h := int(x1-x0), int(y1-y0)
+	in := func(x, y int) bool {
+		p := (int(y0)+y)*cols + int(x0) + x
+		return int(binary.NativeEndian.Uint32(label[4*p:])) == i
+	}
+	outside := make([]bool, w*h)
+	var stack []int
+	push := func(x, y int) {
+		if x >= 0 && y >= 0 && x < w && y < h && !outside[y*w+x] && !in(x, y) {
+			outside[y*w+x] = true
+			stack = append(stack, y*w+x)
+		}
+	}
+	for x := 0; x < w; x++ {
+		push(x, 0)
+		push(x, h-1)
+	}
+	for y := 0; y < h; y++ {
+		push(0, y)
+		push(w-1, y)
+	}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := p%w, p/w
+		push(x-1, y)
+		push(x+1, y)
+		push(x, y-1)
+		push(x, y+1)
+	}
+	holes := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if !outside[y*w+x] && !in(x, y) {
+				holes++
+			}
+		}
+	}
+	return holes
 }

@@ -453,3 +453,26 @@ func TestHandsOnceMissed(t *testing.T) {
 func TestHandOverCardsAtEdge(t *testing.T) {
 	checkHandScenes(t, []handScene{{6666, 76, "a hand over the edge's cards"}, {4242, 39, "a hand over the edge's cards"}, {1111, 56, "a hand over the edge's cards"}, {77, 58, "a hand over the edge's cards"}})
 }
+
+// TestHandInSleeve reads a table with an arm reaching in over the realm in
+// a long sleeve of nearly the mat's colour: only the hand shows skin, in
+// the middle of the realm, and it reaches no edge (see handLoneCards). It
+// must be seen. The same table without the arm must stay clear.
+func TestHandInSleeve(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := synth.SceneSeed(88, 5)
+	for _, objects := range []float64{0.5, 0} {
+		scene, obs := analyzeRendered(t, a, r, seed, synth.SceneOptions{ObjectChance: objects, JPEGQuality: 85})
+		if want := objects > 0; scene.Truth.Occluded != want {
+			t.Fatalf("scene %d: the renderer put an arm over the realm: %v, want %v", seed, scene.Truth.Occluded, want)
+		}
+		if obs.Occluded != scene.Truth.Occluded {
+			t.Errorf("a hand in a sleeve (object chance %g): occluded %v, want %v", objects, obs.Occluded, scene.Truth.Occluded)
+		}
+	}
+}
