@@ -81,8 +81,10 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		squares = append(squares, sq)
 	}
 	// A card found but not named may carry a token whose edges its own
-	// outline hides from the side search: its cell is searched whole.
+	// outline hides from the side search: its cell is searched whole, by
+	// the sides its own edges show (cellTokens), then around its centre.
 	var cells []models.Cell
+	var cellSquares []image.Rectangle
 	for _, f := range found {
 		if f.kind == models.KindToken || sameCardAsAny(f.quad, named) {
 			continue
@@ -98,6 +100,11 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		centres = append(centres, c)
 		span = span.Union(sq)
 		squares = append(squares, sq)
+		cellSquares = append(cellSquares, sq)
+	}
+	for _, q := range o.cellTokens(gray, v, cellSquares, shape, named, taken) {
+		taken = append(taken, q)
+		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
 	}
 	if len(centres) == 0 {
 		return out
@@ -167,6 +174,78 @@ func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *vie
 			continue
 		}
 		out = append(out, clockwiseFromTopLeft(r.quad))
+	}
+	return out
+}
+
+// cellTokens gives the token-sized rectangles (as sidedTokens) whose sides
+// the edges of the squares of the top-down image show: found again in each
+// square, at the frame's thresholds, the matched cards' faces left out
+// (o.hidden) but not the outlines found by their edges, on which the token
+// may lie. Those within a named card (named) or of a token found already
+// (taken) are left out.
+func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Rectangle, shape outlineShape, named, taken []models.Quad) []models.Quad {
+	b := &o.tokens
+	grid := gridLines(v)
+	skip := func(q models.Quad) bool { return insideAny(q.Center(), named) || sameCardAsAny(q, taken) }
+	var out []models.Quad
+	for _, r := range squares {
+		if r.Empty() {
+			continue
+		}
+		off := models.Point{X: float64(r.Min.X), Y: float64(r.Min.Y)}
+		poly := []models.Point{{X: 0, Y: 0}, {X: float64(r.Dx() - 1), Y: 0}, {X: float64(r.Dx() - 1), Y: float64(r.Dy() - 1)}, {X: 0, Y: float64(r.Dy() - 1)}}
+		if len(o.within) > 0 {
+			if poly = clipToRect(o.within, r); len(poly) < 3 {
+				continue
+			}
+		}
+		hidden := make([]models.Quad, 0, len(o.hidden))
+		for _, q := range o.hidden {
+			var m models.Quad
+			for i, p := range q {
+				m[i] = models.Point{X: p.X - off.X, Y: p.Y - off.Y}
+			}
+			hidden = append(hidden, m)
+		}
+		src := gray.Region(r)
+		err := b.edges.cannyWidth(src, b.noMsk, &b.thin, o.low, o.high, cannyOptions{blur: true, within: poly, hidden: hidden, blurred: &b.grey}, widestVectors)
+		src.Close()
+		if err != nil {
+			return out
+		}
+		thinPix, err := b.thin.DataPtrUint8()
+		if err != nil {
+			return out
+		}
+		greyPix, err := b.grey.DataPtrUint8()
+		if err != nil {
+			return out
+		}
+		if b.px, err = b.edges.markDirections(b.thin, b.grey, b.px); err != nil {
+			return out
+		}
+		var ws []segment
+		ws, b.codes = segmentsOf(thinPix, b.px, r.Dx(), b.codes, sideMinShare*shape.short)
+		segs := ws[:0]
+		for _, sg := range ws {
+			c, sn := math.Cos(sg.theta), math.Sin(sg.theta)
+			sg.rho += off.X*c + off.Y*sn
+			d := -off.X*sn + off.Y*c
+			sg.t0, sg.t1 = sg.t0+d, sg.t1+d
+			if onLine(sg, grid, sideGridTolMM*v.pxPerMM) {
+				continue
+			}
+			segs = append(segs, sg)
+		}
+		thin := edgeMap{pix: thinPix, w: r.Dx(), h: r.Dy(), off: r.Min}
+		grey := edgeMap{pix: greyPix, w: r.Dx(), h: r.Dy(), off: r.Min}
+		for _, rc := range sidedRectangles(segs, thin, grey, v, shape, skip) {
+			if covered(rc.quad, out) || sameCardAsAny(rc.quad, taken) {
+				continue
+			}
+			out = append(out, clockwiseFromTopLeft(rc.quad))
+		}
 	}
 	return out
 }

@@ -41,6 +41,7 @@ type outlineFinder struct {
 	stack  stackBuffers // the stacked-card search's (outline_stack.go)
 	sides  sideBuffers  // the side search's (outline_sides.go)
 	again  againBuffers // the second look's (outline_again.go)
+	tokens againBuffers // the token search's in cells (outline_tokens.go)
 	// The frame's Canny thresholds (see sharpness.go), set by
 	// findUnknownCards for the searches after it, and the buffer measuring
 	// them.
@@ -50,7 +51,7 @@ type outlineFinder struct {
 
 func newOutlineFinder() *outlineFinder {
 	low, high := cannyThresholds(1)
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), again: newAgainBuffers(), low: low, high: high}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), again: newAgainBuffers(), tokens: newAgainBuffers(), low: low, high: high}
 }
 
 func (o *outlineFinder) close() {
@@ -60,6 +61,7 @@ func (o *outlineFinder) close() {
 	o.stack.close()
 	o.sides.close()
 	o.again.close()
+	o.tokens.close()
 }
 
 // knownInsetMM is how far inside an identified card's outline its face is
