@@ -315,6 +315,13 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 		// Grid lines too faint, blurred or broken for the edges: read them
 		// off line profiles instead (see detectFaint).
 		f, ok := detectFaint(gray, rm, faint, g, seeds)
+		if !ok && f.h != (homography{}) {
+			// A faint grid one of whose directions is half under
+			// cards (see pinholeBordered).
+			if col, hasCol := newColourFrame(frame, scale); hasCol {
+				ok = pinholeBordered(rm, col, f, g)
+			}
+		}
 		if ok {
 			best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
 			if byProfiles != nil {

@@ -47,7 +47,11 @@
 // better, or, fainter still (a cheap webcam's frame, a dark or blurred room, where Canny pairs too few
 // edges), when its grid shows on most of its cells' sides, as much on its odd lines as on its even ones,
 // and ends at its border on every side (each lattice a cell over shows clearly less on the sides the two
-// do not share). Whichever way it was found, the lattice is last moved by a cell, along either axis, while the cell
+// do not share); when the edges found no lattice at all, such a lattice whose odd lines show like its even
+// ones along one axis only is believed too, when its cells are of the shape a pinhole camera sees and the
+// other axis's odd lines are hidden rather than absent: not bare cloth (see bare.go), as the cells' middles
+// are under a lattice of half the spacing along that axis (a faint grid in a cheap webcam's frame with a
+// row of cards lying across the borders, faint.go). Whichever way it was found, the lattice is last moved by a cell, along either axis, while the cell
 // sides that only the moved lattice has show drawn lines more clearly than the sides it gives up (each side
 // judged alone, so that a covered side is missing rather than against): the realm's lines end at its border,
 // so a lattice whose border column lies under an arm and whose other border runs over the mat's empty margin

@@ -320,3 +320,55 @@ func insideFrame(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	}
 	return true
 }
+
+// maxPinholeInconsistency is the cameraInconsistency under which a
+// lattice's cells are those of a pinhole camera over the table: right
+// answers are below 0.06 on the sample stills. A lattice of half the
+// spacing along one axis (cells of half their aspect) scores 0.25 and more
+// on most frames, but as little as 0.09 on a tilted view (see
+// TestPinholeBorderedOneAxis): the bare-cloth test of pinholeBordered is
+// what refuses it there.
+const maxPinholeInconsistency = 0.1
+
+// pinholeBordered believes a lattice f of the profile search that
+// detectFaint did not: one whose cells a pinhole camera sees in their
+// shape (see maxPinholeInconsistency), whose ridge score is at least
+// minBorderedRidgeScore, and whose grid ends at its border on every side
+// with its odd lines showing like its even ones along one axis at least
+// (endsAtBorderOn), the other axis's odd lines hidden rather than absent:
+// bare cloth (see bareShare) for at most maxHiddenBare of their samples.
+// endsAtBorder asks the parity of both axes against a lattice of half the
+// spacing along both; a lattice of half the spacing along one axis has its
+// odd lines across the cells' bare middles. In a cheap webcam's frame the
+// faint lines of one direction are often under cards (a row of units
+// lying across the borders) and their odd lines show little.
+func pinholeBordered(rm *ridgeMap, col colourFrame, f gridFit, g models.RealmGeometry) bool {
+	w, hgt := float64(rm.w), float64(rm.h)
+	if f.score < minBorderedRidgeScore || !insideFrame(f.h, g, w, hgt) ||
+		cameraInconsistency(f.h, w, hgt) > maxPinholeInconsistency || !rm.endsAtBorderOn(f.h, g, 1) {
+		return false
+	}
+	light := rm.lightGrid(f.h, g)
+	cc, ok := col.cloth(rm, f.h, g, light)
+	if !ok {
+		return false
+	}
+	sides := paritySides()
+	for a, shows := range rm.parityShows(f.h, g, light) {
+		if shows {
+			continue
+		}
+		if share, n := col.bareShare(rm, cc, f.h, g, sides[a][1], light); n == 0 || share > maxHiddenBare {
+			return false
+		}
+	}
+	return true
+}
+
+// maxHiddenBare is the largest share of bare-cloth samples on the odd lines
+// of an axis whose odd lines show less than its even ones, for
+// pinholeBordered: the true lattice's lines were bare for at most 0.22 of
+// their samples (see bareGridLine), 0.43 for faint lines in a 640×360
+// frame with tokens over most of them (TestPinholeBorderedOneAxis); the
+// cells' middles under a lattice of half the spacing for 0.64 and more.
+const maxHiddenBare = 0.55

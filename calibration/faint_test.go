@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"fmt"
+	"image"
 	"path/filepath"
 	"testing"
 
@@ -200,5 +201,72 @@ func TestFaintJudgedPolished(t *testing.T) {
 	}
 	if e := cornerError(orientLike(quadOfLattice(f.h, g), want), want) / realmWidthPx(want); e > 0.01 {
 		t.Errorf("corner error %.2f%% of the realm width", 100*e)
+	}
+}
+
+// TestPinholeBorderedOneAxis renders a faint grid seen by a cheap webcam
+// (640×360) with two tokens across every cell side of the realm's odd row
+// lines, as units lying across the borders: the edges find no lattice, and
+// the profile search finds the realm but does not believe it, for its odd
+// row lines show far less than its even ones (endsAtBorder asks both axes
+// against a lattice of half the spacing along both). Its cells are those
+// of a pinhole camera, its columns' odd lines show like their even ones and
+// its grid ends at its border on every side: pinholeBordered believes it,
+// and Detect finds the realm. A lattice of half the row spacing (every
+// other line in the cells' middles, which a pinhole camera nearly sees at
+// this tilt) is refused: its odd row lines run over bare cloth.
+func TestPinholeBorderedOneAxis(t *testing.T) {
+	g := models.DefaultRealm()
+	s := scene{seed: 2, tiltDeg: 18, rotDeg: 4, widthFrac: 0.75, lineMM: 1, borderMM: 1, contrast: 0.15, busy: true, noise: 2, rowCards: []int{1, 3}}
+	big, truth := s.render(t)
+	frame := gocv.NewMat()
+	defer frame.Close()
+	gocv.Resize(big, &frame, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
+	big.Close()
+	for i := range truth {
+		truth[i] = models.Point{X: truth[i].X / 2, Y: truth[i].Y / 2}
+	}
+	gray, scale := workingGray(frame)
+	defer gray.Close()
+	var q models.Quad
+	for i := range q {
+		q[i] = models.Point{X: truth[i].X * scale, Y: truth[i].Y * scale}
+	}
+	want, err := fitHomography(realmCorners(g), q[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rm.endsAtBorder(want, g) || !rm.endsAtBorderOn(want, g, 1) {
+		t.Fatalf("the true lattice ends at its border on both axes' parity %v, on one %v: the scene no longer tests one axis", rm.endsAtBorder(want, g), rm.endsAtBorderOn(want, g, 1))
+	}
+	col, ok := newColourFrame(frame, scale)
+	if !ok {
+		t.Fatal("no colour frame")
+	}
+	if !pinholeBordered(rm, col, gridFit{h: want, score: rm.ridgeScore(want, g)}, g) {
+		t.Errorf("the true lattice is not believed")
+	}
+	// A lattice of half the row spacing over the realm's upper half: its
+	// cells, though squashed, a pinhole camera sees nearly so at this
+	// tilt, its columns' odd lines show like their even ones, it scores
+	// above minBorderedRidgeScore and ends at its border; its odd row
+	// lines run across the cells' bare middles.
+	half := homography{1, 0, 0, 0, 0.5, 0, 0, 0, 1}.Then(want)
+	if hs := rm.ridgeScore(half, g); hs < minBorderedRidgeScore || !rm.endsAtBorderOn(half, g, 1) {
+		t.Errorf("the half-row lattice scores %.2f, ends at its border %v: the scene no longer tests the bare odd lines", hs, rm.endsAtBorderOn(half, g, 1))
+	}
+	if pinholeBordered(rm, col, gridFit{h: half, score: rm.ridgeScore(half, g)}, g) {
+		t.Errorf("a lattice of half the row spacing is believed")
+	}
+	c, err := Detect(frame, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%%", 100*e)
 	}
 }

@@ -35,9 +35,10 @@ type scene struct {
 	markers     bool // print ArUco markers at the corners
 	northAtBot  bool // the camera looks from the north side
 	jpegQuality int
-	dots        bool // the cells' corners printed as dots, with no lines
-	crosses     bool // the cells' corners printed as small crosses (a T along the border, an L at its corners), with no lines
-	dashed      bool // the grid lines printed as dashes, which meet in a cross at each corner
+	dots        bool  // the cells' corners printed as dots, with no lines
+	crosses     bool  // the cells' corners printed as small crosses (a T along the border, an L at its corners), with no lines
+	dashed      bool  // the grid lines printed as dashes, which meet in a cross at each corner
+	rowCards    []int // row lines (0 to models.Rows) along which two tokens lie on every cell side, across the line
 }
 
 // planeScale is the mat image's pixels per millimetre.
@@ -188,6 +189,15 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 		drawCard(&plane, rng, cx, cy, models.CardLongMM, models.CardShortMM, rng.Float64()*6-3)
 		if rng.IntN(2) == 0 {
 			drawCard(&plane, rng, cx+rng.Float64()*60-30, cy+rng.Float64()*40-20, models.CardShortMM, models.CardLongMM, rng.Float64()*30-15)
+		}
+	}
+	for _, j := range s.rowCards {
+		for i := 0; i < models.Columns; i++ {
+			for _, dx := range []float64{-0.24, 0.24} {
+				cx := (float64(i)+0.5+dx)*g.CellWidthMM + rng.Float64()*2 - 1
+				cy := float64(j)*g.CellHeightMM + rng.Float64()*2 - 1
+				drawCard(&plane, rng, cx, cy, models.CardLongMM/2, models.CardShortMM/2, rng.Float64()*4-2)
+			}
 		}
 	}
 	if s.markers {

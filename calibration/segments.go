@@ -150,6 +150,12 @@ func settleOnSides(rm *ridgeMap, h homography, g models.RealmGeometry) homograph
 // card edges, the mat's edge and art neither show on most sides nor stop
 // where they do.
 func (m *ridgeMap) endsAtBorder(h homography, g models.RealmGeometry) bool {
+	return m.endsAtBorderOn(h, g, 2)
+}
+
+// endsAtBorderOn is endsAtBorder with the odd lines required to show like
+// the even ones along only axes of the two axes (1 or 2).
+func (m *ridgeMap) endsAtBorderOn(h homography, g models.RealmGeometry, axes int) bool {
 	light := m.lightGrid(h, g)
 	if m.sideEvidence(h, g, realmSides(), light) < minSideEvidence {
 		return false
@@ -157,19 +163,14 @@ func (m *ridgeMap) endsAtBorder(h homography, g models.RealmGeometry) bool {
 	// A lattice of half the grid's spacing along both axes keeps the
 	// cells' shape, and its every other line is empty: each axis's odd
 	// lines must show like its even ones.
-	var parity [2][2][]cellSide // axis, odd
-	for _, s := range realmSides() {
-		i := s[1]
-		if s[0] == 1 {
-			i = s[2]
+	balanced := 0
+	for _, ok := range m.parityShows(h, g, light) {
+		if ok {
+			balanced++
 		}
-		parity[s[0]][i%2] = append(parity[s[0]][i%2], s)
 	}
-	for _, p := range parity {
-		even, odd := m.sideEvidence(h, g, p[0], light), m.sideEvidence(h, g, p[1], light)
-		if math.Min(even, odd) < minParityRatio*math.Max(even, odd) {
-			return false
-		}
+	if balanced < axes {
+		return false
 	}
 	for _, s := range [][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 		if -m.shiftAdvantage(h, g, s[0], s[1]) < minBorderContrast {
@@ -194,3 +195,28 @@ const (
 // minParityRatio is how clearly (relative to the other) a lattice's odd
 // and its even lines along one axis must show in endsAtBorder.
 const minParityRatio = 0.5
+
+// paritySides are the realm's cell sides by axis (0: the column lines,
+// 1: the row lines) and by whether their line is odd.
+func paritySides() [2][2][]cellSide {
+	var parity [2][2][]cellSide // axis, odd
+	for _, s := range realmSides() {
+		i := s[1]
+		if s[0] == 1 {
+			i = s[2]
+		}
+		parity[s[0]][i%2] = append(parity[s[0]][i%2], s)
+	}
+	return parity
+}
+
+// parityShows says, for each axis, whether its odd lines show under h like
+// its even ones (the weaker at least minParityRatio of the stronger).
+func (m *ridgeMap) parityShows(h homography, g models.RealmGeometry, light bool) [2]bool {
+	var out [2]bool
+	for a, p := range paritySides() {
+		even, odd := m.sideEvidence(h, g, p[0], light), m.sideEvidence(h, g, p[1], light)
+		out[a] = math.Min(even, odd) >= minParityRatio*math.Max(even, odd)
+	}
+	return out
+}
