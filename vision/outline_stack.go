@@ -463,9 +463,32 @@ type squareEdges struct {
 	thin, thick edgeMap     // the edges, and the edges dilated by a 3×3 square
 	grey        edgeMap     // the part, lightly blurred
 	px          []edgePixel // the edge pixels, with their gradients' directions
+	// What the squares' searches share: the squares around nearby
+	// clusters overlap, and their rectangles share sides.
+	seen *squareMemo
 }
 
-// stackEdges finds the edges of the part r of the top-down grey image:
+// squareMemo is what the searches of one frame's squares share: the
+// running counts of the lines their rectangles' sides were looked for on
+// (see sideSnapper), which depend on the edges alone, and scratch.
+type squareMemo struct {
+	lines map[lineKey]*lineCounts // nil: each side's points counted anew
+	done  map[snapKey]float64     // one square's sides moved (see sideSnapper)
+	byDir dirPixels
+	us    []float64
+	bins  []int
+}
+
+func newSquareMemo() *squareMemo {
+	m := &squareMemo{done: map[snapKey]float64{}}
+	if !plainSideCounts {
+		m.lines = map[lineKey]*lineCounts{}
+	}
+	return m
+}
+
+// stackEdges finds the edges of the part r of the top-down grey image
+// (good until its next call: they are views of o's buffers):
 // lightly blurred (5×5 Gaussian) first, as Canny's thresholds suppose. The
 // edge pixels' directions are worked out within the squares only (those
 // searched, within r), where rectanglesAround looks at them.
@@ -501,14 +524,17 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle, squares []i
 	for _, sq := range squares {
 		within = append(within, sq.Sub(r.Min))
 	}
-	e.px = edgePixelsOf(e.thin.pix, e.grey, within)
+	b.px = edgePixelsInto(b.px[:0], e.thin.pix, e.grey, within)
+	e.px = b.px
+	e.seen = newSquareMemo()
 	return e, nil
 }
 
 // stackBuffers are the images of the stacked-card search, kept from frame
 // to frame.
 type stackBuffers struct {
-	part, thin, thick gocv.Mat // the part searched, blurred; its edges, and dilated
+	part, thin, thick gocv.Mat    // the part searched, blurred; its edges, and dilated
+	px                []edgePixel // the edge pixels in the squares
 }
 
 func newStackBuffers() stackBuffers {
@@ -541,12 +567,17 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	}
 	reach := 0.5 * models.TokenShortMM * v.pxPerMM
 	inset := stackBorderInsetMM * v.pxPerMM
-	em, grey, thin := e.thick, e.grey, e.thin
+	em, grey := e.thick, e.grey
 	// The square's edge pixels, filed by direction (their order matters
 	// nowhere else: the directions are counted). e.px lists them row by
 	// row: those of the square's rows are one run.
+	seen := e.seen
+	if seen == nil {
+		seen = newSquareMemo()
+	}
 	in := r.Sub(e.thin.off)
-	byDir := byDirectionIn(rowsOf(e.px, in), in)
+	byDir := &seen.byDir
+	byDir.fileIn(rowsOf(e.px, in), in)
 	px := byDir.px
 	var dims []float64
 	for _, sh := range shapes {
@@ -554,28 +585,34 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	}
 	minSide := stackMinSideShare * shapes[0].short
 	var cands []rectangle
-	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}}
-	if !plainSideCounts {
-		snap.lines = map[lineKey]*lineCounts{}
-	}
+	// Each square remembers the sides it moved anew, as when squares were
+	// searched each on its own: a side's key leaves out which way it is
+	// moved (see snapKey), so what one square's rectangles left there may
+	// differ from what another's would. The lines' counts are exact.
+	clear(seen.done)
+	snap := sideSnapper{edges: e.thin, done: seen.done, lines: seen.lines}
 	// The directions of the whole square, which its grid lines and the
 	// cards around may fill, and those near the cluster, on the card.
 	dirs := strongDirections(px)
-	var near []edgePixel
+	var near [quarterBins]int32 // the pixels near the cluster, by quarterBin
 	radius := 0.5*math.Hypot(shapes[0].short, shapes[0].long) + reach
+	// Well within or beyond radius by the squared distance, which takes
+	// no square root; math.Hypot says for the few about as far.
+	within2, beyond2 := radius*radius*(1-1e-9), radius*radius*(1+1e-9)
 	for _, p := range px {
-		if math.Hypot(float64(int(p.x)+e.thin.off.X)-c.X, float64(int(p.y)+e.thin.off.Y)-c.Y) <= radius {
-			near = append(near, p)
+		dx, dy := float64(int(p.x)+e.thin.off.X)-c.X, float64(int(p.y)+e.thin.off.Y)-c.Y
+		if d2 := dx*dx + dy*dy; d2 < within2 || (d2 <= beyond2 && math.Hypot(dx, dy) <= radius) {
+			near[p.quarter]++
 		}
 	}
-	for _, a := range strongDirections(near) {
+	for _, a := range strongDirectionsOf(&near) {
 		if !nearDirection(a, dirs) {
 			dirs = append(dirs, a)
 		}
 	}
 	for _, alpha := range dirs {
-		us := sidePeaks(byDir, alpha, e.thin.off, minSide)
-		ws := sidePeaks(byDir, alpha+math.Pi/2, e.thin.off, minSide)
+		us := seen.sidePeaks(byDir, alpha, e.thin.off, minSide)
+		ws := seen.sidePeaks(byDir, alpha+math.Pi/2, e.thin.off, minSide)
 		up, wp := sidePairs(us, dims), sidePairs(ws, dims)
 		for _, a := range up {
 			for _, b := range wp {
@@ -630,8 +667,12 @@ func newEdgePixel(x, y int, d float64) edgePixel {
 // lightly blurred) that lie in any of the rectangles (of the part's
 // pixels), with their gradients' directions, row by row.
 func edgePixelsOf(edges []byte, grey edgeMap, within []image.Rectangle) []edgePixel {
+	return edgePixelsInto(nil, edges, grey, within)
+}
+
+// edgePixelsInto is edgePixelsOf appending to out.
+func edgePixelsInto(out []edgePixel, edges []byte, grey edgeMap, within []image.Rectangle) []edgePixel {
 	w, h := grey.w, grey.h
-	var out []edgePixel
 	var spans [][2]int // of the row, in order, none overlapping
 	for y := 1; y < h-1; y++ {
 		spans = spans[:0]
@@ -725,6 +766,14 @@ func rowsOf(px []edgePixel, r image.Rectangle) []edgePixel {
 // direction, each bin's in the order px lists them.
 func byDirectionIn(px []edgePixel, r image.Rectangle) *dirPixels {
 	out := &dirPixels{}
+	out.fileIn(px, r)
+	return out
+}
+
+// fileIn files the edge pixels that lie in r by their gradients'
+// direction (as byDirectionIn), in out's own pixels.
+func (out *dirPixels) fileIn(px []edgePixel, r image.Rectangle) {
+	out.start = [dirBins + 1]int{}
 	for _, p := range px {
 		if image.Pt(int(p.x), int(p.y)).In(r) {
 			out.start[int(p.bin)+1]++
@@ -733,7 +782,7 @@ func byDirectionIn(px []edgePixel, r image.Rectangle) *dirPixels {
 	for i := 1; i <= dirBins; i++ {
 		out.start[i] += out.start[i-1]
 	}
-	out.px = make([]edgePixel, out.start[dirBins])
+	out.px = slices.Grow(out.px[:0], out.start[dirBins])[:out.start[dirBins]]
 	next := out.start
 	for _, p := range px {
 		if image.Pt(int(p.x), int(p.y)).In(r) {
@@ -742,17 +791,22 @@ func byDirectionIn(px []edgePixel, r image.Rectangle) *dirPixels {
 			next[b]++
 		}
 	}
-	return out
 }
 
 // strongDirections gives the directions (radians, in [0, π/2)) most edge
 // pixels' gradients share, modulo a quarter turn.
 func strongDirections(px []edgePixel) []float64 {
-	const n = quarterBins
-	var counts [n]int32
+	var counts [quarterBins]int32
 	for _, p := range px {
 		counts[p.quarter]++
 	}
+	return strongDirectionsOf(&counts)
+}
+
+// strongDirectionsOf is strongDirections of the pixels counted by their
+// quarterBin.
+func strongDirectionsOf(counts *[quarterBins]int32) []float64 {
+	const n = quarterBins
 	hist := make([]float64, n)
 	for i, c := range counts {
 		hist[i] = float64(c)
@@ -829,31 +883,51 @@ type sidePeak struct {
 // (either way) onto alpha and gives the positions where at least minCount
 // of them lie on one line, strongest first.
 func sidePeaks(px *dirPixels, alpha float64, off image.Point, minCount float64) []sidePeak {
+	return (&squareMemo{}).sidePeaks(px, alpha, off, minCount)
+}
+
+// sidePeaks is sidePeaks in m's scratch.
+func (m *squareMemo) sidePeaks(px *dirPixels, alpha float64, off image.Point, minCount float64) []sidePeak {
 	ca, sa := math.Cos(alpha), math.Sin(alpha)
 	dirA := math.Mod(alpha, math.Pi)
 	tol := stackDirTolDeg * math.Pi / 180
 	lo, hi := math.Inf(1), math.Inf(-1)
-	var us []float64
 	// Only the bins within tol of dirA are looked at (around 0 and π,
 	// where directions wrap, at both ends).
 	b0, b1 := int(math.Floor((dirA-tol)*dirBins/math.Pi)), int(math.Floor((dirA+tol)*dirBins/math.Pi))
+	most := 0
+	for b := b0; b <= b1; b++ {
+		wb := (b%dirBins + dirBins) % dirBins
+		most += px.start[wb+1] - px.start[wb]
+	}
+	us := slices.Grow(m.us[:0], most)
 	for b := b0; b <= b1; b++ {
 		wb := (b%dirBins + dirBins) % dirBins
 		for _, p := range px.px[px.start[wb]:px.start[wb+1]] {
-			d := math.Abs(float64(p.dir) - dirA)
-			if math.Min(d, math.Pi-d) > tol {
+			// Within tol of dirA either way round: math.Min(d, π−d) <= tol.
+			if d := math.Abs(float64(p.dir) - dirA); d > tol && math.Pi-d > tol {
 				continue
 			}
 			u := float64(int(p.x)+off.X)*ca + float64(int(p.y)+off.Y)*sa
 			us = append(us, u)
-			lo, hi = math.Min(lo, u), math.Max(hi, u)
+			// (As math.Min and math.Max: u is a number, and a
+			// zero's sign changes neither floor(lo) nor u − floor(lo).)
+			if u < lo {
+				lo = u
+			}
+			if u > hi {
+				hi = u
+			}
 		}
 	}
+	m.us = us
 	if len(us) == 0 {
 		return nil
 	}
 	base := math.Floor(lo)
-	bins := make([]int, int(hi-base)+2)
+	m.bins = slices.Grow(m.bins[:0], int(hi-base)+2)[:int(hi-base)+2]
+	bins := m.bins
+	clear(bins)
 	for _, u := range us {
 		bins[int(u-base)]++
 	}
@@ -944,24 +1018,16 @@ type snapKey struct {
 // outermost line of the thin edge map that holds nearly as many edge
 // pixels along the side as the fullest one there.
 func (s sideSnapper) outermost(alpha, u0, u1, w0, w1 float64) models.Quad {
-	e := s.edges
-	ca, sa := math.Cos(alpha), math.Sin(alpha)
-	at := func(u, w float64) (float64, float64) { return u*ca - w*sa, u*sa + w*ca }
+	l := turnedLines{e: s.edges, ca: math.Cos(alpha), sa: math.Sin(alpha)}
 	// count gives the edge pixels on the line u = pos (along u when alongU,
 	// else w = pos) between lo and hi of the other coordinate.
-	on := func(alongU bool, pos, t float64) bool {
-		if alongU {
-			return e.on(at(pos, t))
-		}
-		return e.on(at(t, pos))
-	}
 	count := func(alongU bool, pos, lo, hi float64) int {
 		if s.lines != nil {
-			if n, ok := s.lineCount(alpha, alongU, pos, lo, hi, on); ok {
+			if n, ok := s.lineCount(alpha, l, alongU, pos, lo, hi); ok {
 				return n
 			}
 		}
-		return countOnLine(alongU, pos, lo, hi, on)
+		return l.count(alongU, pos, lo, hi)
 	}
 	snap := func(alongU bool, pos, outward, lo, hi float64) float64 {
 		key := snapKey{alpha, pos, lo, hi, alongU}
@@ -973,6 +1039,55 @@ func (s sideSnapper) outermost(alpha, u0, u1, w0, w1 float64) models.Quad {
 		return p
 	}
 	return rectangleOf(alpha, snap(true, u0, -1, w0, w1), snap(true, u1, 1, w0, w1), snap(false, w0, -1, u0, u1), snap(false, w1, 1, u0, u1))
+}
+
+// turnedLines reads an edge map along the lines of rectangles turned by
+// an angle whose cosine and sine are ca and sa: the point (u, w) lies at
+// u·(ca, sa) + w·(−sa, ca).
+type turnedLines struct {
+	e      edgeMap
+	ca, sa float64
+}
+
+// count is countOnLine(alongU, pos, lo, hi, on) with on reading l.e at
+// (pos, t) (alongU) or (t, pos): the points lo, lo+1, … up to hi.
+func (l turnedLines) count(alongU bool, pos, lo, hi float64) int {
+	n := 0
+	// The products of pos, worked out once: the same as each point's.
+	pc, ps := pos*l.ca, pos*l.sa
+	for t := lo; t <= hi; t++ {
+		var x, y float64
+		if alongU {
+			x, y = pc-t*l.sa, ps+t*l.ca
+		} else {
+			x, y = t*l.ca-ps, t*l.sa+pc
+		}
+		if l.e.on(x, y) {
+			n++
+		}
+	}
+	return n
+}
+
+// runningCounts sets sums[j+1] to sums[j] plus 1 when the point t0 + j
+// of the line at pos (along u when alongU, else w) lies on an edge, for j
+// below len(sums)−1.
+func (l turnedLines) runningCounts(alongU bool, pos, t0 float64, sums []int32) {
+	pc, ps := pos*l.ca, pos*l.sa
+	for j := 0; j+1 < len(sums); j++ {
+		t := t0 + float64(j)
+		var x, y float64
+		if alongU {
+			x, y = pc-t*l.sa, ps+t*l.ca
+		} else {
+			x, y = t*l.ca-ps, t*l.sa+pc
+		}
+		hit := int32(0)
+		if l.e.on(x, y) {
+			hit = 1
+		}
+		sums[j+1] = sums[j] + hit
+	}
 }
 
 // countOnLine counts the points of the line at pos (along u when alongU,
@@ -1013,7 +1128,7 @@ type lineCounts struct {
 // be whole numbers plus a half, or whole (the sides' positions are the
 // middles of a projection's bins: see sidePeaks): only for those does
 // lo+k, which countOnLine reads, equal the running counts' m+frac exactly.
-func (s sideSnapper) lineCount(alpha float64, alongU bool, pos, lo, hi float64, on func(alongU bool, pos, t float64) bool) (int, bool) {
+func (s sideSnapper) lineCount(alpha float64, l turnedLines, alongU bool, pos, lo, hi float64) (int, bool) {
 	a := math.Floor(lo)
 	frac := lo - a
 	if (frac != 0 && frac != 0.5) || math.Abs(lo) > 1<<40 || math.Abs(hi) > 1<<40 || math.IsNaN(hi) {
@@ -1033,30 +1148,33 @@ func (s sideSnapper) lineCount(alpha float64, alongU bool, pos, lo, hi float64, 
 	}
 	first, last := int(a), int(a)+int(k) // the points' m, t = m + frac
 	key := lineKey{alpha, pos, alongU, frac}
-	l := s.lines[key]
-	if l == nil {
-		l = &lineCounts{m0: first}
-		s.lines[key] = l
+	c := s.lines[key]
+	if c == nil {
+		c = &lineCounts{m0: first}
+		s.lines[key] = c
 	}
-	if n := len(l.sums) - 1; n < 0 || first < l.m0 || last >= l.m0+n {
-		// Extend the counts over first…last.
+	if n := len(c.sums) - 1; n < 0 || first < c.m0 || last >= c.m0+n {
+		// Extend the counts over first…last: the points before those
+		// counted and after them read, those counted copied.
 		m0, m1 := first, last+1
-		if n >= 0 {
-			m0, m1 = min(m0, l.m0), max(m1, l.m0+n)
-		}
-		sums := make([]int32, m1-m0+1)
-		for m := m0; m < m1; m++ {
-			hit := int32(0)
-			if n >= 0 && m >= l.m0 && m < l.m0+n {
-				hit = l.sums[m-l.m0+1] - l.sums[m-l.m0]
-			} else if on(alongU, pos, float64(m)+frac) {
-				hit = 1
+		if n < 0 {
+			sums := make([]int32, m1-m0+1)
+			l.runningCounts(alongU, pos, float64(m0)+frac, sums)
+			c.m0, c.sums = m0, sums
+		} else {
+			m0, m1 = min(m0, c.m0), max(m1, c.m0+n)
+			sums := make([]int32, m1-m0+1)
+			before := c.m0 - m0
+			l.runningCounts(alongU, pos, float64(m0)+frac, sums[:before+1])
+			for j, v := range c.sums[1:] {
+				sums[before+j+1] = sums[before] + v
 			}
-			sums[m-m0+1] = sums[m-m0] + hit
+			after := before + n // the first point after those counted
+			l.runningCounts(alongU, pos, float64(m0+after)+frac, sums[after:])
+			c.m0, c.sums = m0, sums
 		}
-		l.m0, l.sums = m0, sums
 	}
-	return int(l.sums[last-l.m0+1] - l.sums[first-l.m0]), true
+	return int(c.sums[last-c.m0+1] - c.sums[first-c.m0]), true
 }
 
 // snapSide moves a side at pos, within stackSnapPx, to the outermost

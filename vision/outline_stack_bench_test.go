@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"flag"
 	"image"
 	"math"
 	"math/rand/v2"
@@ -15,6 +16,13 @@ import (
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
+)
+
+// Other frames and catalogs for BenchmarkStackedCards (faces unlike the
+// sample catalog's leave many more clusters to look around).
+var (
+	stackFrames  = flag.String("stack.frames", "", "`DIR` of frames (IMAGE + .json truth) BenchmarkStackedCards reads instead of ../samples/stills")
+	stackCatalog = flag.String("stack.catalog", "", "catalog `DIR` BenchmarkStackedCards reads the frames with instead of the sample catalog's first 20 faces")
 )
 
 // stackedSearch is what findStackedCards reads of one frame, as readCards
@@ -36,6 +44,9 @@ type stackedSearch struct {
 func stackedSearches(tb testing.TB, a *Analyzer, n int) []stackedSearch {
 	tb.Helper()
 	dir := filepath.Join("..", "samples", "stills")
+	if *stackFrames != "" {
+		dir = *stackFrames
+	}
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(paths) == 0 {
 		tb.Skip("no sample stills")
@@ -103,6 +114,13 @@ func (s *stackedSearch) run(a *Analyzer) []stackedCard {
 // unmatched, and many show as clusters the search looks around, as
 // against 1,104 faces the cards the matching misses do).
 func stackedSearchCatalog(b *testing.B) *models.Catalog {
+	if *stackCatalog != "" {
+		cat, err := models.LoadCatalog(*stackCatalog)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return cat
+	}
 	if *stagesExtraFaces != "" {
 		return stagesCatalog(b)
 	}
@@ -245,7 +263,11 @@ func TestLineCountIsCountOnLine(t *testing.T) {
 				lo, hi = hi, lo
 			}
 			want := countOnLine(alongU, pos, lo, hi, on)
-			got, ok := s.lineCount(alpha, alongU, pos, lo, hi, on)
+			l := turnedLines{e: e, ca: ca, sa: sa}
+			if n := l.count(alongU, pos, lo, hi); n != want {
+				t.Fatalf("trial %d: turnedLines.count(%v, %v, %v, %v) = %d, countOnLine %d", trial, alongU, pos, lo, hi, n, want)
+			}
+			got, ok := s.lineCount(alpha, l, alongU, pos, lo, hi)
 			if frac := lo - math.Floor(lo); ok != (frac == 0 || frac == 0.5) {
 				t.Fatalf("lineCount(%v, %v) ok %v", lo, hi, ok)
 			}

@@ -241,6 +241,7 @@ func TestEdgePixelsWithinSquares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	all.px = slices.Clone(all.px) // o's buffer, which the next call fills
 	squares := []image.Rectangle{image.Rect(150, 90, 550, 490), image.Rect(400, 300, 800, 700), image.Rect(900, 80, 1100, 280), image.Rect(0, 0, 120, 120)}
 	e, err := o.stackEdges(gray, span, squares)
 	if err != nil {
