@@ -751,6 +751,9 @@ const quarterBins = int(90 / stackDirBinDeg)
 func quarterBin(d float64) int {
 	const n = quarterBins
 	b := int(math.Floor(modQuarter(d) / (math.Pi / 2) * float64(n)))
+	if b >= 0 && b < n { // as nearly always: no division
+		return b
+	}
 	return (b%n + n) % n
 }
 
@@ -1055,6 +1058,7 @@ func (l turnedLines) count(alongU bool, pos, lo, hi float64) int {
 	n := 0
 	// The products of pos, worked out once: the same as each point's.
 	pc, ps := pos*l.ca, pos*l.sa
+	e := l.e
 	for t := lo; t <= hi; t++ {
 		var x, y float64
 		if alongU {
@@ -1062,7 +1066,9 @@ func (l turnedLines) count(alongU bool, pos, lo, hi float64) int {
 		} else {
 			x, y = t*l.ca-ps, t*l.sa+pc
 		}
-		if l.e.on(x, y) {
+		// e.on(x, y), written out (the compiler will not inline it).
+		ix, iy := int(math.Round(x))-e.off.X, int(math.Round(y))-e.off.Y
+		if ix >= 0 && iy >= 0 && ix < e.w && iy < e.h && e.pix[iy*e.w+ix] != 0 {
 			n++
 		}
 	}
@@ -1074,6 +1080,7 @@ func (l turnedLines) count(alongU bool, pos, lo, hi float64) int {
 // below len(sums)−1.
 func (l turnedLines) runningCounts(alongU bool, pos, t0 float64, sums []int32) {
 	pc, ps := pos*l.ca, pos*l.sa
+	e := l.e
 	for j := 0; j+1 < len(sums); j++ {
 		t := t0 + float64(j)
 		var x, y float64
@@ -1083,7 +1090,9 @@ func (l turnedLines) runningCounts(alongU bool, pos, t0 float64, sums []int32) {
 			x, y = t*l.ca-ps, t*l.sa+pc
 		}
 		hit := int32(0)
-		if l.e.on(x, y) {
+		// e.on(x, y), written out.
+		ix, iy := int(math.Round(x))-e.off.X, int(math.Round(y))-e.off.Y
+		if ix >= 0 && iy >= 0 && ix < e.w && iy < e.h && e.pix[iy*e.w+ix] != 0 {
 			hit = 1
 		}
 		sums[j+1] = sums[j] + hit
@@ -1109,10 +1118,14 @@ var plainSideCounts = false
 
 // lineKey is a line of the rectangles' sides: at pos along u (alongU) or
 // w, of the rectangles turned by alpha.
+//
+// Its numbers are kept as their bits, which hash faster than floats: a
+// zero of either sign (that a float key would take for one) only makes
+// two entries of equal counts.
 type lineKey struct {
-	alpha, pos float64
+	alpha, pos uint64 // math.Float64bits
+	half       bool   // the points' t are whole numbers plus a half, else whole
 	alongU     bool
-	frac       float64 // of its points' other coordinate, t: each lies at a whole number + frac
 }
 
 // lineCounts are the running counts of a line's points on edges: sums[k]
@@ -1147,7 +1160,7 @@ func (s sideSnapper) lineCount(alpha float64, l turnedLines, alongU bool, pos, l
 		k++
 	}
 	first, last := int(a), int(a)+int(k) // the points' m, t = m + frac
-	key := lineKey{alpha, pos, alongU, frac}
+	key := lineKey{math.Float64bits(alpha), math.Float64bits(pos), frac != 0, alongU}
 	c := s.lines[key]
 	if c == nil {
 		c = &lineCounts{m0: first}
@@ -1237,7 +1250,32 @@ func (e edgeMap) on(x, y float64) bool {
 // when a side falls short of stackSideSupport or the whole of
 // stackMeanSupport.
 func (e edgeMap) support(q models.Quad) (float64, bool) {
-	return supportBy(q, e.on)
+	// supportBy(q, e.on), with e.on written out (the compiler will not
+	// inline it, nor a function passed).
+	var total, hits int
+	for i := range q {
+		a, b := q[i], q[(i+1)%4]
+		n := int(math.Hypot(b.X-a.X, b.Y-a.Y) / 2)
+		if n < 2 {
+			return 0, false
+		}
+		h := 0
+		for j := 0; j <= n; j++ {
+			t := float64(j) / float64(n)
+			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+			ix, iy := int(math.Round(x))-e.off.X, int(math.Round(y))-e.off.Y
+			if ix >= 0 && iy >= 0 && ix < e.w && iy < e.h && e.pix[iy*e.w+ix] != 0 {
+				h++
+			}
+		}
+		if float64(h) < stackSideSupport*float64(n+1) {
+			return 0, false
+		}
+		total += n + 1
+		hits += h
+	}
+	s := float64(hits) / float64(total)
+	return s, s >= stackMeanSupport
 }
 
 // onNear reports whether an edge lies on the top-down pixel p or one of
@@ -1384,9 +1422,19 @@ func (e edgeMap) plainBorder(q models.Quad, inset float64) bool {
 		if len(vals) < n/2 {
 			return false
 		}
-		sorted := append([]int(nil), vals...)
-		sort.Ints(sorted)
-		med := sorted[len(sorted)/2]
+		// The median, sorted[len/2] of the levels sorted, by counting
+		// them (bytes).
+		var seen [256]int32
+		for _, g := range vals {
+			seen[g]++
+		}
+		med, below := 0, 0
+		for g, k := range seen {
+			if below += int(k); below > len(vals)/2 {
+				med = g
+				break
+			}
+		}
 		near := 0
 		for _, g := range vals {
 			if g-med <= stackBorderLevels && med-g <= stackBorderLevels {
