@@ -67,8 +67,11 @@
 // out; a name only well clear of every other face's), a site under a card
 // by the look of the part that shows (appearance_masked.go), and tokens
 // lying on other cards are looked for where the side search's segments or
-// an unnamed card propose one, and kept only when their look names them
-// (outline_tokens.go). A token-sized panel printed on a found card's face
+// an unnamed card propose one, by four sides a token's size apart on the
+// side search's edges (checked as a card's sides are), and in the cell of
+// a card found by its outline but not named, on Canny's edges of that cell
+// with the card's own face left in; each is kept only when its look names
+// a token (outline_tokens.go). A token-sized panel printed on a found card's face
 // is not a token.
 // A card whose border shows faintly (a pale card on a pale mat, a frame
 // out of focus) leaves straight edges that no card found explains; on the
@@ -132,8 +135,10 @@
 // as far cards look, and blurred, as a camera out of focus sees them: the
 // strongest corners only) and the index is cached on disk, keyed by the
 // catalog's content. A hand or arm reaching over the realm (a large skin-coloured blob,
-// not the mat's own colour nor a card's art, crossing the realm's edge) marks
-// the frame occluded; so does another large object over the realm
+// not the mat's own colour nor a card's art, crossing the realm's edge; or,
+// an arm in a sleeve, a whole skin blob larger than a card and not
+// card-shaped anywhere over the realm: cards not found punch holes in it
+// with their printed frames and text) marks the frame occluded; so does another large object over the realm
 // (foreign.go): off the cards found and the grid lines, a region of colours
 // the visible mat nowhere shows, at least 3% of the realm, with a sharp edge
 // (a lamp's glare fades out), not card-shaped and not in the found cards'
