@@ -884,12 +884,7 @@ type sidePeak struct {
 
 // sidePeaks projects the edge pixels whose gradient points along alpha
 // (either way) onto alpha and gives the positions where at least minCount
-// of them lie on one line, strongest first.
-func sidePeaks(px *dirPixels, alpha float64, off image.Point, minCount float64) []sidePeak {
-	return (&squareMemo{}).sidePeaks(px, alpha, off, minCount)
-}
-
-// sidePeaks is sidePeaks in m's scratch.
+// of them lie on one line, strongest first, in m's scratch.
 func (m *squareMemo) sidePeaks(px *dirPixels, alpha float64, off image.Point, minCount float64) []sidePeak {
 	ca, sa := math.Cos(alpha), math.Sin(alpha)
 	dirA := math.Mod(alpha, math.Pi)
