@@ -236,46 +236,15 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 	var out []stackedCard
 	all := found
 	for _, r := range wins {
-		off := models.Point{X: float64(r.Min.X), Y: float64(r.Min.Y)}
-		var poly []models.Point
-		if len(o.within) > 0 {
-			poly = clipToRect(o.within, r)
-			if len(poly) < 3 {
-				continue
-			}
-		} else {
-			poly = []models.Point{{X: 0, Y: 0}, {X: float64(r.Dx() - 1), Y: 0}, {X: float64(r.Dx() - 1), Y: float64(r.Dy() - 1)}, {X: 0, Y: float64(r.Dy() - 1)}}
-		}
-		hidden := make([]models.Quad, 0, len(hiddenAll))
-		for _, q := range hiddenAll {
-			var m models.Quad
-			for i, p := range q {
-				m[i] = models.Point{X: p.X - off.X, Y: p.Y - off.Y}
-			}
-			hidden = append(hidden, m)
-		}
-		src := gray.Region(r)
-		err := b.edges.cannyWidth(src, b.noMsk, &b.thin, math.Round(o.low*againThresholdScale), math.Round(o.high*againThresholdScale),
-			cannyOptions{blur: true, within: poly, hidden: hidden, blurred: &b.grey}, widestVectors)
-		src.Close()
+		ws, thinPix, _, err := o.windowSegments(b, gray, r, hiddenAll, math.Round(o.low*againThresholdScale), math.Round(o.high*againThresholdScale), sideMinShare*shape.short)
 		if err != nil {
 			return out
 		}
-		thinPix, err := b.thin.DataPtrUint8()
-		if err != nil {
-			return out
+		if thinPix == nil {
+			continue
 		}
-		if b.px, err = b.edges.markDirections(b.thin, b.grey, b.px); err != nil {
-			return out
-		}
-		var ws []segment
-		ws, b.codes = segmentsOf(thinPix, b.px, r.Dx(), b.codes, sideMinShare*shape.short)
 		segs := ws[:0]
 		for _, sg := range ws {
-			c, sn := math.Cos(sg.theta), math.Sin(sg.theta)
-			sg.rho += off.X*c + off.Y*sn
-			d := -off.X*sn + off.Y*c
-			sg.t0, sg.t1 = sg.t0+d, sg.t1+d
 			if onLine(sg, grid, sideGridTolMM*v.pxPerMM) || onLine(sg, outlines, stackSnapPx) || insideAny(sg.mid(), inner) {
 				continue
 			}
@@ -292,6 +261,54 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 		}
 	}
 	return out
+}
+
+// windowSegments runs Canny again, with buffers b, over window r of the
+// top-down image gray at thresholds low and high, within o.within and with
+// the quads hidden (top-down pixels) left out, and gives the straight runs
+// of its edges at least minLen long (segmentsOf) in the top-down image's
+// pixels, and the window's thin and blurred edges (b's, kept until its
+// next use). A window outside o.within gives no edges (nil).
+func (o *outlineFinder) windowSegments(b *againBuffers, gray gocv.Mat, r image.Rectangle, hidden []models.Quad, low, high, minLen float64) (segs []segment, thinPix, greyPix []byte, err error) {
+	off := models.Point{X: float64(r.Min.X), Y: float64(r.Min.Y)}
+	poly := []models.Point{{X: 0, Y: 0}, {X: float64(r.Dx() - 1), Y: 0}, {X: float64(r.Dx() - 1), Y: float64(r.Dy() - 1)}, {X: 0, Y: float64(r.Dy() - 1)}}
+	if len(o.within) > 0 {
+		if poly = clipToRect(o.within, r); len(poly) < 3 {
+			return nil, nil, nil, nil
+		}
+	}
+	moved := make([]models.Quad, 0, len(hidden))
+	for _, q := range hidden {
+		var m models.Quad
+		for i, p := range q {
+			m[i] = models.Point{X: p.X - off.X, Y: p.Y - off.Y}
+		}
+		moved = append(moved, m)
+	}
+	src := gray.Region(r)
+	err = b.edges.cannyWidth(src, b.noMsk, &b.thin, low, high, cannyOptions{blur: true, within: poly, hidden: moved, blurred: &b.grey}, widestVectors)
+	src.Close()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if thinPix, err = b.thin.DataPtrUint8(); err != nil {
+		return nil, nil, nil, err
+	}
+	if greyPix, err = b.grey.DataPtrUint8(); err != nil {
+		return nil, nil, nil, err
+	}
+	if b.px, err = b.edges.markDirections(b.thin, b.grey, b.px); err != nil {
+		return nil, nil, nil, err
+	}
+	segs, b.codes = segmentsOf(thinPix, b.px, r.Dx(), b.codes, minLen)
+	for i := range segs {
+		sg := &segs[i]
+		c, sn := math.Cos(sg.theta), math.Sin(sg.theta)
+		sg.rho += off.X*c + off.Y*sn
+		d := -off.X*sn + off.Y*c
+		sg.t0, sg.t1 = sg.t0+d, sg.t1+d
+	}
+	return segs, thinPix, greyPix, nil
 }
 
 // againGridTolMM is how near a grid line a segment along it lies to be

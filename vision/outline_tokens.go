@@ -193,46 +193,15 @@ func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Recta
 		if r.Empty() {
 			continue
 		}
-		off := models.Point{X: float64(r.Min.X), Y: float64(r.Min.Y)}
-		poly := []models.Point{{X: 0, Y: 0}, {X: float64(r.Dx() - 1), Y: 0}, {X: float64(r.Dx() - 1), Y: float64(r.Dy() - 1)}, {X: 0, Y: float64(r.Dy() - 1)}}
-		if len(o.within) > 0 {
-			if poly = clipToRect(o.within, r); len(poly) < 3 {
-				continue
-			}
-		}
-		hidden := make([]models.Quad, 0, len(o.hidden))
-		for _, q := range o.hidden {
-			var m models.Quad
-			for i, p := range q {
-				m[i] = models.Point{X: p.X - off.X, Y: p.Y - off.Y}
-			}
-			hidden = append(hidden, m)
-		}
-		src := gray.Region(r)
-		err := b.edges.cannyWidth(src, b.noMsk, &b.thin, o.low, o.high, cannyOptions{blur: true, within: poly, hidden: hidden, blurred: &b.grey}, widestVectors)
-		src.Close()
+		ws, thinPix, greyPix, err := o.windowSegments(b, gray, r, o.hidden, o.low, o.high, sideMinShare*shape.short)
 		if err != nil {
 			return out
 		}
-		thinPix, err := b.thin.DataPtrUint8()
-		if err != nil {
-			return out
+		if thinPix == nil {
+			continue
 		}
-		greyPix, err := b.grey.DataPtrUint8()
-		if err != nil {
-			return out
-		}
-		if b.px, err = b.edges.markDirections(b.thin, b.grey, b.px); err != nil {
-			return out
-		}
-		var ws []segment
-		ws, b.codes = segmentsOf(thinPix, b.px, r.Dx(), b.codes, sideMinShare*shape.short)
 		segs := ws[:0]
 		for _, sg := range ws {
-			c, sn := math.Cos(sg.theta), math.Sin(sg.theta)
-			sg.rho += off.X*c + off.Y*sn
-			d := -off.X*sn + off.Y*c
-			sg.t0, sg.t1 = sg.t0+d, sg.t1+d
 			if onLine(sg, grid, sideGridTolMM*v.pxPerMM) {
 				continue
 			}
