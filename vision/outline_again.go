@@ -210,14 +210,13 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 	}
 	W, H := gray.Cols(), gray.Rows()
 	wins := againWindows(sides, shape.long, againMarginMM*v.pxPerMM, W, H)
-	if len(wins) == 0 || o.sides.grey.Rows() != H || o.sides.grey.Cols() != W {
+	if len(wins) == 0 {
 		return nil
 	}
-	greyPix, err := o.sides.grey.DataPtrUint8()
-	if err != nil {
+	grey, ok := frameEdgeMap(o.sides.grey, W, H)
+	if !ok {
 		return nil
 	}
-	grey := edgeMap{pix: greyPix, w: W, h: H}
 	var cardSized []models.Quad
 	for _, q := range foundQuads {
 		if a := quadArea(q) / (shape.short * shape.long); a > 0.7 && a < 1.4 {

@@ -335,15 +335,23 @@ func sideSegment(a, b models.Point) segment {
 // blurredGrey gives the blurred top-down grey image that findUnknownCards
 // left for this frame (gray's size), when it did.
 func (o *outlineFinder) blurredGrey(gray gocv.Mat) (edgeMap, bool) {
-	b := &o.sides
-	if !b.ready || b.grey.Rows() != gray.Rows() || b.grey.Cols() != gray.Cols() {
+	if !o.sides.ready {
 		return edgeMap{}, false
 	}
-	pix, err := b.grey.DataPtrUint8()
+	return frameEdgeMap(o.sides.grey, gray.Cols(), gray.Rows())
+}
+
+// frameEdgeMap gives m, one of the side search's buffers over the whole
+// top-down image, as an edge map when it holds one of w×h pixels.
+func frameEdgeMap(m gocv.Mat, w, h int) (edgeMap, bool) {
+	if m.Rows() != h || m.Cols() != w {
+		return edgeMap{}, false
+	}
+	pix, err := m.DataPtrUint8()
 	if err != nil {
 		return edgeMap{}, false
 	}
-	return edgeMap{pix: pix, w: gray.Cols(), h: gray.Rows()}, true
+	return edgeMap{pix: pix, w: w, h: h}, true
 }
 
 // findSidedCards finds the standard cards whose four sides show on the
@@ -354,21 +362,16 @@ func (o *outlineFinder) blurredGrey(gray gocv.Mat) (edgeMap, bool) {
 func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
 	b := &o.sides
 	b.segs = b.segs[:0]
-	if !b.ready || b.thin.Rows() != gray.Rows() || b.thin.Cols() != gray.Cols() || b.grey.Rows() != gray.Rows() || b.grey.Cols() != gray.Cols() {
+	if !b.ready {
+		return nil
+	}
+	w, h := gray.Cols(), gray.Rows()
+	thin, okThin := frameEdgeMap(b.thin, w, h)
+	grey, okGrey := frameEdgeMap(b.grey, w, h)
+	if !okThin || !okGrey {
 		return nil
 	}
 	b.ready = false
-	w, h := gray.Cols(), gray.Rows()
-	thinPix, err := b.thin.DataPtrUint8()
-	if err != nil {
-		return nil
-	}
-	greyPix, err := b.grey.DataPtrUint8()
-	if err != nil {
-		return nil
-	}
-	thin := edgeMap{pix: thinPix, w: w, h: h}
-	grey := edgeMap{pix: greyPix, w: w, h: h}
 	shape := outlineShapeOf(v, models.KindStandard)
 	// The cards found, their outlines with them, are explained: their
 	// edges are left out. (The grid lines' are left in: a card's side
@@ -389,11 +392,12 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	}
 	// Each edge pixel marked with its direction (an edge still, for the
 	// sides' support and snapping below).
+	var err error
 	if b.px, err = o.edges.markDirections(b.thin, b.grey, b.px); err != nil {
 		return nil
 	}
 	var segs []segment
-	segs, b.codes = segmentsOf(thinPix, b.px, w, b.codes, sideMinShare*shape.short)
+	segs, b.codes = segmentsOf(thin.pix, b.px, w, b.codes, sideMinShare*shape.short)
 	// What the grid and the cards found explain proposes nothing.
 	foundQuads := make([]models.Quad, 0, len(found))
 	inner := make([]models.Quad, 0, len(found))

@@ -153,20 +153,14 @@ func namedQuads(named []namedCard) []models.Quad {
 // card (named) nor of a token found already (taken), none covering
 // another.
 func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *view, shape outlineShape, named, taken []models.Quad) []models.Quad {
-	b := &o.sides
-	w, h := gray.Cols(), gray.Rows()
-	if len(cands) == 0 || b.thin.Rows() != h || b.thin.Cols() != w || b.grey.Rows() != h || b.grey.Cols() != w {
+	if len(cands) == 0 {
 		return nil
 	}
-	thinPix, err := b.thin.DataPtrUint8()
-	if err != nil {
+	thin, okThin := frameEdgeMap(o.sides.thin, gray.Cols(), gray.Rows())
+	grey, okGrey := frameEdgeMap(o.sides.grey, gray.Cols(), gray.Rows())
+	if !okThin || !okGrey {
 		return nil
 	}
-	greyPix, err := b.grey.DataPtrUint8()
-	if err != nil {
-		return nil
-	}
-	thin, grey := edgeMap{pix: thinPix, w: w, h: h}, edgeMap{pix: greyPix, w: w, h: h}
 	skip := func(q models.Quad) bool { return insideAny(q.Center(), named) || sameCardAsAny(q, taken) }
 	var out []models.Quad
 	for _, r := range candidateRectangles(cands, thin, grey, v, shape, skip) {
