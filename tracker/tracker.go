@@ -775,7 +775,7 @@ func (t *Tracker) emit(site, units, spells *[models.Columns * models.Rows]readyR
 	for _, id := range hidden {
 		t.board.setHidden(id, true)
 	}
-	evs = t.inferTurn(evs)
+	evs = t.inferTurn(evs, shown)
 	for _, ev := range evs {
 		if _, err := t.board.Apply(ev); err != nil {
 			panic(fmt.Sprintf("tracker: event %+v does not fit its own board: %v", ev, err))
@@ -839,7 +839,7 @@ func (t *Tracker) Flush() []models.Event {
 	t.holds = nil
 	summonEvents, taps := t.summonEvents(summons)
 	evs := append(removalEvents(removals), summonEvents...)
-	evs = t.inferTurn(append(evs, taps...))
+	evs = t.inferTurn(append(evs, taps...), nil)
 	for _, ev := range evs {
 		if _, err := t.board.Apply(ev); err != nil {
 			panic(fmt.Sprintf("tracker: event %+v does not fit its own board: %v", ev, err))

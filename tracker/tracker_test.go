@@ -111,6 +111,25 @@ func TestTrackerScripts(t *testing.T) {
 			},
 		},
 		{
+			name:  "a covered Avatar untaps at its turn's start and shows again tapped: tapped again",
+			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)}},
+			steps: []step{
+				{hand, still, all(put("C2", site("Red Desert", S)), turn("C1", "Sorcerer", true))},
+				{hand, still, all(take("C1", "Sorcerer"), put("C1", unit("Pit Goblin", S)))},
+				{hand, still, all(put("C4", site("Spring River", N)), turn("C4", "Geomancer", true))},
+				{hand, still, all(put("B2", unit("Foot Soldier", S)), moveCard("C1", "C2", "Pit Goblin"),
+					put("C1", card{"Sorcerer", models.Avatar, S, true}))},
+			},
+			want: []string{
+				"game_start south=Sorcerer north=Geomancer", "site_played south Arid Desert C1",
+				"turn_start south", "site_played south Red Desert C2", "card_tapped south Sorcerer C1",
+				"unit_summoned south Pit Goblin C1",
+				"turn_end south", "turn_start north", "site_played north Spring River C4", "card_tapped north Geomancer C4",
+				"turn_end north", "turn_start south", "card_untapped south Sorcerer C1",
+				"unit_moved south Pit Goblin C1→C2", "unit_summoned south Foot Soldier B2", "card_tapped south Sorcerer C1",
+			},
+		},
+		{
 			name: "a unit moved onto another hides it; the hidden one comes out elsewhere",
 			start: table{"C1": {site("Arid Desert", S), avatar("Sorcerer", S)}, "C4": {avatar("Geomancer", N)},
 				"C2": {site("Red Desert", S), unit("Pit Goblin", S)}, "C3": {site("Spring River", N), unit("Bog Frog", N)}},

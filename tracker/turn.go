@@ -1,6 +1,10 @@
 package tracker
 
-import "github.com/tablecam/tablecam/models"
+import (
+	"slices"
+
+	"github.com/tablecam/tablecam/models"
+)
 
 // inferTurn puts turn_end and turn_start before a frame's events when they
 // show that the turn has passed:
@@ -10,7 +14,11 @@ import "github.com/tablecam/tablecam/models"
 //     does that, so it is their turn;
 //   - before any turn has started, the first player to act (play, summon,
 //     tap, move) is the one whose turn it is.
-func (t *Tracker) inferTurn(evs []models.Event) []models.Event {
+//
+// shown lists the hidden units the frame shows again. One the start phase
+// untaps that shows again tapped (its tapped state unchanged, so no event
+// of its own) was tapped again since: card_tapped follows.
+func (t *Tracker) inferTurn(evs []models.Event, shown []int) []models.Event {
 	next := models.NoPlayer
 	for _, ev := range evs {
 		if ev.Type == models.CardUntapped && ev.Player != models.NoPlayer && ev.Player != t.active {
@@ -40,16 +48,20 @@ func (t *Tracker) inferTurn(evs []models.Event) []models.Event {
 		}
 		prefix = append(prefix, models.Event{Type: models.TurnStart, Player: next})
 		// The start phase untaps the player's cards, hidden ones too.
+		var retapped []models.Event
 		for _, c := range models.AllCells() {
 			for _, u := range t.board.At(c).Units {
 				if u.Hidden && u.Tapped && u.Owner == next && !mentions(evs, models.CardUntapped, c, u.Card) {
 					prefix = append(prefix, models.Event{Type: models.CardUntapped, Player: next, Cell: models.CellPtr(c), Card: u.Card})
 					untapped[u.ID] = true
+					if slices.Contains(shown, u.ID) {
+						retapped = append(retapped, models.Event{Type: models.CardTapped, Player: next, Cell: models.CellPtr(c), Card: u.Card})
+					}
 				}
 			}
 		}
 		t.active = next
-		evs = append(prefix, evs...)
+		evs = append(append(prefix, evs...), retapped...)
 	}
 	return t.avatarTaps(evs, untapped)
 }
