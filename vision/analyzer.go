@@ -179,6 +179,16 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		changed := !obs.Occluded && a.stable.changed(smallGray)
 		a.lap("steady test")
 		if !changed {
+			if a.stable.wantsNames() {
+				if err := warpGray(); err != nil {
+					return obs, rescale, err
+				}
+				cards, _, err := a.readCards(gray, v, false)
+				if err != nil {
+					return obs, rescale, err
+				}
+				a.stable.takeNames(cards)
+			}
 			obs.Cards = append(obs.Cards, a.stable.cards...)
 			return obs, rescale, nil
 		}

@@ -1,7 +1,10 @@
 package vision
 
 import (
+	"cmp"
 	"image"
+	"math"
+	"slices"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
@@ -14,6 +17,127 @@ type stableFrame struct {
 	view  *view
 	blur  gocv.Mat
 	cards []models.CardObservation
+	// steady counts the frames found unchanged since; rereads the readings
+	// made since to name its unnamed cards (see wantsNames).
+	steady, rereads int
+}
+
+// A card the stable reading left unnamed may be named in the next frames of
+// the same scene. The stable reading is the first frame read after the
+// scene changed, and a card on the edge of being named (small in the frame,
+// with few features) fails in one frame of several, the next ones named it;
+// kept as it was read, it would stay unnamed for as long as nothing moves.
+// So while the scene stays still and a card is unnamed, every rereadEvery-th
+// frame is read in full again, at most rereadTimes times, and the names it
+// gives the cards left unnamed are taken (takeNames). Nothing else of the
+// stable reading changes, so no card flickers in or out.
+const (
+	rereadEvery = 2
+	rereadTimes = 8
+)
+
+// wantsNames counts one more frame found unchanged and reports whether it
+// is to be read again to name the stable reading's unnamed cards.
+func (s *stableFrame) wantsNames() bool {
+	s.steady++
+	if s.rereads >= rereadTimes || s.steady%rereadEvery != 0 {
+		return false
+	}
+	for _, c := range s.cards {
+		if !c.Identified() {
+			s.rereads++
+			return true
+		}
+	}
+	return false
+}
+
+// takeNames gives each unnamed card of the stable reading the card read in
+// its place (see samePlace) by a new reading of the same scene, cards, when
+// that card is named. A named card in the place of a stable card of the
+// same name is that card, and is taken by no other; the pairs whose centres
+// lie nearest are made first.
+func (s *stableFrame) takeNames(cards []models.CardObservation) {
+	taken := make([]bool, len(cards))
+	for i, c := range cards {
+		if !c.Identified() {
+			taken[i] = true
+			continue
+		}
+		for _, st := range s.cards {
+			if st.Identified() && *st.Name == *c.Name && samePlace(st.Quad, c.Quad) {
+				taken[i] = true
+				break
+			}
+		}
+	}
+	type pair struct {
+		stable, read int
+		d            float64
+	}
+	var pairs []pair
+	for k, st := range s.cards {
+		if st.Identified() {
+			continue
+		}
+		for i, c := range cards {
+			if !taken[i] && samePlace(st.Quad, c.Quad) {
+				pairs = append(pairs, pair{k, i, centreDistance(st.Quad, c.Quad)})
+			}
+		}
+	}
+	// The nearest pairs first: each card takes at most one name.
+	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.d, b.d) })
+	for _, p := range pairs {
+		if !taken[p.read] && !s.cards[p.stable].Identified() {
+			s.cards[p.stable] = cards[p.read]
+			taken[p.read] = true
+		}
+	}
+}
+
+// samePlace reports whether two card quads (in image pixels) are one card's
+// place: their centres within a quarter of the card's short side, their
+// areas within a third of each other and their long sides within 15° of
+// each other.
+func samePlace(a, b models.Quad) bool {
+	_, sa, ta := quadAxes(a)
+	_, sb, tb := quadAxes(b)
+	if sa <= 0 || sb <= 0 {
+		return false
+	}
+	if centreDistance(a, b) > 0.25*math.Min(sa, sb) {
+		return false
+	}
+	if r := a.Area() / b.Area(); r < 0.75 || r > 1/0.75 {
+		return false
+	}
+	d := math.Mod(math.Abs(ta-tb), math.Pi)
+	return math.Min(d, math.Pi-d) <= 15*math.Pi/180
+}
+
+// centreDistance is the distance between two quads' centres.
+func centreDistance(a, b models.Quad) float64 {
+	p, q := a.Center(), b.Center()
+	return math.Hypot(p.X-q.X, p.Y-q.Y)
+}
+
+// quadAxes gives a quad's mean long and short side lengths and the long
+// sides' direction (radians, modulo π).
+func quadAxes(q models.Quad) (long, short, angle float64) {
+	side := func(i int) (float64, float64) {
+		p, r := q[i], q[(i+1)%4]
+		return math.Hypot(r.X-p.X, r.Y-p.Y), math.Atan2(r.Y-p.Y, r.X-p.X)
+	}
+	l0, t0 := side(0)
+	l1, t1 := side(1)
+	l2, _ := side(2)
+	l3, _ := side(3)
+	a, b := (l0+l2)/2, (l1+l3)/2
+	if a >= b {
+		return a, b, math.Mod(t0+math.Pi, math.Pi)
+	}
+	return b, a, math.Mod(t1+math.Pi, math.Pi)
 }
 
 // Change detection thresholds: a tile changed when more than tileShare of its

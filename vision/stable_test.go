@@ -3,9 +3,11 @@ package vision
 import (
 	"image"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
@@ -100,5 +102,154 @@ func TestFullReadLeavesSteadyFrame(t *testing.T) {
 		if a.stable == stable {
 			t.Errorf("still %s: a frame with a card's centre painted over was found steady", name)
 		}
+	}
+}
+
+// fullReads counts the frames an analyzer reads in full (the grey full warp).
+type fullReads int
+
+func (n *fullReads) lap(stage string) {
+	if stage == "grey full warp" {
+		*n++
+	}
+}
+
+// TestSteadyFrameNamesCardsLater checks that a card the stable reading left
+// unnamed is read again while the scene stays still, and takes the name the
+// new reading gives it, while the other cards stay as they were read; and
+// that a card no reading names costs at most rereadTimes more readings.
+func TestSteadyFrameNamesCardsLater(t *testing.T) {
+	cat := devCatalog(t)
+	a, err := NewAnalyzer(cat, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var reads fullReads
+	a.laps = &reads
+	cards := []placement{{slug: "ember_whelp", x: 250, y: 112.5}, {slug: "emberfall_ridge", x: 150, y: 37.5}}
+	sc := renderTestScene(t, cat, cards, tiltedCorners, 3)
+	defer sc.frame.Close()
+	first := analyzeScene(t, a, sc)
+	if len(first.Cards) != 2 || !first.Cards[0].Identified() || !first.Cards[1].Identified() {
+		t.Fatalf("first reading: %d cards %+v, want both named", len(first.Cards), first.Cards)
+	}
+	// The first reading failed to name the Whelp (as one frame of several
+	// does for a card on the edge of being named).
+	whelp := -1
+	for i, c := range a.stable.cards {
+		if c.NameOr("") == "Ember Whelp" {
+			whelp = i
+		}
+	}
+	if whelp < 0 {
+		t.Fatal("no Ember Whelp in the stable reading")
+	}
+	a.stable.cards[whelp].Name, a.stable.cards[whelp].Slug, a.stable.cards[whelp].Type = nil, nil, nil
+	a.stable.cards[whelp].Confidence = 0.2
+	reads = 0
+	for i := 1; i <= rereadEvery; i++ {
+		obs := analyzeScene(t, a, sc)
+		named := 0
+		for _, c := range obs.Cards {
+			if c.Identified() {
+				named++
+			}
+		}
+		switch {
+		case len(obs.Cards) != 2:
+			t.Fatalf("steady frame %d: %d cards, want 2", i, len(obs.Cards))
+		case i < rereadEvery && (named != 1 || reads != 0):
+			t.Errorf("steady frame %d: %d named, %d full readings; want the stable reading as it was (1 named, none read)", i, named, reads)
+		case i == rereadEvery && (named != 2 || reads != 1):
+			t.Errorf("steady frame %d: %d named, %d full readings; want both named after one reading", i, named, reads)
+		}
+	}
+	// A card no reading names (here: one the stable reading holds that the
+	// frame does not show) is read for at most rereadTimes times.
+	ghost := a.stable.cards[whelp]
+	ghost.Name, ghost.Slug, ghost.Type = nil, nil, nil
+	for i := range ghost.Quad {
+		ghost.Quad[i].X += 300
+	}
+	a.stable.cards = append(a.stable.cards, ghost)
+	left := rereadTimes - a.stable.rereads
+	reads = 0
+	for i := 0; i < rereadEvery*(rereadTimes+3); i++ {
+		if obs := analyzeScene(t, a, sc); len(obs.Cards) != 3 {
+			t.Fatalf("steady frame: %d cards, want the stable reading's 3", len(obs.Cards))
+		}
+	}
+	if int(reads) != left {
+		t.Errorf("%d full readings for a card never named, want the %d left of %d", reads, left, rereadTimes)
+	}
+}
+
+func TestTakeNames(t *testing.T) {
+	name := func(s string) *string { return &s }
+	// Card quads in image pixels, clockwise from the face's top-left.
+	portrait := func(cx, cy float64) models.Quad {
+		return models.Quad{{X: cx - 31, Y: cy - 44}, {X: cx + 31, Y: cy - 44}, {X: cx + 31, Y: cy + 44}, {X: cx - 31, Y: cy + 44}}
+	}
+	landscape := func(cx, cy float64) models.Quad {
+		return models.Quad{{X: cx - 44, Y: cy - 31}, {X: cx + 44, Y: cy - 31}, {X: cx + 44, Y: cy + 31}, {X: cx - 44, Y: cy + 31}}
+	}
+	card := func(n string, q models.Quad) models.CardObservation {
+		c := models.CardObservation{Quad: q, Confidence: 0.2}
+		if n != "" {
+			c.Name, c.Confidence = name(n), 0.8
+		}
+		return c
+	}
+	tests := []struct {
+		name        string
+		stable, now []models.CardObservation
+		want        []string // the stable cards' names after ("" unnamed)
+	}{
+		{"an unnamed card named in its place",
+			[]models.CardObservation{card("", portrait(100, 100))},
+			[]models.CardObservation{card("Ember Whelp", portrait(104, 98))},
+			[]string{"Ember Whelp"}},
+		{"a card named elsewhere names nothing",
+			[]models.CardObservation{card("", portrait(100, 100))},
+			[]models.CardObservation{card("Ember Whelp", portrait(140, 100))},
+			[]string{""}},
+		{"a card lying across (a site under an upright unit) names nothing",
+			[]models.CardObservation{card("", portrait(100, 100))},
+			[]models.CardObservation{card("Arid Desert", landscape(100, 100))},
+			[]string{""}},
+		{"a token's half-size card names nothing",
+			[]models.CardObservation{card("", models.Quad{{X: 78, Y: 78}, {X: 122, Y: 78}, {X: 122, Y: 122}, {X: 78, Y: 122}})},
+			[]models.CardObservation{card("Ember Whelp", portrait(100, 100))},
+			[]string{""}},
+		{"the site under a tapped unit keeps its name; the unit takes the other",
+			[]models.CardObservation{card("Arid Desert", landscape(100, 100)), card("", landscape(102, 101))},
+			[]models.CardObservation{card("Arid Desert", landscape(100, 100)), card("Pit Goblin", landscape(102, 101))},
+			[]string{"Arid Desert", "Pit Goblin"}},
+		{"the site under a tapped unit, read alone, does not name the unit",
+			[]models.CardObservation{card("Arid Desert", landscape(100, 100)), card("", landscape(102, 101))},
+			[]models.CardObservation{card("Arid Desert", landscape(101, 100))},
+			[]string{"Arid Desert", ""}},
+		{"a named card is not renamed",
+			[]models.CardObservation{card("Arid Desert", landscape(100, 100))},
+			[]models.CardObservation{card("Red Desert", landscape(100, 100))},
+			[]string{"Arid Desert"}},
+		{"one name names one card: the nearer",
+			[]models.CardObservation{card("", portrait(100, 100)), card("", portrait(108, 100))},
+			[]models.CardObservation{card("Ember Whelp", portrait(107, 100))},
+			[]string{"", "Ember Whelp"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &stableFrame{cards: tc.stable}
+			s.takeNames(tc.now)
+			var got []string
+			for _, c := range s.cards {
+				got = append(got, c.NameOr(""))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("names %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
