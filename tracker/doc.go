@@ -17,7 +17,8 @@
 // a moment makes no removal and no return, and a card that leaves while a move waits and comes
 // back to its own cell never left; a site under units is accepted from names voted across
 // frames (read even with low confidence, forgotten after a few seconds), and the turn is inferred
-// from untaps and from who plays.
+// from untaps and from who plays. The start phase untaps the player's hidden cards too; one
+// that shows again tapped in the same reading was tapped again since (card_tapped follows).
 //
 // A card the catalog lacks (an opponent's deck never scanned, a new set) is still a card on the
 // board: one that stays neither identified nor recognised as a card its cell holds for UnnamedHold

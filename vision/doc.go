@@ -144,5 +144,8 @@
 // (a lamp's glare fades out), not card-shaped and not in the found cards'
 // main colours (both are most likely a card the search missed). An Analyzer keeps the last stable frame: a frame in
 // which no part of the realm changed costs a half-resolution warp and a
-// difference.
+// difference. While it stays still and the stable reading holds an unnamed
+// card, every 2nd frame is read again (8 times at most) and a name read for
+// a card in its place is taken (stable.go): a card on the edge of being
+// named fails in one frame of several and would stay unnamed.
 package vision
