@@ -65,7 +65,10 @@
 // margin, broken between the boxes, pass for the realm's border row when an arm hides the true one (bare.go).
 // For the same reason a lattice of which two or more inner lines run over bare cloth, each between lines
 // drawn unbroken, is refused: a lattice of half the drawn lines' spacing (every other line across the
-// cells' middles) shows about as clearly as drawn lines as a right one.
+// cells' middles) shows about as clearly as drawn lines as a right one. So is a lattice both of whose
+// border lines along one direction run over bare cloth while a line between is drawn unbroken: one of a
+// wider spacing than the grid's, reaching past the realm on both sides (its inner lines on the dark
+// borders of rows of tokens lying across the realm's lines, which hide those lines).
 // And whichever way it was found, a lattice
 // whose cells no camera over a table could see in that shape (square pixels, principal point at the
 // frame's centre, a field of view of 19° or more: a lattice of half the row spacing over half the realm
