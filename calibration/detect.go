@@ -87,7 +87,12 @@ const splitMargin = 0.2
 // lattice whose grid does not end at its border (see endsAtBorder): on a
 // mat whose cells the cards nearly fill, what the cards leave of the lines
 // makes such lattices about as clear as the realm the edges found, whose
-// grid shows on most of its cells' sides and stops at its border.
+// grid shows on most of its cells' sides and stops at its border. And a
+// lattice the profile search does not believe itself replaces one of the
+// same realm (see sameRealm) whose lines it shows more clearly: the edges
+// found that realm, the profile search where its lines are (Canny edges
+// of lines a wide-angle lens bows, fitted straight, can put the realm's
+// corners a few percent of its width off).
 func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit) (gridFit, bool) {
 	rs := rm.ridgeScore(edge.h, g)
 	if rs >= crossCheckBelow || rm.bentRidgeScore(edge.h, g) >= crossCheckBelow {
@@ -107,7 +112,7 @@ func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeome
 		}
 		margin = splitMargin
 	}
-	if !ok || f.score <= rs+margin {
+	if f.score <= rs+margin || !ok && !sameRealm(edge.h, f.h, g) {
 		return edge, true
 	}
 	return gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}, true

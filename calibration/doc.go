@@ -23,7 +23,9 @@
 // as the edges' lattice means two grids explain the lines about equally (half the grid lost in a dim
 // corner or crushed to black): no realm rather than a coin toss (unless the profile search does not
 // believe its own lattice and the edges' grid ends at its border, see below: what cards leave of the
-// lines on a mat whose cells they nearly fill). Last, the lattice is moved by one
+// lines on a mat whose cells they nearly fill); a lattice of the same realm whose lines the profile search
+// shows more clearly replaces the edges' one even when the profile search does not believe it alone (the
+// edges fitting lines a lens bows can put the corners a few percent off). Last, the lattice is moved by one
 // cell, along either axis, when the move shows more clearly as drawn lines once its corners are
 // polished and also covers more of the sensitive edge map's grid (a row of card borders or the mat's
 // edge taken for the border); the moved lattice's lines are snapped to their edges again.

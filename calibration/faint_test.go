@@ -270,3 +270,32 @@ func TestPinholeBorderedOneAxis(t *testing.T) {
 		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%%", 100*e)
 	}
 }
+
+// TestCrossCheckSameRealmClearer hands crossCheck a lattice of the realm
+// read a fiftieth of its width off (as the edges read a grid whose lines a
+// lens bows), on a still whose grid the profile search reads right but
+// does not believe on its own (see TestConfirmedOnEdges): the lattice
+// whose lines are clearly the clearer drawn lines of the same realm wins,
+// its belief coming from the edges' finding that realm.
+func TestCrossCheckSameRealmClearer(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	truth, gray, rm, _ := stillLineMaps(t, dir, "0008")
+	defer gray.Close()
+	want, err := fitHomography(realmCorners(g), truth.Corners[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := homography{1, 0, 0.02 * g.WidthMM(), 0, 1, 0, 0, 0, 1}.Then(want)
+	if f, ok := detectFaint(gray, rm, nil, g, []gridFit{{h: off}}); ok || !sameRealm(f.h, want, g) {
+		t.Fatalf("the profile search believes its lattice %v or does not find the realm: the still no longer tests it", ok)
+	}
+	got, agreed := crossCheck(gray, rm, nil, g, gridFit{h: off, score: 0.5})
+	if !agreed {
+		t.Fatal("not agreed")
+	}
+	q, tq := quadOfLattice(got.h, g), quadOfLattice(want, g)
+	if e := cornerError(orientLike(q, tq), tq) / realmWidthPx(tq); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm's width: the lattice read off kept", 100*e)
+	}
+}
