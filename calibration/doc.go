@@ -41,7 +41,8 @@
 // across their own span only, where the realm's lines run: over the whole view, the table, the mat's
 // margin and cards beyond the realm drown lines half under cards), and the best lattices are polished
 // by climbing their corners on the same response, then moved by a cell when that shows clearer lines,
-// and judged once polished onto the lines' centres;
+// and judged once polished onto the lines' centres (and moved a cell onto the mat when the mat's edge runs
+// through its border column or row, see below: the realm lies there);
 // a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner outside the
 // frame, is refused, and one whose lines are only fairly clear (a grid half under cards, gold lines
 // light on dark art and dark on light) is believed only when the edges, read independently, cover at

@@ -165,6 +165,12 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 	if hs := settleOnSides(rm, best.h, g); hs != best.h {
 		best = gridFit{h: hs, score: rm.ridgeScore(hs, g)}
 	}
+	// The mat's edge in a border column or row: the realm lies a cell
+	// further onto the mat, and that lattice is the one to judge (see
+	// offTheMat; Detect refuses the lattice when it cannot be moved).
+	if hs, ok := offTheMat(rm, best.h, g); ok && hs != best.h {
+		best = gridFit{h: hs, score: rm.ridgeScore(hs, g)}
+	}
 	accepted := best.score >= minRidgeScore ||
 		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt) ||
 		best.score >= minBorderedRidgeScore && rm.endsAtBorder(best.h, g)

@@ -70,3 +70,40 @@ func TestDetectArmOverSouthRow(t *testing.T) {
 		})
 	}
 }
+
+// TestFaintMovedOffTheMat covers a bundled still's east column with an arm
+// (see TestDetectArmOverEastColumn): the line profiles read the grid a
+// column west, where the mat's edge runs through the lattice's west
+// column. The profile search judges the lattice moved a cell back onto the
+// mat (see offTheMat), not the one it read: it gives the realm.
+func TestFaintMovedOffTheMat(t *testing.T) {
+	dir := filepath.Dir(sampleStills(t)[0])
+	g := models.DefaultRealm()
+	cw, ch, w, hh := g.CellWidthMM, g.CellHeightMM, g.WidthMM(), g.HeightMM()
+	truth, frame := readStill(t, dir, "0064")
+	defer frame.Close()
+	h, err := fitHomography(realmCorners(g), truth.Corners[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := coverWithArm(t, &frame, h, []models.Point{{X: w - cw - 15, Y: 0.8 * ch}, {X: w + 40, Y: 0.8 * ch}, {X: w + 50, Y: hh + 400}, {X: w - cw - 25, Y: hh + 400}})
+	defer covered.Close()
+	gray, scale := workingGray(covered)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := detectFaint(gray, rm, nil, g, nil)
+	if f.h == (homography{}) {
+		t.Fatal("no lattice")
+	}
+	want := hWorking(h, scale)
+	if run, side := rm.straightEdge(f.h, g); run >= minEdgeRun {
+		t.Errorf("the mat's edge runs through the lattice's border (run %.2f, side %d)", run, side)
+	}
+	q, tq := quadOfLattice(f.h, g), quadOfLattice(want, g)
+	if !sameRealm(f.h, want, g) || cornerError(orientLike(q, tq), tq)/realmWidthPx(tq) > 0.01 {
+		t.Errorf("not the realm: %v, want %v", fmtQuad(q), fmtQuad(tq))
+	}
+}
