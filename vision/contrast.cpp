@@ -42,6 +42,23 @@ void countTile(const cv::Mat &src, int x0, int tileW, int y0, int y1, unsigned (
     for (int y = y0; y < y1; y++) {
         const uchar *row = src.ptr<uchar>(y < rows ? y : cv::borderInterpolate(y, rows, cv::BORDER_REFLECT_101));
         int x = x0;
+        // 32 pixels of one grey level (the black outside the camera's
+        // view, a glare, a plain mat) are counted at once.
+        for (; x + 32 <= x1; x += 32) {
+            uint64_t w[4];
+            std::memcpy(w, row + x, sizeof w);
+            const uint64_t same = (uint64_t)row[x] * 0x0101010101010101ull;
+            if (((w[0] ^ same) | (w[1] ^ same) | (w[2] ^ same) | (w[3] ^ same)) == 0) {
+                sub[0][row[x]] += 32;
+                continue;
+            }
+            for (int k = x; k < x + 32; k += 4) {
+                sub[0][row[k]]++;
+                sub[1][row[k + 1]]++;
+                sub[2][row[k + 2]]++;
+                sub[3][row[k + 3]]++;
+            }
+        }
         for (; x + 4 <= x1; x += 4) {
             sub[0][row[x]]++;
             sub[1][row[x + 1]]++;

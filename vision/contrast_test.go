@@ -119,6 +119,17 @@ func TestEqualizerIsCLAHE(t *testing.T) {
 			}
 		}
 		inputs = append(inputs, input{fmt.Sprintf("ramp %dx%d", c.w, c.h), ramp, c.tiles})
+		// Plateaus: runs of one grey level, from a few pixels to a row,
+		// which countTile counts 32 at a time.
+		plateaus := gocv.NewMatWithSize(c.h, c.w, gocv.MatTypeCV8UC1)
+		defer plateaus.Close()
+		for y := 0; y < c.h; y++ {
+			run := 1 + y*7%80
+			for x := 0; x < c.w; x++ {
+				plateaus.SetUCharAt(y, x, uint8((x/run*37+y/3*11)%256))
+			}
+		}
+		inputs = append(inputs, input{fmt.Sprintf("plateaus %dx%d", c.w, c.h), plateaus, c.tiles})
 	}
 	e := newContrastEqualizer(2)
 	defer e.close()
