@@ -503,11 +503,22 @@ __attribute__((target("avx2"))) void colorRowAVX2(const cv::Mat &src, const doub
 // a load per pixel, as grayRowVBMI: the sixteen pixels' neighbours lie in
 // a window of the frame's rows, 128 bytes (42 pixels) wide, and two byte
 // permutes (VBMI) per row pick out every lane's pixel and right neighbour
-// in all three channels; each lane then keeps its two rows. A group whose
-// window is wider, or more than colorWindowRows rows high (a frame turned
-// far from the view's rows), or whose neighbours are not all inside the
-// frame takes colorRowAVX2's way, with the same result.
+// in all three channels; each lane then keeps its two rows. At the
+// frame's edge the window holds zeros outside the frame (as colorRow
+// reads it there). A group whose window is wider, or more than
+// colorWindowRows rows high (a frame turned far from the view's rows),
+// takes colorRowAVX2's way, with the same result.
 const int colorWindowRows = 8;
+
+// byteRange marks the bytes from..to (from inclusive; either may lie
+// outside 0..64) of a 64-byte register.
+__attribute__((target("avx512bw"))) inline __mmask64 byteRange(int from, int to) {
+    from = std::max(from, 0), to = std::min(to, 64);
+    if (from >= to)
+        return 0;
+    const __mmask64 below = to >= 64 ? ~0ULL : (1ULL << to) - 1;
+    return below & ~((1ULL << from) - 1);
+}
 
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBMI(const cv::Mat &src, const double *m, int row, int n, uchar *out) {
     const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
@@ -519,6 +530,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBM
     // A window's 128 bytes from pixel x0 hold pixels x0..x0+41 whole: a
     // lane's pixel and its right neighbour when dx ≤ 40.
     const __m512i widest = _mm512_set1_epi32(40), byte = _mm512_set1_epi32(0xff), spread = _mm512_set1_epi32(0x01010101);
+    const __m512 minusOne = _mm512_set1_ps(-1), fcols = _mm512_set1_ps((float)cols), frows = _mm512_set1_ps((float)rows);
     // Per lane, at byte t = 3·dx of a row's window: the pixel's and its
     // neighbour's blue and green (t, t+3, t+1, t+4), and red (t+2, t+5).
     const __m512i blueGreen = _mm512_set1_epi32(0x04010300), red = _mm512_set1_epi32(0x0502);
@@ -540,25 +552,52 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBM
         const __mmask16 inside = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(flx, zero, _CMP_GE_OQ) &
                                  _mm512_cmp_ps_mask(flx, xmax, _CMP_LE_OQ) & _mm512_cmp_ps_mask(fly, zero, _CMP_GE_OQ) &
                                  _mm512_cmp_ps_mask(fly, ymax, _CMP_LE_OQ);
-        if (inside != 0xffff || !windows) {
+        if (!windows) {
             colorRowAVX2(src, m, row, x, x + 16, out);
             continue;
         }
+        // A group at the frame's edge (some lane's neighbours outside it)
+        // reads a window with zeros outside the frame, as colorRow reads
+        // them; its lanes without a neighbour inside the frame (or behind
+        // the horizon) are black.
+        const bool edge = inside != 0xffff;
+        __mmask16 lit = 0xffff;
+        if (edge) {
+            lit = _mm512_cmp_ps_mask(w, zero, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fx, minusOne, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fx, fcols, _CMP_LT_OQ) &
+                  _mm512_cmp_ps_mask(fy, minusOne, _CMP_GT_OQ) & _mm512_cmp_ps_mask(fy, frows, _CMP_LT_OQ);
+            if (lit == 0) {
+                std::memset(out + 3 * x, 0, 48);
+                continue;
+            }
+        }
         const __m512i ix = _mm512_cvttps_epi32(flx), iy = _mm512_cvttps_epi32(fly);
-        const int x0 = std::min(endsMin(ix), cols - 43), y0 = endsMin(iy);
+        const int x0 = edge ? _mm512_mask_reduce_min_epi32(lit, ix) : std::min(endsMin(ix), cols - 43);
+        const int y0 = edge ? _mm512_mask_reduce_min_epi32(lit, iy) : endsMin(iy);
         const __m512i dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0)), dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0));
         // (Unsigned: a lane left of x0 or above y0 is out of bounds too.)
-        const int high = _mm512_reduce_max_epu32(dy) + 2;
-        if (_mm512_cmpgt_epu32_mask(dx, widest) != 0 || high > colorWindowRows) {
+        const int high = _mm512_mask_reduce_max_epu32(lit, dy) + 2;
+        if (_mm512_mask_cmpgt_epu32_mask(lit, dx, widest) != 0 || high > colorWindowRows) {
             colorRowAVX2(src, m, row, x, x + 16, out);
             continue;
         }
         const __m512i t = _mm512_mullo_epi32(_mm512_add_epi32(dx, _mm512_add_epi32(dx, dx)), spread);
         const __m512i atBG = _mm512_add_epi32(t, blueGreen), atR = _mm512_add_epi32(t, red);
         __m512i upBG = _mm512_setzero_si512(), upR = upBG, downBG = upBG, downR = upBG;
+        // At the edge, the window's bytes inside the frame's rows: from
+        // and to, of the 128 from pixel x0 (which may be −1).
+        const int from = std::max(0, -3 * x0), to = std::min(128, 3 * (cols - x0));
+        const __mmask64 loIn = byteRange(from, to), hiIn = byteRange(from - 64, to - 64);
         for (int k = 0; k < high; k++) {
-            const uchar *p = src.ptr<uchar>(y0 + k) + 3 * x0;
-            const __m512i lo = _mm512_loadu_si512((const void *)p), hi = _mm512_loadu_si512((const void *)(p + 64));
+            const uchar *p = src.ptr<uchar>(std::min(std::max(y0 + k, 0), rows - 1)) + 3 * x0;
+            __m512i lo, hi;
+            if (!edge) {
+                lo = _mm512_loadu_si512((const void *)p), hi = _mm512_loadu_si512((const void *)(p + 64));
+            } else if (y0 + k < 0 || y0 + k >= rows) {
+                lo = hi = _mm512_setzero_si512();
+            } else {
+                // (Masked-off bytes are not read: no fault outside the row.)
+                lo = _mm512_maskz_loadu_epi8(loIn, (const void *)p), hi = _mm512_maskz_loadu_epi8(hiIn, (const void *)(p + 64));
+            }
             const __m512i bg = _mm512_permutex2var_epi8(lo, atBG, hi), rr = _mm512_permutex2var_epi8(lo, atR, hi);
             const __mmask16 up = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(k));
             const __mmask16 down = _mm512_cmpeq_epi32_mask(dy, _mm512_set1_epi32(k - 1));
@@ -590,6 +629,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void colorRowVBM
             const __m512 v = _mm512_add_round_ps(top, _mm512_mul_round_ps(ay, _mm512_sub_round_ps(bottom, top, rn), rn), rn);
             packed = _mm512_or_si512(packed, _mm512_slli_epi32(_mm512_cvtps_epi32(v), 8 * c)); // 0..255 already
         }
+        packed = _mm512_maskz_mov_epi32(lit, packed);
         _mm512_mask_storeu_epi8((void *)(out + 3 * x), (1ULL << 48) - 1, _mm512_permutexvar_epi8(compact, packed));
     }
     colorRowAVX2(src, m, row, x, n, out);
