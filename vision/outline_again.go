@@ -250,7 +250,7 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 			segs = append(segs, sg)
 		}
 		thin := edgeMap{pix: thinPix, w: r.Dx(), h: r.Dy(), off: r.Min}
-		for _, c := range cardsFromSegments(segs, thin, grey, v, shape, points, dets, all, quadsOfPlaced(all), cardSized, shows) {
+		for _, c := range cardsFromSegments(segs, thin, grey, v, shape, points, dets, all, quadsOfPlaced(all), cardSized, shows, nil, nil) {
 			if bareMat(c.quad, grid, grey, sideContrastMM*v.pxPerMM, sideGridTolMM*v.pxPerMM) {
 				continue
 			}
@@ -270,30 +270,7 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 // next use). A window outside o.within gives no edges (nil).
 func (o *outlineFinder) windowSegments(b *againBuffers, gray gocv.Mat, r image.Rectangle, hidden []models.Quad, low, high, minLen float64) (segs []segment, thinPix, greyPix []byte, err error) {
 	off := models.Point{X: float64(r.Min.X), Y: float64(r.Min.Y)}
-	poly := []models.Point{{X: 0, Y: 0}, {X: float64(r.Dx() - 1), Y: 0}, {X: float64(r.Dx() - 1), Y: float64(r.Dy() - 1)}, {X: 0, Y: float64(r.Dy() - 1)}}
-	if len(o.within) > 0 {
-		if poly = clipToRect(o.within, r); len(poly) < 3 {
-			return nil, nil, nil, nil
-		}
-	}
-	moved := make([]models.Quad, 0, len(hidden))
-	for _, q := range hidden {
-		var m models.Quad
-		for i, p := range q {
-			m[i] = models.Point{X: p.X - off.X, Y: p.Y - off.Y}
-		}
-		moved = append(moved, m)
-	}
-	src := gray.Region(r)
-	err = b.edges.cannyWidth(src, b.noMsk, &b.thin, low, high, cannyOptions{blur: true, within: poly, hidden: moved, blurred: &b.grey}, widestVectors)
-	src.Close()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if thinPix, err = b.thin.DataPtrUint8(); err != nil {
-		return nil, nil, nil, err
-	}
-	if greyPix, err = b.grey.DataPtrUint8(); err != nil {
+	if thinPix, greyPix, err = o.windowEdges(b, gray, r, hidden, low, high); thinPix == nil || err != nil {
 		return nil, nil, nil, err
 	}
 	if b.px, err = b.edges.markDirections(b.thin, b.grey, b.px); err != nil {
@@ -308,6 +285,42 @@ func (o *outlineFinder) windowSegments(b *againBuffers, gray gocv.Mat, r image.R
 		sg.t0, sg.t1 = sg.t0+d, sg.t1+d
 	}
 	return segs, thinPix, greyPix, nil
+}
+
+// windowEdges runs Canny again, with buffers b, over window r of the
+// top-down image gray at thresholds low and high, within o.within and with
+// the quads hidden (top-down pixels) left out, and gives the window's thin
+// edges and blurred image (b's, kept until its next use). A window outside
+// o.within gives no edges (nil).
+func (o *outlineFinder) windowEdges(b *againBuffers, gray gocv.Mat, r image.Rectangle, hidden []models.Quad, low, high float64) (thinPix, greyPix []byte, err error) {
+	off := models.Point{X: float64(r.Min.X), Y: float64(r.Min.Y)}
+	poly := []models.Point{{X: 0, Y: 0}, {X: float64(r.Dx() - 1), Y: 0}, {X: float64(r.Dx() - 1), Y: float64(r.Dy() - 1)}, {X: 0, Y: float64(r.Dy() - 1)}}
+	if len(o.within) > 0 {
+		if poly = clipToRect(o.within, r); len(poly) < 3 {
+			return nil, nil, nil
+		}
+	}
+	moved := make([]models.Quad, 0, len(hidden))
+	for _, q := range hidden {
+		var m models.Quad
+		for i, p := range q {
+			m[i] = models.Point{X: p.X - off.X, Y: p.Y - off.Y}
+		}
+		moved = append(moved, m)
+	}
+	src := gray.Region(r)
+	err = b.edges.cannyWidth(src, b.noMsk, &b.thin, low, high, cannyOptions{blur: true, within: poly, hidden: moved, blurred: &b.grey}, widestVectors)
+	src.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	if thinPix, err = b.thin.DataPtrUint8(); err != nil {
+		return nil, nil, err
+	}
+	if greyPix, err = b.grey.DataPtrUint8(); err != nil {
+		return nil, nil, err
+	}
+	return thinPix, greyPix, nil
 }
 
 // againGridTolMM is how near a grid line a segment along it lies to be

@@ -35,19 +35,23 @@ import (
 // frame, the edge pixels listed and their marks.
 type sideBuffers struct {
 	thin, grey gocv.Mat
-	ready      bool // thin and grey hold this frame's
-	px         []int32
-	codes      []byte
-	segs       []segment // the segments no card found explains, this frame's once searched
+	// raw holds thin's edges as found, before the cards found are left
+	// out: a card lying on one found shows its side there.
+	raw   gocv.Mat
+	ready bool // thin and grey hold this frame's
+	px    []int32
+	codes []byte
+	segs  []segment // the segments no card found explains, this frame's once searched
 }
 
 func newSideBuffers() sideBuffers {
-	return sideBuffers{thin: gocv.NewMat(), grey: gocv.NewMat()}
+	return sideBuffers{thin: gocv.NewMat(), grey: gocv.NewMat(), raw: gocv.NewMat()}
 }
 
 func (b *sideBuffers) close() {
 	b.thin.Close()
 	b.grey.Close()
+	b.raw.Close()
 }
 
 // Straight segments: runs of edge pixels, 8-connected, whose gradients
@@ -374,9 +378,19 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	b.ready = false
 	shape := outlineShapeOf(v, models.KindStandard)
 	// The cards found, their outlines with them, are explained: their
-	// edges are left out. (The grid lines' are left in: a card's side
+	// edges propose no side. (The grid lines' are left in: a card's side
 	// near one, cut where they meet, would break into runs too short.)
+	// But a card lying over the edge of one found shows its side there
+	// (the card under it found by its face, the quad the face gives
+	// reaching under the card on top): the rectangles proposed are
+	// checked on the edges less only the outlines of the cards found
+	// (raw: a band sideFoundMarginMM either side of them).
+	raw := thin
 	if len(found) > 0 {
+		b.thin.CopyTo(&b.raw)
+		if r, ok := frameEdgeMap(b.raw, w, h); ok {
+			raw = r
+		}
 		polys := make([][]image.Point, 0, len(found))
 		for _, f := range found {
 			g := grow(f.quad, sideFoundMarginMM*v.pxPerMM)
@@ -389,6 +403,7 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		pv := gocv.NewPointsVectorFromPoints(polys)
 		gocv.FillPoly(&b.thin, pv, color.RGBA{})
 		pv.Close()
+		eraseOutlines(&b.raw, quadsOfPlaced(found), image.Point{}, sideFoundMarginMM*v.pxPerMM)
 	}
 	// Each edge pixel marked with its direction (an edge still, for the
 	// sides' support and snapping below).
@@ -423,7 +438,10 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	}
 	segs = keptSegs
 	b.segs = append(b.segs[:0], segs...) // for the token search (outline_tokens.go)
-	return cardsFromSegments(segs, thin, grey, v, shape, points, dets, found, foundQuads, cardSized, shows)
+	unmasked := func(cands []sideCandidate, skip func(q models.Quad) bool) []rectangle {
+		return o.unmaskedRectangles(gray, cands, grey, v, shape, foundQuads, skip)
+	}
+	return cardsFromSegments(segs, raw, grey, v, shape, points, dets, found, foundQuads, cardSized, shows, o.hidden, unmasked)
 }
 
 // cardsFromSegments finds the rectangles of a standard card's shape that
@@ -431,7 +449,12 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 // on the edges thin and that stand out on the blurred image grey, and
 // gives those that are cards no card found (found, foundQuads, cardSized:
 // those of a standard card's size) explains (see findSidedCards).
-func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, points []keypoint, dets []detection, found []placed, foundQuads, cardSized []models.Quad, shows faceShown) []stackedCard {
+//
+// The proposals whose sides miss thin's edges only where they cross the
+// quads hidden (the matched cards' faces, left out of thin's edges), when
+// unmasked is not nil, are checked by unmasked (on edges found with no
+// face left out).
+func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, points []keypoint, dets []detection, found []placed, foundQuads, cardSized []models.Quad, shows faceShown, hidden []models.Quad, unmasked func(cands []sideCandidate, skip func(q models.Quad) bool) []rectangle) []stackedCard {
 	if len(segs) < 2 {
 		return nil
 	}
@@ -439,18 +462,34 @@ func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlin
 	if len(segs) > sideMaxSegments {
 		segs = segs[:sideMaxSegments]
 	}
-	rects := sidedRectangles(segs, thin, grey, v, shape, func(q models.Quad) bool { return sameCardAsAny(q, cardSized) })
+	skip := func(q models.Quad) bool { return sameCardAsAny(q, cardSized) }
+	if unmasked == nil {
+		hidden = nil
+	}
+	rects, masked := candidateRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, hidden)
+	if len(masked) > 0 {
+		rects = append(rects, unmasked(masked, skip)...)
+		sort.SliceStable(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
+	}
 	var out []stackedCard
 	var taken []models.Quad
 	within := make([]models.Quad, 0, len(found))
 	for _, f := range found {
 		within = append(within, grow(f.quad, 2*v.pxPerMM))
 	}
+	// A card found by its face that lies across q shows its face within
+	// q (underMatchedCard); one found by its outline alone (or its sides)
+	// does not, and q holding its centre is q under it (holdsCentre), as
+	// is q holding the whole of one found by its face (a token on it, or
+	// the card itself, its face's fit a little small). A card found by its
+	// face whose centre q holds, reaching beyond q, whose face shows
+	// nowhere in q, lies under q: a site under the unit across it.
+	unmatched, matched := splitMatched(foundQuads, dets)
 	for _, r := range rects {
 		if covered(r.quad, taken) || sameCardAsAny(r.quad, cardSized) || cornersWithin(r.quad, within) >= 3 {
 			continue
 		}
-		if underMatchedCard(r.quad, dets, points, v.pxPerMM, shows) || holdsCentre(r.quad, foundQuads) {
+		if underMatchedCard(r.quad, dets, points, v.pxPerMM, shows) || holdsCentre(r.quad, unmatched) || holdsWhole(grow(r.quad, 2*v.pxPerMM), matched) {
 			continue
 		}
 		taken = append(taken, r.quad)
@@ -465,24 +504,29 @@ func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlin
 // out on the blurred image grey; skip, when it reports a proposal (as
 // proposed, before its sides are moved), leaves it out.
 func sidedRectangles(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool) []rectangle {
-	return candidateRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip)
+	rects, _ := candidateRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, nil)
+	return rects
 }
 
 // candidateRectangles is sidedRectangles of the rectangles proposed
-// (cands).
-func candidateRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool) []rectangle {
+// (cands). The proposals whose sides pass the first look at thin's edges
+// (roughSides) only when their points in the quads hidden count as on
+// edges are given apart (masked), unchecked.
+func candidateRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool, hidden []models.Quad) (rects []rectangle, masked []sideCandidate) {
 	if len(cands) == 0 {
-		return nil
+		return nil, nil
 	}
 	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}, lines: map[lineKey]*lineCounts{}}
-	var rects []rectangle
 	for _, c := range cands {
 		if skip(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1)) {
 			continue
 		}
 		// A first look, a few points of each side: most proposals
 		// have a side on no edge at all.
-		if !roughlyOnEdges(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1), thin) {
+		if on, unmasked := roughSides(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1), thin, hidden); !on {
+			if unmasked {
+				masked = append(masked, c)
+			}
 			continue
 		}
 		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
@@ -499,7 +543,88 @@ func candidateRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sha
 		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
-	return rects
+	return rects, masked
+}
+
+// sideUnmaskedMarginPx is how far around a proposed rectangle the edges
+// are found again for unmaskedRectangles: its sides moved (stackSnapPx),
+// the blur's and the derivatives' reach.
+const sideUnmaskedMarginPx = stackSnapPx + 8
+
+// unmaskedRectangles checks the proposals (cands) as candidateRectangles
+// does, on the edges of the top-down image found again around them at the
+// frame's thresholds with no matched card's face left out: proposals whose
+// sides cross a matched card's face (o.hidden), where the frame's edges
+// were not looked for. A unit lying across a site matched by its two ends
+// crosses its face; a card lying over the edge of a matched one, its face
+// reaching under it, has a side there. skip as for candidateRectangles.
+func (o *outlineFinder) unmaskedRectangles(gray gocv.Mat, cands []sideCandidate, grey edgeMap, v *view, shape outlineShape, found []models.Quad, skip func(q models.Quad) bool) []rectangle {
+	W, H := gray.Cols(), gray.Rows()
+	bounds := image.Rect(0, 0, W, H)
+	budget := againMaxShare * float64(W*H)
+	type window struct {
+		r     image.Rectangle
+		cands []sideCandidate
+	}
+	var wins []window
+	for _, c := range cands {
+		minX, minY, maxX, maxY := quadBounds(rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1))
+		m := float64(sideUnmaskedMarginPx)
+		r := image.Rect(int(math.Floor(minX-m)), int(math.Floor(minY-m)), int(math.Ceil(maxX+m)), int(math.Ceil(maxY+m))).Intersect(bounds)
+		if r.Empty() {
+			continue
+		}
+		// Within a window already, or merged with those it overlaps.
+		merged := window{r: r, cands: []sideCandidate{c}}
+		kept := wins[:0:0]
+		for _, w := range wins {
+			if w.r.Overlaps(merged.r) {
+				merged.r = merged.r.Union(w.r)
+				merged.cands = append(merged.cands, w.cands...)
+			} else {
+				kept = append(kept, w)
+			}
+		}
+		total := float64(merged.r.Dx() * merged.r.Dy())
+		for _, w := range kept {
+			total += float64(w.r.Dx() * w.r.Dy())
+		}
+		if total > budget {
+			continue // this proposal would pass the budget: the others stay
+		}
+		wins = append(kept, merged)
+	}
+	var out []rectangle
+	for _, w := range wins {
+		thinPix, _, err := o.windowEdges(&o.again, gray, w.r, nil, o.low, o.high)
+		if err != nil || thinPix == nil {
+			continue
+		}
+		eraseOutlines(&o.again.thin, found, w.r.Min, sideFoundMarginMM*v.pxPerMM)
+		thin := edgeMap{pix: thinPix, w: w.r.Dx(), h: w.r.Dy(), off: w.r.Min}
+		rects, _ := candidateRectangles(w.cands, thin, grey, v, shape, skip, nil)
+		out = append(out, rects...)
+	}
+	return out
+}
+
+// eraseOutlines clears the edges of m (whose top-left pixel is off in
+// the top-down image) within margin pixels of the quads' sides.
+func eraseOutlines(m *gocv.Mat, quads []models.Quad, off image.Point, margin float64) {
+	if len(quads) == 0 {
+		return
+	}
+	polys := make([][]image.Point, 0, len(quads))
+	for _, q := range quads {
+		poly := make([]image.Point, 0, 4)
+		for _, p := range q {
+			poly = append(poly, image.Pt(int(math.Round(p.X))-off.X, int(math.Round(p.Y))-off.Y))
+		}
+		polys = append(polys, poly)
+	}
+	pv := gocv.NewPointsVectorFromPoints(polys)
+	gocv.Polylines(m, pv, true, color.RGBA{}, 2*int(math.Round(margin))+1)
+	pv.Close()
 }
 
 // cornersWithin gives the most corners of q that lie in any one of quads.
@@ -619,42 +744,61 @@ func insideAny(p models.Point, quads []models.Quad) bool {
 	return false
 }
 
-// roughlyOnEdges reports whether every side of q passes near edges (within
+// roughSides reports whether every side of q passes near edges (within
 // stackSnapPx across it, at points sideRoughStepPx apart) over at least
-// sideRoughShare of its length.
-func roughlyOnEdges(q models.Quad, thin edgeMap) bool {
+// sideRoughShare of its length (on), and whether q would pass were its
+// points within the quads hidden on edges (unmasked: false when on, or
+// when none is).
+func roughSides(q models.Quad, thin edgeMap, hidden []models.Quad) (on, unmasked bool) {
 	c := q.Center()
+	on, unmasked = true, len(hidden) > 0
+	someHidden := false
 	for i := range q {
 		a, b := q[i], q[(i+1)%4]
 		l := math.Hypot(b.X-a.X, b.Y-a.Y)
 		n := int(l / sideRoughStepPx)
 		if n < 2 {
-			return false
+			return false, false
 		}
 		// The side's normal, outward, one pixel long.
 		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
 		if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
 			nx, ny = -nx, -ny
 		}
-		hits := 0
+		hits, veiled := 0, 0
 		for j := 1; j < n; j++ {
 			t := float64(j) / float64(n)
 			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+			hit := false
 			for k := -stackSnapPx; k <= stackSnapPx; k += 2 {
 				if thin.onNear(x+float64(k)*nx, y+float64(k)*ny) {
-					hits++
+					hit = true
 					break
 				}
 			}
+			switch {
+			case hit:
+				hits++
+			case unmasked && insideAny(models.Point{X: x, Y: y}, hidden):
+				veiled++
+			}
 		}
-		if float64(hits) < sideRoughShare*float64(n-1) {
-			return false
+		need := sideRoughShare * float64(n-1)
+		if float64(hits) < need {
+			on = false
+			if !unmasked {
+				return false, false
+			}
+			if float64(hits+veiled) < need {
+				return false, false
+			}
+			someHidden = true
 		}
 	}
-	return true
+	return on, !on && someHidden
 }
 
-// The first look at a proposed rectangle (roughlyOnEdges).
+// The first look at a proposed rectangle (roughSides).
 const (
 	sideRoughStepPx = 6.0
 	sideRoughShare  = 0.5
@@ -809,6 +953,33 @@ func quadArea(q models.Quad) float64 {
 		a += q[i].X*q[j].Y - q[j].X*q[i].Y
 	}
 	return math.Abs(a) / 2
+}
+
+// splitMatched splits the quads into those of no matched card (dets) and
+// those of one.
+func splitMatched(quads []models.Quad, dets []detection) (unmatched, matched []models.Quad) {
+	for _, q := range quads {
+		is := false
+		for _, d := range dets {
+			is = is || d.quad == q
+		}
+		if is {
+			matched = append(matched, q)
+		} else {
+			unmatched = append(unmatched, q)
+		}
+	}
+	return unmatched, matched
+}
+
+// holdsWhole reports whether all four corners of any of the quads lie in q.
+func holdsWhole(q models.Quad, quads []models.Quad) bool {
+	for _, o := range quads {
+		if cornersWithin(o, []models.Quad{q}) == 4 {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsCentre reports whether the centre of any of the quads (the cards

@@ -228,3 +228,138 @@ func TestBareMatBetweenGridAndCards(t *testing.T) {
 		}
 	}
 }
+
+// overMatchedScene renders, on a plain mat, a site (landscape, a light face
+// with an inner frame and a dark block of art) at (sx, sy) and over it a
+// unit (portrait, a paler face with its own frame) at (ux, uy), and gives
+// the top-down image, the site's quad and keypoints on the parts of the
+// site's face that show (as its match's inliers would lie).
+func overMatchedScene(v *view, sx, sy, ux, uy float64) (gocv.Mat, models.Quad, []keypoint) {
+	px := v.pxPerMM
+	gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(100, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+	face := func(cx, cy, w, h float64, level, art uint8) {
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{cardRect(cx, cy, w, h, 0)})
+		gocv.FillPoly(&gray, pv, color.RGBA{level, level, level, 0})
+		pv.Close()
+		pf := gocv.NewPointsVectorFromPoints([][]image.Point{cardRect(cx, cy, w-6*px, h-6*px, 0)})
+		gocv.Polylines(&gray, pf, true, color.RGBA{level - 60, level - 60, level - 60, 0}, 2)
+		pf.Close()
+		gocv.Rectangle(&gray, image.Rect(int(cx-w/4), int(cy-h/4), int(cx+w/5), int(cy+h/6)), color.RGBA{art, art, art, 0}, -1)
+	}
+	sw, sh := models.CardLongMM*px, models.CardShortMM*px
+	face(sx, sy, sw, sh, 210, 70)
+	face(ux, uy, models.CardShortMM*px, models.CardLongMM*px, 180, 130)
+	gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+	site := cardRect(sx, sy, sw, sh, 0)
+	var q models.Quad
+	for i, p := range site {
+		q[i] = models.Point{X: float64(p.X), Y: float64(p.Y)}
+	}
+	// Keypoints along the site's face, those the unit leaves showing.
+	unit := models.Quad{}
+	for i, p := range cardRect(ux, uy, models.CardShortMM*px, models.CardLongMM*px, 0) {
+		unit[i] = models.Point{X: float64(p.X), Y: float64(p.Y)}
+	}
+	var pts []keypoint
+	for x := sx - sw/2 + 8; x < sx+sw/2-8; x += 6 {
+		for y := sy - sh/2 + 8; y < sy+sh/2-8; y += 12 {
+			if !inside(models.Point{X: x, Y: y}, grow(unit, 2)) {
+				pts = append(pts, keypoint{X: float32(x), Y: float32(y)})
+			}
+		}
+	}
+	return gray, q, pts
+}
+
+// sidedOverMatched runs the side search as readCards does with one card
+// matched (its face left out of the edges, its inliers the keypoints).
+// With no points, the card is found but not matched (by its outline: its
+// face is not left out).
+func sidedOverMatched(t *testing.T, gray gocv.Mat, v *view, matched models.Quad, kind models.CardKind, points []keypoint) []stackedCard {
+	t.Helper()
+	o := newOutlineFinder()
+	defer o.close()
+	var known []models.Quad
+	var dets []detection
+	if len(points) > 0 {
+		used := make([]int, len(points))
+		for i := range used {
+			used[i] = i
+		}
+		known, dets = []models.Quad{matched}, []detection{{quad: matched, used: used}}
+	}
+	if _, err := o.findUnknownCards(gray, v, known); err != nil {
+		t.Fatal(err)
+	}
+	return o.findSidedCards(gray, v, points, dets, []placed{{matched, kind}}, nil)
+}
+
+// TestSidedCardOverMatchedCard checks that the side search finds a
+// low-texture unit lying on a site matched by its face: across the middle
+// of the site (its long sides cross the site's face, left out of the
+// frame's edges, and it holds the site's centre, though the site's face
+// shows nowhere within it), and over the site's edge (its side lies inside
+// the quad the site's face gives); and over the edge of a site found but
+// not matched (its side within the site's outline, whose edges propose no
+// side); and that it finds nothing else.
+func TestSidedCardOverMatchedCard(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	sx, sy := float64(v.size.X)*0.45, float64(v.size.Y)*0.45
+	for _, tc := range []struct {
+		name    string
+		ux, uy  float64
+		matched bool
+	}{
+		{"across the site", sx + 3*px, sy + 2*px, true},
+		{"over its edge", sx + 12*px, sy + (models.CardShortMM/2-6+models.CardLongMM/2)*px, true},
+		{"over the edge of a site not matched", sx - 10*px, sy + (models.CardShortMM/2-6+models.CardLongMM/2)*px, false},
+	} {
+		gray, site, pts := overMatchedScene(v, sx, sy, tc.ux, tc.uy)
+		if !tc.matched {
+			pts = nil
+		}
+		sided := sidedOverMatched(t, gray, v, site, models.KindSite, pts)
+		gray.Close()
+		found := 0
+		for _, s := range sided {
+			c := s.quad.Center()
+			if math.Hypot(c.X-tc.ux, c.Y-tc.uy) > 4 {
+				t.Errorf("%s: a card reported at %.0f,%.0f, none there", tc.name, c.X, c.Y)
+				continue
+			}
+			found++
+			if landscape(s.quad) {
+				t.Errorf("%s: the unit was found landscape", tc.name)
+			}
+		}
+		if found != 1 {
+			t.Errorf("%s: the unit on the matched site was found %d times, want once", tc.name, found)
+		}
+	}
+}
+
+// TestSidedSearchSkipsCardMatchedSmall checks that a card matched by its
+// face, its fit well within its outline (a quad too small to pass for the
+// card's own), is not found again by its sides: the side search's
+// rectangle holds the matched quad whole.
+func TestSidedSearchSkipsCardMatchedSmall(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	cx, cy := float64(v.size.X)*0.5, float64(v.size.Y)*0.5
+	// A unit alone: the "site" of the scene is drawn off the realm's
+	// middle, far from it.
+	gray, _, _ := overMatchedScene(v, cx-150*px, cy, cx, cy)
+	defer gray.Close()
+	var small models.Quad
+	for i, p := range cardRect(cx+4*px, cy-6*px, 0.75*models.CardShortMM*px, 0.75*models.CardLongMM*px, 0) {
+		small[i] = models.Point{X: float64(p.X), Y: float64(p.Y)}
+	}
+	pts := []keypoint{{X: float32(cx), Y: float32(cy)}, {X: float32(cx + 10), Y: float32(cy - 20)}}
+	for _, s := range sidedOverMatched(t, gray, v, small, models.KindStandard, pts) {
+		c := s.quad.Center()
+		if math.Hypot(c.X-cx, c.Y-cy) < 0.25*models.CardShortMM*px {
+			t.Errorf("the card matched with a small fit was found again by its sides at %.0f,%.0f", c.X, c.Y)
+		}
+	}
+}

@@ -163,7 +163,8 @@ func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *vie
 	}
 	skip := func(q models.Quad) bool { return insideAny(q.Center(), named) || sameCardAsAny(q, taken) }
 	var out []models.Quad
-	for _, r := range candidateRectangles(cands, thin, grey, v, shape, skip) {
+	rects, _ := candidateRectangles(cands, thin, grey, v, shape, skip, nil)
+	for _, r := range rects {
 		if covered(r.quad, out) || sameCardAsAny(r.quad, taken) {
 			continue
 		}
