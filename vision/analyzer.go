@@ -321,6 +321,21 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		}
 		found = append(found, placed{u.quad, u.kind})
 	}
+	// Cards partly under cards found (outline_under.go).
+	for _, s := range a.outlines.findUnderCards(gray, v, found) {
+		if d, ok := a.namePartUnder(s, v, found); ok {
+			named = append(named, namedCard{len(cards), d})
+			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+			continue
+		}
+		u, inPlay := a.turned(gray, v, s.unknown())
+		unnamed.add(len(found), u, inPlay, len(cards))
+		if inPlay {
+			cards = append(cards, u.observation(v))
+		}
+		found = append(found, placed{u.quad, u.kind})
+	}
 	// Tokens on stacks, found where no card was named and kept only when
 	// named by their look (outline_tokens.go).
 	for _, t := range a.outlines.findStackedTokens(gray, v, found, namedQuads(named)) {

@@ -1,0 +1,168 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// underScene draws, on a plain mat, a low-texture card (a plain light face,
+// its printed outline, an inner frame) centred at (cx, cy) and turned by
+// deg, and then the cards on top of it (dark faces with a light border),
+// each w×h turned by its own angle. It gives the top-down grey image and
+// the outlines of the cards on top.
+func underScene(v *view, cx, cy, cw, ch, deg float64, tops [][5]float64) (gocv.Mat, []models.Quad) {
+	px := v.pxPerMM
+	gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+	poly := func(pts []image.Point, fill, line uint8, thick int) {
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+		if fill > 0 {
+			gocv.FillPoly(&gray, pv, color.RGBA{fill, fill, fill, 0})
+		}
+		gocv.Polylines(&gray, pv, true, color.RGBA{line, line, line, 0}, thick)
+		pv.Close()
+	}
+	poly(cardRect(cx, cy, cw, ch, deg), 200, 40, 2)
+	poly(cardRect(cx, cy, cw-6*px, ch-6*px, deg), 0, 150, 2)
+	var quads []models.Quad
+	for _, t := range tops {
+		pts := cardRect(t[0], t[1], t[2], t[3], t[4])
+		poly(pts, 70, 225, 4)
+		var q models.Quad
+		for i, p := range pts {
+			q[i] = models.Point{X: float64(p.X), Y: float64(p.Y)}
+		}
+		quads = append(quads, q)
+	}
+	gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+	return gray, quads
+}
+
+// underCards runs the outline searches as readCards does with the cards on
+// top (tops) found: the closed outlines, the side search and the search
+// for cards under the found ones.
+func underCards(t *testing.T, gray gocv.Mat, v *view, tops []models.Quad) (sided, under []stackedCard) {
+	t.Helper()
+	o := newOutlineFinder()
+	defer o.close()
+	closed, err := o.findUnknownCards(gray, v, tops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []placed
+	for _, q := range tops {
+		found = append(found, placed{q, models.KindStandard})
+	}
+	for _, u := range closed {
+		found = append(found, placed{u.quad, u.kind})
+	}
+	sided = o.findSidedCards(gray, v, nil, nil, found, nil)
+	for _, s := range sided {
+		found = append(found, placed{s.quad, s.kind})
+	}
+	return sided, o.findUnderCards(gray, v, found)
+}
+
+// TestUnderCardShowingThreeSides renders a low-texture card whose one end
+// (a portrait card's top, a landscape site's long side in its middle) lies
+// under a card found: its outline shows three sides and a bit of the
+// fourth, and no closed outline nor four sides for the searches before.
+// findUnderCards finds it, at its place and size, once.
+func TestUnderCardShowingThreeSides(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	w, h := models.CardShortMM*px, models.CardLongMM*px
+	cx, cy := float64(v.size.X)*0.45, float64(v.size.Y)*0.55
+	cases := []struct {
+		name     string
+		cw, ch   float64
+		deg      float64
+		tops     [][5]float64
+		landscpe bool
+	}{
+		// A unit's top fifth under another unit, turned a little.
+		{"top under a unit", w, h, 0, [][5]float64{{cx + 4, cy - h*0.85, w, h, -6}}, false},
+		{"top under a unit, turned", w, h, 8, [][5]float64{{cx + 12, cy - h*0.8, w, h, 2}}, false},
+		{"corner under a unit", w, h, -17, [][5]float64{{cx + w*0.45, cy - h*0.6, w, h, -5}}, false},
+		// A site whose long side's middle lies under a unit.
+		{"site under a unit's end", h, w, 3, [][5]float64{{cx, cy - w*0.95, w, h, 0}}, true},
+	}
+	for _, c := range cases {
+		gray, tops := underScene(v, cx, cy, c.cw, c.ch, c.deg, c.tops)
+		sided, under := underCards(t, gray, v, tops)
+		gray.Close()
+		for _, s := range sided {
+			if sc := s.quad.Center(); math.Hypot(sc.X-cx, sc.Y-cy) <= 6 {
+				t.Logf("%s: the side search found the card (the scene no longer needs the search for cards under others)", c.name)
+			}
+		}
+		n := 0
+		for _, s := range under {
+			q := s.quad
+			qc := q.Center()
+			if math.Hypot(qc.X-cx, qc.Y-cy) > 6 {
+				t.Errorf("%s: a card under another reported at %.0f,%.0f, none there", c.name, qc.X, qc.Y)
+				continue
+			}
+			n++
+			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
+			if math.Abs(short/w-1) > 0.05 || math.Abs(long/h-1) > 0.05 {
+				t.Errorf("%s: the card's outline is %.0f×%.0f, want %.0f×%.0f", c.name, short, long, w, h)
+			}
+			if landscape(q) != c.landscpe {
+				t.Errorf("%s: the card's outline is landscape %v, want %v", c.name, landscape(q), c.landscpe)
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: the card under another was reported %d times, want once", c.name, n)
+		}
+	}
+}
+
+// TestUnderCardsNotInvented checks that what lies around cards found is not
+// taken for a card under them: a site under a unit centred on it (the
+// covered-site search's), a card found a few millimetres off its outline,
+// two cards found side by side, and a card-sized rectangle printed on the
+// mat beside a card found, a thin line with the mat on both sides.
+func TestUnderCardsNotInvented(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	w, h := models.CardShortMM*px, models.CardLongMM*px
+	cx, cy := float64(v.size.X)*0.45, float64(v.size.Y)*0.55
+
+	// A site under a unit centred on it.
+	gray, tops := underScene(v, cx, cy, h, w, 0, [][5]float64{{cx, cy, w, h, 2}})
+	if _, under := underCards(t, gray, v, tops); len(under) > 0 {
+		t.Errorf("site under a centred unit: %d cards reported under it, want none (covered.go's)", len(under))
+	}
+	gray.Close()
+
+	// A card found 3 mm off: its real outline shows beside the one found.
+	gray, tops = underScene(v, cx, cy, w, h, 0, nil)
+	off := models.Quad{}
+	for i, p := range cardRect(cx+3*px, cy-2*px, w, h, 1) {
+		off[i] = models.Point{X: float64(p.X), Y: float64(p.Y)}
+	}
+	if _, under := underCards(t, gray, v, append(tops, off)); len(under) > 0 {
+		t.Errorf("card found a little off: %d cards reported under it, want none", len(under))
+	}
+	gray.Close()
+
+	// Two cards side by side, and a rectangle printed on the mat beside
+	// them, touching one.
+	gray, tops = underScene(v, cx, cy, w, h, 0, [][5]float64{{cx, cy, w, h, 0}, {cx + w + 4*px, cy + 10, w, h, 3}})
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{cardRect(cx-w+2*px, cy-h*0.3, w, h, 0)})
+	gocv.Polylines(&gray, pv, true, color.RGBA{60, 60, 60, 0}, 2)
+	pv.Close()
+	if _, under := underCards(t, gray, v, tops); len(under) > 0 {
+		for _, s := range under {
+			t.Logf("reported %.0f", s.quad)
+		}
+		t.Errorf("cards side by side and a printed rectangle: %d cards reported under them, want none", len(under))
+	}
+	gray.Close()
+}
