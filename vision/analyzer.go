@@ -321,21 +321,6 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		}
 		found = append(found, placed{u.quad, u.kind})
 	}
-	// Cards partly under cards found (outline_under.go).
-	for _, s := range a.outlines.findUnderCards(gray, v, found) {
-		if d, ok := a.namePartUnder(s, v, found); ok {
-			named = append(named, namedCard{len(cards), d})
-			cards = append(cards, a.observe(d, v))
-			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
-			continue
-		}
-		u, inPlay := a.turned(gray, v, s.unknown())
-		unnamed.add(len(found), u, inPlay, len(cards))
-		if inPlay {
-			cards = append(cards, u.observation(v))
-		}
-		found = append(found, placed{u.quad, u.kind})
-	}
 	// Tokens on stacks, found where no card was named and kept only when
 	// named by their look (outline_tokens.go).
 	for _, t := range a.outlines.findStackedTokens(gray, v, found, namedQuads(named)) {
@@ -350,6 +335,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	// A site whose outline was found but not named may be named so too.
 	covered := a.findCoveredSites(gray, v, found, unnamed)
 	a.lap("covered sites")
+	sites := make([]placed, 0, len(covered)) // the covered sites new to found
 	for _, s := range covered {
 		at, replaces := len(cards), s.replaces >= 0
 		if replaces {
@@ -363,10 +349,32 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		case s.named:
 			named = append(named, namedCard{len(cards), s.det})
 			cards = append(cards, a.observe(s.det, v))
+			sites = append(sites, placed{s.det.quad, models.KindSite})
 		case !replaces:
 			cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
+			sites = append(sites, placed{s.quad, models.KindSite})
 		}
 	}
+	// Cards partly under cards found (outline_under.go), once the sites
+	// under units are: a unit on a site, the commonest stack, leaves the
+	// site's ends showing, and the search for a card under others would
+	// otherwise build one of them, the mat and the lines about them.
+	// (The name check's found leaves the covered sites out.)
+	all := append(found[:len(found):len(found)], sites...)
+	for _, s := range a.outlines.findUnderCards(gray, v, all) {
+		if d, ok := a.namePartUnder(s, v, all); ok {
+			named = append(named, namedCard{len(cards), d})
+			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+			continue
+		}
+		u, inPlay := a.turned(gray, v, s.unknown())
+		if inPlay {
+			cards = append(cards, u.observation(v))
+		}
+		found = append(found, placed{u.quad, u.kind})
+	}
+	a.lap("cards under cards")
 	a.confirmNames(f, cards, named, found)
 	a.lap("name check")
 	sortObservations(cards)

@@ -69,7 +69,12 @@ const underMaxCandidates = 24
 func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) []stackedCard {
 	b := &o.sides
 	W, H := gray.Cols(), gray.Rows()
-	if len(b.segs) == 0 || len(found) == 0 || b.thin.Rows() != H || b.thin.Cols() != W || b.grey.Rows() != H || b.grey.Cols() != W {
+	if len(b.segs) == 0 || len(found) == 0 {
+		return nil
+	}
+	thin, okThin := frameEdgeMap(b.thin, W, H)
+	grey, okGrey := frameEdgeMap(b.grey, W, H)
+	if !okThin || !okGrey {
 		return nil
 	}
 	shape := outlineShapeOf(v, models.KindStandard)
@@ -113,15 +118,7 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 	if len(starts) > underMaxCandidates {
 		starts = starts[:underMaxCandidates]
 	}
-	thinPix, err := b.thin.DataPtrUint8()
-	if err != nil {
-		return nil
-	}
-	greyPix, err := b.grey.DataPtrUint8()
-	if err != nil {
-		return nil
-	}
-	u := newUnderSearch(edgeMap{pix: thinPix, w: W, h: H}, edgeMap{pix: greyPix, w: W, h: H}, cover, v.pxPerMM)
+	u := newUnderSearch(thin, grey, cover, v.pxPerMM)
 	u.grid, u.dims = grid, [2]float64{shape.short, shape.long}
 	var rects []rectangle
 	for _, st := range starts {
@@ -367,7 +364,10 @@ func (u underSearch) check(q models.Quad) (float64, bool) {
 }
 
 // namePartUnder names by look the card s partly under cards found (found),
-// from the part of it that shows (appearance_masked.go).
+// from the part of it that shows (appearance_masked.go). A landscape one is
+// a site, or a unit turned sideways under a token or another unit (its kind
+// guessed from the cards it lies across, landscapeCard, does not tell what
+// lies under them): both kinds are tried, the one guessed first.
 func (a *Analyzer) namePartUnder(s stackedCard, v *view, found []placed) (detection, bool) {
 	var onTop []models.Quad
 	for _, f := range found {
@@ -379,7 +379,14 @@ func (a *Analyzer) namePartUnder(s stackedCard, v *view, found []placed) (detect
 	if kind != models.KindSite {
 		kind = models.KindStandard
 	}
-	return a.namePart(s.quad, v, kind, onTop)
+	if d, ok := a.namePart(s.quad, v, kind, onTop); ok || !landscape(s.quad) {
+		return d, ok
+	}
+	other := models.KindSite
+	if kind == models.KindSite {
+		other = models.KindStandard
+	}
+	return a.namePart(s.quad, v, other, onTop)
 }
 
 // quadsOverlap reports whether two convex quads share some of their
