@@ -79,6 +79,18 @@
 // at half the thresholds, a card's length deep (at most 12% of the
 // image a frame, the longest edges first), and the side search reads them
 // (outline_again.go).
+// A card lying on a found card keeps its sides: the side search proposes
+// rectangles on edges with the found cards blanked, but checks them with
+// only a thin band along each found card's outline cleared, and a
+// rectangle that misses the edges only where it crosses a matched face is
+// checked again on edges found anew in a window around it, nothing left
+// out (outline_sides.go, windowEdges).
+// A card partly under others is looked for after the covered sites, from
+// leftover straight edges that run into a card found and from parallel
+// side pairs partly under one: kept when at least 45% of its border and
+// inside show, on edges and standing out, a whole side of a card's length
+// with both corners shows, and it is not bare mat by a grid line
+// (outline_under.go).
 // Once all of a frame's cards are fitted, every named card's face is laid
 // over what the camera shows of it and checked cell by cell (a 4×4 grid
 // over the face, so no card design is assumed): where parts of the card
