@@ -881,15 +881,25 @@ func bareMat(q models.Quad, grid []segment, grey edgeMap, d, tolPx float64) bool
 	if len(beyond) == 0 {
 		return false
 	}
-	mat := medianCount(beyond)
-	// The inside, on a lattice d apart along q's sides.
+	return insideLooksLike(q, grey, d, medianCount(beyond), nil)
+}
+
+// insideLooksLike reports whether at least bareMatShare of q's inside, on
+// a lattice d apart along its sides (less the points skip reports, when
+// set), lies within sideContrastLevels of the grey level mat on the
+// blurred image grey.
+func insideLooksLike(q models.Quad, grey edgeMap, d float64, mat int, skip func(models.Point) bool) bool {
 	u, w := sideLen(q, 0), sideLen(q, 1)
 	ux, uy := (q[1].X-q[0].X)/u, (q[1].Y-q[0].Y)/u
 	wx, wy := (q[3].X-q[0].X)/w, (q[3].Y-q[0].Y)/w
 	n, like := 0, 0
 	for s := d; s <= u-d; s += d {
 		for t := d; t <= w-d; t += d {
-			g, ok := grey.value(q[0].X+s*ux+t*wx, q[0].Y+s*uy+t*wy)
+			p := models.Point{X: q[0].X + s*ux + t*wx, Y: q[0].Y + s*uy + t*wy}
+			if skip != nil && skip(p) {
+				continue
+			}
+			g, ok := grey.value(p.X, p.Y)
 			if !ok {
 				continue
 			}

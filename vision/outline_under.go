@@ -556,26 +556,5 @@ func (u underSearch) bareMat(q models.Quad) bool {
 	if len(beyond) == 0 {
 		return false
 	}
-	mat := medianCount(beyond)
-	ul, wl := sideLen(q, 0), sideLen(q, 1)
-	ux, uy := (q[1].X-q[0].X)/ul, (q[1].Y-q[0].Y)/ul
-	wx, wy := (q[3].X-q[0].X)/wl, (q[3].Y-q[0].Y)/wl
-	n, like := 0, 0
-	for s := d; s <= ul-d; s += d {
-		for t := d; t <= wl-d; t += d {
-			p := models.Point{X: q[0].X + s*ux + t*wx, Y: q[0].Y + s*uy + t*wy}
-			if u.hidden(p) {
-				continue
-			}
-			g, ok := u.grey.value(p.X, p.Y)
-			if !ok {
-				continue
-			}
-			n++
-			if absInt(int(g)-mat) < sideContrastLevels {
-				like++
-			}
-		}
-	}
-	return n > 0 && float64(like) >= bareMatShare*float64(n)
+	return insideLooksLike(q, u.grey, d, medianCount(beyond), u.hidden)
 }
