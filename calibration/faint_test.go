@@ -2,7 +2,6 @@ package calibration
 
 import (
 	"fmt"
-	"image"
 	"path/filepath"
 	"testing"
 
@@ -218,14 +217,8 @@ func TestFaintJudgedPolished(t *testing.T) {
 func TestPinholeBorderedOneAxis(t *testing.T) {
 	g := models.DefaultRealm()
 	s := scene{seed: 2, tiltDeg: 18, rotDeg: 4, widthFrac: 0.75, lineMM: 1, borderMM: 1, contrast: 0.15, busy: true, noise: 2, rowCards: []int{1, 3}}
-	big, truth := s.render(t)
-	frame := gocv.NewMat()
+	frame, truth := s.renderHalf(t)
 	defer frame.Close()
-	gocv.Resize(big, &frame, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
-	big.Close()
-	for i := range truth {
-		truth[i] = models.Point{X: truth[i].X / 2, Y: truth[i].Y / 2}
-	}
 	gray, scale := workingGray(frame)
 	defer gray.Close()
 	var q models.Quad

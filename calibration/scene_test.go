@@ -77,6 +77,19 @@ func realmQuadFor(s scene, fw, fh float64) models.Quad {
 	return q
 }
 
+// renderHalf renders the scene and shrinks it to 640×360, a low-resolution
+// webcam's frame, with the realm's corners in its pixels (caller closes).
+func (s scene) renderHalf(t testing.TB) (gocv.Mat, models.Quad) {
+	big, truth := s.render(t)
+	defer big.Close()
+	frame := gocv.NewMat()
+	gocv.Resize(big, &frame, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
+	for i := range truth {
+		truth[i] = models.Point{X: truth[i].X / 2, Y: truth[i].Y / 2}
+	}
+	return frame, truth
+}
+
 // render draws the scene and returns the frame and the true realm corners.
 func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 	t.Helper()
