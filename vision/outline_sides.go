@@ -391,16 +391,11 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		if r, ok := frameEdgeMap(b.raw, w, h); ok {
 			raw = r
 		}
-		polys := make([][]image.Point, 0, len(found))
+		grown := make([]models.Quad, 0, len(found))
 		for _, f := range found {
-			g := grow(f.quad, sideFoundMarginMM*v.pxPerMM)
-			poly := make([]image.Point, 0, 4)
-			for _, p := range g {
-				poly = append(poly, image.Pt(int(math.Round(p.X)), int(math.Round(p.Y))))
-			}
-			polys = append(polys, poly)
+			grown = append(grown, grow(f.quad, sideFoundMarginMM*v.pxPerMM))
 		}
-		pv := gocv.NewPointsVectorFromPoints(polys)
+		pv := gocv.NewPointsVectorFromPoints(pixelPolygons(grown, image.Point{}))
 		gocv.FillPoly(&b.thin, pv, color.RGBA{})
 		pv.Close()
 		eraseOutlines(&b.raw, quadsOfPlaced(found), image.Point{}, sideFoundMarginMM*v.pxPerMM)
@@ -614,17 +609,24 @@ func eraseOutlines(m *gocv.Mat, quads []models.Quad, off image.Point, margin flo
 	if len(quads) == 0 {
 		return
 	}
+	pv := gocv.NewPointsVectorFromPoints(pixelPolygons(quads, off))
+	gocv.Polylines(m, pv, true, color.RGBA{}, 2*int(math.Round(margin))+1)
+	pv.Close()
+}
+
+// pixelPolygons gives the quads (top-down pixels) as polygons of the
+// nearest pixels of an image whose top-left pixel is off in the top-down
+// image.
+func pixelPolygons(quads []models.Quad, off image.Point) [][]image.Point {
 	polys := make([][]image.Point, 0, len(quads))
 	for _, q := range quads {
 		poly := make([]image.Point, 0, 4)
 		for _, p := range q {
-			poly = append(poly, image.Pt(int(math.Round(p.X))-off.X, int(math.Round(p.Y))-off.Y))
+			poly = append(poly, pt(p).Sub(off))
 		}
 		polys = append(polys, poly)
 	}
-	pv := gocv.NewPointsVectorFromPoints(polys)
-	gocv.Polylines(m, pv, true, color.RGBA{}, 2*int(math.Round(margin))+1)
-	pv.Close()
+	return polys
 }
 
 // cornersWithin gives the most corners of q that lie in any one of quads.

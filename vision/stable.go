@@ -101,8 +101,8 @@ func (s *stableFrame) takeNames(cards []models.CardObservation) {
 // areas within a third of each other and their long sides within 15° of
 // each other.
 func samePlace(a, b models.Quad) bool {
-	_, sa, ta := quadAxes(a)
-	_, sb, tb := quadAxes(b)
+	sa, ta := quadAxes(a)
+	sb, tb := quadAxes(b)
 	if sa <= 0 || sb <= 0 {
 		return false
 	}
@@ -122,22 +122,16 @@ func centreDistance(a, b models.Quad) float64 {
 	return math.Hypot(p.X-q.X, p.Y-q.Y)
 }
 
-// quadAxes gives a quad's mean long and short side lengths and the long
-// sides' direction (radians, modulo π).
-func quadAxes(q models.Quad) (long, short, angle float64) {
-	side := func(i int) (float64, float64) {
-		p, r := q[i], q[(i+1)%4]
-		return math.Hypot(r.X-p.X, r.Y-p.Y), math.Atan2(r.Y-p.Y, r.X-p.X)
+// quadAxes gives a quad's mean short side length and its long sides'
+// direction (radians, modulo π).
+func quadAxes(q models.Quad) (short, angle float64) {
+	a, b := (sideLen(q, 0)+sideLen(q, 2))/2, (sideLen(q, 1)+sideLen(q, 3))/2
+	i := 0
+	if b > a {
+		b, i = a, 1
 	}
-	l0, t0 := side(0)
-	l1, t1 := side(1)
-	l2, _ := side(2)
-	l3, _ := side(3)
-	a, b := (l0+l2)/2, (l1+l3)/2
-	if a >= b {
-		return a, b, math.Mod(t0+math.Pi, math.Pi)
-	}
-	return b, a, math.Mod(t1+math.Pi, math.Pi)
+	p, r := q[i], q[i+1]
+	return b, math.Mod(math.Atan2(r.Y-p.Y, r.X-p.X)+math.Pi, math.Pi)
 }
 
 // Change detection thresholds: a tile changed when more than tileShare of its
