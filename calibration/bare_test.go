@@ -115,16 +115,7 @@ func TestOntoUnbrokenGrid(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			frame, h, truth := boxedStill(t, name)
 			defer frame.Close()
-			gray, scale := workingGray(frame)
-			defer gray.Close()
-			rm, err := newRidgeMap(gray)
-			if err != nil {
-				t.Fatal(err)
-			}
-			col, ok := newColourFrame(frame, scale)
-			if !ok {
-				t.Fatal("a colour frame read as having no colour")
-			}
+			rm, col, scale := frameMaps(t, frame)
 			hw := hWorking(h, scale)
 			width := realmWidthPx(truth.Corners) * scale
 			if got := ontoUnbrokenGrid(rm, col, hw, g); cornerError(quadOfLattice(got, g), quadOfLattice(hw, g))/width > 0.01 {
@@ -151,16 +142,7 @@ func BenchmarkOntoUnbrokenGrid(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gray, scale := workingGray(frame)
-	defer gray.Close()
-	rm, err := newRidgeMap(gray)
-	if err != nil {
-		b.Fatal(err)
-	}
-	col, ok := newColourFrame(frame, scale)
-	if !ok {
-		b.Fatal("no colour")
-	}
+	rm, col, scale := frameMaps(b, frame)
 	hw := hWorking(h, scale)
 	for b.Loop() {
 		ontoUnbrokenGrid(rm, col, hw, g)
@@ -180,16 +162,7 @@ func TestBareGridLines(t *testing.T) {
 	halfBare := map[string]bool{"0000": true, "0010": true, "0030": true, "0080": true, "0090": true}
 	for _, name := range []string{"0000", "0010", "0020", "0030", "0040", "0060", "0070", "0080", "0090"} {
 		truth, frame := readStill(t, dir, name)
-		gray, scale := workingGray(frame)
-		rm, err := newRidgeMap(gray)
-		gray.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col, ok := newColourFrame(frame, scale)
-		if !ok {
-			t.Fatal("no colour frame")
-		}
+		rm, col, scale := frameMaps(t, frame)
 		h, err := fitHomography(realmCorners(g), truth.Corners[:])
 		if err != nil {
 			t.Fatal(err)
@@ -242,16 +215,7 @@ func TestTokenRowLattices(t *testing.T) {
 			s := scene{seed: seed, tiltDeg: 18, rotDeg: 4, widthFrac: 0.75, lineMM: 1, borderMM: 1, contrast: 0.15, busy: true, noise: 2, rowCards: []int{1, 3}}
 			frame, truth := s.renderHalf(t)
 			defer frame.Close()
-			gray, scale := workingGray(frame)
-			rm, err := newRidgeMap(gray)
-			gray.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			col, ok := newColourFrame(frame, scale)
-			if !ok {
-				t.Fatal("no colour frame")
-			}
+			rm, col, scale := frameMaps(t, frame)
 			h, err := fitHomography(realmCorners(g), truth[:])
 			if err != nil {
 				t.Fatal(err)
@@ -278,4 +242,21 @@ func TestTokenRowLattices(t *testing.T) {
 			}
 		})
 	}
+}
+
+// frameMaps reads a colour frame as Detect does: its ridge map and its
+// colours at the working scale, which it gives too.
+func frameMaps(t testing.TB, frame gocv.Mat) (*ridgeMap, colourFrame, float64) {
+	t.Helper()
+	gray, scale := workingGray(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, ok := newColourFrame(frame, scale)
+	if !ok {
+		t.Fatal("a colour frame read as having no colour")
+	}
+	return rm, col, scale
 }
