@@ -109,6 +109,28 @@ func smoothCatalog(t testing.TB, dir string, cards []smoothCard) *models.Catalog
 	return models.NewCatalog(out)
 }
 
+// outlineError is how an outline is found off its card: moved shiftMM
+// millimetres across and down the top-down image, and scaled by scale
+// about its centre (1: the card's size).
+type outlineError struct{ shiftMM, scale float64 }
+
+// apply gives the outline q (top-down pixels of pxPerMM) found so.
+func (e outlineError) apply(q models.Quad, pxPerMM float64) models.Quad {
+	f := e.scale
+	if f == 0 {
+		f = 1
+	}
+	var cx, cy float64
+	for _, p := range q {
+		cx, cy = cx+p.X/4, cy+p.Y/4
+	}
+	var out models.Quad
+	for k, p := range q {
+		out[k] = models.Point{X: cx + (p.X-cx)*f + e.shiftMM*pxPerMM, Y: cy + (p.Y-cy)*f + e.shiftMM*pxPerMM}
+	}
+	return out
+}
+
 // smoothCards are eight units and eight sites of smooth faces, of their
 // own art; cards 2k and 2k+1 share a palette (they look alike at a
 // glance).
@@ -130,9 +152,8 @@ type lookScore struct {
 // smoothScenes renders frames of the smooth cards (cat) on a table, reads
 // each with a, and names each fully visible card by look in its true
 // outline (nameByLook: the outline search is not what is tested here),
-// moved offMM millimetres across and down the top-down image (an outline
-// found a little off its card).
-func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer, offMM float64) lookScore {
+// found off its card by off.
+func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer, off outlineError) lookScore {
 	t.Helper()
 	r, err := synth.NewRenderer(cat)
 	if err != nil {
@@ -169,10 +190,8 @@ func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer, offMM float64)
 			var q models.Quad
 			for k, p := range c.Quad {
 				q[k] = v.fromImg.Apply(p)
-				q[k].X += offMM * v.pxPerMM
-				q[k].Y += offMM * v.pxPerMM
 			}
-			d, ok := a.nameByLook(clockwiseFromTopLeft(q), v)
+			d, ok := a.nameByLook(clockwiseFromTopLeft(off.apply(q, v.pxPerMM)), v)
 			_, inCatalog := a.cat.BySlug(c.Slug)
 			name := ""
 			if ok {
@@ -210,7 +229,7 @@ func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer, offMM float64)
 func TestNamesSmoothFacesByLook(t *testing.T) {
 	cat := smoothCatalog(t, t.TempDir(), smoothCards())
 	a := newTestAnalyzer(t, cat)
-	s := smoothScenes(t, cat, a, 0)
+	s := smoothScenes(t, cat, a, outlineError{})
 	t.Logf("fully visible cards named right by look: %d of %d", s.right, s.full)
 	if s.full < 10 {
 		t.Fatalf("the scenes show %d cards fully, want 10 or more", s.full)
@@ -221,12 +240,17 @@ func TestNamesSmoothFacesByLook(t *testing.T) {
 	if float64(s.right) < 0.9*float64(s.full) {
 		t.Errorf("named right %d of %d fully visible smooth cards, want 90%% or more", s.right, s.full)
 	}
-	// Outlines found 3 mm off each way: the faces are aligned on them
-	// (lookIndex.align).
-	off := smoothScenes(t, cat, a, 3)
-	t.Logf("outlines 3 mm off: named right %d of %d", off.right, off.full)
-	if off.wrong > 0 || off.turnedWrong > 0 || float64(off.right) < 0.8*float64(off.full) {
-		t.Errorf("outlines 3 mm off: named right %d of %d (%d wrong, %d turned wrong), want 80%% or more and none wrong", off.right, off.full, off.wrong, off.turnedWrong)
+	// Outlines found off their cards: the faces are aligned on them
+	// (lookIndex.align). An outline 4% large is the blur of a pale border
+	// on a dark mat; one 7% small is a face's inner contour, which a
+	// token's smaller thumbnail fits too (nameByLook compares such an
+	// outline as its card's kind).
+	for _, off := range []outlineError{{shiftMM: 3}, {scale: 1.04}, {shiftMM: 1, scale: 0.93}} {
+		got := smoothScenes(t, cat, a, off)
+		t.Logf("outlines %+v off: named right %d of %d", off, got.right, got.full)
+		if got.wrong > 0 || got.turnedWrong > 0 || float64(got.right) < 0.8*float64(got.full) {
+			t.Errorf("outlines %+v off: named right %d of %d (%d wrong, %d turned wrong), want 80%% or more and none wrong", off, got.right, got.full, got.wrong, got.turnedWrong)
+		}
 	}
 }
 
@@ -239,7 +263,7 @@ func TestLookKeepsMissingCardUnknown(t *testing.T) {
 	for i := 1; i < 16; i += 2 {
 		missing[fmt.Sprintf("smooth_%02d", i)] = true
 	}
-	s := smoothScenes(t, cat, newTestAnalyzer(t, catalogWithout(cat, missing)), 0)
+	s := smoothScenes(t, cat, newTestAnalyzer(t, catalogWithout(cat, missing)), outlineError{})
 	t.Logf("missing from the catalog: %d fully visible, %d named; the others: %d of %d named right", s.missing, s.missingNamed, s.right, s.full)
 	if s.missing < 5 {
 		t.Fatalf("the scenes show %d cards missing from the catalog fully, want 5 or more", s.missing)

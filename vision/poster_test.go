@@ -214,3 +214,45 @@ const (
 	posterMinTokens       = 7 // 5 without the token search in the cells of cards not named (cellTokens), 3 without sidedTokens too
 	posterMinCoveredSites = 3
 )
+
+// TestPosterCardInSmallOutline names poster cards by look in outlines
+// found 9% small (a face's inner contour, inside its pale border). A
+// token's thumbnail, smaller, forgives such an outline better than the
+// card's own: the card's face shrunk to a token's size (a rival in the
+// tokens' comparison) fits it best, which names nothing. nameByLook then
+// compares the outline as its card's kind, aligned on that kind's layout.
+func TestPosterCardInSmallOutline(t *testing.T) {
+	a, r := posterAnalyzer(t)
+	var right, all int
+	for _, i := range []int{3, 7, 12, 24} {
+		scene, frame, cal, _ := renderAndAnalyze(t, a, r, synth.SceneSeed(41, i), synth.SceneOptions{JPEGQuality: 85})
+		frame.Close()
+		v, err := newView(cal.Corners, cal.Geometry, 1280, 720, a.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range scene.Truth.Cards {
+			if c.VisibleFraction < 0.999 || c.Token || c.Type == "Site" {
+				continue
+			}
+			var q models.Quad
+			for k, p := range c.Quad {
+				q[k] = v.fromImg.Apply(p)
+			}
+			d, ok := a.nameByLook(clockwiseFromTopLeft(outlineError{shiftMM: 0.5, scale: 0.91}.apply(q, v.pxPerMM)), v)
+			all++
+			switch {
+			case !ok:
+				t.Logf("scene %d: %s not named", i, c.Name)
+			case a.index.refs[d.ref].card.Name != c.Name:
+				t.Errorf("scene %d: %s named %s", i, c.Name, a.index.refs[d.ref].card.Name)
+			default:
+				right++
+			}
+		}
+	}
+	t.Logf("%d of %d cards in outlines 9%% small named right", right, all)
+	if all < 8 || float64(right) < 0.8*float64(all) {
+		t.Errorf("named right %d of %d cards in outlines 9%% small, want 8 or more cards and 80%% of them", right, all)
+	}
+}
