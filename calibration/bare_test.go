@@ -110,6 +110,7 @@ func boxedStill(t *testing.T, name string) (gocv.Mat, homography, stillTruth) {
 // north (its north row along the boxes, its south border the realm's row
 // 1–2 line) is moved back onto the realm, and the true lattice stays put.
 func TestOntoUnbrokenGrid(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	for _, name := range []string{"0003", "0042"} {
 		t.Run(name, func(t *testing.T) {
@@ -154,6 +155,7 @@ func BenchmarkOntoUnbrokenGrid(b *testing.B) {
 // south-west quarter (every other line on a drawn one, the rest across the
 // cells' middles) has several, and is refused.
 func TestBareGridLines(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	// On 0020, 0040, 0060 and 0070 cards cover enough of the quarter's lines
@@ -192,6 +194,7 @@ func TestBareGridLines(t *testing.T) {
 // them; bareGridLines refuses both and not the realm, and Detect finds
 // the realm or nothing.
 func TestTokenRowLattices(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	// The middle of the tokens' outer dark borders (3 mm wide, see
 	// drawCard) in realm mm: half a token's height from the odd row lines

@@ -54,6 +54,7 @@ func barrel(t testing.TB, frame gocv.Mat, k1, f float64, pts models.Quad) (gocv.
 // a few pixels, so that no straight lattice lies on every line's centre;
 // the realm is still found, where it is.
 func TestDetectBentGrid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		seed uint64
 		k1   float64

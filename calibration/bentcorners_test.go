@@ -11,6 +11,7 @@ import (
 // TestLensRoundTrip: distort undoes undistort across the frame, for barrel
 // and pincushion lenses.
 func TestLensRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, k := range []float64{-0.04, 0.04, 0.2} {
 		l := lens{c: models.Point{X: 640, Y: 360}, hd: math.Hypot(640, 360), k: k}
 		for _, p := range []models.Point{{X: 0, Y: 0}, {X: 1279, Y: 719}, {X: 640, Y: 360}, {X: 100, Y: 500}} {
@@ -27,6 +28,7 @@ func TestLensRoundTrip(t *testing.T) {
 // 0.7–1.9% of its width; the corners are where the bowed border lines meet
 // (onBentBorder).
 func TestDetectStrongBarrel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		seed uint64
 		k1   float64
@@ -57,6 +59,7 @@ func TestDetectStrongBarrel(t *testing.T) {
 // no distortion straightens the lines better than none, and the corners
 // stay where they are.
 func TestOnBentBorderLeavesStraightGrid(t *testing.T) {
+	t.Parallel()
 	for _, seed := range []uint64{9210, 9211} {
 		s := scene{seed: seed, tiltDeg: 12, rotDeg: 2, widthFrac: 0.85, lineMM: 0.8, borderMM: 1,
 			contrast: 0.6, cards: 6, noise: 3, jpegQuality: 85}
@@ -90,6 +93,7 @@ func TestOnBentBorderLeavesStraightGrid(t *testing.T) {
 // a bent frame each border shows more clearly along the curve the true lens
 // makes of the true lattice than along that curve moved 6 px across.
 func TestCurveEvidenceFindsBentBorder(t *testing.T) {
+	t.Parallel()
 	s := scene{seed: 9100, tiltDeg: 8, rotDeg: 4, widthFrac: 0.7, lineMM: 0.8, borderMM: 1,
 		contrast: 0.6, lightLines: true, cards: 6, noise: 3, jpegQuality: 85}
 	frame, truth := s.render(t)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestParseCorners(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    models.Quad
@@ -50,6 +51,7 @@ func contains(s, sub string) bool {
 }
 
 func TestFromCornersValidation(t *testing.T) {
+	t.Parallel()
 	good := models.Quad{{X: 100, Y: 650}, {X: 1180, Y: 640}, {X: 1050, Y: 80}, {X: 220, Y: 90}}
 	tests := []struct {
 		name    string
@@ -87,6 +89,7 @@ func TestFromCornersValidation(t *testing.T) {
 }
 
 func TestMappingRoundTrip(t *testing.T) {
+	t.Parallel()
 	c, err := FromCorners(models.Quad{{X: 120, Y: 660}, {X: 1150, Y: 610}, {X: 1010, Y: 110}, {X: 240, Y: 140}}, 1280, 720)
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +130,7 @@ func TestMappingRoundTrip(t *testing.T) {
 // TestRectify warps a synthetic scene and checks that the grid lines land on
 // the rectified image's cell boundaries.
 func TestRectify(t *testing.T) {
+	t.Parallel()
 	s := scene{seed: 5, tiltDeg: 20, rotDeg: 6, widthFrac: 0.7, lineMM: 2, borderMM: 3, contrast: 1, lightLines: false, cards: 0}
 	frame, truth := s.render(t)
 	defer frame.Close()
@@ -155,6 +159,7 @@ func TestRectify(t *testing.T) {
 }
 
 func TestNorthAtBottom(t *testing.T) {
+	t.Parallel()
 	s := scene{seed: 9, tiltDeg: 15, rotDeg: -4, widthFrac: 0.75, lineMM: 1.5, borderMM: 3, contrast: 0.8, lightLines: true, cards: 8, noise: 3, northAtBot: true}
 	frame, truth := s.render(t)
 	defer frame.Close()
@@ -171,6 +176,7 @@ func TestNorthAtBottom(t *testing.T) {
 }
 
 func TestMarkers(t *testing.T) {
+	t.Parallel()
 	for _, s := range []scene{
 		{seed: 21, tiltDeg: 25, rotDeg: 8, widthFrac: 0.6, lineMM: 1, borderMM: 1, contrast: 0.3, busy: true, cards: 12, noise: 3, markers: true, jpegQuality: 85},
 		{seed: 22, tiltDeg: 10, rotDeg: -6, widthFrac: 0.5, lineMM: 1, borderMM: 1, contrast: 0.5, cards: 5, noise: 2, markers: true, northAtBot: true},
@@ -198,6 +204,7 @@ func TestMarkers(t *testing.T) {
 }
 
 func TestDetectNothing(t *testing.T) {
+	t.Parallel()
 	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(80, 90, 100, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer blank.Close()
 	addNoise(t, &blank, rand.New(rand.NewPCG(5, 7)), 4)
@@ -214,6 +221,7 @@ func TestDetectNothing(t *testing.T) {
 // corner (elsewhere in millimetres) to the same image corner: the cached
 // transforms follow the geometry, not only the corners.
 func TestAnotherGeometry(t *testing.T) {
+	t.Parallel()
 	q := models.Quad{{X: 100, Y: 600}, {X: 1100, Y: 620}, {X: 1000, Y: 120}, {X: 220, Y: 110}}
 	cal, err := FromCorners(q, 1280, 720)
 	if err != nil {

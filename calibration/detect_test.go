@@ -43,6 +43,7 @@ func variedScenes(n int, seed uint64) []scene {
 }
 
 func TestDetectSynthetic(t *testing.T) {
+	t.Parallel()
 	scenes := variedScenes(24, 1)
 	found, within2 := 0, 0
 	for i, s := range scenes {
@@ -82,6 +83,7 @@ func TestDetectSynthetic(t *testing.T) {
 // ridge score) must give way to the true grid; one shifted by a whole
 // column is left to the edge pass's judgement of aliases.
 func TestCrossCheck(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	truth, frame := readStill(t, dir, "0001")
@@ -141,6 +143,7 @@ func orientLike(q, ref models.Quad) models.Quad {
 // clearly, each explaining the lines the darkness left; Detect must
 // answer with the true realm or none, never a wrong one.
 func TestSplitGridsRefused(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	tests := []struct {
 		name, still string
@@ -205,6 +208,7 @@ func TestSplitGridsRefused(t *testing.T) {
 // 8 working pixels off, as a lattice fitted partly on card edges is): the
 // move back must land on the true grid, its lines snapped to their edges.
 func TestMoveOnLinesSnapsToEdges(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0003", "0006", "0007"} {
@@ -236,6 +240,7 @@ func TestMoveOnLinesSnapsToEdges(t *testing.T) {
 // grid; enlarged to the working width first, they find it as in the
 // full-size still.
 func TestDetectSmallFrames(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	for _, name := range []string{"0032", "0041", "0068"} {
 		t.Run(name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestDrifted(t *testing.T) {
+	t.Parallel()
 	base := scene{seed: 31, tiltDeg: 18, rotDeg: 4, widthFrac: 0.7, lineMM: 1.5, borderMM: 3, contrast: 0.8,
 		lightLines: true, busy: true, cards: 8, noise: 3, jpegQuality: 88}
 	ref, _ := base.render(t)
@@ -62,6 +63,7 @@ func TestDrifted(t *testing.T) {
 }
 
 func TestDriftedManualReference(t *testing.T) {
+	t.Parallel()
 	s := scene{seed: 32, tiltDeg: 10, widthFrac: 0.7, lineMM: 2, borderMM: 2, contrast: 1, cards: 4, noise: 2}
 	frame, truth := s.render(t)
 	defer frame.Close()

@@ -14,6 +14,7 @@ import (
 // the edge passes: thin, low-contrast lines of either colour on busy art
 // under cards, sensor noise and JPEG, tilted and turned.
 func TestDetectFaint(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	cases := []scene{
 		{seed: 11, tiltDeg: 20, rotDeg: 6, widthFrac: 0.7, lineMM: 1, borderMM: 1.5, contrast: 0.3, busy: true, cards: 8, noise: 3, jpegQuality: 80},
@@ -50,6 +51,7 @@ func checkFaintFound(t *testing.T, frame gocv.Mat, g models.RealmGeometry, truth
 // TestDetectFaintStills runs the profile search on bundled stills whose grid
 // the edge passes miss (faint lines on cloudy art, glare, many cards).
 func TestDetectFaintStills(t *testing.T) {
+	t.Parallel()
 	imgs := sampleStills(t)
 	dir := filepath.Dir(imgs[0])
 	g := models.DefaultRealm()
@@ -66,6 +68,7 @@ func TestDetectFaintStills(t *testing.T) {
 // (rows and columns swapped) seen from straight above is told from the
 // true one.
 func TestCameraInconsistency(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	for i, s := range variedScenes(6, 9) {
 		s.tiltDeg = 0
@@ -97,6 +100,7 @@ func TestCameraInconsistency(t *testing.T) {
 // telephoto lens would show with such nearly parallel lines. Every true
 // realm must pass and every half-row lattice fail.
 func TestCameraInconsistencyHalfRows(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0076", "0099", "0003", "0040", "0064"} {
@@ -125,6 +129,7 @@ func TestCameraInconsistencyHalfRows(t *testing.T) {
 // for 0074, whose grid ends at the realm's border, without: see
 // endsAtBorder), and the edges refuse the realm moved by a cell.
 func TestConfirmedOnEdges(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, tc := range []struct {
@@ -166,6 +171,7 @@ func TestConfirmedOnEdges(t *testing.T) {
 // it (a dark, featureless frame) confirms no lattice: with no edges, no
 // alias scores better than the lattice, which is no confirmation.
 func TestConfirmedOnEdgesNeedsEdges(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	blank := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(12, 0, 0, 0), 720, 1280, gocv.MatTypeCV8U)
 	defer blank.Close()
@@ -190,6 +196,7 @@ func TestConfirmedOnEdgesNeedsEdges(t *testing.T) {
 // pixel or so off the lines' centres: scored there, below minRidgeScore;
 // scored once polished onto the centres, as it must be, above.
 func TestFaintJudgedPolished(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	want, gray, rm, em := shrunkStillLineMaps(t, dir, "0037")
@@ -215,6 +222,7 @@ func TestFaintJudgedPolished(t *testing.T) {
 // other line in the cells' middles, which a pinhole camera nearly sees at
 // this tilt) is refused: its odd row lines run over bare cloth.
 func TestPinholeBorderedOneAxis(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	s := scene{seed: 2, tiltDeg: 18, rotDeg: 4, widthFrac: 0.75, lineMM: 1, borderMM: 1, contrast: 0.15, busy: true, noise: 2, rowCards: []int{1, 3}}
 	frame, truth := s.renderHalf(t)
@@ -271,6 +279,7 @@ func TestPinholeBorderedOneAxis(t *testing.T) {
 // whose lines are clearly the clearer drawn lines of the same realm wins,
 // its belief coming from the edges' finding that realm.
 func TestCrossCheckSameRealmClearer(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	truth, gray, rm, _ := stillLineMaps(t, dir, "0008")

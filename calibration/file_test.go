@@ -11,6 +11,7 @@ import (
 )
 
 func TestSaveLoad(t *testing.T) {
+	t.Parallel()
 	s := scene{seed: 41, tiltDeg: 12, widthFrac: 0.7, lineMM: 2, borderMM: 2, contrast: 1, cards: 3, noise: 2}
 	frame, truth := s.render(t)
 	defer frame.Close()
@@ -46,6 +47,7 @@ func TestSaveLoad(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	c, err := FromCorners(models.Quad{{X: 100, Y: 650}, {X: 1180, Y: 640}, {X: 1050, Y: 80}, {X: 220, Y: 90}}, 1280, 720)
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ func oddMatScene(t *testing.T, g models.RealmGeometry, seed int64) (gocv.Mat, mo
 // would): Detect must find the realm, whether it is told the cell size or
 // not (the default cells have the same shape).
 func TestDetectTightMat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("renders scenes")
 	}

@@ -12,6 +12,7 @@ import (
 // still found (on the frame undistorted by a strong lens), where the lens
 // puts it.
 func TestDetectStronglyBentGrid(t *testing.T) {
+	t.Parallel()
 	detectBentStills(t, "0004", "0008")
 }
 
@@ -20,6 +21,7 @@ func TestDetectStronglyBentGrid(t *testing.T) {
 // lines miss by 1.7% and 2.6% of the realm's width; read again on the
 // frame undistorted by the lens the lattice's lines gave, they are right.
 func TestDetectThroughStrongLens(t *testing.T) {
+	t.Parallel()
 	detectBentStills(t, "0027", "0030")
 }
 
@@ -65,5 +67,6 @@ func checkStillThroughLens(t *testing.T, name string, k float64, quality int) {
 // where it is, and its lines bend as the lens bends them: it replaces the
 // lattice a cell off.
 func TestDetectProfilesThroughLens(t *testing.T) {
+	t.Parallel()
 	checkStillThroughLens(t, "0083", 0.06, 90)
 }

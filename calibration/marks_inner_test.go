@@ -68,6 +68,7 @@ func realmLatticePoints(g models.RealmGeometry) []models.Point {
 // inside the realm do, and they are believed; the same lattice moved half a
 // cell, onto plain mat, is not.
 func TestMarksLookAlike(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	h, err := fitHomography(realmCorners(g), []models.Point{{X: 230, Y: 610}, {X: 1060, Y: 600}, {X: 950, Y: 170}, {X: 330, Y: 180}})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // no lines, with cards over some of them, a tilted camera and a lens's
 // barrel distortion: the realm is read off the dots.
 func TestDetectDottedMat(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		seed  uint64
 		tilt  float64
@@ -51,6 +52,7 @@ func BenchmarkDetectMarks(b *testing.B) {
 // a tilted camera and a lens's barrel distortion: the realm is read off the
 // junctions of thin lines at its corners.
 func TestDetectCrossedMat(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		seed   uint64
 		tilt   float64

@@ -12,6 +12,7 @@ import (
 // while the realm moved a cell towards the margin has the mat's edge
 // running along its new border column or row.
 func TestStraightEdge(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, tc := range []struct {
@@ -46,6 +47,7 @@ func TestStraightEdge(t *testing.T) {
 // lattice's border runs over the table and the mat's edge through its
 // west column. Detect must find the true realm, not the one a column off.
 func TestDetectArmOverEastColumn(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	cw, ch, w, hh := g.CellWidthMM, g.CellHeightMM, g.WidthMM(), g.HeightMM()
@@ -60,6 +62,7 @@ func TestDetectArmOverEastColumn(t *testing.T) {
 // spacing over the north half of the realm. Detect must find the true realm
 // or none, never the half-row lattice.
 func TestDetectArmOverSouthRow(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	cw, ch, w := g.CellWidthMM, g.CellHeightMM, g.WidthMM()
@@ -77,6 +80,7 @@ func TestDetectArmOverSouthRow(t *testing.T) {
 // column. The profile search judges the lattice moved a cell back onto the
 // mat (see offTheMat), not the one it read: it gives the realm.
 func TestFaintMovedOffTheMat(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	cw, ch, w, hh := g.CellWidthMM, g.CellHeightMM, g.WidthMM(), g.HeightMM()

@@ -14,6 +14,7 @@ import (
 // shift has climbed its corners to where its lines score best (which is how
 // the profile search polishes its candidates).
 func TestRidgeScoreTrueGridBeatsShifts(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0099", "0001"} {

@@ -17,6 +17,7 @@ import (
 // one cell along either axis: settleOnSides must move it back, and must
 // leave the true realm where it is.
 func TestSettleOnSides(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0001", "0037", "0099"} {
@@ -119,6 +120,7 @@ func detectUnderArm(t *testing.T, dir, name string, arm []models.Point) (found b
 // well a column east, where the lattice's new border runs over the mat's
 // empty margin. Detect must find the true realm, not the one a column off.
 func TestDetectArmOverBorderColumn(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	cw, ch, hh := g.CellWidthMM, g.CellHeightMM, g.HeightMM()
@@ -132,6 +134,7 @@ func TestDetectArmOverBorderColumn(t *testing.T) {
 // a cell off, or at half the spacing along both axes (the cells' shape
 // kept, every other line empty), does not.
 func TestEndsAtBorder(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0001", "0037", "0099"} {
@@ -161,6 +164,7 @@ func TestEndsAtBorder(t *testing.T) {
 // confirm them, but the grid shows on most cell sides and ends at the
 // realm's border. Detect must find the realm.
 func TestDetectFaintGridEndsAtBorder(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	truth, frame := readStill(t, dir, "0026")
 	defer frame.Close()

@@ -16,6 +16,7 @@ import (
 // realm on the frame as it is; on the frame sharpened it is found, where it
 // is.
 func TestDetectBlurredGrid(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	for _, name := range []string{"0002", "0032"} {
 		t.Run(name, func(t *testing.T) {
@@ -63,5 +64,6 @@ func jpegRoundTrip(t testing.TB, frame gocv.Mat, quality int) gocv.Mat {
 // realm's width. Read again through the lens its lines gave, as the
 // sharpened retry does whenever a lens is read, the realm is where it is.
 func TestSharpenedReadThroughLens(t *testing.T) {
+	t.Parallel()
 	checkStillThroughLens(t, "0037", 0.055, 90)
 }

@@ -14,6 +14,7 @@ import (
 // without the edge map's confirmation, and must leave the true realm where
 // it is.
 func TestPreferShiftOnLines(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0001", "0037", "0099"} {
@@ -49,6 +50,7 @@ func TestPreferShiftOnLines(t *testing.T) {
 // summed over the whole canvas, the rows' profile buries them; read across
 // the span of the columns found, the realm is among the candidates.
 func TestProfileCandidatesSpan(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	truth, frame := readStill(t, dir, "0037")

@@ -151,6 +151,7 @@ func calibrateStill(tb testing.TB, img string) stillResult {
 // TestSampleStills checks a subset of the bundled stills against the targets:
 // the realm found in ≥ 98% of frames with corner error ≤ 1% of its width.
 func TestSampleStills(t *testing.T) {
+	t.Parallel()
 	imgs := sampleStills(t)
 	step := 1
 	if testing.Short() || len(imgs) > 20 {

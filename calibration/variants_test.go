@@ -7,6 +7,7 @@ import (
 )
 
 func TestAliasesAndClimbRecoverTheGrid(t *testing.T) {
+	t.Parallel()
 	s := scene{seed: 42, tiltDeg: 18, rotDeg: 4, widthFrac: 0.7, lineMM: 1.5, borderMM: 3, contrast: 0.8,
 		lightLines: true, busy: true, cards: 5, noise: 3, jpegQuality: 90}
 	frame, truth := s.render(t)
@@ -62,6 +63,7 @@ func TestAliasesAndClimbRecoverTheGrid(t *testing.T) {
 }
 
 func TestAxisVariants(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{models.Columns + 1, models.Rows + 1} {
 		vs := axisVariants(n)
 		if vs[0] != (axisVariant{1, 0}) {
@@ -89,6 +91,7 @@ func TestAxisVariants(t *testing.T) {
 }
 
 func TestShiftedAlias(t *testing.T) {
+	t.Parallel()
 	g := models.DefaultRealm()
 	base, err := fitHomography(realmCorners(g), []models.Point{{X: 200, Y: 650}, {X: 1100, Y: 600}, {X: 1000, Y: 120}, {X: 260, Y: 150}})
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // guess along the frame's axis is not held there by the layout of the
 // samples.
 func TestRefineVanishingPoint(t *testing.T) {
+	t.Parallel()
 	const w, h = 1280, 720
 	centre := models.Point{X: w / 2, Y: h / 2}
 	tests := []struct {
@@ -83,6 +84,7 @@ func TestRefineVanishingPoint(t *testing.T) {
 // lattice of samples would gather whole rows of them into single bins and
 // hold the search on the axis (it did, 2–20° off at the frame's corners).
 func TestRefineVanishingPointOffAxis(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	for _, name := range []string{"0017", "0030", "0035"} {
@@ -113,6 +115,7 @@ func TestRefineVanishingPointOffAxis(t *testing.T) {
 // stopped 0.8° off, which smears a faint line over several pixels of a
 // profile).
 func TestRefineVanishingPointScanMaxima(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Dir(sampleStills(t)[0])
 	g := models.DefaultRealm()
 	q, gray, rm, _ := shrunkStillLineMaps(t, dir, "0086")
