@@ -92,8 +92,10 @@ const splitMargin = 0.2
 // same realm (see sameRealm) whose lines it shows more clearly: the edges
 // found that realm, the profile search where its lines are (Canny edges
 // of lines a wide-angle lens bows, fitted straight, can put the realm's
-// corners a few percent of its width off).
-func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit) (gridFit, bool) {
+// corners a few percent of its width off). A different grid that bare
+// (when not nil) says runs over bare cloth is no rival: the edge lattice
+// stands (see bareGridLines).
+func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeometry, edge gridFit, bare func(homography) bool) (gridFit, bool) {
 	rs := rm.ridgeScore(edge.h, g)
 	if rs >= crossCheckBelow || rm.bentRidgeScore(edge.h, g) >= crossCheckBelow {
 		// Clearly drawn lines, straight or bent a few pixels by the lens
@@ -108,7 +110,9 @@ func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeome
 	margin := crossCheckMargin
 	if !sameRealm(edge.h, f.h, g) {
 		if f.score >= rs-splitMargin && !(ok && f.score > rs+splitMargin) && (ok || !rm.endsAtBorder(edge.h, g)) {
-			return edge, false
+			// Unless the other grid's lines run over bare cloth (see
+			// bareGridLines): then it is no rival.
+			return edge, bare != nil && bare(f.h)
 		}
 		margin = splitMargin
 	}
@@ -295,7 +299,9 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 	}
 	var best gridFit
 	var seeds []gridFit
-	fromMarks := false
+	col, hasCol := newColourFrame(frame, scale)
+	fromMarks, viaProfiles := false, false
+	var refused []homography
 	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {
 		best, err = fitGrid(gray, faint, g, th)
 		if err == nil && math.Max(rm.ridgeScore(best.h, g), rm.bentRidgeScore(best.h, g)) < minEdgeRidgeScore {
@@ -323,12 +329,13 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 		if !ok && f.h != (homography{}) {
 			// A faint grid one of whose directions is half under
 			// cards (see pinholeBordered).
-			if col, hasCol := newColourFrame(frame, scale); hasCol {
+			if hasCol {
 				ok = pinholeBordered(rm, col, f, g)
 			}
 		}
 		if ok {
 			best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+			viaProfiles = true
 			if byProfiles != nil {
 				*byProfiles = true
 			}
@@ -343,40 +350,31 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
 		var agreed bool
-		if best, agreed = crossCheck(gray, rm, faint, g, best); !agreed {
+		bare := func(h homography) bool { return hasCol && bareGridLines(rm, col, h, g) }
+		if best, agreed = crossCheck(gray, rm, faint, g, best, bare); !agreed {
 			return homography{}, best.score, 0, fmt.Errorf("calibration: the edges and the line profiles find two different grids about as clearly: %w", ErrNotFound)
 		}
 		if hs := moveOnLines(rm, faint, best.h, g); hs != best.h {
 			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 		}
 	}
-	// A lattice of marks already ends where the marks do; the drawn lines
-	// settleOnSides weighs are not there.
-	if hs := settleOnSides(rm, best.h, g); !fromMarks && hs != best.h {
-		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
-	}
-	col, hasCol := newColourFrame(frame, scale)
-	if hasCol && !fromMarks {
-		// A border running over bare cloth where the grid's lines are
-		// unbroken everywhere else (see bare.go).
-		if hs := ontoUnbrokenGrid(rm, col, best.h, g); hs != best.h {
-			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+	settled, err := settleLattice(rm, col, hasCol, best, g, fromMarks)
+	for retry := 0; errors.Is(err, errBareLines) && viaProfiles && retry < 2; retry++ {
+		// The profile search's lattice of another spacing, its lines on
+		// rows of tokens and over bare cloth: the realm's own lattice
+		// may be the profile search's next best (see bareGridLines).
+		refused = append(refused, best.h, settled.h)
+		f, ok := detectFaint(gray, rm, faint, g, seeds, refused...)
+		if !ok {
+			break
 		}
+		best = gridFit{h: f.h, score: math.Min(1, f.score/ridgeLineCap)}
+		settled, err = settleLattice(rm, col, hasCol, best, g, false)
 	}
-	if cameraInconsistency(best.h, float64(gray.Cols()), float64(gray.Rows())) > maxCameraInconsistency {
-		return homography{}, best.score, 0, fmt.Errorf("calibration: the grid found has cells of a shape no camera sees: %w", ErrNotFound)
+	if err != nil {
+		return homography{}, settled.score, 0, err
 	}
-	if hs, ok := offTheMat(rm, best.h, g); !ok {
-		return homography{}, best.score, 0, fmt.Errorf("calibration: the mat's edge runs through the grid found: %w", ErrNotFound)
-	} else if hs != best.h {
-		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
-	}
-	if hasCol && !fromMarks && bareGridLines(rm, col, best.h, g) {
-		// Whole lines of the lattice over bare cloth, where the mat's
-		// other lines are unbroken: half the spacing of the drawn
-		// lines, or more of it (see bare.go).
-		return homography{}, best.score, 0, fmt.Errorf("calibration: lines of the grid found run over the bare mat: %w", ErrNotFound)
-	}
+	best = settled
 	lensK := 0.0
 	if !fromMarks {
 		// The corners where the border lines, bowed by the lens, meet.
@@ -390,6 +388,44 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 	}
 	return best.h, best.score, lensK, nil
+}
+
+// errBareLines is settleLattice's refusal of a lattice whose lines run
+// over bare cloth (see bareGridLines).
+var errBareLines = fmt.Errorf("calibration: lines of the grid found run over the bare mat: %w", ErrNotFound)
+
+// settleLattice moves a lattice found onto the realm's drawn lines and off
+// the mat's edge (settleOnSides, ontoUnbrokenGrid, offTheMat) and refuses
+// it when its cells are of a shape no camera sees, the mat's edge runs
+// through it, or its lines run over bare cloth (errBareLines).
+func settleLattice(rm *ridgeMap, col colourFrame, hasCol bool, best gridFit, g models.RealmGeometry, fromMarks bool) (gridFit, error) {
+	// A lattice of marks already ends where the marks do; the drawn lines
+	// settleOnSides weighs are not there.
+	if hs := settleOnSides(rm, best.h, g); !fromMarks && hs != best.h {
+		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+	}
+	if hasCol && !fromMarks {
+		// A border running over bare cloth where the grid's lines are
+		// unbroken everywhere else (see bare.go).
+		if hs := ontoUnbrokenGrid(rm, col, best.h, g); hs != best.h {
+			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+		}
+	}
+	if cameraInconsistency(best.h, float64(rm.w), float64(rm.h)) > maxCameraInconsistency {
+		return best, fmt.Errorf("calibration: the grid found has cells of a shape no camera sees: %w", ErrNotFound)
+	}
+	if hs, ok := offTheMat(rm, best.h, g); !ok {
+		return best, fmt.Errorf("calibration: the mat's edge runs through the grid found: %w", ErrNotFound)
+	} else if hs != best.h {
+		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+	}
+	if hasCol && !fromMarks && bareGridLines(rm, col, best.h, g) {
+		// Whole lines of the lattice over bare cloth, where the mat's
+		// other lines are unbroken: half the spacing of the drawn
+		// lines, or more of it (see bare.go).
+		return best, errBareLines
+	}
+	return best, nil
 }
 
 // moveOnLines moves a lattice found on edges by one cell when that shows

@@ -112,7 +112,7 @@ func TestCrossCheck(t *testing.T) {
 		if rs := rm.ridgeScore(tc.edge, g); rs >= crossCheckBelow {
 			t.Fatalf("%s: ridge score %.3f, not below %.1f: the check would not run", tc.name, rs, crossCheckBelow)
 		}
-		got, _ := crossCheck(gray, rm, nil, g, gridFit{h: tc.edge, score: 0.5})
+		got, _ := crossCheck(gray, rm, nil, g, gridFit{h: tc.edge, score: 0.5}, nil)
 		if tc.replace {
 			if e := cornerError(orientLike(quadOfLattice(got.h, g), truth.Corners), truth.Corners); e > tolerance {
 				t.Errorf("%s: the cross-checked lattice is %.1f px off the true grid", tc.name, e)

@@ -71,7 +71,9 @@
 // cells' middles) shows about as clearly as drawn lines as a right one. So is a lattice both of whose
 // border lines along one direction run over bare cloth while a line between is drawn unbroken: one of a
 // wider spacing than the grid's, reaching past the realm on both sides (its inner lines on the dark
-// borders of rows of tokens lying across the realm's lines, which hide those lines).
+// borders of rows of tokens lying across the realm's lines, which hide those lines). When the profile
+// search's lattice is refused so, its best lattice of another realm is judged in its place (twice at
+// most); and a lattice of the profile search refused so is no rival grid to the edges' lattice.
 // And whichever way it was found, a lattice
 // whose cells no camera over a table could see in that shape (square pixels, principal point at the
 // frame's centre, a field of view of 19° or more: a lattice of half the row spacing over half the realm

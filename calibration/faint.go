@@ -76,7 +76,7 @@ const maxFocalWidths = 3.0
 // minConfirmedRidgeScore when em (the sensitive edge map; nil for none)
 // confirms it, or of minBorderedRidgeScore when its grid ends at its
 // border (see endsAtBorder).
-func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, seeds []gridFit) (gridFit, bool) {
+func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, seeds []gridFit, refused ...homography) (gridFit, bool) {
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
 	var pairs []vpPair
 	minLen := math.Max(20, 0.035*w)
@@ -133,7 +133,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 	}
 	for _, p := range pairs {
 		for _, h := range profileCandidates(gray, p.a, p.b, g) {
-			if !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency {
+			if !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency || sameAsAny(h, refused, g) {
 				continue
 			}
 			fits = append(fits, gridFit{h: h, score: score(h)})
@@ -170,6 +170,9 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 	// offTheMat; Detect refuses the lattice when it cannot be moved).
 	if hs, ok := offTheMat(rm, best.h, g); ok && hs != best.h {
 		best = gridFit{h: hs, score: rm.ridgeScore(hs, g)}
+	}
+	if sameAsAny(best.h, refused, g) {
+		return best, false
 	}
 	accepted := best.score >= minRidgeScore ||
 		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt) ||
@@ -378,3 +381,14 @@ func pinholeBordered(rm *ridgeMap, col colourFrame, f gridFit, g models.RealmGeo
 // frame with tokens over most of them (TestPinholeBorderedOneAxis); the
 // cells' middles under a lattice of half the spacing for 0.64 and more.
 const maxHiddenBare = 0.55
+
+// sameAsAny says whether lattice h makes the same realm (see sameRealm) as
+// any of hs.
+func sameAsAny(h homography, hs []homography, g models.RealmGeometry) bool {
+	for _, o := range hs {
+		if sameRealm(h, o, g) {
+			return true
+		}
+	}
+	return false
+}

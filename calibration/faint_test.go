@@ -292,7 +292,7 @@ func TestCrossCheckSameRealmClearer(t *testing.T) {
 	if f, ok := detectFaint(gray, rm, nil, g, []gridFit{{h: off}}); ok || !sameRealm(f.h, want, g) {
 		t.Fatalf("the profile search believes its lattice %v or does not find the realm: the still no longer tests it", ok)
 	}
-	got, agreed := crossCheck(gray, rm, nil, g, gridFit{h: off, score: 0.5})
+	got, agreed := crossCheck(gray, rm, nil, g, gridFit{h: off, score: 0.5}, nil)
 	if !agreed {
 		t.Fatal("not agreed")
 	}
