@@ -51,6 +51,7 @@ type Session struct {
 	skipped     int
 	handStreak  int
 	handClear   int
+	stillReads  int                        // still frames read in full to name the reference's unnamed cards
 	nextDetect  int                        // frame before which the realm is not searched again
 	drifts      int                        // drift checks in a row that saw a move
 	driftTold   bool                       // the user was told of the move being held
@@ -378,6 +379,8 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	}
 	var obs models.FrameObservation
 	verdict := changed
+	// (a frame the gate sends to vision only because it skipped many is no change)
+	forced := s.gate.hasRef && s.gate.skipped >= gateMaxSkip
 	if s.cfg.NoGate {
 		s.gate.look(*mat)
 	} else {
@@ -390,7 +393,17 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 	} else {
 		s.handStreak, s.handClear = 0, 0
 	}
-	full := verdict == changed || verdict == still && pending ||
+	if verdict == changed && !forced {
+		s.stillReads = 0
+	}
+	// While nothing moves, a reference that holds a unit vision did not name
+	// is read again a few times: vision reads a still scene's unnamed cards
+	// again (and names them when it can) only on the frames it is given.
+	renaming := verdict == still && !pending && s.stillReads < stillRereads && anyUnnamed(s.refObs.Cards)
+	if renaming {
+		s.stillReads++
+	}
+	full := verdict == changed || verdict == still && (pending || renaming) ||
 		verdict == hand && (s.handStreak > gateHandFrames || s.handClear > 0)
 	switch {
 	case moving:
@@ -462,6 +475,23 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 		s.handClear = 0
 	}
 	s.send(ctx, s.withImage(u, mat))
+}
+
+// stillRereads is how many still frames in a row the pipeline reads in full
+// while its reference holds an unnamed card: vision reads such a scene again
+// on every second frame it is given, at most 8 times (vision's stable.go).
+const stillRereads = 16
+
+// anyUnnamed reports whether cards hold a unit or token vision did not
+// name. (A site left unnamed is most often one under units, whose name
+// the tracker gathers from many frames' votes.)
+func anyUnnamed(cards []models.CardObservation) bool {
+	for _, c := range cards {
+		if !c.Identified() && c.Kind != models.KindSite {
+			return true
+		}
+	}
+	return false
 }
 
 // errNotYet stands for a realm search put off to a later frame.
