@@ -20,6 +20,10 @@ type seen struct {
 	// token); for a card the board holds, the kind it was read with when
 	// named (Tracker.kinds), or "" when not known.
 	kind models.CardKind
+	// at and area are the outline's centre and area in image pixels, area
+	// 0 when vision gave no outline.
+	at   models.Point
+	area float64
 }
 
 // role says which channel of its cell a card belongs to.
@@ -77,7 +81,7 @@ func readFrame(obs models.FrameObservation, minConfidence float64) [models.Colum
 		}
 		r := &cells[o.Cell.Index()]
 		sure := o.Identified() && o.Confidence >= minConfidence
-		s := seen{Owner: o.Owner, Tapped: o.Tapped, conf: o.Confidence, kind: o.Kind}
+		s := seen{Owner: o.Owner, Tapped: o.Tapped, conf: o.Confidence, kind: o.Kind, at: o.Quad.Center(), area: o.Quad.Area()}
 		if o.Token {
 			s.kind = models.KindToken
 		}

@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/tablecam/tablecam/models"
@@ -104,6 +105,9 @@ type Tracker struct {
 	// kinds gives the outline size (standard card or token) each card
 	// name was read with, by its normalised name (see shownSeen).
 	kinds map[string]models.CardKind
+	// places gives where each unit was last read by name in its cell (by
+	// placeKey): its outline's centre and area.
+	places map[string]seen
 }
 
 // New gives a tracker for a game that has not started: the first stable
@@ -489,6 +493,11 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight)
 				units, ok = carry(r.units, rest, becoming, shown)
 			}
 		}
+		if !ok {
+			// A card seen but not identified where a named unit of its owner
+			// lay, turned, is that unit tapped or untapped.
+			units, ok = t.turnedInPlace(c, r, shown, sq, &readings)
+		}
 		carried := len(r.unsureUnits) > 0 || r.keptUnits
 		if !ok {
 			// Cards that are none the cell holds or is becoming: cards the
@@ -516,12 +525,112 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight)
 	return t.stamp(append(evs, t.hiddenGone()...))
 }
 
+// placeKey keys a unit read by name in cell c (see Tracker.places).
+func placeKey(c models.Cell, u seen) string {
+	return c.String() + "|" + pieceKey(u.Card, u.Owner, false)
+}
+
+// samePlace reports whether outlines a and b lie in one card's place: their
+// centres within a quarter of the smaller card's short side (a card turns
+// about its centre), both of the same size within a third.
+func samePlace(a, b seen) bool {
+	if a.area <= 0 || b.area <= 0 || max(a.area, b.area) > 4.0/3*min(a.area, b.area) {
+		return false
+	}
+	short := math.Sqrt(min(a.area, b.area) * models.CardShortMM / models.CardLongMM)
+	return math.Hypot(a.at.X-b.at.X, a.at.Y-b.at.Y) <= short/4
+}
+
+// turnedInPlace completes a cell reading that carry could not when its one
+// card of some owner seen but not identified lies in the place where the
+// cell's one unit of that owner in sight was last read by name, the same
+// size of card (standard or token) but turned: that unit, tapped or
+// untapped. Nothing else may explain it: the unit is read in no other cell
+// (it moved), and the owner has no card hidden in the cell that may be
+// showing. Vision often fails to name a card just turned for a while, long
+// enough for a hand to come and turn it back, and both turns were lost.
+func (t *Tracker) turnedInPlace(c models.Cell, r *cellReading, shown []seen, sq Square, readings *[models.Columns * models.Rows]cellReading) ([]seen, bool) {
+	pool := withoutCopiesOf(shown, r.units)
+	out := append([]seen(nil), r.units...)
+	for _, u := range r.unsureUnits {
+		found := -1
+		for i, p := range pool {
+			if mayBe(u, p) {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			found = t.turnedOf(c, u, r, pool, sq, readings)
+		}
+		if found < 0 {
+			return nil, false
+		}
+		p := pool[found]
+		if !mayBe(u, p) {
+			p.Tapped = u.Tapped
+		}
+		p.conf = u.conf
+		out = append(out, p)
+		pool = append(pool[:found:found], pool[found+1:]...)
+	}
+	return out, true
+}
+
+// turnedOf gives the place in pool of the unit u, unsure, may be turned
+// (see turnedInPlace), or -1.
+func (t *Tracker) turnedOf(c models.Cell, u seen, r *cellReading, pool []seen, sq Square, readings *[models.Columns * models.Rows]cellReading) int {
+	count := func(cards []seen) int {
+		n := 0
+		for _, x := range cards {
+			if x.Owner == u.Owner {
+				n++
+			}
+		}
+		return n
+	}
+	if count(r.unsureUnits) != 1 || count(pool) != 1 || u.kind == "" {
+		return -1
+	}
+	for _, h := range sq.Units {
+		if h.Hidden && h.Owner == u.Owner {
+			return -1
+		}
+	}
+	for i, p := range pool {
+		if p.Owner != u.Owner || p.Card == "" || p.Tapped == u.Tapped || p.kind != u.kind {
+			continue
+		}
+		if at, ok := t.places[placeKey(c, p)]; !ok || !samePlace(at, u) {
+			return -1
+		}
+		for j := range readings {
+			if j == c.Index() {
+				continue
+			}
+			for _, o := range readings[j].units {
+				if o.Owner == p.Owner && sameName(o.Card, p.Card) {
+					return -1
+				}
+			}
+		}
+		return i
+	}
+	return -1
+}
+
 // noteKinds keeps the outline size of each unit a frame names with
 // confidence: a standard card's or a token's (the face vision matched
 // has it).
 func (t *Tracker) noteKinds(readings *[models.Columns * models.Rows]cellReading) {
 	for i := range readings {
 		for _, u := range readings[i].units {
+			if u.Card != "" && u.area > 0 {
+				if t.places == nil {
+					t.places = map[string]seen{}
+				}
+				t.places[placeKey(models.CellAt(i), u)] = u
+			}
 			if u.Card == "" || u.kind != models.KindStandard && u.kind != models.KindToken {
 				continue
 			}
