@@ -96,6 +96,10 @@ type Tracker struct {
 
 	lastTime float64
 	haveTime bool
+	// lastHand is the video time of the last frame a hand was over the
+	// realm (occluded); handSeen tells whether there was one.
+	lastHand float64
+	handSeen bool
 	observed float64
 	frame    int
 	time     float64
@@ -421,6 +425,7 @@ func (t *Tracker) ObserveWith(obs models.FrameObservation, sights []HiddenSight)
 	dur := t.frameDuration(obs.Time)
 	t.frame, t.time = obs.Frame, obs.Time
 	if obs.Occluded {
+		t.lastHand, t.handSeen = obs.Time, true
 		return nil
 	}
 	keep := 2*t.cfg.Window + t.cfg.MoveHold

@@ -15,6 +15,10 @@ import (
 //   - before any turn has started, the first player to act (play, summon,
 //     tap, move) is the one whose turn it is.
 //
+// A frame accepted long after the last hand left (lateFind) shows cards
+// vision found late, put down or turned under an earlier hand, maybe in an
+// earlier turn: its plays, summons and taps say nothing of whose turn it is.
+//
 // shown lists the hidden units the frame shows again. One the start phase
 // untaps that shows again tapped (its tapped state unchanged, so no event
 // of its own) was tapped again since: card_tapped follows.
@@ -26,7 +30,7 @@ func (t *Tracker) inferTurn(evs []models.Event, shown []int) []models.Event {
 			break
 		}
 	}
-	if next == models.NoPlayer {
+	if next == models.NoPlayer && !t.foundLate() {
 		for _, ev := range evs {
 			acts := ev.Type == models.SitePlayed || ev.Type == models.UnitSummoned || ev.Type == models.CardTapped
 			if t.active == models.NoPlayer {
@@ -64,6 +68,21 @@ func (t *Tracker) inferTurn(evs []models.Event, shown []int) []models.Event {
 		evs = append(append(prefix, evs...), retapped...)
 	}
 	return t.avatarTaps(evs, untapped)
+}
+
+// lateFind is how long, in seconds of video, after the last hand left the
+// realm a change is accepted at the latest when that hand made it: the
+// stability window, an unnamed card's hold (UnnamedHold, half again when
+// it joins another change) and a second more for frames vision was not
+// given. A change accepted later is a card found late (see inferTurn).
+func (t *Tracker) lateFind() float64 {
+	return 2*t.cfg.Window + 1.5*t.cfg.UnnamedHold + 1
+}
+
+// foundLate reports whether this frame's changes are accepted too long
+// after the last hand to have been made by it.
+func (t *Tracker) foundLate() bool {
+	return t.handSeen && t.time-t.lastHand > t.lateFind()
 }
 
 // avatarTaps adds card_tapped for a hidden Avatar whose player plays a site:

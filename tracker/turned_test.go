@@ -57,3 +57,36 @@ func TestUnnamedTurnedInPlace(t *testing.T) {
 	}
 	checkFlicker(t, tests)
 }
+
+// A card vision finds long after the hand that put it down left (put down
+// in its owner's turn, found in the other player's) is summoned, but says
+// nothing of whose turn it is: no turn passes, and the start phase untaps
+// nothing. A card that shows as a hand leaves is an act of its owner's turn.
+func TestCardFoundLateTurnsNoTurn(t *testing.T) {
+	sprite := func(tapped bool) models.CardObservation { return seenAt("C2", "Gale Sprite", "Minion", S, tapped) }
+	frog := func(tapped bool) models.CardObservation { return seenAt("D3", "Bog Frog", "Minion", N, tapped) }
+	token := seenAt("C3", "Foot Soldier", "Minion", N, false)
+	token.Kind, token.Token = models.KindToken, true
+	// South taps the sprite (40-55), north the frog (100-115), south
+	// untaps the sprite (160-175); north's token shows from frame found.
+	cards := func(found int) func(int) []models.CardObservation {
+		return func(f int) []models.CardObservation {
+			out := []models.CardObservation{sprite(f >= 55 && f < 175), frog(f >= 115)}
+			if f >= found {
+				out = append(out, token)
+			}
+			return out
+		}
+	}
+	hands := func(f int) bool { return f >= 40 && f < 55 || f >= 100 && f < 115 || f >= 160 && f < 175 }
+	turns := []string{"turn_start south", "card_tapped south Gale Sprite C2",
+		"turn_end south", "turn_start north", "card_tapped north Bog Frog D3",
+		"turn_end north", "turn_start south", "card_untapped south Gale Sprite C2"}
+	tests := []flickerCase{
+		{name: "found late", cards: cards(270), hand: hands,
+			want: append(turns, "unit_summoned north Foot Soldier C3")},
+		{name: "put down by a hand", cards: cards(235), hand: func(f int) bool { return hands(f) || f >= 220 && f < 235 },
+			want: append(append([]string(nil), turns...), "turn_end south", "turn_start north", "unit_summoned north Foot Soldier C3")},
+	}
+	checkFlicker(t, tests)
+}
