@@ -280,6 +280,9 @@ func (s *Session) run(ctx context.Context) {
 		fr, err := s.src.Read(&mat)
 		switch {
 		case errors.Is(err, io.EOF):
+			if err != io.EOF {
+				s.logf("%v", err) // (the end of a video cut short)
+			}
 			s.settle(ctx)
 			s.finish(nil)
 			return

@@ -54,7 +54,15 @@ type videoSource struct {
 	vc   *gocv.VideoCapture
 	fps  float64
 	next int
+	// frames is how many frames the file's header gives (0 when unknown);
+	// failed counts the reads in a row that gave no frame.
+	frames, failed int
 }
+
+// videoMaxFailed is how many frames in a row a video may fail to give
+// before the frames its header still promises are taken as lost: the
+// file is cut short, or damaged beyond.
+const videoMaxFailed = 5
 
 // OpenVideo opens a video file.
 func OpenVideo(path string) (Source, error) {
@@ -72,17 +80,40 @@ func OpenVideo(path string) (Source, error) {
 	if fps <= 0 || fps > 1000 {
 		fps = 30
 	}
-	return &videoSource{path: path, vc: vc, fps: fps}, nil
+	frames := int(vc.Get(gocv.VideoCaptureFrameCount))
+	return &videoSource{path: path, vc: vc, fps: fps, frames: max(frames, 0)}, nil
 }
 
+// Read gives the next frame. A frame that cannot be decoded where the
+// header promises more is skipped (ErrCorruptFrame) and the video goes on;
+// when several in a row fail, or a frame fails with none promised, the
+// video ends (io.EOF), with an error that names the file when it ends
+// before the frames its header gives.
 func (v *videoSource) Read(dst *gocv.Mat) (Frame, error) {
-	if !v.vc.Read(dst) || dst.Empty() {
+	f := Frame{Index: v.next, Time: float64(v.next) / v.fps}
+	if v.vc.Read(dst) && !dst.Empty() {
+		v.next++
+		v.failed = 0
+		return f, nil
+	}
+	if v.next >= v.frames {
 		return Frame{}, io.EOF
 	}
-	f := Frame{Index: v.next, Time: float64(v.next) / v.fps}
+	v.failed++
+	if v.failed >= videoMaxFailed {
+		return Frame{}, videoCutShort(fmt.Sprintf("video %s: no frame could be read after frame %d of the %d its header gives: the file is cut short or damaged",
+			v.path, v.next-v.failed, v.frames))
+	}
 	v.next++
-	return f, nil
+	return f, fmt.Errorf("video %s: %w (cannot be decoded)", v.path, ErrCorruptFrame)
 }
+
+// videoCutShort ends a video (it is io.EOF) before the frames its header
+// gives, and says so.
+type videoCutShort string
+
+func (e videoCutShort) Error() string        { return string(e) }
+func (e videoCutShort) Is(target error) bool { return target == io.EOF }
 
 func (v *videoSource) Reopen() error { return io.EOF }
 func (v *videoSource) Skip(index int) error {
