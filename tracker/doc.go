@@ -19,6 +19,9 @@
 // frames (read even with low confidence, forgotten after a few seconds), and the turn is inferred
 // from untaps and from who plays. The start phase untaps the player's hidden cards too; one
 // that shows again tapped in the same reading was tapped again since (card_tapped follows).
+// A change accepted long after the last hand left is a card vision found late, and says nothing
+// of whose turn it is. A card seen but not identified in the place where a named unit of its
+// owner was last read, turned, is that unit tapped or untapped (when nothing else explains it).
 //
 // A card the catalog lacks (an opponent's deck never scanned, a new set) is still a card on the
 // board: one that stays neither identified nor recognised as a card its cell holds for UnnamedHold
