@@ -76,7 +76,7 @@
 // A card whose border shows faintly (a pale card on a pale mat, a frame
 // out of focus) leaves straight edges that no card found explains; on the
 // side of such an edge where no card lies, the edges are looked for again
-// at half the thresholds, a card's length deep (at most 12% of the
+// at about a third of the thresholds, a card's length deep (at most a quarter of the
 // image a frame, the longest edges first), and the side search reads them
 // (outline_again.go).
 // A card lying on a found card keeps its sides: the side search proposes

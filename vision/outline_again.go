@@ -29,16 +29,18 @@ import (
 // the panels printed on a face pass for cards.
 
 // againThresholdScale scales the frame's Canny thresholds for the second
-// look.
-const againThresholdScale = 0.5
+// look: at a third of them, a card 25 grey levels off the mat that a soft
+// camera blurs (σ 2 px) shows its four sides (at half, two or three).
+const againThresholdScale = 0.35
 
 // againMinShare: a leftover segment at least this share of a card's short
 // side long is looked around.
 const againMinShare = 0.5
 
 // againMaxShare bounds the part of the top-down image looked at again in one
-// frame (the windows of the longest segments first).
-const againMaxShare = 0.12
+// frame (the windows of the longest segments first): a quarter, room for
+// the windows about four faint cards' sides (an eighth left one looked at).
+const againMaxShare = 0.25
 
 // againMarginMM is how far beyond a card's length from a segment its
 // window reaches: a card's side found a little off, and the blur's reach.

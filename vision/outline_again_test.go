@@ -56,3 +56,53 @@ func TestLookAgainFaintCard(t *testing.T) {
 		t.Errorf("the faint card at %.0f,%.0f was not found (%d cards reported)", want.X, want.Y, len(obs.Cards))
 	}
 }
+
+// TestLookAgainFaintCards reads a frame in which four cards lie in a row of
+// cells, each 25 grey levels above the mat's grey with a near-black name
+// band, and a soft camera blurs them (σ 2 px): only the name bands leave
+// edges at the frame's thresholds. The second look must find all four:
+// at half the frame's thresholds the faint sides leave too few edges (none
+// found), and with an eighth of the image to look at again, the windows
+// about one card only fit (one found).
+func TestLookAgainFaintCards(t *testing.T) {
+	const w, h = 1280, 720
+	// The realm, 500×300 mm, seen from straight above at 2 px/mm.
+	corners := models.Quad{{X: 140, Y: 660}, {X: 1140, Y: 660}, {X: 1140, Y: 60}, {X: 140, Y: 60}}
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(130, 130, 130, 0), h, w, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	var cards []image.Rectangle
+	for col := 0; col < 4; col++ {
+		// A standard card (63×88 mm) in each of cells A4–D4.
+		x0, y0 := 140+col*200+37, 71
+		card := image.Rect(x0, y0, x0+126, y0+176)
+		cards = append(cards, card)
+		gocv.Rectangle(&img, card, color.RGBA{155, 155, 155, 0}, -1)
+		gocv.Rectangle(&img, image.Rect(card.Min.X, card.Min.Y, card.Max.X, card.Min.Y+20), color.RGBA{10, 10, 10, 0}, -1)
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
+	cal, err := calibration.FromCorners(corners, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newTestAnalyzer(t, devCatalog(t))
+	obs, err := a.Analyze(img, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, card := range cards {
+		want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
+		for _, c := range obs.Cards {
+			if at := c.Quad.Center(); math.Hypot(at.X-want.X, at.Y-want.Y) < 8 {
+				found++
+				if c.Name != nil {
+					t.Errorf("the faint card at %.0f,%.0f was named %s", want.X, want.Y, *c.Name)
+				}
+				break
+			}
+		}
+	}
+	if found != len(cards) {
+		t.Errorf("%d of the %d faint cards found (%d cards reported)", found, len(cards), len(obs.Cards))
+	}
+}
