@@ -251,6 +251,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		}
 		a.lap("scale check")
 	}
+	dets = sizedAsTheirFellows(dets) // scale.go
 	cards = make([]models.CardObservation, 0, len(dets))
 	var named []namedCard // checked against the frame at the end (consistency.go)
 	var quads []models.Quad

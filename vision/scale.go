@@ -367,3 +367,42 @@ func median(v []float64) float64 {
 	n := len(v)
 	return (v[(n-1)/2] + v[n/2]) / 2
 }
+
+// In the top-down view every card has its reference face's size, up to
+// the fit's and the calibration's error, and the frame's cards share any
+// error of the view's cell size. A fit at a size offSizeBy or more off
+// the frame's cards' median (1 with fewer than scaleMinCards cards) is
+// kept only on strong evidence: scaleConfidentInliers inliers and
+// offSizeMinShare of its matches. A face with few corners of its own
+// (flat art, a name band and a cost disc) matches the text and discs of
+// every card in the frame, and its fits, a few dozen inliers among
+// hundreds of matches, land at any size on a pile of cards; an oversized
+// printing in plain view fits with most of its matches.
+const (
+	offSizeBy       = 0.1
+	offSizeMinShare = 0.15
+)
+
+// sizedAsTheirFellows drops the detections fitted at a size unlike the
+// frame's other cards' without strong evidence (offSizeBy).
+func sizedAsTheirFellows(dets []detection) []detection {
+	expected := 1.0
+	if len(dets) >= scaleMinCards {
+		scales := make([]float64, len(dets))
+		for i, d := range dets {
+			scales[i] = d.sim.scale()
+		}
+		slices.Sort(scales)
+		expected = scales[len(scales)/2]
+	}
+	out := dets[:0:0]
+	for _, d := range dets {
+		off := math.Abs(d.sim.scale()/expected-1) >= offSizeBy
+		strong := d.inliers >= scaleConfidentInliers && float64(d.inliers) >= offSizeMinShare*float64(max(d.matches, 1))
+		if off && !strong && d.score == 0 {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

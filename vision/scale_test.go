@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
@@ -147,6 +148,41 @@ func TestMedianAxisScale(t *testing.T) {
 		got, ok := medianAxisScale(tt.scales)
 		if ok != (tt.want != axisScale{}) || math.Abs(got.x-tt.want.x) > 1e-9 || math.Abs(got.y-tt.want.y) > 1e-9 {
 			t.Errorf("%s: medianAxisScale = %v, %v; want %v", tt.name, got, ok, tt.want)
+		}
+	}
+}
+
+// TestSizedAsTheirFellows: a fit at a size unlike the frame's other
+// cards' is kept only with many inliers making up a good share of its
+// matches (a face of few corners of its own, matched to the text and discs
+// of a pile of cards, fits at any size with a few dozen inliers among
+// hundreds of matches).
+func TestSizedAsTheirFellows(t *testing.T) {
+	det := func(ref int, scale float64, inliers, matches int) detection {
+		return detection{ref: ref, sim: similarity{A: scale}, inliers: inliers, matches: matches}
+	}
+	cards := []detection{det(1, 1.01, 40, 60), det(2, 0.99, 30, 50), det(3, 1.0, 12, 30)}
+	for _, c := range []struct {
+		name string
+		dets []detection
+		kept []int // refs
+	}{
+		{"all of one size", cards, []int{1, 2, 3}},
+		{"a weak fit 20% large", append(cards[:3:3], det(9, 1.2, 23, 650)), []int{1, 2, 3}},
+		{"a weak fit 20% small", append(cards[:3:3], det(9, 0.8, 48, 900)), []int{1, 2, 3}},
+		{"many inliers but a small share, 12% large", append(cards[:3:3], det(9, 1.12, 60, 900)), []int{1, 2, 3}},
+		{"an oversized card in plain view", append(cards[:3:3], det(9, 1.3, 80, 120)), []int{1, 2, 3, 9}},
+		{"a weak fit 8% large", append(cards[:3:3], det(9, 1.08, 10, 200)), []int{1, 2, 3, 9}},
+		{"named by look, any size", append(cards[:3:3], detection{ref: 9, sim: similarity{A: 0.85}, score: 0.8}), []int{1, 2, 3, 9}},
+		{"the view 8% off: the cards' median is the size", []detection{det(1, 0.92, 40, 60), det(2, 0.93, 30, 50), det(3, 0.92, 12, 30), det(9, 1.03, 10, 300)}, []int{1, 2, 3}},
+		{"two cards: the reference size is 1", []detection{det(1, 0.8, 10, 300), det(2, 1.0, 30, 50)}, []int{2}},
+	} {
+		var got []int
+		for _, d := range sizedAsTheirFellows(c.dets) {
+			got = append(got, d.ref)
+		}
+		if !slices.Equal(got, c.kept) {
+			t.Errorf("%s: kept %v, want %v", c.name, got, c.kept)
 		}
 	}
 }
