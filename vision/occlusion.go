@@ -366,10 +366,15 @@ func addDarkSkin(img, skin gocv.Mat) {
 		if sk[p] != 0 {
 			continue
 		}
-		b, g, r := float64(data[3*p]), float64(data[3*p+1]), float64(data[3*p+2])
+		// Red over green over blue first, in bytes: most pixels are not.
+		bi, gi, ri := data[3*p], data[3*p+1], data[3*p+2]
+		if !(ri > gi && gi > bi) {
+			continue
+		}
+		b, g, r := float64(bi), float64(gi), float64(ri)
 		y := 0.299*r + 0.587*g + 0.114*b
 		sum := r + g + b
-		if y < darkSkinMinY || y >= darkSkinY || !(r > g && g > b) {
+		if y < darkSkinMinY || y >= darkSkinY {
 			continue
 		}
 		if rs, bs := r/sum, b/sum; rs >= darkSkinRedLow && rs <= darkSkinRedHigh && bs >= darkSkinBlueLow && bs <= darkSkinBlueHigh {

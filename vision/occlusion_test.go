@@ -476,3 +476,44 @@ func TestHandInSleeve(t *testing.T) {
 		}
 	}
 }
+
+// TestAddDarkSkinAsPlain checks addDarkSkin against its rule read plainly,
+// pixel by pixel, on random BGR pixels, dark ones most (some already set
+// in the skin mask, which it leaves).
+func TestAddDarkSkinAsPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	const w, h = 256, 256
+	img := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	skin := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+	defer skin.Close()
+	data, _ := img.DataPtrUint8()
+	sk, _ := skin.DataPtrUint8()
+	for i := range data {
+		data[i] = uint8(rng.IntN([]int{100, 256}[rng.IntN(2)])) // dark ones as often as any
+	}
+	for i := range sk {
+		if rng.IntN(10) == 0 {
+			sk[i] = 255
+		}
+	}
+	before := append([]byte(nil), sk...)
+	addDarkSkin(img, skin)
+	set := 0
+	for p := range sk {
+		want := before[p]
+		b, g, r := float64(data[3*p]), float64(data[3*p+1]), float64(data[3*p+2])
+		y, sum := 0.299*r+0.587*g+0.114*b, r+g+b
+		if want == 0 && y >= darkSkinMinY && y < darkSkinY && r > g && g > b &&
+			r/sum >= darkSkinRedLow && r/sum <= darkSkinRedHigh && b/sum >= darkSkinBlueLow && b/sum <= darkSkinBlueHigh {
+			want = 255
+			set++
+		}
+		if sk[p] != want {
+			t.Fatalf("pixel %d (BGR %d %d %d): skin %d, plain rule %d", p, data[3*p], data[3*p+1], data[3*p+2], sk[p], want)
+		}
+	}
+	if set == 0 {
+		t.Fatal("no pixel set: nothing compared")
+	}
+}

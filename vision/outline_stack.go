@@ -697,13 +697,14 @@ func edgePixelsInto(out []edgePixel, edges []byte, grey edgeMap, within []image.
 				// outline, central differences alone leave the
 				// directions scattered by ±15°, and a side's pixels
 				// fall short of a peak.
-				at := func(dx, dy int) float64 { return float64(grey.pix[(y+dy)*w+x+dx]) }
-				gx := at(1, -1) + 2*at(1, 0) + at(1, 1) - at(-1, -1) - 2*at(-1, 0) - at(-1, 1)
-				gy := at(-1, 1) + 2*at(0, 1) + at(1, 1) - at(-1, -1) - 2*at(0, -1) - at(1, -1)
+				// (In whole numbers, as exact as in floats.)
+				up, mid, down := grey.pix[(y-1)*w+x-1:(y-1)*w+x+2], grey.pix[y*w+x-1:y*w+x+2], grey.pix[(y+1)*w+x-1:(y+1)*w+x+2]
+				gx := int(up[2]) + 2*int(mid[2]) + int(down[2]) - int(up[0]) - 2*int(mid[0]) - int(down[0])
+				gy := int(down[0]) + 2*int(down[1]) + int(down[2]) - int(up[0]) - 2*int(up[1]) - int(up[2])
 				if gx == 0 && gy == 0 {
 					continue
 				}
-				d := math.Atan2(gy, gx)
+				d := math.Atan2(float64(gy), float64(gx))
 				if d < 0 {
 					d += math.Pi
 				}

@@ -203,6 +203,32 @@ func (u underSearch) hidden(p models.Point) bool {
 	return false
 }
 
+// meeting appends to out the places in cover of the cards whose bounds
+// meet the line from a to b's, a pixel wider all round (and a little more
+// far from the origin): all of them when a or b is not a number.
+func (u underSearch) meeting(a, b models.Point, out []int32) []int32 {
+	pad := 1 + 1e-9*(math.Abs(a.X)+math.Abs(a.Y)+math.Abs(b.X)+math.Abs(b.Y))
+	x0, y0, x1, y1 := min(a.X, b.X)-pad, min(a.Y, b.Y)-pad, max(a.X, b.X)+pad, max(a.Y, b.Y)+pad
+	all := math.IsNaN(x0+y0+x1+y1) || math.IsInf(x0+y0+x1+y1, 0)
+	for i, bd := range u.bounds {
+		if all || (bd[0] <= x1 && bd[2] >= x0 && bd[1] <= y1 && bd[3] >= y0) {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+// hiddenBy is hidden with only the cards found at places near in cover
+// looked at (those that may hide p).
+func (u underSearch) hiddenBy(p models.Point, near []int32) bool {
+	for _, i := range near {
+		if b := &u.bounds[i]; p.X >= b[0] && p.Y >= b[1] && p.X <= b[2] && p.Y <= b[3] && u.sides[i].holds(p.X, p.Y) {
+			return true
+		}
+	}
+	return false
+}
+
 // newUnderSearch gives the search over the edges thin and blurred image
 // grey, under the cards cover.
 func newUnderSearch(thin, grey edgeMap, cover []models.Quad, pxPerMM float64) underSearch {
@@ -220,6 +246,10 @@ func newUnderSearch(thin, grey edgeMap, cover []models.Quad, pxPerMM float64) un
 func (u underSearch) lineOn(a, b models.Point) (hits, shown, all int) {
 	l := math.Hypot(b.X-a.X, b.Y-a.Y)
 	n := int(l / 2)
+	// Only the cards found whose bounds meet the line's (a pixel wider
+	// all round, for the points' rounding) can hide one of its points.
+	var room [16]int32
+	near := u.meeting(a, b, room[:0])
 	for j := 0; j <= n; j++ {
 		t := 0.0
 		if n > 0 {
@@ -227,7 +257,7 @@ func (u underSearch) lineOn(a, b models.Point) (hits, shown, all int) {
 		}
 		p := models.Point{X: a.X + t*(b.X-a.X), Y: a.Y + t*(b.Y-a.Y)}
 		all++
-		if u.hidden(p) {
+		if u.hiddenBy(p, near) {
 			continue
 		}
 		shown++

@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -219,4 +220,77 @@ func TestUnitOnSiteNothingUnder(t *testing.T) {
 		}
 	}
 	t.Logf("%d units on sites read", checked)
+}
+
+// TestLineOnAsEveryCardLooked checks lineOn, which looks only at the cards
+// found whose bounds meet the line's, against looking at every card for
+// every point (hidden): the same counts on random cards and lines, those
+// along a card's side and through its corners too.
+func TestLineOnAsEveryCardLooked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 11))
+	for trial := 0; trial < 200; trial++ {
+		w, h := 50+rng.IntN(300), 50+rng.IntN(300)
+		e := edgeMap{pix: make([]byte, w*h), w: w, h: h, off: image.Pt(rng.IntN(40)-20, rng.IntN(40)-20)}
+		for i := range e.pix {
+			if rng.IntN(4) == 0 {
+				e.pix[i] = 255
+			}
+		}
+		var cover []models.Quad
+		for range rng.IntN(30) {
+			cx, cy, turn := rng.Float64()*float64(w), rng.Float64()*float64(h), rng.Float64()*math.Pi
+			cover = append(cover, turnedRect(cx, cy, 5+rng.Float64()*60, 5+rng.Float64()*60, turn))
+		}
+		u := newUnderSearch(e, e, cover, 2)
+		for range 100 {
+			var a, b models.Point
+			switch rng.IntN(3) {
+			case 0: // along a card's side, from corner to corner
+				if len(cover) > 0 {
+					q := cover[rng.IntN(len(cover))]
+					k := rng.IntN(4)
+					a, b = q[k], q[(k+1)%4]
+					break
+				}
+				fallthrough
+			default:
+				a = models.Point{X: rng.Float64()*float64(w+40) - 20, Y: rng.Float64()*float64(h+40) - 20}
+				b = models.Point{X: rng.Float64()*float64(w+40) - 20, Y: rng.Float64()*float64(h+40) - 20}
+			}
+			hits, shown, all := u.lineOn(a, b)
+			// Every card looked at for every point.
+			var wantHits, wantShown, wantAll int
+			n := int(math.Hypot(b.X-a.X, b.Y-a.Y) / 2)
+			for j := 0; j <= n; j++ {
+				tt := 0.0
+				if n > 0 {
+					tt = float64(j) / float64(n)
+				}
+				p := models.Point{X: a.X + tt*(b.X-a.X), Y: a.Y + tt*(b.Y-a.Y)}
+				wantAll++
+				if u.hidden(p) {
+					continue
+				}
+				wantShown++
+				if e.onNear(p.X, p.Y) {
+					wantHits++
+				}
+			}
+			if hits != wantHits || shown != wantShown || all != wantAll {
+				t.Fatalf("trial %d: lineOn(%v, %v) = %d, %d, %d; every card looked at: %d, %d, %d", trial, a, b, hits, shown, all, wantHits, wantShown, wantAll)
+			}
+		}
+	}
+}
+
+// turnedRect is the w×h rectangle centred at (cx, cy) turned by turn
+// (radians).
+func turnedRect(cx, cy, w, h, turn float64) models.Quad {
+	ca, sa := math.Cos(turn), math.Sin(turn)
+	var q models.Quad
+	for i, c := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+		x, y := c[0]*w/2, c[1]*h/2
+		q[i] = models.Point{X: cx + x*ca - y*sa, Y: cy + x*sa + y*ca}
+	}
+	return q
 }

@@ -21,6 +21,9 @@ import (
 var stagesFrames = flag.String("stages.frames", filepath.Join("..", "samples", "stills"),
 	"`DIR` of frames with truth (NNNN.jpg or .png beside NNNN.json) that BenchmarkFrameStages reads")
 
+var stagesCatalogDir = flag.String("stages.catalog", "",
+	"`DIR` of the catalog the -stages.frames were made with, e.g. a poster-face set's (default: the sample catalog)")
+
 var stagesExtraFaces = flag.String("stages.extra-faces", "",
 	"`DIR` of faces named SLUG.png for cards of ../shared/data/sorcery-cards.json, which join the sample catalog in BenchmarkFrameStages "+
 		"(tablecam bench vision --catalog-size 1104 leaves 1063 of them in its cache, bench-catalog-1104/images)")
@@ -29,6 +32,12 @@ var stagesExtraFaces = flag.String("stages.extra-faces", "",
 // -stages.extra-faces holds.
 func stagesCatalog(b testing.TB) *models.Catalog {
 	cat := devCatalog(b)
+	if *stagesCatalogDir != "" {
+		var err error
+		if cat, err = models.LoadCatalog(*stagesCatalogDir); err != nil {
+			b.Fatal(err)
+		}
+	}
 	if *stagesExtraFaces == "" {
 		return cat
 	}
@@ -54,7 +63,7 @@ func stagesCatalog(b testing.TB) *models.Catalog {
 // stagesAnalyzer is an analyzer of stagesCatalog, closed when b ends.
 func stagesAnalyzer(b *testing.B) *Analyzer {
 	if *stagesExtraFaces == "" {
-		return newTestAnalyzer(b, devCatalog(b))
+		return newTestAnalyzer(b, stagesCatalog(b))
 	}
 	// Indexing a thousand faces takes a while: from the user's cache.
 	a, err := NewAnalyzer(stagesCatalog(b), Options{})
