@@ -376,7 +376,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		found = append(found, placed{u.quad, u.kind})
 	}
 	a.lap("cards under cards")
-	a.confirmNames(f, cards, named, found)
+	a.confirmNames(f, v, cards, named, found)
 	a.lap("name check")
 	sortObservations(cards)
 	a.lap("report")

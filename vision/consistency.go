@@ -364,7 +364,7 @@ type namedCard struct {
 // whose name the frame contradicts as unknown cards. A card unnamed so
 // neither explains nor hides what lies under it: the cards it overlaps
 // are checked again.
-func (a *Analyzer) confirmNames(f features, cards []models.CardObservation, named []namedCard, found []placed) {
+func (a *Analyzer) confirmNames(f features, v *view, cards []models.CardObservation, named []namedCard, found []placed) {
 	if len(named) == 0 {
 		return
 	}
@@ -397,7 +397,7 @@ func (a *Analyzer) confirmNames(f features, cards []models.CardObservation, name
 				continue
 			}
 			ks := a.visibleKeypoints(f, grid, k, named, active, unnamed, 1)
-			if a.contradicted(&named[k].det, f, ks) {
+			if a.contradicted(&named[k].det, f, ks) && !a.lookAgrees(named[k].det, v) {
 				active[k] = false
 				unname(&cards[named[k].card])
 				dropped = append(dropped, named[k].det.quad)
@@ -414,6 +414,22 @@ func (a *Analyzer) confirmNames(f features, cards []models.CardObservation, name
 			}
 		}
 	}
+}
+
+// lookAgrees reports whether a card named by its keypoints is named the
+// same by its look (nameByLook: the colours of the whole face, clearly
+// ahead of any other name) in the outline its fit gives. The look is a
+// witness the keypoints' check does not hear: a card missing from the
+// catalog whose printed frame fits a face in it differs from that face
+// in its art, which the look weighs most; a card whose art shows through
+// glare, a sleeve or blur that its keypoints disagree with in places
+// still looks as its face does.
+func (a *Analyzer) lookAgrees(d detection, v *view) bool {
+	if d.score > 0 {
+		return false // named by look already: the keypoints' check stands
+	}
+	l, ok := a.nameByLook(d.quad, v)
+	return ok && a.index.refs[l.ref].card.Name == a.index.refs[d.ref].card.Name
 }
 
 // unname turns a named card's observation into an unknown card's: its
