@@ -64,7 +64,11 @@
 // Faces with little texture give few keypoints: an outline no fit names is
 // named by its look (appearance.go: colour thumbnails compared per channel
 // after what a flat tone, ramps and the kind's mean face explain is taken
-// out; a name only well clear of every other face's), a site under a card
+// out; a name only well clear of every other face's; an outline found a
+// little off its card, in place or in size, is first aligned on the
+// kind's layout by millimetre steps and percent scales; an outline whose
+// best fit is a card's face shrunk to a token's is compared as that card's
+// kind), a site under a card
 // by the look of the part that shows (appearance_masked.go), and tokens
 // lying on other cards are looked for where the side search's segments or
 // an unnamed card propose one, by four sides a token's size apart on the
@@ -95,9 +99,15 @@
 // over what the camera shows of it and checked cell by cell (a 4×4 grid
 // over the face, so no card design is assumed): where parts of the card
 // that nothing lies on disagree with the face, the name is dropped and the
-// card reported unknown with its outline, kind and turn (consistency.go).
+// card reported unknown with its outline, kind and turn (consistency.go),
+// unless its look names it the same, clearly (glare or a sleeve's
+// reflection disagrees with the keypoints in places, not with the colours
+// of the whole face).
 // This is what keeps a small catalog, such as one deck's faces, from naming
 // a card it lacks after one that shares its frame and text.
+// A feature-matched card fitted 10% or more off the size of the frame's
+// other cards is kept only on strong evidence (scale.go,
+// sizedAsTheirFellows): every card has its face's size in the top-down view.
 // A card region (such an outline, or the picture given to Identify) is
 // named by its hash-table matches alone when they fit one shortlisted face
 // three times as well as a whole frame needs and no other face at all;
