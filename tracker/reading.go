@@ -228,13 +228,7 @@ func carry(sure, unsure []seen, refs ...[]seen) ([]seen, bool) {
 		pool := withoutCopiesOf(ref, sure)
 		out, ok := append([]seen(nil), sure...), true
 		for _, u := range unsure {
-			found := -1
-			for i, p := range pool {
-				if mayBe(u, p) {
-					found = i
-					break
-				}
-			}
+			found := firstMayBe(u, pool)
 			if found < 0 {
 				ok = false
 				break
@@ -329,4 +323,15 @@ func withoutCopiesOf(ref, sure []seen) []seen {
 		}
 	}
 	return pool
+}
+
+// firstMayBe gives the place in pool of the first card an unsure reading u
+// may be (mayBe), or -1 when it may be none of them.
+func firstMayBe(u seen, pool []seen) int {
+	for i, p := range pool {
+		if mayBe(u, p) {
+			return i
+		}
+	}
+	return -1
 }

@@ -558,13 +558,7 @@ func (t *Tracker) turnedInPlace(c models.Cell, r *cellReading, shown []seen, sq 
 	pool := withoutCopiesOf(shown, r.units)
 	out := append([]seen(nil), r.units...)
 	for _, u := range r.unsureUnits {
-		found := -1
-		for i, p := range pool {
-			if mayBe(u, p) {
-				found = i
-				break
-			}
-		}
+		found := firstMayBe(u, pool) // reading.go
 		if found < 0 {
 			found = t.turnedOf(c, u, r, pool, sq, readings)
 		}

@@ -721,40 +721,32 @@ func (x *lookIndex) align(colour gocv.Mat, scale float64, views []lookView, res 
 	var topSrc [4]models.Point
 	var topVec []float32
 	tried := map[alignStep]bool{cur: true}
+	// try moves the outline to p when it shows the layout better there.
+	try := func(p alignStep) {
+		if tried[p] {
+			return
+		}
+		tried[p] = true
+		if q, vec, ok := at(p); ok {
+			if sc := lv.layoutScore(vec); sc > top {
+				top, topSrc, topVec, cur = sc, q, vec, p
+			}
+		}
+	}
 	// A coarse grid first: the layout's correlation has local peaks a
 	// step apart, at the lines of the border and the bands.
 	for ds := -lookAlignScale / lookAlignScaleStep; ds <= lookAlignScale/lookAlignScaleStep+1e-9; ds += lookAlignGridScale {
 		for dy := -2; dy <= 2; dy += 2 {
 			for dx := -2; dx <= 2; dx += 2 {
-				p := alignStep{dx, dy, int(math.Round(ds))}
-				if tried[p] {
-					continue
-				}
-				tried[p] = true
-				q, vec, ok := at(p)
-				if !ok {
-					continue
-				}
-				if sc := lv.layoutScore(vec); sc > top {
-					top, topSrc, topVec, cur = sc, q, vec, p
-				}
+				try(alignStep{dx, dy, int(math.Round(ds))})
 			}
 		}
 	}
 	for step := 0; step < lookAlignSteps; step++ {
 		from := cur
 		for _, m := range alignMoves {
-			p := alignStep{from.dx + m.dx, from.dy + m.dy, from.ds + m.ds}
-			if tried[p] || !within(p) {
-				continue
-			}
-			tried[p] = true
-			q, vec, ok := at(p)
-			if !ok {
-				continue
-			}
-			if sc := lv.layoutScore(vec); sc > top {
-				top, topSrc, topVec, cur = sc, q, vec, p
+			if p := (alignStep{from.dx + m.dx, from.dy + m.dy, from.ds + m.ds}); within(p) {
+				try(p)
 			}
 		}
 		if cur == from {
