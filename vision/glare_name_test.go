@@ -5,10 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
-	"gocv.io/x/gocv"
 )
 
 // TestGlaredCardsKeepTheirNames reads scenes in which a sleeve's glare
@@ -41,20 +39,8 @@ func TestGlaredCardsKeepTheirNames(t *testing.T) {
 			cards = append(cards, c)
 			glare(scene, c.Quad)
 		}
-		frame, err := gocv.ImageToMatRGB(scene.Image)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal, err := calibration.FromCorners(scene.Truth.Corners, frame.Cols(), frame.Rows())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cal.Geometry = scene.Truth.Geometry
-		obs, err := a.Analyze(frame, cal)
+		frame, _, obs := analyzeSynthScene(t, a, scene) // scene_test.go
 		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
 		for _, c := range cards {
 			glared++
 			o, ok := observationAt(obs, c.Quad.Center())

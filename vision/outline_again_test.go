@@ -19,27 +19,10 @@ import (
 // around that unexplained side (lookAgain) finds the card; without it,
 // nothing is reported.
 func TestLookAgainFaintCard(t *testing.T) {
-	const w, h = 1280, 720
-	// The realm, 500×300 mm, seen from straight above at 2 px/mm.
-	corners := models.Quad{{X: 140, Y: 660}, {X: 1140, Y: 660}, {X: 1140, Y: 60}, {X: 140, Y: 60}}
-	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(130, 130, 130, 0), h, w, gocv.MatTypeCV8UC3)
-	defer img.Close()
 	// A standard card (63×88 mm) in cell B2, its face 30 grey levels above
-	// the mat, its name band along the top 10 mm near black; the camera
-	// blurs it (σ 2 px).
+	// the mat.
 	card := image.Rect(377, 347, 503, 523)
-	gocv.Rectangle(&img, card, color.RGBA{160, 160, 160, 0}, -1)
-	gocv.Rectangle(&img, image.Rect(card.Min.X, card.Min.Y, card.Max.X, card.Min.Y+20), color.RGBA{10, 10, 10, 0}, -1)
-	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
-	cal, err := calibration.FromCorners(corners, w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newTestAnalyzer(t, devCatalog(t))
-	obs, err := a.Analyze(img, cal)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obs := readFaintCards(t, []image.Rectangle{card}, 30)
 	want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
 	found := false
 	for _, c := range obs.Cards {
@@ -65,30 +48,13 @@ func TestLookAgainFaintCard(t *testing.T) {
 // found), and with an eighth of the image to look at again, the windows
 // about one card only fit (one found).
 func TestLookAgainFaintCards(t *testing.T) {
-	const w, h = 1280, 720
-	// The realm, 500×300 mm, seen from straight above at 2 px/mm.
-	corners := models.Quad{{X: 140, Y: 660}, {X: 1140, Y: 660}, {X: 1140, Y: 60}, {X: 140, Y: 60}}
-	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(130, 130, 130, 0), h, w, gocv.MatTypeCV8UC3)
-	defer img.Close()
 	var cards []image.Rectangle
 	for col := 0; col < 4; col++ {
 		// A standard card (63×88 mm) in each of cells A4–D4.
 		x0, y0 := 140+col*200+37, 71
-		card := image.Rect(x0, y0, x0+126, y0+176)
-		cards = append(cards, card)
-		gocv.Rectangle(&img, card, color.RGBA{155, 155, 155, 0}, -1)
-		gocv.Rectangle(&img, image.Rect(card.Min.X, card.Min.Y, card.Max.X, card.Min.Y+20), color.RGBA{10, 10, 10, 0}, -1)
+		cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
 	}
-	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
-	cal, err := calibration.FromCorners(corners, w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := newTestAnalyzer(t, devCatalog(t))
-	obs, err := a.Analyze(img, cal)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obs := readFaintCards(t, cards, 25)
 	found := 0
 	for _, card := range cards {
 		want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
@@ -105,4 +71,32 @@ func TestLookAgainFaintCards(t *testing.T) {
 	if found != len(cards) {
 		t.Errorf("%d of the %d faint cards found (%d cards reported)", found, len(cards), len(obs.Cards))
 	}
+}
+
+// readFaintCards reads, with an analyzer of the dev catalog, a 1280×720
+// frame of a plain grey mat (the realm, 500×300 mm, seen from straight
+// above at 2 px/mm) on which lie cards (frame pixels) whose faces are
+// lighter than the mat by lighter grey levels, each with a near-black name
+// band along its top 10 mm, and a soft camera blurs all (σ 2 px).
+func readFaintCards(t *testing.T, cards []image.Rectangle, lighter uint8) models.FrameObservation {
+	t.Helper()
+	const w, h, mat = 1280, 720, 130
+	corners := models.Quad{{X: 140, Y: 660}, {X: 1140, Y: 660}, {X: 1140, Y: 60}, {X: 140, Y: 60}}
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(mat, mat, mat, 0), h, w, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	face := mat + lighter
+	for _, card := range cards {
+		gocv.Rectangle(&img, card, color.RGBA{face, face, face, 0}, -1)
+		gocv.Rectangle(&img, image.Rect(card.Min.X, card.Min.Y, card.Max.X, card.Min.Y+20), color.RGBA{10, 10, 10, 0}, -1)
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
+	cal, err := calibration.FromCorners(corners, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, err := newTestAnalyzer(t, devCatalog(t)).Analyze(img, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obs
 }

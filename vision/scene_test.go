@@ -183,6 +183,15 @@ func renderAndAnalyze(t testing.TB, a *Analyzer, r *synth.Renderer, seed int64, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	frame, cal, obs := analyzeSynthScene(t, a, scene)
+	return scene, frame, cal, obs
+}
+
+// analyzeSynthScene reads a rendered scene's image with a, calibrated by
+// its true corners and cell size; it gives the frame (the caller closes
+// it) and the calibration it was read with.
+func analyzeSynthScene(t testing.TB, a *Analyzer, scene *synth.Scene) (gocv.Mat, *calibration.Calibration, models.FrameObservation) {
+	t.Helper()
 	frame, err := gocv.ImageToMatRGB(scene.Image)
 	if err != nil {
 		t.Fatal(err)
@@ -198,5 +207,5 @@ func renderAndAnalyze(t testing.TB, a *Analyzer, r *synth.Renderer, seed int64, 
 		frame.Close()
 		t.Fatal(err)
 	}
-	return scene, frame, cal, obs
+	return frame, cal, obs
 }
