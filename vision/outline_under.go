@@ -26,9 +26,10 @@ import (
 // part of its border (the part no card found covers) lies on edges as the
 // side search's rectangles do (each side mostly, all together more), is
 // most of its border, and stands out from what lies around it; and when
-// its hidden part lies under cards found, none of whose centres it holds
-// (a site under a unit centred on it is the covered-site search's:
-// covered.go).
+// its hidden part lies under cards found. A card on it may have its
+// centre within it (a token on a unit's corner, a unit across a tapped
+// one's end); a site under a unit centred on it, the covered-site
+// search's (covered.go), shows too little of itself (underMinArea).
 
 // underEndMM: a segment's end this near a card found (inside its outline
 // grown by it) runs under that card.
@@ -138,7 +139,7 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 			for _, side := range []float64{-1, 1} {
 				nn := models.Point{X: side * n.X, Y: side * n.Y}
 				if q, score, ok := u.rectangleFrom(st.free, d, nn, along, across); ok {
-					rects = append(rects, rectangle{quad: q, shape: shape, support: score})
+					rects = append(rects, rectangle{quad: q, shape: shape, support: score - sideSizeWeight*sizeError(q, shape)})
 				}
 			}
 		}
@@ -156,7 +157,7 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 			continue
 		}
 		if score, ok := u.check(q); ok {
-			rects = append(rects, rectangle{quad: clockwiseFromTopLeft(q), shape: shape, support: score})
+			rects = append(rects, rectangle{quad: clockwiseFromTopLeft(q), shape: shape, support: score - sideSizeWeight*sizeError(q, shape)})
 		}
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
@@ -168,7 +169,7 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 	var taken []models.Quad
 	for _, r := range rects {
 		q := r.quad
-		if covered(q, taken) || sameCardAsAny(q, foundQuads) || cornersWithin(q, within) >= 3 || holdsCentre(q, foundQuads) {
+		if covered(q, taken) || sameCardAsAny(q, foundQuads) || cornersWithin(q, within) >= 3 {
 			continue
 		}
 		if bareMat(q, grid, u.grey, sideContrastMM*v.pxPerMM, sideGridTolMM*v.pxPerMM) {
@@ -178,6 +179,15 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 		out = append(out, r.card(found))
 	}
 	return out
+}
+
+// sizeError is how far q's sides are off a card's of shape (the sum of
+// both sides' relative errors): of the rectangles of one card, that of its
+// outline ranks before that of a line a few millimetres in, as in the side
+// search (candidateRectangles).
+func sizeError(q models.Quad, shape outlineShape) float64 {
+	a, b := sideLen(q, 0), sideLen(q, 1)
+	return math.Abs(math.Min(a, b)/shape.short-1) + math.Abs(math.Max(a, b)/shape.long-1)
 }
 
 // underSearch holds what findUnderCards checks its rectangles on: the side
@@ -301,19 +311,29 @@ func (u underSearch) rectangleFrom(free, d, nn models.Point, along, across float
 		}
 	}
 	s0 := bestAt
-	// The far side, parallel to the segment a card's other side away.
-	bestT, bestN := math.NaN(), -1.0
+	// The far side, parallel to the segment a card's other side away: the
+	// outermost line nearly as full as the fullest (a line of the face a
+	// few millimetres in, as full, is not the card's side).
+	bestN := -1.0
+	lines = lines[:0]
 	for t := across * (1 - stackSizeTolerance); t <= across*(1+stackSizeTolerance); t++ {
 		h, shown, _ := u.lineOn(at(s0, t), at(s0+along, t))
 		if shown < int(0.1*along) {
 			continue
 		}
-		if sh := float64(h) / float64(shown); sh > bestN {
-			bestN, bestT = sh, t
-		}
+		sh := float64(h) / float64(shown)
+		lines = append(lines, line{t, sh})
+		bestN = math.Max(bestN, sh)
 	}
-	if math.IsNaN(bestT) || bestN < stackSideSupport {
+	if bestN < stackSideSupport {
 		return models.Quad{}, 0, false
+	}
+	bestT := math.NaN()
+	for i := len(lines) - 1; i >= 0; i-- { // outermost (largest t) first
+		if lines[i].share >= 0.8*bestN {
+			bestT = lines[i].s
+			break
+		}
 	}
 	// The segment's own line, moved onto its edge.
 	bestT0, bestN0 := 0.0, -1.0

@@ -73,11 +73,15 @@ func underCards(t *testing.T, gray gocv.Mat, v *view, tops []models.Quad) (sided
 // (a portrait card's top, a landscape site's long side in its middle) lies
 // under a card found: its outline shows three sides and a bit of the
 // fourth, and no closed outline nor four sides for the searches before.
-// findUnderCards finds it, at its place and size, once.
+// The card on it may hold its centre within the card under it (a token on
+// a unit's side, a unit across a tapped one's end). findUnderCards finds
+// it, at its place and size (its outline, not its inner frame a few
+// millimetres in), once.
 func TestUnderCardShowingThreeSides(t *testing.T) {
 	v := sidesTestView(t)
 	px := v.pxPerMM
 	w, h := models.CardShortMM*px, models.CardLongMM*px
+	tw, th := models.TokenShortMM*px, models.TokenLongMM*px
 	cx, cy := float64(v.size.X)*0.45, float64(v.size.Y)*0.55
 	cases := []struct {
 		name     string
@@ -92,6 +96,11 @@ func TestUnderCardShowingThreeSides(t *testing.T) {
 		{"corner under a unit", w, h, -17, [][5]float64{{cx + w*0.45, cy - h*0.6, w, h, -5}}, false},
 		// A site whose long side's middle lies under a unit.
 		{"site under a unit's end", h, w, 3, [][5]float64{{cx, cy - w*0.95, w, h, 0}}, true},
+		// A unit whose side lies under a token whose centre lies within
+		// the unit, and a tapped unit whose end lies under a unit
+		// centred within it.
+		{"side under a token holding its centre", w, h, 2, [][5]float64{{cx + w*0.3, cy + 4, tw, th, -3}}, false},
+		{"end under a unit holding its centre", h, w, -4, [][5]float64{{cx + h*0.42, cy - 6, w, h, 3}}, true},
 	}
 	for _, c := range cases {
 		gray, tops := underScene(v, cx, cy, c.cw, c.ch, c.deg, c.tops)
@@ -113,7 +122,7 @@ func TestUnderCardShowingThreeSides(t *testing.T) {
 			n++
 			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
 			if math.Abs(short/w-1) > 0.05 || math.Abs(long/h-1) > 0.05 {
-				t.Errorf("%s: the card's outline is %.0f×%.0f, want %.0f×%.0f", c.name, short, long, w, h)
+				t.Errorf("%s: the card's outline is %.0f×%.0f, want %.0f×%.0f (%.0f, centre %.0f,%.0f)", c.name, short, long, w, h, q, cx, cy)
 			}
 			if landscape(q) != c.landscpe {
 				t.Errorf("%s: the card's outline is landscape %v, want %v", c.name, landscape(q), c.landscpe)
