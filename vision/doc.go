@@ -94,7 +94,9 @@
 // side pairs partly under one: kept when at least 45% of its border and
 // inside show, on edges and standing out, a whole side of a card's length
 // with both corners shows, and it is not bare mat by a grid line
-// (outline_under.go).
+// (outline_under.go). What the camera frame does not show hides a card
+// as a card found does: a card cut by the frame's edge is found so too,
+// and named by the part in the frame.
 // Once all of a frame's cards are fitted, every named card's face is laid
 // over what the camera shows of it and checked cell by cell (a 4×4 grid
 // over the face, so no card design is assumed): where parts of the card

@@ -30,6 +30,11 @@ import (
 // centre within it (a token on a unit's corner, a unit across a tapped
 // one's end); a site under a unit centred on it, the covered-site
 // search's (covered.go), shows too little of itself (underMinArea).
+//
+// The part of the top-down image that the camera frame does not show
+// (black) hides a card as a card found does: a card cut by the frame's
+// edge shows three sides, or two, and a segment running into that edge
+// starts the search as one running under a card found.
 
 // underEndMM: a segment's end this near a card found (inside its outline
 // grown by it) runs under that card.
@@ -70,7 +75,16 @@ const underMaxCandidates = 24
 func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) []stackedCard {
 	b := &o.sides
 	W, H := gray.Cols(), gray.Rows()
-	if len(b.segs) == 0 || len(found) == 0 {
+	// What the camera frame does not show hides a card cut by the
+	// frame's edge, as a card found hides one under it.
+	var frame, frameEnds [][3]float64
+	if W == v.size.X && H == v.size.Y {
+		frame = framePlanes(v, underFrameInPx)
+		for _, h := range frame {
+			frameEnds = append(frameEnds, [3]float64{h[0], h[1], h[2] - (underEndMM*v.pxPerMM - underFrameInPx)})
+		}
+	}
+	if len(b.segs) == 0 || (len(found) == 0 && frame == nil) {
 		return nil
 	}
 	thin, okThin := frameEdgeMap(b.thin, W, H)
@@ -107,7 +121,7 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 	var starts []start
 	for _, s := range segs {
 		e0, e1 := s.ends()
-		h0, h1 := insideAny(e0, ends), insideAny(e1, ends)
+		h0, h1 := insideAny(e0, ends) || beyond(e0, frameEnds), insideAny(e1, ends) || beyond(e1, frameEnds)
 		switch {
 		case h1 && !h0:
 			starts = append(starts, start{s, e0, e1})
@@ -120,7 +134,7 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 		starts = starts[:underMaxCandidates]
 	}
 	u := newUnderSearch(thin, grey, cover, v.pxPerMM)
-	u.grid, u.dims = grid, [2]float64{shape.short, shape.long}
+	u.grid, u.dims, u.frame = grid, [2]float64{shape.short, shape.long}, frame
 	var rects []rectangle
 	for _, st := range starts {
 		// Unit vectors: along the side from the free end to the hidden
@@ -201,10 +215,88 @@ type underSearch struct {
 	dims       [2]float64 // a card's short and long sides
 	sides      []quadSides
 	bounds     [][4]float64 // of cover, min x, y, max x, y
+	// frame, when the camera frame does not show all of the top-down
+	// image, bounds the part it shows less underFrameInPx (half-planes
+	// a·x + b·y + c ≥ 0): what lies beyond is hidden, as under a card found.
+	frame [][3]float64
 }
 
-// hidden reports whether the top-down pixel p lies under a card found.
+// underFrameInPx: the top-down pixels this near the part the camera frame
+// shows, or beyond it, are hidden (black beyond it; the blur reaches in).
+const underFrameInPx = 3.0
+
+// framePlanes gives the half-planes (a·x + b·y + c ≥ 0 inside, a and b a
+// unit normal) of the part of the top-down image of view v that the camera
+// frame shows, moved in by in pixels; none when it shows all of the image
+// (or no part of it can be told).
+func framePlanes(v *view, in float64) [][3]float64 {
+	poly, ok := inFramePolygon(v, 0)
+	if !ok || len(poly) < 3 {
+		return nil
+	}
+	W, H := float64(v.size.X), float64(v.size.Y)
+	area := 0.0
+	for i, a := range poly {
+		b := poly[(i+1)%len(poly)]
+		area += a.X*b.Y - b.X*a.Y
+	}
+	if math.Abs(area)/2 >= 0.999*W*H {
+		return nil
+	}
+	var c models.Point
+	for _, p := range poly {
+		c.X += p.X / float64(len(poly))
+		c.Y += p.Y / float64(len(poly))
+	}
+	var planes [][3]float64
+	for i, a := range poly {
+		b := poly[(i+1)%len(poly)]
+		l := math.Hypot(b.X-a.X, b.Y-a.Y)
+		if l < 1e-9 {
+			continue
+		}
+		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+		if nx*(c.X-a.X)+ny*(c.Y-a.Y) < 0 {
+			nx, ny = -nx, -ny
+		}
+		planes = append(planes, [3]float64{nx, ny, -(nx*a.X + ny*a.Y) - in})
+	}
+	return planes
+}
+
+// beyond reports whether the top-down pixel p lies outside the half-planes.
+func beyond(p models.Point, planes [][3]float64) bool {
+	for _, h := range planes {
+		if h[0]*p.X+h[1]*p.Y+h[2] < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideQuads gives, for each of the half-planes' lines, a quad reaching
+// far from it on its outer side: the part of a card beyond the frame, for
+// naming it by the part that shows.
+func outsideQuads(planes [][3]float64, far float64) []models.Quad {
+	var out []models.Quad
+	for _, h := range planes {
+		// The line's point nearest the origin, and its direction.
+		p := models.Point{X: -h[2] * h[0], Y: -h[2] * h[1]}
+		d := models.Point{X: -h[1], Y: h[0]}
+		at := func(s, t float64) models.Point {
+			return models.Point{X: p.X + s*d.X - t*h[0], Y: p.Y + s*d.Y - t*h[1]}
+		}
+		out = append(out, models.Quad{at(-far, 0), at(far, 0), at(far, far), at(-far, far)})
+	}
+	return out
+}
+
+// hidden reports whether the top-down pixel p lies under a card found, or
+// beyond what the camera frame shows.
 func (u underSearch) hidden(p models.Point) bool {
+	if u.frame != nil && beyond(p, u.frame) {
+		return true
+	}
 	for i := range u.sides {
 		if b := &u.bounds[i]; p.X >= b[0] && p.Y >= b[1] && p.X <= b[2] && p.Y <= b[3] && u.sides[i].holds(p.X, p.Y) {
 			return true
@@ -231,6 +323,9 @@ func (u underSearch) meeting(a, b models.Point, out []int32) []int32 {
 // hiddenBy is hidden with only the cards found at places near in cover
 // looked at (those that may hide p).
 func (u underSearch) hiddenBy(p models.Point, near []int32) bool {
+	if u.frame != nil && beyond(p, u.frame) {
+		return true
+	}
 	for _, i := range near {
 		if b := &u.bounds[i]; p.X >= b[0] && p.Y >= b[1] && p.X <= b[2] && p.Y <= b[3] && u.sides[i].holds(p.X, p.Y) {
 			return true
@@ -423,6 +518,15 @@ func (a *Analyzer) namePartUnder(s stackedCard, v *view, found []placed) (detect
 	for _, f := range found {
 		if quadsOverlap(s.quad, f.quad) {
 			onTop = append(onTop, f.quad)
+		}
+	}
+	// The part beyond what the camera frame shows (black) is left out too.
+	if frame := framePlanes(v, underFrameInPx); frame != nil {
+		for _, p := range s.quad {
+			if beyond(p, frame) {
+				onTop = append(onTop, outsideQuads(frame, float64(v.size.X+v.size.Y))...)
+				break
+			}
 		}
 	}
 	kind := s.kind

@@ -303,3 +303,70 @@ func turnedRect(cx, cy, w, h, turn float64) models.Quad {
 	}
 	return q
 }
+
+// TestUnderCardCutByFrame renders a low-texture card whose lower end lies
+// beyond the camera frame's bottom edge (the top-down image black there,
+// as the warp leaves it), alone on the mat: three sides show, the fourth
+// is the frame's edge. findUnderCards takes what the frame does not show
+// as hiding the card, as a card found would: it finds the card at its
+// place and size. A card with too little of it in the frame is not
+// reported.
+func TestUnderCardCutByFrame(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	w, h := models.CardShortMM*px, models.CardLongMM*px
+	frame := framePlanes(v, 0)
+	if frame == nil {
+		t.Fatal("the test view's frame shows all of the top-down image: no edge to cut a card")
+	}
+	// The frame's bottom edge in the top-down image, below the realm.
+	edge := float64(v.size.Y)
+	for y := float64(v.size.Y) - 1; y > 0; y-- {
+		if !beyond(models.Point{X: float64(v.size.X) / 2, Y: y}, frame) {
+			edge = y + 1
+			break
+		}
+	}
+	if edge >= float64(v.size.Y)-h/4 {
+		t.Fatalf("the frame's bottom edge at %.0f: too near the image's end (%d) for the test", edge, v.size.Y)
+	}
+	cx := float64(v.size.X) * 0.45
+	for _, c := range []struct {
+		name   string
+		shown  float64 // of the card's length, above the frame's edge
+		deg    float64
+		wanted bool
+	}{
+		{"a fifth cut", 0.8, 0, true},
+		{"a third cut, turned", 0.66, 4, true},
+		{"two thirds cut", 0.33, 2, false},
+	} {
+		cy := edge - c.shown*h + h/2
+		gray, _ := underScene(v, cx, cy, w, h, c.deg, nil)
+		gocv.Rectangle(&gray, image.Rect(0, int(edge), v.size.X, v.size.Y), color.RGBA{}, -1)
+		sided, under := underCards(t, gray, v, nil)
+		gray.Close()
+		for _, s := range sided {
+			if sc := s.quad.Center(); math.Hypot(sc.X-cx, sc.Y-cy) <= 6 {
+				t.Errorf("%s: the side search found the card cut by the frame (the scene no longer tests the search under the frame)", c.name)
+			}
+		}
+		n := 0
+		for _, s := range under {
+			q := s.quad
+			qc := q.Center()
+			if math.Hypot(qc.X-cx, qc.Y-cy) > 6 {
+				t.Errorf("%s: a card reported at %.0f,%.0f, none there (card at %.0f,%.0f)", c.name, qc.X, qc.Y, cx, cy)
+				continue
+			}
+			n++
+			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
+			if math.Abs(short/w-1) > 0.05 || math.Abs(long/h-1) > 0.05 {
+				t.Errorf("%s: the card's outline is %.0f×%.0f, want %.0f×%.0f", c.name, short, long, w, h)
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[c.wanted]; n != want {
+			t.Errorf("%s: the card was reported %d times, want %d", c.name, n, want)
+		}
+	}
+}
