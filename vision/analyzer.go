@@ -157,13 +157,11 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		a.lap("grey full warp")
 		return nil
 	}
-	if !reuse {
-		// The frame is read in full.
-		if err := warpGray(); err != nil {
-			return obs, rescale, err
-		}
-	}
-	// The hand test's colour image, and the grey one the steady test compares.
+	// The hand test's colour image, and the grey one the steady test
+	// compares, come first: the colour warp reads the frame while it is
+	// still in the caches from its decoding, and the grey top-down image,
+	// made after it, is still there when the keypoint search reads it
+	// next (made before, the colour warp's reads pushed part of it out).
 	if err := coarse.warpInto(frame, &small); err != nil {
 		return obs, rescale, err
 	}
@@ -171,6 +169,12 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		return obs, rescale, err
 	}
 	a.lap("colour half warp")
+	if !reuse {
+		// The frame is read in full.
+		if err := warpGray(); err != nil {
+			return obs, rescale, err
+		}
+	}
 	if reuse {
 		obs.Occluded = handCovers(small, coarse, a.stable.cards)
 		a.lap("hand")
