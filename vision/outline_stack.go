@@ -1009,6 +1009,7 @@ type sideSnapper struct {
 
 type snapKey struct {
 	alpha, pos, lo, hi float64
+	outward            float64 // −1 or +1: one line is two rectangles' sides, moved either way
 	alongU             bool
 }
 
@@ -1029,7 +1030,7 @@ func (s sideSnapper) outermost(alpha, u0, u1, w0, w1 float64) models.Quad {
 		return l.count(alongU, pos, lo, hi)
 	}
 	snap := func(alongU bool, pos, outward, lo, hi float64) float64 {
-		key := snapKey{alpha, pos, lo, hi, alongU}
+		key := snapKey{alpha, pos, lo, hi, outward, alongU}
 		if p, ok := s.done[key]; ok {
 			return p
 		}

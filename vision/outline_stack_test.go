@@ -428,3 +428,26 @@ func TestEdgePixelsOfAsPlain(t *testing.T) {
 		t.Error("no edge pixel read: nothing compared")
 	}
 }
+
+// TestSnapEitherWay checks that a line two rectangles share as a side,
+// the right side of one and the left of the other, is moved outward for
+// each: edges lie on both sides of it, and the sideSnapper's memory of the
+// sides it moved must not give one rectangle the other's.
+func TestSnapEitherWay(t *testing.T) {
+	const w, h = 200, 200
+	pix := make([]byte, w*h)
+	for y := 20; y <= 180; y++ {
+		pix[y*w+97], pix[y*w+103] = 255, 255
+	}
+	for _, lines := range []map[lineKey]*lineCounts{nil, {}} {
+		s := sideSnapper{edges: edgeMap{pix: pix, w: w, h: h}, done: map[snapKey]float64{}, lines: lines}
+		right := s.outermost(0, 100, 150, 20, 180) // its left side at x = 100
+		left := s.outermost(0, 50, 100, 20, 180)   // its right side there
+		minX, _, _, _ := quadBounds(right)
+		_, _, maxX, _ := quadBounds(left)
+		if math.Abs(minX-97) > 0.5 || math.Abs(maxX-103) > 0.5 {
+			t.Errorf("running counts %v: the shared side moved to x = %.1f (left side of the right rectangle) and %.1f (right side of the left one), want 97 and 103",
+				lines != nil, minX, maxX)
+		}
+	}
+}
