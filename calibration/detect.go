@@ -300,6 +300,9 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 	var best gridFit
 	var seeds []gridFit
 	col, hasCol := newColourFrame(frame, scale)
+	if hasCol {
+		rm.colour = &col
+	}
 	fromMarks, viaProfiles := false, false
 	var refused []homography
 	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {

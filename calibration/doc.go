@@ -59,8 +59,9 @@
 // judged alone, so that a covered side is missing rather than against): the realm's lines end at its border,
 // so a lattice whose border column lies under an arm and whose other border runs over the mat's empty margin
 // goes back onto the realm. The realm is printed on the mat, so when the mat's own edge (a sharp step of
-// one sign, flat on either side, along the realm's whole length) runs through the lattice's border column
-// or row, the lattice is moved a cell away from it, or refused. A mat that draws its grid as unbroken lines
+// one sign, flat on either side, along the realm's whole length, with the mat's cloth on the realm's side:
+// an arm lying across the realm steps as sharply, but the arm lies on that side) runs through the lattice's
+// border column or row, the lattice is moved a cell away from it, or refused. A mat that draws its grid as unbroken lines
 // draws every cell side from end to end, so when the sides a lattice shares with the lattice a cell over are
 // almost never bare cloth (read by colour: the cloth beside the lattice's clearly drawn sides, no line across
 // a band a few pixels wide), while most of the sides it would give up run over bare cloth and the sides it

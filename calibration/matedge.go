@@ -44,12 +44,20 @@ const minEdgeRun = 0.6
 // at most for card edges and art. It also gives the side of the realm
 // (0 west, 1 east, 2 south, 3 north, in lattice coordinates) it lies on.
 func (m *ridgeMap) straightEdge(h homography, g models.RealmGeometry) (float64, int) {
+	run, side, _ := m.straightEdgeLine(h, g)
+	return run, side
+}
+
+// straightEdgeLine is straightEdge that also gives the line (in realm
+// millimetres) along which the edge runs.
+func (m *ridgeMap) straightEdgeLine(h homography, g models.RealmGeometry) (float64, int, gridLine) {
 	w, hh := g.WidthMM(), g.HeightMM()
 	best, side := 0.0, -1
+	var at gridLine
 	scan := func(s int, line func(f float64) gridLine, across float64) {
 		for f := 0.15; f <= 0.85; f += 1.5 / across {
 			if run := m.stepRun(h, line(f)); run > best {
-				best, side = run, s
+				best, side, at = run, s, line(f)
 			}
 		}
 	}
@@ -66,7 +74,7 @@ func (m *ridgeMap) straightEdge(h homography, g models.RealmGeometry) (float64, 
 	scan(3, func(f float64) gridLine {
 		return gridLine{models.Point{X: 0, Y: hh - f*ch}, models.Point{X: w, Y: hh - f*ch}}
 	}, ch)
-	return best, side
+	return best, side, at
 }
 
 // stepRun is the larger of the fractions of gl's samples (every 4 mm under
@@ -110,8 +118,8 @@ func (m *ridgeMap) stepRun(h homography, gl gridLine) float64 {
 // shape no camera sees, the mat's edge in it too, or its lines not drawn
 // lines); h comes back unchanged when no mat edge runs through it.
 func offTheMat(rm *ridgeMap, h homography, g models.RealmGeometry) (homography, bool) {
-	run, side := rm.straightEdge(h, g)
-	if run < minEdgeRun {
+	run, side, edge := rm.straightEdgeLine(h, g)
+	if run < minEdgeRun || !rm.clothInside(h, g, edge) {
 		return h, true
 	}
 	moves := [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
@@ -125,4 +133,47 @@ func offTheMat(rm *ridgeMap, h homography, g models.RealmGeometry) (homography, 
 		return h, false
 	}
 	return hs, true
+}
+
+// minInsideCloth is the least share of a straight step's samples that
+// must show the mat's cloth on the realm's side for the step to be the
+// mat's edge: an arm lying across the realm steps as sharply along its
+// whole length, but on its realm side lies the arm.
+const minInsideCloth = 0.3
+
+// insideOffset is how far (px) beyond the step's flank the realm's side of
+// it is read.
+const insideOffset = edgeFlankOffset + 4
+
+// clothInside says whether the straight step along edge (a line of
+// lattice h, see straightEdge) has the mat's cloth on the realm's side,
+// as the mat's edge has (the margin between the realm and the edge): for
+// at least minInsideCloth of its stepping samples. It is true when the
+// frame's colours or the cloth's are not known.
+func (m *ridgeMap) clothInside(h homography, g models.RealmGeometry, edge gridLine) bool {
+	if m.colour == nil {
+		return true
+	}
+	cc, ok := m.colour.cloth(m, h, g, m.lightGrid(h, g))
+	if !ok {
+		return true
+	}
+	centre := h.Apply(models.Point{X: g.WidthMM() / 2, Y: g.HeightMM() / 2})
+	noise := m.noise[1]
+	steps, cloth := 0, 0
+	edge.sample(h, 4, func(p models.Point, nx, ny float64) {
+		a, ok1 := m.at(p.X-edgeStepOffset*nx, p.Y-edgeStepOffset*ny)
+		b, ok2 := m.at(p.X+edgeStepOffset*nx, p.Y+edgeStepOffset*ny)
+		if !ok1 || !ok2 || math.Abs(b-a) < minEdgeStep*noise {
+			return
+		}
+		if (centre.X-p.X)*nx+(centre.Y-p.Y)*ny < 0 {
+			nx, ny = -nx, -ny
+		}
+		steps++
+		if s, ok := m.colour.at(models.Point{X: p.X + insideOffset*nx, Y: p.Y + insideOffset*ny}); ok && cc.isCloth(s) {
+			cloth++
+		}
+	})
+	return steps == 0 || float64(cloth) >= minInsideCloth*float64(steps)
 }

@@ -111,3 +111,25 @@ func TestFaintMovedOffTheMat(t *testing.T) {
 		t.Errorf("not the realm: %v, want %v", fmtQuad(q), fmtQuad(tq))
 	}
 }
+
+// TestDetectArmAcrossRealm reads a sample-renderer scene (seed 101000361)
+// whose realm nearly fills the frame and across which an arm reaches from
+// the east, the arm's lower side a straight step along the south row: the
+// mat's edge would step so, but the arm, not the mat's cloth, lies on the
+// realm's side of it (see clothInside). Detect must find the realm, not
+// move it a row north.
+func TestDetectArmAcrossRealm(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("renders a scene")
+	}
+	frame, truth := oddMatScene(t, models.DefaultRealm(), 101000361)
+	defer frame.Close()
+	c, err := Detect(frame, Options{})
+	if err != nil {
+		t.Fatalf("no realm: %v", err)
+	}
+	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+		t.Errorf("corner error %.1f%% of the realm's width (found %v, want %v)", 100*e, fmtQuad(c.Corners), fmtQuad(truth))
+	}
+}

@@ -27,6 +27,10 @@ type ridgeMap struct {
 	w, h  int
 	pix   []float32
 	noise [len(ridgeOffsets)]float64 // typical |response| at each offset
+	// colour is the frame's colour at the same points, when the search
+	// has it (nil otherwise): offTheMat tells the mat's edge from an arm's
+	// by the cloth beside it.
+	colour *colourFrame
 }
 
 // newRidgeMap copies a blurred grey frame (8-bit, one channel) and measures
