@@ -37,11 +37,16 @@ type cameraPose struct {
 	distanceMM      float64 // camera distance, sets the strength of perspective
 }
 
-func randomPose(rng *rand.Rand) cameraPose {
+// randomPose draws a camera pose; maxRoll (degrees) bounds the in-plane
+// turn, 0 meaning the default 10.
+func randomPose(rng *rand.Rand, maxRoll float64) cameraPose {
+	if maxRoll <= 0 {
+		maxRoll = 10
+	}
 	return cameraPose{
 		tilt:       30 * rng.Float64(),
 		yaw:        (rng.Float64()*2 - 1) * 8,
-		roll:       (rng.Float64()*2 - 1) * 10,
+		roll:       (rng.Float64()*2 - 1) * maxRoll,
 		gridWidth:  0.5 + 0.4*rng.Float64(),
 		offX:       (rng.Float64()*2 - 1) * 0.6,
 		offY:       (rng.Float64()*2 - 1) * 0.6,

@@ -13,7 +13,7 @@
 // # Scenes
 //
 // RenderScene (or Renderer.Scene, which caches faces) lays out a random mid-game board on a mat,
-// views it through a random camera (tilt up to 30°, roll up to ±10°, the realm spanning 50–90% of
+// views it through a random camera (tilt up to 30°, roll up to ±10° or SceneOptions.MaxRollDeg, the realm spanning 50–90% of
 // the frame width, south at the bottom), adds hands, shadows, light, glare, blur and noise, and
 // returns the frame with its SceneTruth. Mat coordinates are millimetres from the realm's A1
 // (south-west) outer corner, x east and y north; SceneTruth.RealmToImage maps them to pixels. A

@@ -32,6 +32,11 @@ type SceneOptions struct {
 	// JPEGQuality, when positive, passes Image through JPEG compression at
 	// that quality (files written by WriteStills are JPEG anyway).
 	JPEGQuality int
+	// MaxRollDeg, when positive, turns the camera in the image plane by up
+	// to ±MaxRollDeg (up to 180: a camera at any angle around the mat);
+	// 0 means the default ±10°. The same seed draws the same scene but
+	// for the turn.
+	MaxRollDeg float64
 }
 
 // Scene is a rendered camera frame of a table with its ground truth.
@@ -77,7 +82,7 @@ func (r *Renderer) sceneStage(seed int64, opts SceneOptions) (*stage, error) {
 	}
 	rng := rand.New(rand.NewSource(seed))
 	st := &stage{geom: r.geom}
-	st.cam = newCamera(randomPose(rng), r.geom, opts.Width, opts.Height)
+	st.cam = newCamera(randomPose(rng, opts.MaxRollDeg), r.geom, opts.Width, opts.Height)
 	st.mat = r.randomMat(rng)
 	st.photo = randomPhotometry(rng, opts.Width, opts.Height)
 	a := rng.Float64() * 2 * math.Pi
