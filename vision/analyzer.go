@@ -283,7 +283,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	for _, u := range unknown {
 		d, ok := a.nameOutline(gray, u.quad, f.Points, dets)
 		if !ok {
-			d, ok = a.nameByLook(u.quad, v) // appearance.go
+			d, ok = a.nameByLook(u.quad, v, quadsOfPlaced(found)) // appearance.go
 		}
 		if ok {
 			named = append(named, namedCard{len(cards), d})
@@ -313,7 +313,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		found = append(found, placed{u.quad, u.kind})
 	}
 	for _, s := range stacked {
-		if d, ok := a.nameByLook(s.unknown().quad, v); ok { // appearance.go
+		if d, ok := a.nameByLook(s.unknown().quad, v, quadsOfPlaced(found)); ok { // appearance.go
 			named = append(named, namedCard{len(cards), d})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
@@ -329,7 +329,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	// Tokens on stacks, found where no card was named and kept only when
 	// named by their look (outline_tokens.go).
 	for _, t := range a.outlines.findStackedTokens(gray, v, found, namedQuads(named)) {
-		if d, ok := a.nameByLook(t.quad, v); ok && a.index.refs[d.ref].Kind == models.KindToken {
+		if d, ok := a.nameByLook(t.quad, v, quadsOfPlaced(found)); ok && a.index.refs[d.ref].Kind == models.KindToken {
 			named = append(named, namedCard{len(cards), d})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, models.KindToken})

@@ -521,13 +521,19 @@ const (
 // from the top-left) that feature matching left unnamed by its look, in
 // the frame's colour top-down image (a.images.small); ok is false when no
 // face fits it clearly. Its turn, owner and tapped come from the face's
-// turn that fits best.
-func (a *Analyzer) nameByLook(quad models.Quad, v *view) (detection, bool) {
+// turn that fits best. The correlation takes each channel's flat tone out,
+// so the face must also have the colours of what shows of the outline, the
+// cards found on it (onTop) left out (toneAgrees).
+func (a *Analyzer) nameByLook(quad models.Quad, v *view, onTop []models.Quad) (detection, bool) {
 	colour := a.images.small
 	if colour.Empty() || v.size.X <= 0 {
 		return detection{}, false
 	}
-	return a.index.nameByLook(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM)
+	d, ok := a.index.nameByLook(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM)
+	if !ok || !a.toneAgrees(v, &a.index.refs[d.ref], d.quad, onTop) {
+		return detection{}, false
+	}
+	return d, true
 }
 
 // nameByLook names the card in an outline quad (clockwise from the

@@ -447,5 +447,11 @@ func (a *Analyzer) namePart(quad models.Quad, v *view, kind models.CardKind, onT
 	for i, q := range onTop {
 		hidden[i] = grow(q, stripHiddenPad)
 	}
-	return a.index.namePart(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM, kind, hidden)
+	d, ok := a.index.namePart(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM, kind, hidden)
+	if !ok || !a.toneAgrees(v, &a.index.refs[d.ref], d.quad, onTop) {
+		// The correlation takes each channel's flat tone out: a face of
+		// other colours with the same pattern fits it as well.
+		return detection{}, false
+	}
+	return d, true
 }

@@ -191,7 +191,7 @@ func smoothScenes(t *testing.T, cat *models.Catalog, a *Analyzer, off outlineErr
 			for k, p := range c.Quad {
 				q[k] = v.fromImg.Apply(p)
 			}
-			d, ok := a.nameByLook(clockwiseFromTopLeft(off.apply(q, v.pxPerMM)), v)
+			d, ok := a.nameByLook(clockwiseFromTopLeft(off.apply(q, v.pxPerMM)), v, nil)
 			_, inCatalog := a.cat.BySlug(c.Slug)
 			name := ""
 			if ok {

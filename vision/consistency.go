@@ -428,7 +428,7 @@ func (a *Analyzer) lookAgrees(d detection, v *view) bool {
 	if d.score > 0 {
 		return false // named by look already: the keypoints' check stands
 	}
-	l, ok := a.nameByLook(d.quad, v)
+	l, ok := a.nameByLook(d.quad, v, nil)
 	return ok && a.index.refs[l.ref].card.Name == a.index.refs[d.ref].card.Name
 }
 

@@ -709,6 +709,10 @@ const (
 	// bundled stills or nine synthetic sets came from below 0.3 (280 of
 	// 1,328 such cells fall below this).
 	nameSkipLayout = 0.25
+	// A leading face that correlates this well, and has closely the
+	// colours of what shows (toneCloseSpread), need not lead the faces
+	// whose colours are not those of what shows.
+	nameRivalsFrom = 0.75
 )
 
 // rankedFace is a face's score at one of a naming's placements.
@@ -926,6 +930,47 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		return top, top.score >= nameMinScore && top.score-other >= need
 	}
 	top, ok := decide()
+	onTop := make([]models.Quad, len(found))
+	for i, f := range found {
+		onTop[i] = f.quad
+	}
+	// placed gives a face's detection where its window and shift put it
+	// (a level-1 shift counts twice at level 0).
+	placed := func(b best) detection {
+		w := &windows[b.place]
+		dx, dy := b.dx, b.dy
+		if b.level == 1 {
+			dx, dy = 2*dx, 2*dy
+		}
+		at := w.shifted(dx, dy, v.pxPerMM/faces.pxPerMM0)
+		ca, sa := math.Cos(w.place.angleDeg*math.Pi/180), math.Sin(w.place.angleDeg*math.Pi/180)
+		if b.turn == 1 {
+			ca, sa = -ca, -sa
+		}
+		ref := &a.index.refs[faces.refs[b.face]]
+		fw, fh := float64(ref.W), float64(ref.H)
+		sim := similarity{A: ca, B: sa}
+		sim.Tx = at.cx - (ca*fw/2 - sa*fh/2)
+		sim.Ty = at.cy - (sa*fw/2 + ca*fh/2)
+		d := detection{ref: faces.refs[b.face], sim: sim, score: math.Min(b.score, nameConfidence)}
+		for i, c := range [4][2]float64{{0, 0}, {fw, 0}, {fw, fh}, {0, fh}} {
+			x, y := sim.apply(c[0], c[1])
+			d.quad[i] = models.Point{X: x, Y: y}
+		}
+		return d
+	}
+	// toneAgrees tells whether a face has the colours of what shows where
+	// it is placed (covered_tone.go), toneCloseTo whether it has them
+	// closely.
+	toneAgrees := func(b best) bool {
+		d := placed(b)
+		return a.toneAgrees(v, &a.index.refs[d.ref], d.quad, onTop)
+	}
+	toneCloseTo := func(b best) bool {
+		d := placed(b)
+		spread, ok := a.toneSpread(v, &a.index.refs[d.ref], d.quad, onTop)
+		return ok && spread <= toneCloseSpread
+	}
 	layoutOf := func(b best) float64 {
 		w := &windows[b.place]
 		return w.stats(faces, b.level, b.turn, w.pairs(faces, b.level, b.dx, b.dy, &buf)).layout()
@@ -977,6 +1022,25 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		}
 		top, ok = decide()
 	}
+	if !ok && top.score >= nameRivalsFrom && toneCloseTo(top) {
+		// The grey comparison cannot tell faces of one pattern in other
+		// colours apart: when the leading face correlates strongly and
+		// has closely the colours of what shows, a rival whose colours
+		// are not those of what shows is none, and the decision is taken
+		// again without it.
+		dropped := false
+		for i := range fine {
+			if fine[i].face != top.face && fine[i].score > -2 && !toneAgrees(fine[i]) {
+				fine[i].score, dropped = -2, true
+			}
+		}
+		if len(coarse) > len(fine) && !toneAgrees(coarse[len(fine)]) {
+			coarse, dropped = coarse[:len(fine)], true
+		}
+		if dropped {
+			top, ok = decide()
+		}
+	}
 	win := &windows[top.place]
 	layout := layoutOf(top)
 	lookAlike := false
@@ -993,24 +1057,13 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		return siteName{place: win.place, layout: layout}, false
 	}
 	// The face's placement: the window's centre moved by the shift, turned.
-	p := win.place
-	at := win.shifted(top.dx, top.dy, v.pxPerMM/faces.pxPerMM0)
-	cx, cy := at.cx, at.cy
-	ca, sa := math.Cos(p.angleDeg*math.Pi/180), math.Sin(p.angleDeg*math.Pi/180)
-	if top.turn == 1 {
-		ca, sa = -ca, -sa
+	d := placed(top)
+	if !lookAlike && !toneAgrees(top) {
+		// What shows has the face's pattern in grey, but not its colours:
+		// a site the catalog lacks.
+		lookAlike = true
 	}
-	ref := &a.index.refs[faces.refs[top.face]]
-	w, h := float64(ref.W), float64(ref.H)
-	sim := similarity{A: ca, B: sa}
-	sim.Tx = cx - (ca*w/2 - sa*h/2)
-	sim.Ty = cy - (sa*w/2 + ca*h/2)
-	d := detection{ref: faces.refs[top.face], sim: sim, score: math.Min(top.score, nameConfidence)}
-	for i, c := range [4][2]float64{{0, 0}, {w, 0}, {w, h}, {0, h}} {
-		x, y := sim.apply(c[0], c[1])
-		d.quad[i] = models.Point{X: x, Y: y}
-	}
-	return siteName{det: d, place: p, layout: layout, lookAlike: lookAlike}, !lookAlike
+	return siteName{det: d, place: win.place, layout: layout, lookAlike: lookAlike}, !lookAlike
 }
 
 // leading moves the k best of s, by score, to its front and gives them,

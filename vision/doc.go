@@ -69,7 +69,11 @@
 // kind's layout by millimetre steps and percent scales; an outline whose
 // best fit is a card's face shrunk to a token's is compared as that card's
 // kind), a site under a card
-// by the look of the part that shows (appearance_masked.go), and tokens
+// by the look of the part that shows (appearance_masked.go). As the look
+// and the grey comparison of covered sites take each channel's flat tone
+// out, a face named by either must also have the colours of what shows:
+// the channels' median ratios to the face's may not lie far apart, as a
+// colour cast lets them (covered_tone.go). Tokens
 // lying on other cards are looked for where the side search's segments or
 // an unnamed card propose one, by four sides a token's size apart on the
 // side search's edges (checked as a card's sides are), and in the cell of

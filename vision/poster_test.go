@@ -239,7 +239,7 @@ func TestPosterCardInSmallOutline(t *testing.T) {
 			for k, p := range c.Quad {
 				q[k] = v.fromImg.Apply(p)
 			}
-			d, ok := a.nameByLook(clockwiseFromTopLeft(outlineError{shiftMM: 0.5, scale: 0.91}.apply(q, v.pxPerMM)), v)
+			d, ok := a.nameByLook(clockwiseFromTopLeft(outlineError{shiftMM: 0.5, scale: 0.91}.apply(q, v.pxPerMM)), v, nil)
 			all++
 			switch {
 			case !ok:

@@ -1,0 +1,109 @@
+package vision
+
+import (
+	"math"
+	"slices"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// toneSpread compares the colour of what shows of a card named under
+// others, or by its look, with its face's colour over the same pixels:
+// for each channel the median, over those pixels, of the log ratio of the
+// image's value to the face's, and it gives how far apart the largest and
+// the smallest of the three lie. The light's brightness scales all three
+// alike, and its colour cast a little each; a red face where a blue card
+// shows sets them far apart, which the grey comparison of covered_name.go
+// and the look's correlation (each channel less its flat tone) cannot
+// see. The median leaves out the pixels of a card on top that was not
+// found. quad is the face's outline in top-down pixels (its top-left
+// first, clockwise), onTop the outlines of the cards found on it. ok is
+// false when too little shows or the face has no look.
+func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop []models.Quad) (float64, bool) {
+	colour := a.images.small
+	if colour.Empty() || v.size.X <= 0 {
+		return 0, false
+	}
+	w, h := faceSizePx(ref.Kind, lookPxPerMM)
+	if len(ref.Look) != 3*w*h {
+		return 0, false
+	}
+	px, ok := warpLook(colour, float64(colour.Cols())/float64(v.size.X), [4]models.Point(quad), w, h)
+	if !ok {
+		return 0, false
+	}
+	hm, err := models.NewHomography([4]models.Point{{X: 0, Y: 0}, {X: float64(w), Y: 0}, {X: float64(w), Y: float64(h)}, {X: 0, Y: float64(h)}}, [4]models.Point(quad))
+	if err != nil {
+		return 0, false
+	}
+	// Only the cards over the outline can hide it.
+	minX, minY, maxX, maxY := quadBounds(quad)
+	var hidden []models.Quad
+	for _, q := range onTop {
+		q = grow(q, stripHiddenPad)
+		if x0, y0, x1, y1 := quadBounds(q); x1 >= minX && x0 <= maxX && y1 >= minY && y0 <= maxY {
+			hidden = append(hidden, q)
+		}
+	}
+	inner := (w - 2*lookBorder) * (h - 2*lookBorder)
+	var ratios [3][]float64
+	for c := range ratios {
+		ratios[c] = make([]float64, 0, inner)
+	}
+	for y := lookBorder; y < h-lookBorder; y++ {
+		for x := lookBorder; x < w-lookBorder; x++ {
+			tx, ty := float64(x)+0.5, float64(y)+0.5
+			wz := hm[6]*tx + hm[7]*ty + hm[8]
+			pt := models.Point{X: (hm[0]*tx + hm[1]*ty + hm[2]) / wz, Y: (hm[3]*tx + hm[4]*ty + hm[5]) / wz}
+			covered := false
+			for _, q := range hidden {
+				if inside(pt, q) {
+					covered = true
+					break
+				}
+			}
+			if covered {
+				continue
+			}
+			i := 3 * (y*w + x)
+			for c := range ratios {
+				// A few grey levels more on each side keep a dark
+				// channel's ratio from running off.
+				ratios[c] = append(ratios[c], math.Log((float64(px[i+c])+toneFloor)/(float64(ref.Look[i+c])+toneFloor)))
+			}
+		}
+	}
+	if len(ratios[0]) < inner/5 {
+		return 0, false
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range ratios {
+		slices.Sort(r)
+		m := r[len(r)/2]
+		lo, hi = min(lo, m), max(hi, m)
+	}
+	return hi - lo, true
+}
+
+// toneFloor is the grey level added to each channel's values before their
+// ratio is taken.
+const toneFloor = 16
+
+// toneMaxSpread is the widest spread of channel ratios (toneSpread, in
+// natural log) a named face may leave: a ratio of 1.5 between the
+// channels' gains. Faces named right on synthetic and independently
+// rendered frames, colour casts included, stay under 0.32; faces of the
+// same pattern in other colours lie above 0.49.
+const toneMaxSpread = 0.42
+
+// toneCloseSpread is the spread within which a face has closely the
+// colours of what shows: half toneMaxSpread.
+const toneCloseSpread = toneMaxSpread / 2
+
+// toneAgrees reports whether a card named by what shows of it (its face's
+// outline quad, the cards lying on it onTop) has its face's colours there
+// (toneSpread); when the colours cannot be compared it does not say no.
+func (a *Analyzer) toneAgrees(v *view, ref *reference, quad models.Quad, onTop []models.Quad) bool {
+	spread, ok := a.toneSpread(v, ref, quad, onTop)
+	return !ok || spread <= toneMaxSpread
+}

@@ -1,0 +1,141 @@
+package vision
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
+)
+
+// TestCoveredSitesOfOtherColours reads poster scenes with a catalog whose
+// site faces have their colours turned round (red from blue, green from
+// red, blue from green): the same pattern, in other
+// colours, as a catalog that lacks the sites on the table but holds look-
+// alikes of them would. The grey comparison of what shows of a covered
+// site, and the look's correlation (each channel less its flat tone), fit
+// such a face as well as the true one; only its colours tell it apart
+// (toneAgrees). No covered site may be named after the recoloured faces,
+// while the true catalog names them. With the true faces and the
+// recoloured ones side by side, named apart, the sites must still be
+// named, by their true faces.
+func TestCoveredSitesOfOtherColours(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a catalog and scenes")
+	}
+	cat, err := synth.RenderCatalog(t.TempDir(), 5, synth.CatalogOptions{Style: synth.StylePoster})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// recoloured holds the site faces turned in colour in place of the
+	// true ones; twinned holds both, the turned ones named apart.
+	dir := t.TempDir()
+	var recoloured, twinned []*models.Card
+	for _, c := range cat.Cards() {
+		twinned = append(twinned, c)
+		c := *c
+		if c.Type == models.Site && c.Image != "" {
+			c.Image = turnedColours(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
+			twin := c
+			twin.Name, twin.Slug = c.Name+" at Dusk", c.Slug+"_at_dusk"
+			twinned = append(twinned, &twin)
+		}
+		recoloured = append(recoloured, &c)
+	}
+	trueFaces := newTestAnalyzer(t, cat)
+	otherColours := newTestAnalyzer(t, models.NewCatalog(recoloured))
+	withTwins := newTestAnalyzer(t, models.NewCatalog(twinned))
+	var covered, namedTrue, namedOther, namedBeside, twinNamed int
+	for i := 0; i < 12; i++ {
+		scene, err := r.Scene(synth.SceneSeed(43, i), synth.SceneOptions{JPEGQuality: 85})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(a *Analyzer) models.FrameObservation {
+			frame, _, obs := analyzeSynthScene(t, a, scene)
+			frame.Close()
+			return obs
+		}
+		obsTrue, obsOther, obsTwins := read(trueFaces), read(otherColours), read(withTwins)
+		named := func(obs models.FrameObservation, c synth.CardTruth, name string) bool {
+			for _, o := range obs.Cards {
+				if o.NameOr("") == name && inside(o.Quad.Center(), c.Quad) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, c := range scene.Truth.Cards {
+			if c.Type != models.Site || c.VisibleFraction < 0.3 || c.VisibleFraction > 0.9 {
+				continue
+			}
+			covered++
+			if named(obsTrue, c, c.Name) {
+				namedTrue++
+			}
+			if named(obsOther, c, c.Name) {
+				namedOther++
+				t.Errorf("scene %d: %s (%.0f%% visible) named after its recoloured face", i, c.Name, 100*c.VisibleFraction)
+			}
+			if named(obsTwins, c, c.Name) {
+				namedBeside++
+			}
+			if named(obsTwins, c, c.Name+" at Dusk") {
+				twinNamed++
+				t.Errorf("scene %d: %s (%.0f%% visible) named after its twin in other colours", i, c.Name, 100*c.VisibleFraction)
+			}
+		}
+	}
+	t.Logf("%d covered sites: %d named with the true faces, %d with the recoloured ones, %d with the true faces beside their twins",
+		covered, namedTrue, namedOther, namedBeside)
+	if namedTrue < 3 {
+		t.Errorf("only %d of %d covered sites named with the true faces, want ≥ 3", namedTrue, covered)
+	}
+	// A twin of the same pattern correlates as well in grey; only its
+	// colours set it aside (nameSiteAt's rivals).
+	if 2*namedBeside < namedTrue {
+		t.Errorf("%d covered sites named beside their twins in other colours, want at least half the %d named without them", namedBeside, namedTrue)
+	}
+}
+
+// turnedColours writes the PNG at from to to with its channels turned
+// round (red from blue, green from red, blue from green), and gives to.
+func turnedColours(t *testing.T, from, to string) string {
+	t.Helper()
+	f, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	out := image.NewNRGBA(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			i := out.PixOffset(x, y)
+			out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = byte(bl>>8), byte(r>>8), byte(g>>8), byte(a>>8)
+		}
+	}
+	o, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := png.Encode(o, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
