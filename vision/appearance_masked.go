@@ -244,37 +244,17 @@ func readPartOutline(colour gocv.Mat, scale float64, k *lookKind, src [4]models.
 	for i, c := range [4][2]float64{{-fs, -fs}, {fw, -fs}, {fw, fh}, {-fs, fh}} {
 		ext[i] = models.Point{X: src[0].X + c[0]*ux + c[1]*vx, Y: src[0].Y + c[0]*uy + c[1]*vy}
 	}
-	hm, err := models.NewHomography([4]models.Point{{X: 0, Y: 0}, {X: float64(w), Y: 0}, {X: float64(w), Y: float64(h)}, {X: 0, Y: float64(h)}}, ext)
-	if err != nil {
+	vis, ok := shownMask(ext, w, h, hidden)
+	if !ok {
 		return partOutline{}, false
 	}
-	// Only the cards over the outline can hide it.
-	minX, minY, maxX, maxY := quadBounds(models.Quad(ext))
-	var near []models.Quad
-	for _, q := range hidden {
-		x0, y0, x1, y1 := quadBounds(q)
-		if x1 >= minX && x0 <= maxX && y1 >= minY && y0 <= maxY {
-			near = append(near, q)
-		}
-	}
-	p := partOutline{src: src, w: w, h: h, vis: make([]bool, w*h)}
+	p := partOutline{src: src, w: w, h: h, vis: vis}
 	lv := &k.levels[0]
 	shown := 0
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			tx, ty := float64(x)+0.5, float64(y)+0.5
-			wz := hm[6]*tx + hm[7]*ty + hm[8]
-			pt := models.Point{X: (hm[0]*tx + hm[1]*ty + hm[2]) / wz, Y: (hm[3]*tx + hm[4]*ty + hm[5]) / wz}
-			v := true
-			for _, q := range near {
-				if inside(pt, q) {
-					v = false
-					break
-				}
-			}
-			p.vis[y*w+x] = v
 			ix, iy := x-s-lookBorder, y-s-lookBorder
-			if v && ix >= 0 && iy >= 0 && ix < lv.w && iy < lv.h {
+			if vis[y*w+x] && ix >= 0 && iy >= 0 && ix < lv.w && iy < lv.h {
 				shown++
 			}
 		}

@@ -32,18 +32,13 @@ func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop [
 	if !ok {
 		return 0, false
 	}
-	hm, err := models.NewHomography([4]models.Point{{X: 0, Y: 0}, {X: float64(w), Y: 0}, {X: float64(w), Y: float64(h)}, {X: 0, Y: float64(h)}}, [4]models.Point(quad))
-	if err != nil {
-		return 0, false
+	hidden := make([]models.Quad, len(onTop))
+	for i, q := range onTop {
+		hidden[i] = grow(q, stripHiddenPad)
 	}
-	// Only the cards over the outline can hide it.
-	minX, minY, maxX, maxY := quadBounds(quad)
-	var hidden []models.Quad
-	for _, q := range onTop {
-		q = grow(q, stripHiddenPad)
-		if x0, y0, x1, y1 := quadBounds(q); x1 >= minX && x0 <= maxX && y1 >= minY && y0 <= maxY {
-			hidden = append(hidden, q)
-		}
+	shown, ok := shownMask([4]models.Point(quad), w, h, hidden)
+	if !ok {
+		return 0, false
 	}
 	inner := (w - 2*lookBorder) * (h - 2*lookBorder)
 	var ratios [3][]float64
@@ -52,17 +47,7 @@ func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop [
 	}
 	for y := lookBorder; y < h-lookBorder; y++ {
 		for x := lookBorder; x < w-lookBorder; x++ {
-			tx, ty := float64(x)+0.5, float64(y)+0.5
-			wz := hm[6]*tx + hm[7]*ty + hm[8]
-			pt := models.Point{X: (hm[0]*tx + hm[1]*ty + hm[2]) / wz, Y: (hm[3]*tx + hm[4]*ty + hm[5]) / wz}
-			covered := false
-			for _, q := range hidden {
-				if inside(pt, q) {
-					covered = true
-					break
-				}
-			}
-			if covered {
+			if !shown[y*w+x] {
 				continue
 			}
 			i := 3 * (y*w + x)
@@ -106,4 +91,39 @@ const toneCloseSpread = toneMaxSpread / 2
 func (a *Analyzer) toneAgrees(v *view, ref *reference, quad models.Quad, onTop []models.Quad) bool {
 	spread, ok := a.toneSpread(v, ref, quad, onTop)
 	return !ok || spread <= toneMaxSpread
+}
+
+// shownMask tells, for each pixel of a w × h thumbnail of the outline quad
+// (top-down pixels, its top-left first, clockwise), whether no quad of
+// hidden covers its centre. ok is false when the outline is degenerate.
+func shownMask(quad [4]models.Point, w, h int, hidden []models.Quad) ([]bool, bool) {
+	hm, err := models.NewHomography([4]models.Point{{X: 0, Y: 0}, {X: float64(w), Y: 0}, {X: float64(w), Y: float64(h)}, {X: 0, Y: float64(h)}}, quad)
+	if err != nil {
+		return nil, false
+	}
+	// Only the quads over the outline can hide it.
+	minX, minY, maxX, maxY := quadBounds(models.Quad(quad))
+	var near []models.Quad
+	for _, q := range hidden {
+		if x0, y0, x1, y1 := quadBounds(q); x1 >= minX && x0 <= maxX && y1 >= minY && y0 <= maxY {
+			near = append(near, q)
+		}
+	}
+	shown := make([]bool, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			tx, ty := float64(x)+0.5, float64(y)+0.5
+			wz := hm[6]*tx + hm[7]*ty + hm[8]
+			pt := models.Point{X: (hm[0]*tx + hm[1]*ty + hm[2]) / wz, Y: (hm[3]*tx + hm[4]*ty + hm[5]) / wz}
+			v := true
+			for _, q := range near {
+				if inside(pt, q) {
+					v = false
+					break
+				}
+			}
+			shown[y*w+x] = v
+		}
+	}
+	return shown, true
 }

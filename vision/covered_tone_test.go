@@ -23,17 +23,7 @@ import (
 // recoloured ones side by side, named apart, the sites must still be
 // named, by their true faces.
 func TestCoveredSitesOfOtherColours(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders a catalog and scenes")
-	}
-	cat, err := synth.RenderCatalog(t.TempDir(), 5, synth.CatalogOptions{Style: synth.StylePoster})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := synth.NewRenderer(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, r := posterCatalog(t)
 	// recoloured holds the site faces turned in colour in place of the
 	// true ones; twinned holds both, the turned ones named apart.
 	dir := t.TempDir()

@@ -127,6 +127,14 @@ func cropPicture(frame gocv.Mat, q models.Quad) gocv.Mat {
 // analyzer of it and a renderer of its scenes; it skips a short test.
 func posterAnalyzer(t *testing.T) (*Analyzer, *synth.Renderer) {
 	t.Helper()
+	cat, r := posterCatalog(t)
+	return newTestAnalyzer(t, cat), r
+}
+
+// posterCatalog renders the poster-style catalog (seed 5) and gives it and
+// a renderer of its scenes; it skips a short test.
+func posterCatalog(t *testing.T) (*models.Catalog, *synth.Renderer) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("renders a catalog and scenes")
 	}
@@ -138,7 +146,7 @@ func posterAnalyzer(t *testing.T) (*Analyzer, *synth.Renderer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newTestAnalyzer(t, cat), r
+	return cat, r
 }
 
 // TestPosterStacks reads poster scenes for what lies in stacks: tokens on
