@@ -1,6 +1,10 @@
 package vision
 
-import "math"
+import (
+	"math"
+
+	"github.com/tablecam/tablecam/models"
+)
 
 // A soft frame (a webcam out of focus, a low-resolution camera whose
 // frame the top-down image enlarges, a far row of a tilted view) has its
@@ -32,53 +36,127 @@ const (
 )
 
 // stepSharpness gives the sharpness (see above) of a w×h grey image, pix
-// row by row, with the number of steps it was measured on. hist is a
-// buffer to reuse (may be nil); it is returned.
-func stepSharpness(pix []byte, w, h int, hist []int) (sharpness float64, steps int, buf []int) {
-	if cap(hist) < sharpnessBins {
-		hist = make([]int, sharpnessBins)
+// row by row, with the number of steps it was measured on, measured
+// within the convex polygon shown (top-down pixels; none: all of the
+// image). hist is a buffer to reuse (may be nil); it is returned.
+//
+// Steps are measured along rows and along columns apart, and the softer
+// of the two is the image's sharpness: a camera that moves while it
+// exposes smears the steps across its motion only, and the sides of a card
+// that run along the motion stay sharp while those across it fade (a view
+// tilted away, enlarged more along one axis than the other, does the
+// same). Only steps whose whole reach lies within shown count: beyond
+// it the top-down image is black, and the step from black to what the
+// frame shows is as sharp as the warp draws it, whatever the camera saw.
+func stepSharpness(pix []byte, w, h int, shown []models.Point, hist []int) (sharpness float64, steps int, buf []int) {
+	if cap(hist) < 2*sharpnessBins {
+		hist = make([]int, 2*sharpnessBins)
 	}
-	hist = hist[:sharpnessBins]
+	hist = hist[:2*sharpnessBins]
 	clear(hist)
-	const reach = 4 // half the long rise
-	// Along sampled rows only: a lens's or a low resolution's blur spreads
-	// a step the same way in every direction.
+	rows, cols := hist[:sharpnessBins], hist[sharpnessBins:]
+	// Along sampled rows and columns only: a lens's or a low resolution's
+	// blur spreads a step the same way in every direction, and a motion's
+	// along one, which rows or columns see.
+	var nr, nc int
 	for y := stepSampleEvery / 2; y < h; y += stepSampleEvery {
-		row := pix[y*w : (y+1)*w]
-		// The rise over eight pixels changes little from one pixel to the
-		// next: it is looked at every third pixel, and where it is steep,
-		// at that pixel and its two neighbours.
-		for c := reach + 1; c < w-reach-1; c += 3 {
-			if long := int(row[c+reach]) - int(row[c-reach]); long < stepRise && long > -stepRise {
+		lo, hi := spanWithin(shown, float64(y), false, w)
+		nr += lineSteps(pix, y*w+lo, 1, hi-lo, rows)
+	}
+	for x := stepSampleEvery / 2; x < w; x += stepSampleEvery {
+		lo, hi := spanWithin(shown, float64(x), true, h)
+		nc += lineSteps(pix, lo*w+x, w, hi-lo, cols)
+	}
+	sr, sc := 1.0, 1.0
+	if nr >= stepsNeeded {
+		sr = ninetieth(rows, nr)
+	}
+	if nc >= stepsNeeded {
+		sc = ninetieth(cols, nc)
+	}
+	return math.Min(sr, sc), nr + nc, hist
+}
+
+// stepReachPx is how far inside the polygon shown a step's pixels all lie:
+// the long rise's reach, and two pixels the warp's bilinear sampling
+// blends with the black beyond.
+const stepReachPx = 4 + 1 + 2
+
+// spanWithin gives the pixels [lo, hi) of row at (of column at, when
+// column is set) of an image n pixels along it that lie at least
+// stepReachPx inside the convex polygon shown (all n without one; an
+// empty span when none).
+func spanWithin(shown []models.Point, at float64, column bool, n int) (lo, hi int) {
+	if len(shown) < 3 {
+		return 0, n
+	}
+	a, b := math.Inf(1), math.Inf(-1)
+	for i := range shown {
+		p, q := shown[i], shown[(i+1)%len(shown)]
+		u0, v0, u1, v1 := p.X, p.Y, q.X, q.Y // along, across
+		if column {
+			u0, v0, u1, v1 = p.Y, p.X, q.Y, q.X
+		}
+		if (v0 < at) == (v1 < at) && v0 != at {
+			continue
+		}
+		u := u0
+		if v1 != v0 {
+			u = u0 + (at-v0)/(v1-v0)*(u1-u0)
+		}
+		a, b = math.Min(a, u), math.Max(b, u)
+	}
+	if a > b {
+		return 0, 0
+	}
+	lo, hi = int(math.Ceil(a+stepReachPx)), int(math.Floor(b-stepReachPx))+1
+	lo, hi = max(lo, 0), min(hi, n)
+	if hi < lo {
+		return 0, 0
+	}
+	return lo, hi
+}
+
+// lineSteps measures the steps of the n pixels pix[base], pix[base+step],
+// … into hist (see stepSharpness), and gives their number.
+func lineSteps(pix []byte, base, step, n int, hist []int) (steps int) {
+	const reach = 4 // half the long rise
+	at := func(i int) int { return int(pix[base+i*step]) }
+	// The rise over eight pixels changes little from one pixel to the
+	// next: it is looked at every third pixel, and where it is steep,
+	// at that pixel and its two neighbours.
+	for c := reach + 1; c < n-reach-1; c += 3 {
+		if long := at(c+reach) - at(c-reach); long < stepRise && long > -stepRise {
+			continue
+		}
+		for x := c - 1; x <= c+1; x++ {
+			long := at(x+reach) - at(x-reach)
+			if long < stepRise && long > -stepRise {
 				continue
 			}
-			for x := c - 1; x <= c+1; x++ {
-				long := int(row[x+reach]) - int(row[x-reach])
-				if long < stepRise && long > -stepRise {
-					continue
-				}
-				short := int(row[x+1]) - int(row[x-1])
-				// Where the rise peaks: not less than the neighbours' rises.
-				left, right := int(row[x])-int(row[x-2]), int(row[x+2])-int(row[x])
-				if short*long <= 0 || abs(short) < abs(left) || abs(short) < abs(right) {
-					continue
-				}
-				hist[min(sharpnessBins-1, sharpnessBins*short/(2*long))]++
-				steps++
+			short := at(x+1) - at(x-1)
+			// Where the rise peaks: not less than the neighbours' rises.
+			left, right := at(x)-at(x-2), at(x+2)-at(x)
+			if short*long <= 0 || abs(short) < abs(left) || abs(short) < abs(right) {
+				continue
 			}
+			hist[min(sharpnessBins-1, sharpnessBins*short/(2*long))]++
+			steps++
 		}
 	}
-	if steps < stepsNeeded {
-		return 1, steps, hist
-	}
-	// The ninetieth percentile, at its bin's middle.
-	above := steps / 10
+	return steps
+}
+
+// ninetieth gives the ninetieth percentile of a histogram of ratios (see
+// stepSharpness) holding n, at its bin's middle.
+func ninetieth(hist []int, n int) float64 {
+	above := n / 10
 	for b := sharpnessBins - 1; b >= 0; b-- {
 		if above -= hist[b]; above < 0 {
-			return 2 * (float64(b) + 0.5) / sharpnessBins, steps, hist
+			return 2 * (float64(b) + 0.5) / sharpnessBins
 		}
 	}
-	return 0, steps, hist
+	return 0
 }
 
 // sharpnessBins is the number of bins of the ratios' histogram, over [0, 2).

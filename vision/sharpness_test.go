@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
@@ -53,7 +54,7 @@ func TestStepSharpness(t *testing.T) {
 			}
 			var sharpness float64
 			var steps int
-			sharpness, steps, buf = stepSharpness(pix, img.Cols(), img.Rows(), buf)
+			sharpness, steps, buf = stepSharpness(pix, img.Cols(), img.Rows(), nil, buf)
 			if steps < stepsNeeded {
 				t.Fatalf("only %d steps measured", steps)
 			}
@@ -67,7 +68,7 @@ func TestStepSharpness(t *testing.T) {
 	}
 	t.Run("flat", func(t *testing.T) {
 		flat := make([]byte, 200*100)
-		if s, steps, _ := stepSharpness(flat, 200, 100, nil); s != 1 || steps != 0 {
+		if s, steps, _ := stepSharpness(flat, 200, 100, nil, nil); s != 1 || steps != 0 {
 			t.Errorf("a flat image: sharpness %v on %d steps, want 1 on none", s, steps)
 		}
 	})
@@ -132,6 +133,72 @@ func BenchmarkStepSharpness(b *testing.B) {
 	}
 	var buf []int
 	for b.Loop() {
-		_, _, buf = stepSharpness(pix, top.Cols(), top.Rows(), buf)
+		_, _, buf = stepSharpness(pix, top.Cols(), top.Rows(), nil, buf)
+	}
+}
+
+// TestStepSharpnessBeyondFrame: the part of a top-down image beyond what
+// the camera frame shows is black, and its step to the frame's picture is
+// as sharp as the warp draws it. A soft frame whose top-down image holds
+// such a border is soft all the same when the part shown is given.
+func TestStepSharpnessBeyondFrame(t *testing.T) {
+	img := stripes(t, 400, 300, 40, 3)
+	defer img.Close()
+	// The frame shows only the right of the image, its edge slanted as a
+	// tilted camera's is: the rest is black.
+	shown := []models.Point{{X: 150, Y: 0}, {X: 399, Y: 0}, {X: 399, Y: 299}, {X: 90, Y: 299}}
+	for y := 0; y < img.Rows(); y++ {
+		edge := 150 - 60*float64(y)/299
+		for x := 0; float64(x) < edge; x++ {
+			img.SetUCharAt(y, x, 0)
+		}
+	}
+	pix, err := img.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _, _ := stepSharpness(pix, img.Cols(), img.Rows(), shown, nil); s > 0.36 {
+		t.Errorf("a soft frame (σ 3 px) with black beyond it: sharpness %.3f, want ≤ 0.36", s)
+	}
+	// The border's steps alone would make it sharp.
+	if s, _, _ := stepSharpness(pix, img.Cols(), img.Rows(), nil, nil); s < sharpStep {
+		t.Errorf("the whole image: sharpness %.3f, want ≥ %.2f (the black border's steps)", s, sharpStep)
+	}
+}
+
+// TestStepSharpnessMotion: a camera moving while it exposes smears steps
+// across its motion only. A grid of squares smeared up and down has sharp
+// steps along its rows and soft ones along its columns: the frame is soft.
+func TestStepSharpnessMotion(t *testing.T) {
+	const w, h, period = 400, 300, 40
+	img := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
+	defer img.Close()
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := uint8(60)
+			if (x/period+y/period)%2 == 1 {
+				v = 190
+			}
+			img.SetUCharAt(y, x, v)
+		}
+	}
+	// A 9-pixel vertical motion blur.
+	const n = 9
+	k := gocv.NewMatWithSize(n, 1, gocv.MatTypeCV32F)
+	defer k.Close()
+	for i := 0; i < n; i++ {
+		k.SetFloatAt(i, 0, 1.0/n)
+	}
+	gocv.Filter2D(img, &img, -1, k, image.Pt(-1, -1), 0, gocv.BorderReplicate)
+	pix, err := img.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, _ := stepSharpness(pix, w, h, nil, nil)
+	if s > 0.45 {
+		t.Errorf("squares smeared 9 px up and down: sharpness %.3f, want ≤ 0.45", s)
+	}
+	if e := edgeScale(s); e > 0.8 {
+		t.Errorf("squares smeared 9 px up and down: edge scale %.3f, want ≤ 0.8", e)
 	}
 }

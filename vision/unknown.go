@@ -75,7 +75,7 @@ const knownInsetMM = 3.0
 // grey image that no identified card (known, top-down quads) covers.
 func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	o.maskFaces(gray, v, known)
-	o.setThresholds(gray)
+	o.setThresholds(gray, v)
 	edges := o.edged.sized(gray.Rows(), gray.Cols())
 	// The thin edges and the blurred image as well, for the side search
 	// (findSidedCards) later in the frame.
@@ -88,12 +88,17 @@ func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.
 }
 
 // setThresholds sets the outline searches' Canny thresholds for the
-// top-down grey image by how sharp its steps are (sharpness.go).
-func (o *outlineFinder) setThresholds(gray gocv.Mat) {
+// top-down grey image of view v by how sharp its steps are (sharpness.go),
+// measured on the part of it the camera frame shows.
+func (o *outlineFinder) setThresholds(gray gocv.Mat, v *view) {
 	scale := 1.0
 	if pix, err := gray.DataPtrUint8(); err == nil && gray.Channels() == 1 && len(pix) == gray.Rows()*gray.Cols() {
+		var shown []models.Point // the whole image when the frame's horizon crosses it
+		if gray.Cols() == v.size.X && gray.Rows() == v.size.Y {
+			shown, _ = inFramePolygon(v, 0)
+		}
 		var sharpness float64
-		sharpness, _, o.steps = stepSharpness(pix, gray.Cols(), gray.Rows(), o.steps)
+		sharpness, _, o.steps = stepSharpness(pix, gray.Cols(), gray.Rows(), shown, o.steps)
 		scale = edgeScale(sharpness)
 	}
 	o.low, o.high = cannyThresholds(scale)
