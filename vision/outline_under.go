@@ -26,10 +26,10 @@ import (
 // part of its border (the part no card found covers) lies on edges as the
 // side search's rectangles do (each side mostly, all together more), is
 // most of its border, and stands out from what lies around it; and when
-// its hidden part lies under cards found. A card on it may have its
-// centre within it (a token on a unit's corner, a unit across a tapped
-// one's end); a site under a unit centred on it, the covered-site
-// search's (covered.go), shows too little of itself (underMinArea).
+// its hidden part lies under cards found, none of whose centres it holds
+// (a site under a unit centred on it is the covered-site search's:
+// covered.go; letting a card on it hold its centre found more cards on
+// still frames but misread tapped units in recorded games).
 //
 // The part of the top-down image that the camera frame does not show
 // (black) hides a card as a card found does: a card cut by the frame's
@@ -183,7 +183,7 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 	var taken []models.Quad
 	for _, r := range rects {
 		q := r.quad
-		if covered(q, taken) || sameCardAsAny(q, foundQuads) || cornersWithin(q, within) >= 3 {
+		if covered(q, taken) || sameCardAsAny(q, foundQuads) || cornersWithin(q, within) >= 3 || holdsCentre(q, foundQuads) {
 			continue
 		}
 		if bareMat(q, grid, u.grey, sideContrastMM*v.pxPerMM, sideGridTolMM*v.pxPerMM) {
@@ -407,8 +407,9 @@ func (u underSearch) rectangleFrom(free, d, nn models.Point, along, across float
 	}
 	s0 := bestAt
 	// The far side, parallel to the segment a card's other side away: the
-	// outermost line nearly as full as the fullest (a line of the face a
-	// few millimetres in, as full, is not the card's side).
+	// fullest line, the nearest of equals (the outermost line nearly as
+	// full found more cards on still frames, but took a line beyond a
+	// tapped unit across a site in recorded games).
 	bestN := -1.0
 	lines = lines[:0]
 	for t := across * (1 - stackSizeTolerance); t <= across*(1+stackSizeTolerance); t++ {
@@ -424,9 +425,9 @@ func (u underSearch) rectangleFrom(free, d, nn models.Point, along, across float
 		return models.Quad{}, 0, false
 	}
 	bestT := math.NaN()
-	for i := len(lines) - 1; i >= 0; i-- { // outermost (largest t) first
-		if lines[i].share >= 0.8*bestN {
-			bestT = lines[i].s
+	for _, l := range lines {
+		if l.share >= bestN {
+			bestT = l.s
 			break
 		}
 	}

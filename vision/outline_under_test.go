@@ -81,7 +81,6 @@ func TestUnderCardShowingThreeSides(t *testing.T) {
 	v := sidesTestView(t)
 	px := v.pxPerMM
 	w, h := models.CardShortMM*px, models.CardLongMM*px
-	tw, th := models.TokenShortMM*px, models.TokenLongMM*px
 	cx, cy := float64(v.size.X)*0.45, float64(v.size.Y)*0.55
 	cases := []struct {
 		name     string
@@ -96,11 +95,9 @@ func TestUnderCardShowingThreeSides(t *testing.T) {
 		{"corner under a unit", w, h, -17, [][5]float64{{cx + w*0.45, cy - h*0.6, w, h, -5}}, false},
 		// A site whose long side's middle lies under a unit.
 		{"site under a unit's end", h, w, 3, [][5]float64{{cx, cy - w*0.95, w, h, 0}}, true},
-		// A unit whose side lies under a token whose centre lies within
-		// the unit, and a tapped unit whose end lies under a unit
-		// centred within it.
-		{"side under a token holding its centre", w, h, 2, [][5]float64{{cx + w*0.3, cy + 4, tw, th, -3}}, false},
-		{"end under a unit holding its centre", h, w, -4, [][5]float64{{cx + h*0.42, cy - 6, w, h, 3}}, true},
+		// A card under another whose centre it holds is not looked for
+		// here (holdsCentre): allowing it found more cards on still
+		// frames but misread tapped units in recorded games.
 	}
 	for _, c := range cases {
 		gray, tops := underScene(v, cx, cy, c.cw, c.ch, c.deg, c.tops)
