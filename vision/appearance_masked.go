@@ -423,11 +423,7 @@ func (a *Analyzer) namePart(quad models.Quad, v *view, kind models.CardKind, onT
 	if colour.Empty() || v.size.X <= 0 {
 		return detection{}, false
 	}
-	hidden := make([]models.Quad, len(onTop))
-	for i, q := range onTop {
-		hidden[i] = grow(q, stripHiddenPad)
-	}
-	d, ok := a.index.namePart(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM, kind, hidden)
+	d, ok := a.index.namePart(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM, kind, hiddenBy(onTop))
 	if !ok || !a.toneAgrees(v, &a.index.refs[d.ref], d.quad, onTop) {
 		// The correlation takes each channel's flat tone out: a face of
 		// other colours with the same pattern fits it as well.

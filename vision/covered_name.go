@@ -930,10 +930,7 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		return top, top.score >= nameMinScore && top.score-other >= need
 	}
 	top, ok := decide()
-	onTop := make([]models.Quad, len(found))
-	for i, f := range found {
-		onTop[i] = f.quad
-	}
+	onTop := quadsOfPlaced(found)
 	// placed gives a face's detection where its window and shift put it
 	// (a level-1 shift counts twice at level 0).
 	placed := func(b best) detection {

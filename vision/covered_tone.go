@@ -32,11 +32,7 @@ func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop [
 	if !ok {
 		return 0, false
 	}
-	hidden := make([]models.Quad, len(onTop))
-	for i, q := range onTop {
-		hidden[i] = grow(q, stripHiddenPad)
-	}
-	shown, ok := shownMask([4]models.Point(quad), w, h, hidden)
+	shown, ok := shownMask([4]models.Point(quad), w, h, hiddenBy(onTop))
 	if !ok {
 		return 0, false
 	}
@@ -126,4 +122,15 @@ func shownMask(quad [4]models.Point, w, h int, hidden []models.Quad) ([]bool, bo
 		}
 	}
 	return shown, true
+}
+
+// hiddenBy gives what the cards on top (onTop) hide of a card under them:
+// their outlines grown by the few pixels around them where their edges
+// blur (stripHiddenPad).
+func hiddenBy(onTop []models.Quad) []models.Quad {
+	hidden := make([]models.Quad, len(onTop))
+	for i, q := range onTop {
+		hidden[i] = grow(q, stripHiddenPad)
+	}
+	return hidden
 }

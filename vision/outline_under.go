@@ -410,26 +410,18 @@ func (u underSearch) rectangleFrom(free, d, nn models.Point, along, across float
 	// fullest line, the nearest of equals (the outermost line nearly as
 	// full found more cards on still frames, but took a line beyond a
 	// tapped unit across a site in recorded games).
-	bestN := -1.0
-	lines = lines[:0]
+	bestT, bestN := math.NaN(), -1.0
 	for t := across * (1 - stackSizeTolerance); t <= across*(1+stackSizeTolerance); t++ {
 		h, shown, _ := u.lineOn(at(s0, t), at(s0+along, t))
 		if shown < int(0.1*along) {
 			continue
 		}
-		sh := float64(h) / float64(shown)
-		lines = append(lines, line{t, sh})
-		bestN = math.Max(bestN, sh)
-	}
-	if bestN < stackSideSupport {
-		return models.Quad{}, 0, false
-	}
-	bestT := math.NaN()
-	for _, l := range lines {
-		if l.share >= bestN {
-			bestT = l.s
-			break
+		if sh := float64(h) / float64(shown); sh > bestN {
+			bestN, bestT = sh, t
 		}
+	}
+	if math.IsNaN(bestT) || bestN < stackSideSupport {
+		return models.Quad{}, 0, false
 	}
 	// The segment's own line, moved onto its edge.
 	bestT0, bestN0 := 0.0, -1.0
