@@ -256,6 +256,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		a.lap("scale check")
 	}
 	dets = sizedAsTheirFellows(dets) // scale.go
+	dets = a.inTheirColours(dets, v) // covered_tone.go
 	cards = make([]models.CardObservation, 0, len(dets))
 	var named []namedCard // checked against the frame at the end (consistency.go)
 	var quads []models.Quad
@@ -282,6 +283,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	var held []unknownCard // token outlines not named: tokens, or panels of a face
 	for _, u := range unknown {
 		d, ok := a.nameOutline(gray, u.quad, f.Points, dets)
+		if ok && !a.inItsColours(d, v, found) {
+			ok = false
+		}
 		if !ok {
 			d, ok = a.nameByLook(u.quad, v, quadsOfPlaced(found)) // appearance.go
 		}

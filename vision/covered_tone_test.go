@@ -129,3 +129,96 @@ func turnedColours(t *testing.T, from, to string) string {
 	}
 	return to
 }
+
+// TestWeakFitInOtherColours holds a weak keypoint fit of each fully
+// visible card of poster scenes (a tenth of its face's matches explained)
+// to its true face and to the same face in other colours (turnedColours),
+// with the catalog holding both: the weak fit must be kept for the true
+// face and dropped for the recoloured one (inItsColours), while a strong
+// fit is kept whatever its colours, as the keypoints alone decide it.
+func TestWeakFitInOtherColours(t *testing.T) {
+	cat, r := posterCatalog(t)
+	dir := t.TempDir()
+	var twinned []*models.Card
+	for _, c := range cat.Cards() {
+		twinned = append(twinned, c)
+		if c.Image == "" {
+			continue
+		}
+		twin := *c
+		twin.Image = turnedColours(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
+		twin.Name, twin.Slug = c.Name+" at Dusk", c.Slug+"_at_dusk"
+		twinned = append(twinned, &twin)
+	}
+	a := newTestAnalyzer(t, models.NewCatalog(twinned))
+	refOf := func(name string) int {
+		for i := range a.index.refs {
+			if a.index.refs[i].card.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	var cards, keptTrue, droppedTwin, keptStrong int
+	for i := 0; i < 4; i++ {
+		scene, err := r.Scene(synth.SceneSeed(71, i), synth.SceneOptions{JPEGQuality: 85})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, cal, _ := analyzeSynthScene(t, a, scene)
+		v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
+		frame.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		topDown := func(q models.Quad) models.Quad {
+			for k, p := range q {
+				q[k] = v.fromImg.Apply(p)
+			}
+			return q
+		}
+		var all []placed
+		for _, c := range scene.Truth.Cards {
+			kind := models.KindStandard
+			switch {
+			case c.Token:
+				kind = models.KindToken
+			case c.Type == models.Site:
+				kind = models.KindSite
+			}
+			all = append(all, placed{topDown(c.Quad), kind})
+		}
+		for k, c := range scene.Truth.Cards {
+			right, twin := refOf(c.Name), refOf(c.Name+" at Dusk")
+			if c.VisibleFraction < 1 || right < 0 || twin < 0 {
+				continue
+			}
+			cards++
+			weak := func(ref int) detection { return detection{ref: ref, quad: all[k].quad, inliers: 10, matches: 100} }
+			if a.inItsColours(weak(right), v, all) {
+				keptTrue++
+			} else {
+				t.Errorf("scene %d: a weak fit of %s to its own face is dropped", i, c.Name)
+			}
+			if !a.inItsColours(weak(twin), v, all) {
+				droppedTwin++
+			}
+			strong := weak(twin)
+			strong.inliers = 60
+			if a.inItsColours(strong, v, all) {
+				keptStrong++
+			}
+		}
+	}
+	t.Logf("%d fully visible cards: weak fits kept for the true face %d, dropped for the recoloured one %d; strong fits to the recoloured one kept %d",
+		cards, keptTrue, droppedTwin, keptStrong)
+	if cards < 10 {
+		t.Fatalf("only %d fully visible cards in the scenes", cards)
+	}
+	if droppedTwin < cards*9/10 {
+		t.Errorf("weak fits to the recoloured faces dropped for %d of %d cards, want at least 90%%", droppedTwin, cards)
+	}
+	if keptStrong != cards {
+		t.Errorf("strong fits kept for %d of %d cards, want all", keptStrong, cards)
+	}
+}
