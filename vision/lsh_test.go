@@ -315,12 +315,6 @@ func TestNearestIgnoresOrder(t *testing.T) {
 	}
 }
 
-// TestLSHFastIsPortable checks that lsh.c's fast code (the root keys by bit
-// gathers, where the processor has them) finds for every query exactly
-// what its portable code finds:
-// the same nearest and second distance, table by table, with queries that
-// share crowded buckets, queries near one indexed descriptor, and queries
-// near none, some going on from what earlier tables found.
 // TestLSHOwnDescriptors checks that the tables' own copies of their
 // entries' descriptors (lshFlat.descs) find what reading the index's
 // descriptors through the entries finds, fast code and portable.
@@ -364,6 +358,12 @@ func TestLSHOwnDescriptors(t *testing.T) {
 	idx.portable = false
 }
 
+// TestLSHFastIsPortable checks that lsh.c's fast code (the root keys by bit
+// gathers, where the processor has them) finds for every query exactly
+// what its portable code finds:
+// the same nearest and second distance, table by table, with queries that
+// share crowded buckets, queries near one indexed descriptor, and queries
+// near none, some going on from what earlier tables found.
 func TestLSHFastIsPortable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	idx, descs, copies := clusteredIndex(rng, 6, 60, 2)
