@@ -261,8 +261,27 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			return hs, ss, nil
 		}
 	}
+	// The edges' grid and the line profiles' about equally clear: the
+	// blur of a moving camera may have taken the lines' depth (see
+	// sharpen.go).
+	var split splitGridsError
+	if errors.As(err, &split) {
+		if hs, ss, ok := detectSharpened(frame, g); ok && sameRealm(hs, split.edges, g) {
+			return hs, ss, nil
+		}
+	}
 	return h, score, err
 }
+
+// splitGridsError is the error of a search whose edges and line profiles
+// found two different grids about equally clear (see crossCheck); edges
+// is the edges' lattice, in frame pixels.
+type splitGridsError struct {
+	error
+	edges homography
+}
+
+func (e splitGridsError) Unwrap() error { return e.error }
 
 // noGridError is the error of a search that found no lattice it could
 // believe at all (on edges, line profiles or marks), rather than one that
@@ -352,11 +371,15 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 		}
 	} else {
 		best.h = polishOnLines(rm, best.h, g)
-		var agreed bool
 		bare := func(h homography) bool { return hasCol && bareGridLines(rm, col, h, g) }
-		if best, agreed = crossCheck(gray, rm, faint, g, best, bare); !agreed {
-			return homography{}, best.score, 0, fmt.Errorf("calibration: the edges and the line profiles find two different grids about as clearly: %w", ErrNotFound)
+		checked, agreed := crossCheck(gray, rm, faint, g, best, bare)
+		if !agreed {
+			return homography{}, best.score, 0, splitGridsError{
+				error: fmt.Errorf("calibration: the edges and the line profiles find two different grids about as clearly: %w", ErrNotFound),
+				edges: toFrame(best.h, scale),
+			}
 		}
+		best = checked
 		if hs := moveOnLines(rm, faint, best.h, g); hs != best.h {
 			best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
 		}
@@ -387,10 +410,16 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 			best.h = hb
 		}
 	}
-	if scale != 1 {
-		best.h = best.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
+	return toFrame(best.h, scale), best.score, lensK, nil
+}
+
+// toFrame is lattice h, found at the working width (see workingGray), in
+// the pixels of a frame scale times smaller.
+func toFrame(h homography, scale float64) homography {
+	if scale == 1 {
+		return h
 	}
-	return best.h, best.score, lensK, nil
+	return h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 }
 
 // errBareLines is settleLattice's refusal of a lattice whose lines run

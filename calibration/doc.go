@@ -119,7 +119,12 @@
 // realm found there whose lines bend as that lens bends them replaces it.
 // A frame out of focus spreads thin lines too shallow for every search above; when none believes any
 // lattice at all (not when one was found and refused), the grid is searched once more on the frame
-// sharpened by an unsharp mask at the working width (sharpen.go).
+// sharpened by an unsharp mask at the working width (sharpen.go). So it is when the edges' lattice and
+// the line profiles' different one are about equally clear: a camera moving during the exposure smears
+// each line across it into a shallow band a dozen pixels wide, whose two sides Canny still pairs but
+// whose ridge response, read a few pixels either side of the centre, falls to about the noise's. The
+// realm found on the sharpened frame is taken only when it is the edges' lattice (a turned camera's
+// frame can split the evidence between two wrong grids, one of which the sharpened frame shows too).
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
 // take the corners from the user instead.
 //

@@ -23,6 +23,15 @@ import (
 // (where a line's width in pixels has its meaning, see workWidth). Every
 // lattice found there passes the same tests as on the frame as it is. The
 // retry costs only frames that find no realm.
+//
+// A camera moving during the exposure smears a line across the motion
+// into a band as wide as the motion, a dozen pixels: Canny still pairs the
+// band's two sides, but the ridge response falls to about the noise's,
+// and the line profiles find a different lattice about as clearly as the
+// edges' one, which refuses both. The sharpened frame gives the band's
+// sides back some depth, and the search there settles it when the realm it
+// finds is the edges' lattice (see detectGrid); its corners can then lie
+// up to half the smear off, along the motion.
 
 // Unsharp mask of the retry, at the working width: the blur (sigma, px)
 // of the part taken away, and how much of it is taken away.

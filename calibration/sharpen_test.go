@@ -2,8 +2,10 @@ package calibration
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/jpeg"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -37,6 +39,48 @@ func TestDetectBlurredGrid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDetectMotionBlurredGrid: a camera moving during the exposure smears
+// each thin grid line across it into a shallow band a dozen pixels wide
+// (an 11 px motion blur, nearly along the columns): the ridge response,
+// read a few pixels either side of a line's centre, shows the edges'
+// lattice and the line profiles' different one about equally clearly,
+// which refuses both; the frame sharpened shows the edges' realm, and it
+// is taken.
+func TestDetectMotionBlurredGrid(t *testing.T) {
+	t.Parallel()
+	s := scene{seed: 8, tiltDeg: 10, rotDeg: 2, widthFrac: 0.72, lineMM: 1, borderMM: 1, contrast: 0.5, cards: 12, noise: 3}
+	sharp, truth := s.render(t)
+	defer sharp.Close()
+	motionBlur(&sharp, 11, 85)
+	frame := jpegRoundTrip(t, sharp, 80)
+	defer frame.Close()
+	if _, _, _, err := detectStraight(frame, Options{}.geometry()); !errors.As(err, new(splitGridsError)) {
+		t.Fatalf("the smeared frame gives %v, not two grids about equally clear: the test no longer tests the retry", err)
+	}
+	c, err := Detect(frame, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cornerError(orientLike(c.Corners, truth), truth) / realmWidthPx(truth); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, c.Corners, truth)
+	}
+}
+
+// motionBlur smears frame along a straight path n px long at deg degrees
+// (clockwise on screen from the x axis), as a camera moving during the
+// exposure does.
+func motionBlur(frame *gocv.Mat, n int, deg float64) {
+	k := gocv.NewMatWithSize(n, n, gocv.MatTypeCV32F)
+	defer k.Close()
+	a := deg * math.Pi / 180
+	for i := 0; i < n; i++ {
+		o := float64(i) - float64(n-1)/2
+		x, y := int(math.Round(float64(n-1)/2+o*math.Cos(a))), int(math.Round(float64(n-1)/2+o*math.Sin(a)))
+		k.SetFloatAt(y, x, 1/float32(n))
+	}
+	gocv.Filter2D(*frame, frame, -1, k, image.Pt(-1, -1), 0, gocv.BorderReflect101)
 }
 
 // jpegRoundTrip is frame compressed as a JPEG of the given quality (by
