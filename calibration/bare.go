@@ -241,6 +241,26 @@ const (
 	minBareBetween   = 2   // bare lines between unbroken ones that refuse a lattice
 )
 
+// A lattice line between two drawn ones that shows no drawn line anywhere
+// along it, and runs over bare cloth for part of it, counts as bare too,
+// when a drawn line runs two cells past the lattice's border along the
+// same direction (the drawn grid goes on at twice the lattice's spacing,
+// see drawnPast). A camera turned a right angle can give a lattice of half
+// the drawn columns' spacing along its rows (its other lines on the
+// realm's rows, its cells two cells wide by one tall, close enough in
+// shape to pass for the realm), whose odd rows cross the cells' middles
+// over cloth and sites, bare for 0.22–0.72 of their samples (0.32 or more
+// on five of seven such lattices) and showing 0.00–0.09 (sideEvidence), between rows showing 0.6–1.7 that are bare for
+// at most 0.15, and the realm's next column two of its rows past its
+// border (evidence 0.6–2.4). A faint grid's rows under two tokens on every
+// cell side look the same to the first test (0.42–0.57 bare, showing
+// 0.00), but nothing is drawn two rows past the realm.
+const (
+	partlyBareGridLine = 0.25 // bare for this share, a line that shows nowhere runs over bare mat
+	noDrawnLine        = 0.15 // sideEvidence at most this: the line shows nowhere
+	drawnGridLine      = 0.5  // sideEvidence at least this: the line is drawn
+)
+
 // bareGridLines says whether minBareBetween or more of lattice h's inner
 // grid lines run over bare cloth (no line, nothing lying over them) for
 // most of their length while the lines either side of each are drawn
@@ -249,10 +269,12 @@ const (
 // line of the realm is drawn or covered, so such a lattice is not the
 // realm (a lattice of half the drawn spacing, whose every other line
 // crosses the cells' middles; one of a wider spacing than the grid's,
-// reaching past the realm on both sides). An arm of the cloth's colour over
-// a border column covers lines side by side, not between drawn ones nor at
-// both ends; a mat of dots, crosses or dashes has no unbroken lines;
-// neither is refused.
+// reaching past the realm on both sides). A line that shows no drawn line
+// anywhere and is bare for part of its length counts as bare when the drawn
+// grid goes on two cells past the lattice (see partlyBareGridLine). An arm
+// of the cloth's colour over a border column covers lines side by side,
+// not between drawn ones nor at both ends; a mat of dots, crosses or
+// dashes has no unbroken lines; neither is refused.
 func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGeometry) bool {
 	light := rm.lightGrid(h, g)
 	cc, ok := col.cloth(rm, h, g, light)
@@ -260,7 +282,7 @@ func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGe
 		return false
 	}
 	between := 0
-	for _, dir := range gridLineSides() {
+	for d, dir := range gridLineSides() {
 		shares := make([]float64, len(dir))
 		for i, sides := range dir {
 			share, n := col.bareShare(rm, cc, h, g, sides, light)
@@ -269,8 +291,25 @@ func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGe
 			}
 			shares[i] = share
 		}
+		var shows []float64 // each line's drawn-line evidence, read only when needed
 		for i := 1; i < len(shares)-1; i++ {
-			if shares[i] >= bareGridLine && shares[i-1] <= unbrokenGridLine && shares[i+1] <= unbrokenGridLine {
+			if !(shares[i-1] <= unbrokenGridLine && shares[i+1] <= unbrokenGridLine) {
+				continue
+			}
+			if shares[i] >= bareGridLine {
+				between++
+				continue
+			}
+			if !(shares[i] >= partlyBareGridLine) {
+				continue
+			}
+			if shows == nil {
+				shows = make([]float64, len(dir))
+				for k, sides := range dir {
+					shows[k] = rm.sideEvidence(h, g, sides, light)
+				}
+			}
+			if shows[i] <= noDrawnLine && shows[i-1] >= drawnGridLine && shows[i+1] >= drawnGridLine && drawnPast(rm, h, g, d, light) {
 				between++
 			}
 		}
@@ -279,6 +318,31 @@ func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGe
 		}
 	}
 	return between >= minBareBetween
+}
+
+// drawnPast says whether a drawn line runs two cells past lattice h's
+// border along direction d (0: the column lines, 1: the row lines), on
+// either side, for most of its length: the drawn grid goes on past the
+// lattice at twice its spacing there.
+func drawnPast(rm *ridgeMap, h homography, g models.RealmGeometry, d int, light bool) bool {
+	w, ht := g.WidthMM(), g.HeightMM()
+	var lines [2]gridLine
+	if d == 0 {
+		for k, x := range []float64{-2 * g.CellWidthMM, w + 2*g.CellWidthMM} {
+			lines[k] = gridLine{models.Point{X: x, Y: 0}, models.Point{X: x, Y: ht}}
+		}
+	} else {
+		for k, y := range []float64{-2 * g.CellHeightMM, ht + 2*g.CellHeightMM} {
+			lines[k] = gridLine{models.Point{X: 0, Y: y}, models.Point{X: w, Y: y}}
+		}
+	}
+	for _, gl := range lines {
+		l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
+		if e, n := rm.lineEvidence(h, gl, segmentStep, ridgeClip, light); float64(n) >= 0.5*(l/segmentStep+1) && e >= drawnGridLine {
+			return true
+		}
+	}
+	return false
 }
 
 // overhangs says whether a direction's grid lines, given the shares of

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 )
 
 // drawZoneBoxes prints three boxes in the mat's margin north of the realm
@@ -291,5 +293,56 @@ func TestTokenRowsNoRivalGrid(t *testing.T) {
 				t.Errorf("a realm %.2f%% of its width off, want the realm", 100*e)
 			}
 		})
+	}
+}
+
+// TestTurnedCameraHalfColumns renders the sample renderer's scene of a
+// camera turned 92° from the south side: the realm's long side runs down
+// the frame. The grid search, which reads a realm lying across the frame,
+// fits a lattice whose columns lie on the realm's rows and whose rows lie
+// at half the columns' spacing, its cells two cells wide by one tall (a
+// shape a camera could see); its odd rows cross the cells' middles, over
+// cloth and sites, and show no drawn line anywhere, and the realm's next
+// column runs two of its rows past its border. Detect must find no
+// realm rather than that one (or the realm itself), and bareGridLines must
+// not refuse the true lattice.
+func TestTurnedCameraHalfColumns(t *testing.T) {
+	t.Parallel()
+	cat, err := models.LoadCatalog(filepath.Join("..", "samples", "catalog", "cards.json"))
+	if err != nil {
+		t.Skipf("no sample catalog: %v", err)
+	}
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := r.Scene(901002725, synth.SceneOptions{JPEGQuality: 90, MaxRollDeg: 180})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, err := gocv.ImageToMatRGB(image.Image(sc.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	truth := sc.Truth.Corners
+	if math.Abs(math.Abs(sc.Truth.RollDeg)-90) > 5 {
+		t.Fatalf("the camera turned %.1f°, not about a right angle: the scene no longer tests it", sc.Truth.RollDeg)
+	}
+	g := sc.Truth.Geometry
+	rm, col, scale := frameMaps(t, frame)
+	h, err := fitHomography(realmCorners(g), truth[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bareGridLines(rm, col, hWorking(h, scale), g) {
+		t.Error("the true lattice refused")
+	}
+	c, err := Detect(frame, Options{Geometry: g})
+	if err != nil {
+		return
+	}
+	if e := cornerError(orientLike(c.Corners, truth), truth) / realmWidthPx(truth); e > 0.01 {
+		t.Errorf("a wrong realm, corners %.0f%% of the realm's width off (found %v, truth %v)", 100*e, c.Corners, truth)
 	}
 }
