@@ -34,13 +34,17 @@ import (
 const againThresholdScale = 0.35
 
 // againMinShare: a leftover segment at least this share of a card's short
-// side long is looked around.
-const againMinShare = 0.5
+// side long is looked around. A faint card may leave at the frame's
+// thresholds only a short mark at its edge (a cost gem, a short name
+// band), a third of its side.
+const againMinShare = 0.3
 
 // againMaxShare bounds the part of the top-down image looked at again in one
-// frame (the windows of the longest segments first): a quarter, room for
-// the windows about four faint cards' sides (an eighth left one looked at).
-const againMaxShare = 0.25
+// frame (the windows of the longest segments first): a half, room for the
+// windows about eight faint cards' sides, two rows of a realm's (a quarter
+// left three looked at). Only windows about segments no card found
+// explains are looked at: on a table whose cards are read, few.
+const againMaxShare = 0.5
 
 // againMarginMM is how far beyond a card's length from a segment its
 // window reaches: a card's side found a little off, and the blur's reach.

@@ -22,7 +22,7 @@ func TestLookAgainFaintCard(t *testing.T) {
 	// A standard card (63×88 mm) in cell B2, its face 30 grey levels above
 	// the mat.
 	card := image.Rect(377, 347, 503, 523)
-	obs := readFaintCards(t, []image.Rectangle{card}, 30)
+	obs := readFaintCards(t, []image.Rectangle{card}, 30, 0)
 	want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
 	found := false
 	for _, c := range obs.Cards {
@@ -40,6 +40,24 @@ func TestLookAgainFaintCard(t *testing.T) {
 	}
 }
 
+// TestLookAgainFaintCardShortMark reads a frame of a plain mat on which
+// lies one faint card (25 grey levels above the mat, blurred σ 2 px) whose
+// only dark print at its edge is a mark along its top-left, 29 mm of its
+// 63 mm top side (a cost gem, a short name band): that short straight edge
+// is all the frame's thresholds leave of it, and the second look around
+// it finds the card.
+func TestLookAgainFaintCardShortMark(t *testing.T) {
+	card := image.Rect(377, 347, 503, 523)
+	obs := readFaintCards(t, []image.Rectangle{card}, 25, 58)
+	want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
+	for _, c := range obs.Cards {
+		if at := c.Quad.Center(); math.Hypot(at.X-want.X, at.Y-want.Y) < 8 {
+			return
+		}
+	}
+	t.Errorf("the faint card at %.0f,%.0f was not found (%d cards reported)", want.X, want.Y, len(obs.Cards))
+}
+
 // TestLookAgainFaintCards reads a frame in which four cards lie in a row of
 // cells, each 25 grey levels above the mat's grey with a near-black name
 // band, and a soft camera blurs them (σ 2 px): only the name bands leave
@@ -54,7 +72,7 @@ func TestLookAgainFaintCards(t *testing.T) {
 		x0, y0 := 140+col*200+37, 71
 		cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
 	}
-	obs := readFaintCards(t, cards, 25)
+	obs := readFaintCards(t, cards, 25, 0)
 	found := 0
 	for _, card := range cards {
 		want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
@@ -73,12 +91,42 @@ func TestLookAgainFaintCards(t *testing.T) {
 	}
 }
 
+// TestLookAgainFaintCardsTwoRows reads a frame in which eight faint cards
+// (as in TestLookAgainFaintCards) lie in two rows of four cells: the
+// second look must find all eight, the windows about them half the
+// top-down image.
+func TestLookAgainFaintCardsTwoRows(t *testing.T) {
+	var cards []image.Rectangle
+	for row := 0; row < 2; row++ {
+		for col := 0; col < 4; col++ {
+			// A standard card (63×88 mm) in each of cells A4–D4 and A2–D2.
+			x0, y0 := 140+col*200+37, 71+row*400
+			cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
+		}
+	}
+	obs := readFaintCards(t, cards, 25, 0)
+	found := 0
+	for _, card := range cards {
+		want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
+		for _, c := range obs.Cards {
+			if at := c.Quad.Center(); math.Hypot(at.X-want.X, at.Y-want.Y) < 8 {
+				found++
+				break
+			}
+		}
+	}
+	if found != len(cards) {
+		t.Errorf("%d of the %d faint cards found (%d cards reported)", found, len(cards), len(obs.Cards))
+	}
+}
+
 // readFaintCards reads, with an analyzer of the dev catalog, a 1280×720
 // frame of a plain grey mat (the realm, 500×300 mm, seen from straight
 // above at 2 px/mm) on which lie cards (frame pixels) whose faces are
 // lighter than the mat by lighter grey levels, each with a near-black name
-// band along its top 10 mm, and a soft camera blurs all (σ 2 px).
-func readFaintCards(t *testing.T, cards []image.Rectangle, lighter uint8) models.FrameObservation {
+// band along its top 10 mm (band frame pixels wide from its left side,
+// when not 0; else across the face), and a soft camera blurs all (σ 2 px).
+func readFaintCards(t *testing.T, cards []image.Rectangle, lighter uint8, band int) models.FrameObservation {
 	t.Helper()
 	const w, h, mat = 1280, 720, 130
 	corners := models.Quad{{X: 140, Y: 660}, {X: 1140, Y: 660}, {X: 1140, Y: 60}, {X: 140, Y: 60}}
@@ -87,7 +135,11 @@ func readFaintCards(t *testing.T, cards []image.Rectangle, lighter uint8) models
 	face := mat + lighter
 	for _, card := range cards {
 		gocv.Rectangle(&img, card, color.RGBA{face, face, face, 0}, -1)
-		gocv.Rectangle(&img, image.Rect(card.Min.X, card.Min.Y, card.Max.X, card.Min.Y+20), color.RGBA{10, 10, 10, 0}, -1)
+		right := card.Max.X
+		if band > 0 {
+			right = card.Min.X + band
+		}
+		gocv.Rectangle(&img, image.Rect(card.Min.X, card.Min.Y, right, card.Min.Y+20), color.RGBA{10, 10, 10, 0}, -1)
 	}
 	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
 	cal, err := calibration.FromCorners(corners, w, h)
