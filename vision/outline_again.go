@@ -250,7 +250,7 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 		}
 		segs := ws[:0]
 		for _, sg := range ws {
-			if onLine(sg, grid, sideGridTolMM*v.pxPerMM) || onLine(sg, outlines, stackSnapPx) || insideAny(sg.mid(), inner) {
+			if onLine(sg, grid, sideGridTolMM*v.pxPerMM) || alongSides(sg, outlines, stackSnapPx) || insideAny(sg.mid(), inner) {
 				continue
 			}
 			segs = append(segs, sg)

@@ -293,6 +293,28 @@ func onLine(s segment, lines []segment, tolPx float64) bool {
 	return false
 }
 
+// alongSides reports whether segment s lies along one of the sides
+// (top-down pixels, as outlineSides gives them) within tolPx and
+// sideParallelDeg: its middle near the side's line and between its ends.
+// Cards in a row lie aligned, and the line of a found card's side runs on
+// along the side of the next card, which it does not explain.
+func alongSides(s segment, sides []segment, tolPx float64) bool {
+	m := s.mid()
+	for _, l := range sides {
+		if dirDiff(s.theta, l.theta) > sideParallelDeg*math.Pi/180 {
+			continue
+		}
+		c, sn := math.Cos(l.theta), math.Sin(l.theta)
+		if t := -m.X*sn + m.Y*c; t < l.t0 || t > l.t1 {
+			continue
+		}
+		if math.Abs(m.X*c+m.Y*sn-l.rho) <= tolPx {
+			return true
+		}
+	}
+	return false
+}
+
 // gridLines gives the realm's grid lines (its cells' borders, its edges
 // included) in the top-down image of view v, as segments.
 func gridLines(v *view) []segment {
@@ -426,7 +448,7 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	grid, outlines := gridLines(v), outlineSides(foundQuads)
 	keptSegs := segs[:0]
 	for _, s := range segs {
-		if onLine(s, grid, sideGridTolMM*v.pxPerMM) || onLine(s, outlines, stackSnapPx) || insideAny(s.mid(), inner) {
+		if onLine(s, grid, sideGridTolMM*v.pxPerMM) || alongSides(s, outlines, stackSnapPx) || insideAny(s.mid(), inner) {
 			continue
 		}
 		keptSegs = append(keptSegs, s)

@@ -363,3 +363,48 @@ func TestSidedSearchSkipsCardMatchedSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestSidedCardInRowWithFoundCard renders two cards in a row, their top
+// and bottom sides on one line, the second card's left side along a grid
+// line (so its outline is no closed contour, with a band of art across
+// its face, and its left side proposes none): the first card, found by its
+// closed outline, does not explain the second's top and bottom sides,
+// which run on beyond its own, and the side search finds the second card.
+func TestSidedCardInRowWithFoundCard(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+	defer gray.Close()
+	// The grid line between columns B and C, from the top of the realm to
+	// its bottom.
+	lineX := int(math.Round((2*v.geo.CellWidthMM + v.marginMM) * px))
+	top, bottom := int(math.Round(v.marginMM*px)), int(math.Round((v.geo.HeightMM()+v.marginMM)*px))
+	gocv.Line(&gray, image.Pt(lineX, top), image.Pt(lineX, bottom), color.RGBA{150, 150, 150, 0}, 2)
+	w, h := models.CardShortMM*px, models.CardLongMM*px
+	cy := float64(top) + 1.5*v.geo.CellHeightMM*px
+	first := float64(lineX) - 15*px - w/2 // in column B, clear of the line
+	second := float64(lineX) + w/2        // in column C, against the line
+	for _, cx := range []float64{first, second} {
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{cardRect(cx, cy, w, h, 0)})
+		gocv.FillPoly(&gray, pv, color.RGBA{190, 190, 190, 0})
+		pv.Close()
+		// A band of art across the face, from side to side.
+		gocv.Rectangle(&gray, image.Rect(int(cx-w/2), int(cy-h/2+12*px), int(cx+w/2), int(cy-h/2+36*px)), color.RGBA{150, 150, 150, 0}, -1)
+	}
+	gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+	closed, sided := sidedCards(t, gray, v)
+	at := func(qs []models.Quad, cx float64) bool {
+		for _, q := range qs {
+			if c := q.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {
+				return true
+			}
+		}
+		return false
+	}
+	if !at(quadsOf(closed), first) {
+		t.Fatalf("the first card's closed outline was not found (closed outlines %d)", len(closed))
+	}
+	if !at(quadsOfPlaced(placedOf(sided)), second) || at(quadsOf(closed), second) {
+		t.Errorf("the second card was not found by its sides (closed outlines %d, by sides %d)", len(closed), len(sided))
+	}
+}
