@@ -73,19 +73,11 @@ func TestLookAgainFaintCards(t *testing.T) {
 		cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
 	}
 	obs := readFaintCards(t, cards, 25, 0)
-	found := 0
-	for _, card := range cards {
-		want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
-		for _, c := range obs.Cards {
-			if at := c.Quad.Center(); math.Hypot(at.X-want.X, at.Y-want.Y) < 8 {
-				found++
-				if c.Name != nil {
-					t.Errorf("the faint card at %.0f,%.0f was named %s", want.X, want.Y, *c.Name)
-				}
-				break
-			}
+	found := faintCardsFound(obs, cards, func(c models.CardObservation) {
+		if c.Name != nil {
+			t.Errorf("the faint card at %.0f,%.0f was named %s", c.Quad.Center().X, c.Quad.Center().Y, *c.Name)
 		}
-	}
+	})
 	if found != len(cards) {
 		t.Errorf("%d of the %d faint cards found (%d cards reported)", found, len(cards), len(obs.Cards))
 	}
@@ -105,19 +97,27 @@ func TestLookAgainFaintCardsTwoRows(t *testing.T) {
 		}
 	}
 	obs := readFaintCards(t, cards, 25, 0)
+	found := faintCardsFound(obs, cards, func(models.CardObservation) {})
+	if found != len(cards) {
+		t.Errorf("%d of the %d faint cards found (%d cards reported)", found, len(cards), len(obs.Cards))
+	}
+}
+
+// faintCardsFound counts the cards (frame pixels) that obs reports a card
+// centred within 8 px of, and hands each such card reported to check.
+func faintCardsFound(obs models.FrameObservation, cards []image.Rectangle, check func(models.CardObservation)) int {
 	found := 0
 	for _, card := range cards {
 		want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
 		for _, c := range obs.Cards {
 			if at := c.Quad.Center(); math.Hypot(at.X-want.X, at.Y-want.Y) < 8 {
 				found++
+				check(c)
 				break
 			}
 		}
 	}
-	if found != len(cards) {
-		t.Errorf("%d of the %d faint cards found (%d cards reported)", found, len(cards), len(obs.Cards))
-	}
+	return found
 }
 
 // readFaintCards reads, with an analyzer of the dev catalog, a 1280×720
