@@ -308,15 +308,7 @@ func TestTokenRowsNoRivalGrid(t *testing.T) {
 // not refuse the true lattice.
 func TestTurnedCameraHalfColumns(t *testing.T) {
 	t.Parallel()
-	cat, err := models.LoadCatalog(filepath.Join("..", "samples", "catalog", "cards.json"))
-	if err != nil {
-		t.Skipf("no sample catalog: %v", err)
-	}
-	r, err := synth.NewRenderer(cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := r.Scene(901002725, synth.SceneOptions{JPEGQuality: 90, MaxRollDeg: 180})
+	sc, err := sampleRenderer(t).Scene(901002725, synth.SceneOptions{JPEGQuality: 90, MaxRollDeg: 180})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,9 @@ import (
 	"github.com/tablecam/tablecam/synth"
 )
 
-// oddMatScene renders the sample renderer's scene of seed on a mat whose
-// realm cells are g (cards of the standard size, so that on a tight mat
-// they cover much of the grid's lines), as the JPEG a camera would give,
-// and its true corners (the caller closes the frame).
-func oddMatScene(t *testing.T, g models.RealmGeometry, seed int64) (gocv.Mat, models.Quad) {
+// sampleRenderer gives the scene renderer of the bundled sample catalog;
+// the test is skipped when the catalog is absent.
+func sampleRenderer(t *testing.T) *synth.Renderer {
 	t.Helper()
 	cat, err := models.LoadCatalog(filepath.Join("..", "samples", "catalog", "cards.json"))
 	if err != nil {
@@ -25,6 +23,16 @@ func oddMatScene(t *testing.T, g models.RealmGeometry, seed int64) (gocv.Mat, mo
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// oddMatScene renders the sample renderer's scene of seed on a mat whose
+// realm cells are g (cards of the standard size, so that on a tight mat
+// they cover much of the grid's lines), as the JPEG a camera would give,
+// and its true corners (the caller closes the frame).
+func oddMatScene(t *testing.T, g models.RealmGeometry, seed int64) (gocv.Mat, models.Quad) {
+	t.Helper()
+	r := sampleRenderer(t)
 	if err := r.SetGeometry(g); err != nil {
 		t.Fatal(err)
 	}
