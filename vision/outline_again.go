@@ -433,15 +433,8 @@ func alongQuadSide(s segment, quads []models.Quad, tolPx float64) bool {
 // alongPolygon reports whether segment s lies along a side of the polygon
 // (see alongQuadSide).
 func alongPolygon(s segment, poly []models.Point, tolPx float64) bool {
-	m := s.mid()
 	for i := range poly {
-		side := sideSegment(poly[i], poly[(i+1)%len(poly)])
-		if dirDiff(s.theta, side.theta) > 2*sideParallelDeg*math.Pi/180 {
-			continue
-		}
-		c, sn := math.Cos(side.theta), math.Sin(side.theta)
-		t := -m.X*sn + m.Y*c
-		if math.Abs(m.X*c+m.Y*sn-side.rho) <= tolPx && t >= side.t0 && t <= side.t1 {
+		if liesAlong(s, sideSegment(poly[i], poly[(i+1)%len(poly)]), tolPx, 2*sideParallelDeg) {
 			return true
 		}
 	}

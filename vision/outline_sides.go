@@ -299,20 +299,25 @@ func onLine(s segment, lines []segment, tolPx float64) bool {
 // Cards in a row lie aligned, and the line of a found card's side runs on
 // along the side of the next card, which it does not explain.
 func alongSides(s segment, sides []segment, tolPx float64) bool {
-	m := s.mid()
 	for _, l := range sides {
-		if dirDiff(s.theta, l.theta) > sideParallelDeg*math.Pi/180 {
-			continue
-		}
-		c, sn := math.Cos(l.theta), math.Sin(l.theta)
-		if t := -m.X*sn + m.Y*c; t < l.t0 || t > l.t1 {
-			continue
-		}
-		if math.Abs(m.X*c+m.Y*sn-l.rho) <= tolPx {
+		if liesAlong(s, l, tolPx, sideParallelDeg) {
 			return true
 		}
 	}
 	return false
+}
+
+// liesAlong reports whether segment s lies along side within tolPx and
+// maxDeg: parallel to it, its middle near the side's line and between the
+// side's ends.
+func liesAlong(s, side segment, tolPx, maxDeg float64) bool {
+	if dirDiff(s.theta, side.theta) > maxDeg*math.Pi/180 {
+		return false
+	}
+	m := s.mid()
+	c, sn := math.Cos(side.theta), math.Sin(side.theta)
+	t := -m.X*sn + m.Y*c
+	return math.Abs(m.X*c+m.Y*sn-side.rho) <= tolPx && t >= side.t0 && t <= side.t1
 }
 
 // gridLines gives the realm's grid lines (its cells' borders, its edges
