@@ -267,7 +267,7 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	var split splitGridsError
 	if errors.As(err, &split) {
 		if hs, ss, ok := detectSharpened(frame, g); ok && sameRealm(hs, split.edges, g) {
-			return hs, ss, nil
+			return onBandCentres(frame, hs, g), ss, nil
 		}
 	}
 	return h, score, err

@@ -2,6 +2,8 @@ package calibration
 
 import (
 	"image"
+	"math"
+	"sort"
 
 	"gocv.io/x/gocv"
 
@@ -30,8 +32,10 @@ import (
 // and the line profiles find a different lattice about as clearly as the
 // edges' one, which refuses both. The sharpened frame gives the band's
 // sides back some depth, and the search there settles it when the realm it
-// finds is the edges' lattice (see detectGrid); its corners can then lie
-// up to half the smear off, along the motion.
+// finds is the edges' lattice (see detectGrid). The sharpened search
+// settles on one side of the bands, up to half the smear off along the
+// motion, and the lattice is then moved onto the bands' middles (see
+// onBandCentres).
 
 // Unsharp mask of the retry, at the working width: the blur (sigma, px)
 // of the part taken away, and how much of it is taken away.
@@ -92,3 +96,119 @@ func sharpenedFrame(frame gocv.Mat) (gocv.Mat, float64) {
 	work.Close()
 	return out, scale
 }
+
+// bandRadius is how far (px at the working width) either side of a line
+// of the sharpened search's lattice onBandCentres looks for the two sides
+// of the band the line was smeared into: a band as wide as the widest
+// smear the retry rescues (about 13 px) whose one side the lattice is on.
+const bandRadius = 16
+
+// onBandCentres moves lattice h (frame pixels), found on the sharpened
+// frame of a camera moving during the exposure, onto the middles of the
+// bands its lines were smeared into. Sharpening deepens a band's two
+// sides, and the search there settles on one of them, up to half the smear
+// off along the motion; the middle is where the line was halfway through
+// the exposure. On the frame as it is, Canny pairs the band's two sides
+// (see lineCentre). The smear is the same everywhere in the frame, so the
+// move is one translation, read off the two directions of lines (see
+// bandOffsets) and taken again from where it lands until it settles (the
+// nearest pair to a line on a band's side may be the band's side and a
+// card's edge). It returns h when neither direction's lines show pairs
+// enough to say, or when the move would leave the bands.
+func onBandCentres(frame gocv.Mat, h homography, g models.RealmGeometry) homography {
+	gray, scale := workingGray(frame)
+	defer gray.Close()
+	em, err := newEdgeMap(gray, faintCannyLow, faintCannyHigh)
+	if err != nil {
+		return h
+	}
+	start := h.Then(homography{scale, 0, 0, 0, scale, 0, 0, 0, 1})
+	hw := start
+	var tx, ty float64
+	for range bandRounds {
+		vx, vy, ok := bandOffsets(em, hw, g)
+		if !ok {
+			break
+		}
+		tx, ty = tx+vx, ty+vy
+		if math.Hypot(tx, ty) > bandRadius {
+			return h
+		}
+		hw = start.Then(homography{1, 0, tx, 0, 1, ty, 0, 0, 1})
+		if math.Hypot(vx, vy) < 0.5 {
+			break
+		}
+	}
+	return toFrame(hw, scale)
+}
+
+// bandRounds is how many times at most onBandCentres reads the offsets.
+const bandRounds = 4
+
+// bandOffsets is the translation (working pixels) that moves lattice h
+// onto the middles of the pairs of edges (a band's two sides, see
+// lineCentre) found within bandRadius of its lines: for each direction of
+// lines, the median offset of the pairs found along all its lines (a card
+// lying over a line gives pairs of its own, which the median outvotes). A
+// direction whose lines show pairs at fewer than minBandPairs of their
+// samples does not move along its normal. ok is false when neither does.
+func bandOffsets(em *edgeMap, h homography, g models.RealmGeometry) (float64, float64, bool) {
+	lines := innerLines(g)
+	var med [2]float64
+	var norm [2][2]float64
+	moved := false
+	for f, family := range [2][]gridLine{lines[:models.Columns+1], lines[models.Columns+1:]} {
+		var offs []float64
+		total := 0
+		for _, gl := range family {
+			a, b := h.Apply(gl.p0), h.Apply(gl.p1)
+			l := math.Hypot(b.X-a.X, b.Y-a.Y)
+			if l < 10 || math.IsNaN(l) {
+				continue
+			}
+			nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+			norm[f][0] += nx
+			norm[f][1] += ny
+			bin := directionBin(math.Atan2(ny, nx))
+			n := int(math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)/bandStep) + 1
+			for i := 0; i < n; i++ {
+				t := float64(i) / float64(n-1)
+				p := h.Apply(models.Point{X: gl.p0.X + t*(gl.p1.X-gl.p0.X), Y: gl.p0.Y + t*(gl.p1.Y-gl.p0.Y)})
+				if !em.inside(p) {
+					continue
+				}
+				total++
+				if off, paired, ok := em.lineCentre(p, nx, ny, bandRadius, bin); ok && paired {
+					offs = append(offs, off)
+				}
+			}
+		}
+		nl := math.Hypot(norm[f][0], norm[f][1])
+		if nl == 0 {
+			return 0, 0, false
+		}
+		norm[f][0] /= nl
+		norm[f][1] /= nl
+		if total > 0 && float64(len(offs)) >= minBandPairs*float64(total) {
+			sort.Float64s(offs)
+			med[f] = offs[len(offs)/2]
+			moved = true
+		}
+	}
+	// The translation v with v·n = med for both directions' normals n.
+	det := norm[0][0]*norm[1][1] - norm[0][1]*norm[1][0]
+	if !moved || math.Abs(det) < 0.2 {
+		return 0, 0, false
+	}
+	vx := (med[0]*norm[1][1] - med[1]*norm[0][1]) / det
+	vy := (norm[0][0]*med[1] - norm[1][0]*med[0]) / det
+	return vx, vy, true
+}
+
+// bandStep is the spacing (mm along a line) of onBandCentres' samples, and
+// minBandPairs the share of them that must find a band's two sides for
+// a direction's offset to count.
+const (
+	bandStep     = 2.5
+	minBandPairs = 0.2
+)
