@@ -60,16 +60,13 @@ typedef struct {
 } span;
 
 // set_span notes where query q's bucket's ids lie (none when the bucket
-// is over the cap) and asks for them: their first cache line, and when
-// far (the table has no copy of its own of its descriptors, so that the
-// candidates' sweep reads every id to find its descriptor) their last if
-// it is another. A bucket's dozen ids often cross a line, and waiting for
+// is over the cap) and asks for them: their first cache line, and their
+// last if it is another (the candidates' sweep reads every id to find its
+// descriptor). A bucket's dozen ids often cross a line, and waiting for
 // the second one held up the prefetches of the candidates behind it
-// (1104 faces: -10% lookup time; with a few dozen faces, where every
-// table has its copy, the ids are read alongside it and the cost was
-// not worth it).
+// (1104 faces: -10% lookup time).
 static inline __attribute__((always_inline)) void set_span(span *spans, int q, int32_t v, const int32_t *tids,
-                                                             int bucket_cap, int far) {
+                                                             int bucket_cap) {
     int32_t lo = v >> SPAN_LEN_BITS, n = v & ((1 << SPAN_LEN_BITS) - 1);
     if (n > bucket_cap) {
         n = 0;
@@ -78,7 +75,7 @@ static inline __attribute__((always_inline)) void set_span(span *spans, int q, i
     spans[q].hi = lo + n;
     if (n > 0) {
         __builtin_prefetch(tids + lo);
-        if (far && ((uintptr_t)(tids + lo) >> 6) != ((uintptr_t)(tids + lo + n - 1) >> 6)) {
+        if (((uintptr_t)(tids + lo) >> 6) != ((uintptr_t)(tids + lo + n - 1) >> 6)) {
             __builtin_prefetch(tids + lo + n - 1);
         }
     }
@@ -90,9 +87,9 @@ static inline __attribute__((always_inline)) void set_span(span *spans, int q, i
 static inline __attribute__((always_inline)) int descend(const tablecam_lsh_table *t, const int32_t *tslots,
                                                            const int32_t *tids, const uint8_t *tbits,
                                                            const uint64_t *query, int q, int32_t v, int pos,
-                                                           int bucket_cap, uint32_t *keys, span *spans, int far) {
+                                                           int bucket_cap, uint32_t *keys, span *spans) {
     if (v >= 0) {
-        set_span(spans, q, v, tids, bucket_cap, far);
+        set_span(spans, q, v, tids, bucket_cap);
         return 0;
     }
     keys[q] = (uint32_t)(~v) + key_bits(query, tbits + pos, t->split_bits);
@@ -116,21 +113,9 @@ static inline __attribute__((always_inline)) void prefetch_candidates(span s, co
     }
 }
 
-// prefetch_own asks for a query's candidates in the table's own copy of
-// their descriptors: side by side, a cache line holds two.
-static inline __attribute__((always_inline)) void prefetch_own(span s, const uint64_t *own) {
-    if (s.hi <= s.lo) {
-        return;
-    }
-    const char *p = (const char *)(own + 4 * (int64_t)s.lo), *end = (const char *)(own + 4 * (int64_t)s.hi);
-    for (p = (const char *)((uintptr_t)p & ~(uintptr_t)63); p < end; p += 64) {
-        __builtin_prefetch(p);
-    }
-}
-
 // query_block looks up queries [b0, b1) in table t (see query_table).
 static inline __attribute__((always_inline)) void query_block(const int32_t *tslots, const int32_t *tids,
-                                                                const uint8_t *tbits, const uint64_t *own, const tablecam_lsh_table *t,
+                                                                const uint8_t *tbits, const tablecam_lsh_table *t,
                                                                 const uint64_t *index, const int32_t *starts, int local_bits,
                                                                 const uint64_t *queries, const int32_t *which, int b0,
                                                                 int b1, int bucket_cap, tablecam_nearest *out,
@@ -155,7 +140,7 @@ static inline __attribute__((always_inline)) void query_block(const int32_t *tsl
             __builtin_prefetch(tslots + keys[q + AHEAD]);
         }
         if (descend(t, tslots, tids, tbits, queries + 4 * (int64_t)which[q], q, tslots[keys[q]], t->root_bits,
-                    bucket_cap, keys, spans, own == 0)) {
+                    bucket_cap, keys, spans)) {
             pending[np++] = q;
         }
     }
@@ -164,7 +149,7 @@ static inline __attribute__((always_inline)) void query_block(const int32_t *tsl
         for (int i = 0; i < np; i++) {
             int q = pending[i];
             if (descend(t, tslots, tids, tbits, queries + 4 * (int64_t)which[q], q, tslots[keys[q]], pos, bucket_cap,
-                        keys, spans, own == 0)) {
+                        keys, spans)) {
                 pending[left++] = q;
             }
         }
@@ -172,19 +157,11 @@ static inline __attribute__((always_inline)) void query_block(const int32_t *tsl
     }
     // The distances to the candidates.
     for (int q = b0; q < b1 && q < b0 + AHEAD; q++) {
-        if (own) {
-            prefetch_own(spans[q], own);
-        } else {
-            prefetch_candidates(spans[q], tids, index, starts, local_bits);
-        }
+        prefetch_candidates(spans[q], tids, index, starts, local_bits);
     }
     for (int q = b0; q < b1; q++) {
         if (q + AHEAD < b1) {
-            if (own) {
-                prefetch_own(spans[q + AHEAD], own);
-            } else {
-                prefetch_candidates(spans[q + AHEAD], tids, index, starts, local_bits);
-            }
+            prefetch_candidates(spans[q + AHEAD], tids, index, starts, local_bits);
         }
         const uint64_t *d = queries + 4 * (int64_t)which[q];
         uint64_t d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3];
@@ -196,7 +173,7 @@ static inline __attribute__((always_inline)) void query_block(const int32_t *tsl
         int32_t best_ref = n->ref, second = n->second;
         for (int32_t k = spans[q].lo; k < spans[q].hi; k++) {
             int32_t e = tids[k], ref = e >> local_bits, id = descriptor_id(e, starts, local_bits);
-            const uint64_t *c = own ? own + 4 * (int64_t)k : index + 4 * (int64_t)id;
+            const uint64_t *c = index + 4 * (int64_t)id;
             int32_t dist = __builtin_popcountll(d0 ^ c[0]) + __builtin_popcountll(d1 ^ c[1]) +
                            __builtin_popcountll(d2 ^ c[2]) + __builtin_popcountll(d3 ^ c[3]);
             uint64_t key = (uint64_t)(uint32_t)dist << 32 | (uint32_t)id;
@@ -222,56 +199,55 @@ static inline __attribute__((always_inline)) void query_block(const int32_t *tsl
 // the ids asked for by the bucket sweep had left the caches before the
 // distance sweep came to them).
 static inline __attribute__((always_inline)) void query_table(const int32_t *slots, const int32_t *ids,
-                                                                const uint8_t *bits, const uint64_t *tdescs, const tablecam_lsh_table *t,
+                                                                const uint8_t *bits, const tablecam_lsh_table *t,
                                                                 const uint64_t *index, const int32_t *starts, int local_bits,
                                                                 const uint64_t *queries, const int32_t *which, int nq,
                                                                 int bucket_cap, tablecam_nearest *out, uint32_t *keys,
                                                                 span *spans, int pext) {
     const int32_t *tslots = slots + t->slots, *tids = ids + t->ids;
     const uint8_t *tbits = bits + t->bits;
-    const uint64_t *own = t->descs >= 0 ? tdescs + 4 * t->descs : 0;
     for (int b0 = 0; b0 < nq; b0 += QUERY_BLOCK) {
         int b1 = b0 + QUERY_BLOCK < nq ? b0 + QUERY_BLOCK : nq;
-        query_block(tslots, tids, tbits, own, t, index, starts, local_bits, queries, which, b0, b1, bucket_cap, out, keys, spans,
+        query_block(tslots, tids, tbits, t, index, starts, local_bits, queries, which, b0, b1, bucket_cap, out, keys, spans,
                     pext);
     }
 }
 
 #if defined(__x86_64__)
 __attribute__((target("popcnt,bmi2"))) static void query_tables_bmi2(
-    const int32_t *slots, const int32_t *ids, const uint8_t *bits, const uint64_t *tdescs,
+    const int32_t *slots, const int32_t *ids, const uint8_t *bits,
     const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
     const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out, uint32_t *keys,
     span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, ids, bits, tdescs, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                     spans, 1);
     }
 }
 #endif
 
 __attribute__((target("popcnt"))) static void query_tables_popcnt(
-    const int32_t *slots, const int32_t *ids, const uint8_t *bits, const uint64_t *tdescs,
+    const int32_t *slots, const int32_t *ids, const uint8_t *bits,
     const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
     const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out, uint32_t *keys,
     span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, ids, bits, tdescs, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                     spans, 0);
     }
 }
 
-static void query_tables(const int32_t *slots, const int32_t *ids, const uint8_t *bits, const uint64_t *tdescs,
+static void query_tables(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
                          const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
                          const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                          uint32_t *keys, span *spans) {
     for (int t = 0; t < ntables; t++) {
-        query_table(slots, ids, bits, tdescs, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
+        query_table(slots, ids, bits, tables + t, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                     spans, 0);
     }
 }
 
-void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t *bits, const uint64_t *tdescs,
+void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
                         const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts, int local_bits,
                         const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                         uint32_t *keys, int32_t *scratch, int portable) {
@@ -280,24 +256,24 @@ void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t 
         return;
     }
     if (portable) {
-        query_tables(slots, ids, bits, tdescs, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap, out,
+        query_tables(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap, out,
                      keys, spans);
         return;
     }
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
-        query_tables_bmi2(slots, ids, bits, tdescs, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap,
+        query_tables_bmi2(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap,
                           out, keys, spans);
         return;
     }
 #endif
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_cpu_supports("popcnt")) {
-        query_tables_popcnt(slots, ids, bits, tdescs, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap,
+        query_tables_popcnt(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap,
                             out, keys, spans);
         return;
     }
 #endif
-    query_tables(slots, ids, bits, tdescs, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
+    query_tables(slots, ids, bits, tables, ntables, index, starts, local_bits, queries, which, nq, bucket_cap, out, keys,
                  spans);
 }

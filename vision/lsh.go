@@ -68,18 +68,16 @@ type lshFlat struct {
 	spans, ids []int32
 	bits       []uint8
 	tables     []C.tablecam_lsh_table
-	// descs holds, for the first tables (as many as ownDescsBudget
-	// allows), each table's own copy of its entries' descriptors, in the
-	// order of its ids (see tablecam_lsh_table.descs).
-	descs []descriptor
 }
 
-// ownDescsBudget is the most memory (bytes) the tables' own copies of
-// their descriptors take: a bucket's candidates then lie side by side, a
-// few cache lines read in order instead of one line each at random. With a
-// few dozen faces every table has one (16 MB for the sample catalog's 41);
-// with a thousand, none (their copies would take hundreds).
-const ownDescsBudget = 32 << 20
+// The tables read the candidates' descriptors in the index's one copy
+// (lshIndex.descs), through their entries. (Each table's own copy of its
+// entries' descriptors, in bucket order, made the candidates of a bucket
+// lie side by side: faster when one benchmark's lookups keep the index in
+// the caches, but slower in a frame's reading, where the matching's
+// lookups find it pushed out by the stages before them and a table's own
+// copy is ten times the memory to read in: the sample catalog's lookups
+// took 0.82–0.93 of the time without them.)
 
 // Where a bucket's ids lie in its table's ids, packed into one
 // non-negative slot: the first id's place shifted left by spanLenBits,
@@ -103,16 +101,8 @@ func (t *lshTable) packedSpan(b int32) int32 {
 func (x *lshIndex) flatten() {
 	var f lshFlat
 	for _, t := range x.tables {
-		own := C.int64_t(-1)
-		if (len(f.descs)+len(t.ids))*int(unsafe.Sizeof(descriptor{})) <= ownDescsBudget {
-			own = C.int64_t(len(f.descs))
-			for _, e := range t.ids {
-				id, _ := x.decode(e)
-				f.descs = append(f.descs, x.descs[id])
-			}
-		}
 		f.tables = append(f.tables, C.tablecam_lsh_table{
-			slots: C.int64_t(len(f.spans)), ids: C.int64_t(len(f.ids)), bits: C.int64_t(len(f.bits)), descs: own,
+			slots: C.int64_t(len(f.spans)), ids: C.int64_t(len(f.ids)), bits: C.int64_t(len(f.bits)),
 			root_bits: C.int32_t(t.rootBits), split_bits: splitBits, root_mask: t.rootMasks(),
 		})
 		for _, v := range t.slots {
@@ -128,7 +118,6 @@ func (x *lshIndex) flatten() {
 	x.descs = onHugePages(x.descs, x)
 	f.spans = onHugePages(f.spans, x)
 	f.ids = onHugePages(f.ids, x)
-	f.descs = onHugePages(f.descs, x)
 	for i := range x.tables {
 		t, m := &x.tables[i], f.tables[i]
 		t.ids = f.ids[m.ids : int(m.ids)+len(t.ids) : int(m.ids)+len(t.ids)]
@@ -550,11 +539,7 @@ func (x *lshIndex) queryMore(descs []descriptor, which []int, from, to, bucketCa
 	}
 	keys := make([]uint32, nq)
 	scratch := make([]int32, 2*nq)
-	var own *C.uint64_t
-	if len(x.flat.descs) > 0 {
-		own = (*C.uint64_t)(unsafe.Pointer(&x.flat.descs[0][0]))
-	}
-	C.tablecam_lsh_query(first(x.flat.spans), first(x.flat.ids), (*C.uint8_t)(unsafe.Pointer(&x.flat.bits[0])), own,
+	C.tablecam_lsh_query(first(x.flat.spans), first(x.flat.ids), (*C.uint8_t)(unsafe.Pointer(&x.flat.bits[0])),
 		&tables[0], C.int(len(tables)), (*C.uint64_t)(unsafe.Pointer(&x.descs[0][0])), first(x.starts), C.int(x.localBits),
 		(*C.uint64_t)(unsafe.Pointer(&descs[0][0])), first(w), C.int(nq), C.int(bucketCap), &found[0],
 		(*C.uint32_t)(unsafe.Pointer(&keys[0])), first(scratch), portableLSH(x.portable))

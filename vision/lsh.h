@@ -13,10 +13,6 @@ extern "C" {
 // the first one's place << 5 | their count.
 typedef struct {
     int64_t slots, ids, bits; // where its parts begin
-    // descs, when not -1, is where the table's own copy of its entries'
-    // descriptors begins (in 4 words each, in the order of its ids): a
-    // bucket's candidates are then read side by side.
-    int64_t descs;
     int32_t root_bits;                 // key bits read by the root node
     int32_t split_bits;                // key bits read by each child node
     // root_mask marks the root key's bits in each word of a descriptor:
@@ -37,7 +33,7 @@ typedef struct {
 // nearest in out[q] (which holds what earlier tables found, or none); keys
 // and scratch hold nq and 2nq numbers. portable, when not 0, keeps to the
 // code any processor runs (the fast code finds the same).
-void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t *bits, const uint64_t *tdescs,
+void tablecam_lsh_query(const int32_t *slots, const int32_t *ids, const uint8_t *bits,
                         const tablecam_lsh_table *tables, int ntables, const uint64_t *index, const int32_t *starts,
                         int local_bits, const uint64_t *queries, const int32_t *which, int nq, int bucket_cap, tablecam_nearest *out,
                         uint32_t *keys, int32_t *scratch, int portable);

@@ -315,49 +315,6 @@ func TestNearestIgnoresOrder(t *testing.T) {
 	}
 }
 
-// TestLSHOwnDescriptors checks that the tables' own copies of their
-// entries' descriptors (lshFlat.descs) find what reading the index's
-// descriptors through the entries finds, fast code and portable.
-func TestLSHOwnDescriptors(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	idx, descs, copies := clusteredIndex(rng, 6, 60, 2)
-	queries := mixedQueries(rng, descs, copies, 2000, 60)
-	which := seq(0, len(queries), 1)
-	own := 0
-	for _, tb := range idx.flat.tables {
-		if tb.descs >= 0 {
-			own++
-		}
-	}
-	if own != lshTables || len(idx.flat.descs) == 0 {
-		t.Fatalf("%d of %d tables have their own descriptors: not a test", own, lshTables)
-	}
-	shared := *idx
-	shared.flat.tables = slices.Clone(idx.flat.tables)
-	for i := range shared.flat.tables {
-		shared.flat.tables[i].descs = -1
-	}
-	for _, portable := range []bool{false, true} {
-		idx.portable, shared.portable = portable, portable
-		got, want := make([]nearest, len(queries)), make([]nearest, len(queries))
-		idx.queryBatch(queries, which, lshTables, lshBucketCap, got)
-		shared.queryBatch(queries, which, lshTables, lshBucketCap, want)
-		found := 0
-		for q := range queries {
-			if got[q] != want[q] {
-				t.Fatalf("portable %v, query %d: own copies find %+v, the shared descriptors %+v", portable, q, got[q], want[q])
-			}
-			if got[q].id >= 0 {
-				found++
-			}
-		}
-		if found < len(queries)/4 {
-			t.Fatalf("only %d of %d queries find a nearest: not a test", found, len(queries))
-		}
-	}
-	idx.portable = false
-}
-
 // TestLSHFastIsPortable checks that lsh.c's fast code (the root keys by bit
 // gathers, where the processor has them) finds for every query exactly
 // what its portable code finds:
