@@ -47,14 +47,17 @@ type frameImages struct {
 	small, smallGray gocv.Mat // top-down colour and grey at half the resolution
 	frameGray        gocv.Mat // the camera frame in grey where the warp reads it (view.grayFrameInto); elsewhere stale
 	gray             gocv.Mat // top-down grey at full resolution
+	// blurred and steps are sharpenIfSoft's buffers (sharpness.go).
+	blurred gocv.Mat
+	steps   []int
 }
 
 func newFrameImages() frameImages {
-	return frameImages{small: gocv.NewMat(), smallGray: gocv.NewMat(), frameGray: gocv.NewMat(), gray: gocv.NewMat()}
+	return frameImages{small: gocv.NewMat(), smallGray: gocv.NewMat(), frameGray: gocv.NewMat(), gray: gocv.NewMat(), blurred: gocv.NewMat()}
 }
 
 func (f *frameImages) close() {
-	for _, m := range []*gocv.Mat{&f.small, &f.smallGray, &f.frameGray, &f.gray} {
+	for _, m := range []*gocv.Mat{&f.small, &f.smallGray, &f.frameGray, &f.gray, &f.blurred} {
 		m.Close()
 	}
 }
@@ -154,6 +157,8 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		if err := v.warpInto(frameGray, &gray); err != nil {
 			return err
 		}
+		// A frame soft in every direction is sharpened (sharpness.go).
+		_, a.images.steps = sharpenIfSoft(&gray, &a.images.blurred, v, a.images.steps)
 		a.lap("grey full warp")
 		return nil
 	}

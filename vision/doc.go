@@ -39,7 +39,9 @@
 // row by row itself, left out of the faces already fitted; its thresholds
 // are lowered on a soft frame, out of focus or enlarged from a low
 // resolution, by how sharp the image's strong steps are, along rows and along columns,
-// within what the camera frame shows: sharpness.go) get a second look through a
+// within what the camera frame shows: sharpness.go; a frame soft along both
+// rows and columns is sharpened by an unsharp mask before anything is read
+// in it, a frame soft along one only, smeared by a motion, is not) get a second look through a
 // perceptual-hash shortlist (unless the frame's keypoints covered the
 // outline as densely as the matched cards: then the frame's matching saw
 // the card as well and no face fitted), and are reported unknown

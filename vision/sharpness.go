@@ -1,9 +1,11 @@
 package vision
 
 import (
+	"image"
 	"math"
 
 	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
 )
 
 // A soft frame (a webcam out of focus, a low-resolution camera whose
@@ -49,6 +51,23 @@ const (
 // it the top-down image is black, and the step from black to what the
 // frame shows is as sharp as the warp draws it, whatever the camera saw.
 func stepSharpness(pix []byte, w, h int, shown []models.Point, hist []int) (sharpness float64, steps int, buf []int) {
+	s, steps, buf := stepSharpnessByAxis(pix, w, h, shown, hist)
+	return s.softer(), steps, buf
+}
+
+// axisSharpness is an image's sharpness along its rows and along its
+// columns apart (see stepSharpness).
+type axisSharpness struct{ rows, cols float64 }
+
+// softer is the softer axis's sharpness: the image's.
+func (s axisSharpness) softer() float64 { return math.Min(s.rows, s.cols) }
+
+// sharper is the sharper axis's.
+func (s axisSharpness) sharper() float64 { return math.Max(s.rows, s.cols) }
+
+// stepSharpnessByAxis is stepSharpness with the rows' and the columns'
+// sharpness given apart.
+func stepSharpnessByAxis(pix []byte, w, h int, shown []models.Point, hist []int) (sharpness axisSharpness, steps int, buf []int) {
 	if cap(hist) < 2*sharpnessBins {
 		hist = make([]int, 2*sharpnessBins)
 	}
@@ -74,7 +93,7 @@ func stepSharpness(pix []byte, w, h int, shown []models.Point, hist []int) (shar
 	if nc >= stepsNeeded {
 		sc = ninetieth(cols, nc)
 	}
-	return math.Min(sr, sc), nr + nc, hist
+	return axisSharpness{sr, sc}, nr + nc, hist
 }
 
 // stepReachPx is how far inside the polygon shown a step's pixels all lie:
@@ -180,4 +199,56 @@ func edgeScale(sharpness float64) float64 {
 // (see edgeScale).
 func cannyThresholds(s float64) (low, high float64) {
 	return math.Round(40 * s), math.Round(120 * s)
+}
+
+// A frame soft in every direction (a webcam out of focus, or a camera of
+// low resolution whose frame the top-down image enlarges two or three
+// times) keeps few of the corners ORB looks for, and Canny follows the
+// strongest of the soft steps about a card, often the inner edge of its
+// dark rim rather than its side. Its top-down grey image is sharpened (an
+// unsharp mask: the image less a share of its blurred self) before any card
+// is read in it: the steps get back much of their height over a pixel or
+// two, and with it the corners and the sides. A frame soft along one
+// direction only was smeared by a motion, which spreads a step evenly
+// over the smear's length: a mask would draw every side twice, so such a
+// frame is read as it is.
+const (
+	// sharpenBelow: a frame is sharpened when both its rows and its
+	// columns are softer than this (a blur of about 1.7 top-down pixels).
+	sharpenBelow = 0.46
+	// The mask: the blur (σ, mm) of the share taken away, and that share.
+	unsharpSigmaMM = 2.0
+	unsharpAmount  = 1.5
+)
+
+// viewSharpness measures the sharpness of the top-down grey image gray of
+// view v (see stepSharpness) on the part of it the camera frame shows; ok
+// is false when gray is not a whole 8-bit grey image. hist is a buffer to
+// reuse (may be nil); it is returned.
+func viewSharpness(gray gocv.Mat, v *view, hist []int) (s axisSharpness, buf []int, ok bool) {
+	pix, err := gray.DataPtrUint8()
+	if err != nil || gray.Channels() != 1 || len(pix) != gray.Rows()*gray.Cols() {
+		return axisSharpness{1, 1}, hist, false
+	}
+	var shown []models.Point // the whole image when the frame's horizon crosses it
+	if gray.Cols() == v.size.X && gray.Rows() == v.size.Y {
+		shown, _ = inFramePolygon(v, 0)
+	}
+	s, _, buf = stepSharpnessByAxis(pix, gray.Cols(), gray.Rows(), shown, hist)
+	return s, buf, true
+}
+
+// sharpenIfSoft sharpens the top-down grey image gray of view v in place
+// when it is soft in both directions (see sharpenBelow), blurring into
+// the buffer blurred, and reports whether it did. hist is a buffer to reuse
+// (may be nil); it is returned.
+func sharpenIfSoft(gray, blurred *gocv.Mat, v *view, hist []int) (sharpened bool, buf []int) {
+	s, hist, ok := viewSharpness(*gray, v, hist)
+	if !ok || s.sharper() >= sharpenBelow {
+		return false, hist
+	}
+	sigma := unsharpSigmaMM * v.pxPerMM
+	gocv.GaussianBlur(*gray, blurred, image.Point{}, sigma, sigma, gocv.BorderReplicate)
+	gocv.AddWeighted(*gray, 1+unsharpAmount, *blurred, -unsharpAmount, 0, gray)
+	return true, hist
 }

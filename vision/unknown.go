@@ -92,14 +92,10 @@ func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.
 // measured on the part of it the camera frame shows.
 func (o *outlineFinder) setThresholds(gray gocv.Mat, v *view) {
 	scale := 1.0
-	if pix, err := gray.DataPtrUint8(); err == nil && gray.Channels() == 1 && len(pix) == gray.Rows()*gray.Cols() {
-		var shown []models.Point // the whole image when the frame's horizon crosses it
-		if gray.Cols() == v.size.X && gray.Rows() == v.size.Y {
-			shown, _ = inFramePolygon(v, 0)
-		}
-		var sharpness float64
-		sharpness, _, o.steps = stepSharpness(pix, gray.Cols(), gray.Rows(), shown, o.steps)
-		scale = edgeScale(sharpness)
+	var s axisSharpness
+	var ok bool
+	if s, o.steps, ok = viewSharpness(gray, v, o.steps); ok {
+		scale = edgeScale(s.softer())
 	}
 	o.low, o.high = cannyThresholds(scale)
 }
