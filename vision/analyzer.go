@@ -266,7 +266,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	var named []namedCard // checked against the frame at the end (consistency.go)
 	var quads []models.Quad
 	for _, d := range dets {
-		named = append(named, namedCard{len(cards), d})
+		named = append(named, namedCard{len(cards), d, false})
 		cards = append(cards, a.observe(d, v))
 		quads = append(quads, d.quad)
 	}
@@ -295,7 +295,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 			d, ok = a.nameByLook(u.quad, v, quadsOfPlaced(found)) // appearance.go
 		}
 		if ok {
-			named = append(named, namedCard{len(cards), d})
+			named = append(named, namedCard{len(cards), d, d.score > 0})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
@@ -323,7 +323,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	}
 	for _, s := range stacked {
 		if d, ok := a.nameByLook(s.unknown().quad, v, quadsOfPlaced(found)); ok { // appearance.go
-			named = append(named, namedCard{len(cards), d})
+			named = append(named, namedCard{len(cards), d, true})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
@@ -339,7 +339,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	// named by their look (outline_tokens.go).
 	for _, t := range a.outlines.findStackedTokens(gray, v, found, namedQuads(named)) {
 		if d, ok := a.nameByLook(t.quad, v, quadsOfPlaced(found)); ok && a.index.refs[d.ref].Kind == models.KindToken {
-			named = append(named, namedCard{len(cards), d})
+			named = append(named, namedCard{len(cards), d, false})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, models.KindToken})
 		}
@@ -357,11 +357,11 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 		}
 		switch {
 		case s.named && replaces && at >= 0:
-			named = append(named, namedCard{at, s.det})
+			named = append(named, namedCard{at, s.det, false})
 			cards[at] = a.observe(s.det, v)
 			found[s.replaces].quad = s.det.quad
 		case s.named:
-			named = append(named, namedCard{len(cards), s.det})
+			named = append(named, namedCard{len(cards), s.det, false})
 			cards = append(cards, a.observe(s.det, v))
 			sites = append(sites, placed{s.det.quad, models.KindSite})
 		case !replaces:
@@ -377,7 +377,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	all := append(found[:len(found):len(found)], sites...)
 	for _, s := range a.outlines.findUnderCards(gray, v, all) {
 		if d, ok := a.namePartUnder(s, v, all); ok {
-			named = append(named, namedCard{len(cards), d})
+			named = append(named, namedCard{len(cards), d, false})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue

@@ -860,3 +860,66 @@ func resampleLook(px []byte, w, h, tw, th int) []byte {
 	}
 	return out
 }
+
+// A card named by its look whose keypoints contradict its face may be out
+// of focus, far or small: the frame's keypoints on its blurred print then
+// agree little with its face (a third of them or less on the independent
+// renderer's far rows), but with the other faces of its size still less.
+// The keypoints stop counting against the look when its face agrees with
+// them at least lookOverChance times as often as those faces do at the
+// median (the picture's chance agreement, from up to lookChanceFaces of
+// them, lookChanceMinFaces at least), and with minInliers of them. The
+// faces named so right agreed 1.7–3.5 times that often; a card named by
+// look as a face of a similar look that is not its own, 0.4–0.5 times.
+const (
+	lookOverChance     = 1.5
+	lookChanceFaces    = 15
+	lookChanceMinFaces = 3
+)
+
+// lookOverKeypoints reports whether the name of d, a card named by its look
+// in its whole outline, stands against the keypoints of f that contradict
+// it (see lookOverChance).
+func (a *Analyzer) lookOverKeypoints(d detection, f features) bool {
+	x := a.index
+	ref := &x.refs[d.ref]
+	ids := keypointsInside(f, d.quad)
+	agreeing := func(ri int) (n, of int) {
+		fd, ok := lookDetection(&x.refs[ri], ri, [4]models.Point(d.quad), d.score)
+		if !ok {
+			return 0, 0
+		}
+		for _, k := range a.check(&fd, f, ids) {
+			if k.agree {
+				n++
+			}
+			of++
+		}
+		return n, of
+	}
+	n, of := agreeing(d.ref)
+	if n < minInliers {
+		return false
+	}
+	var others []int
+	for ri := range x.refs {
+		if r := &x.refs[ri]; r.W == ref.W && r.H == ref.H && r.card.Name != ref.card.Name {
+			others = append(others, ri)
+		}
+	}
+	if len(others) < lookChanceMinFaces {
+		return false
+	}
+	// An even sample of them, the same for every frame.
+	step := max(1, (len(others)+lookChanceFaces-1)/lookChanceFaces)
+	var chance []float64
+	for i := 0; i < len(others); i += step {
+		if on, ofOn := agreeing(others[i]); ofOn > 0 {
+			chance = append(chance, float64(on)/float64(ofOn))
+		} else {
+			chance = append(chance, 0)
+		}
+	}
+	sort.Float64s(chance)
+	return float64(n) >= lookOverChance*chance[len(chance)/2]*float64(of)
+}

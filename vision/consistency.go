@@ -356,6 +356,9 @@ func (x *catalogIndex) explainedElsewhere(f features, ids []int, ref int) map[in
 type namedCard struct {
 	card int
 	det  detection
+	// wholeLook: named by its look in its whole outline (nameByLook),
+	// which may stand against its keypoints (lookOverKeypoints).
+	wholeLook bool
 }
 
 // confirmNames checks every named card against the frame's keypoints f
@@ -397,7 +400,7 @@ func (a *Analyzer) confirmNames(f features, v *view, cards []models.CardObservat
 				continue
 			}
 			ks := a.visibleKeypoints(f, grid, k, named, active, unnamed, 1)
-			if a.contradicted(&named[k].det, f, ks) && !a.lookAgrees(named[k].det, v) {
+			if a.contradicted(&named[k].det, f, ks) && !a.lookAgrees(named[k].det, v) && !(named[k].wholeLook && a.lookOverKeypoints(named[k].det, f)) {
 				active[k] = false
 				unname(&cards[named[k].card])
 				dropped = append(dropped, named[k].det.quad)
