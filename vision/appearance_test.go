@@ -96,10 +96,17 @@ type smoothCard struct {
 // catalog (a card's name is its slug).
 func smoothCatalog(t testing.TB, dir string, cards []smoothCard) *models.Catalog {
 	t.Helper()
+	return drawnCatalog(t, dir, cards, smoothFace)
+}
+
+// drawnCatalog draws the cards' faces into dir with draw and gives them as
+// a catalog (a card's name is its slug).
+func drawnCatalog(t testing.TB, dir string, cards []smoothCard, draw func(t testing.TB, path string, site bool, palette, art uint64)) *models.Catalog {
+	t.Helper()
 	var out []*models.Card
 	for _, c := range cards {
 		path := filepath.Join(dir, c.slug+".png")
-		smoothFace(t, path, c.site, c.palette, c.art)
+		draw(t, path, c.site, c.palette, c.art)
 		typ := models.Minion
 		if c.site {
 			typ = models.Site

@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -62,19 +61,11 @@ func textFace(t testing.TB, path string, site bool, palette, art uint64) {
 	}
 }
 
+// textCatalog draws the cards' faces with text (textFace) into dir and
+// gives them as a catalog.
 func textCatalog(t testing.TB, dir string, cards []smoothCard) *models.Catalog {
 	t.Helper()
-	var out []*models.Card
-	for _, c := range cards {
-		path := filepath.Join(dir, c.slug+".png")
-		textFace(t, path, c.site, c.palette, c.art)
-		typ := models.Minion
-		if c.site {
-			typ = models.Site
-		}
-		out = append(out, &models.Card{Name: c.slug, Slug: c.slug, Type: typ, Image: path})
-	}
-	return models.NewCatalog(out)
+	return drawnCatalog(t, dir, cards, textFace) // appearance_test.go
 }
 
 // softKeypoints gives the keypoints a camera shows of face ri lying in
