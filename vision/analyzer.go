@@ -150,6 +150,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	// wait for memory. Only the part the view shows is made grey (and so
 	// brought in): the warps read no other.
 	frameGray, gray := a.images.frameGray, a.images.gray
+	var sharpness axisSharpness // gray's, once warped
 	warpGray := func() error {
 		if err := v.grayFrameInto(frame, &frameGray); err != nil {
 			return err
@@ -158,7 +159,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 			return err
 		}
 		// A frame soft in every direction is sharpened (sharpness.go).
-		_, a.images.steps = sharpenIfSoft(&gray, &a.images.blurred, v, a.images.steps)
+		_, sharpness, a.images.steps = sharpenIfSoft(&gray, &a.images.blurred, v, a.images.steps)
 		a.lap("grey full warp")
 		return nil
 	}
@@ -192,7 +193,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 				if err := warpGray(); err != nil {
 					return obs, rescale, err
 				}
-				cards, _, err := a.readCards(gray, v, false)
+				cards, _, err := a.readCards(gray, sharpness.softer(), v, false)
 				if err != nil {
 					return obs, rescale, err
 				}
@@ -208,7 +209,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 			return obs, rescale, err
 		}
 	}
-	cards, rescale, err := a.readCards(gray, v, measure)
+	cards, rescale, err := a.readCards(gray, sharpness.softer(), v, measure)
 	if err != nil || rescale != (models.RealmGeometry{}) {
 		return obs, rescale, err
 	}
@@ -242,11 +243,12 @@ func grayInto(img gocv.Mat, dst *gocv.Mat) {
 	gocv.CvtColor(img, dst, gocv.ColorBGRToGray)
 }
 
-// readCards finds and identifies the cards of a top-down grey image. When
+// readCards finds and identifies the cards of a top-down grey image, whose
+// sharpness is given (as viewSharpness measures it, its softer axis's). When
 // measure is set, the matched cards' size is checked against the view's
 // cell size first: when they show another (rescale, not zero), it returns
 // at once, without cards (see matScale.check).
-func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []models.CardObservation, rescale models.RealmGeometry, err error) {
+func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure bool) (cards []models.CardObservation, rescale models.RealmGeometry, err error) {
 	f, err := a.det.detectLaps(gray, a.lap)
 	if err != nil {
 		return nil, rescale, err
@@ -279,7 +281,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, v *view, measure bool) (cards []mode
 	for _, d := range dets {
 		found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 	}
-	unknown, err := a.outlines.findUnknownCards(gray, v, quads)
+	unknown, err := a.outlines.findUnknownCards(gray, sharpness, v, quads)
 	if err != nil {
 		return nil, rescale, err
 	}

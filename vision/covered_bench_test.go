@@ -64,7 +64,7 @@ func coveredInputs(b testing.TB, a *Analyzer, n int) []coveredInput {
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			quads = append(quads, d.quad)
 		}
-		unknown, err := a.outlines.findUnknownCards(gray, v, quads)
+		unknown, err := a.outlines.findUnknownCards(gray, sharpnessOf(gray, v), v, quads)
 		if err != nil {
 			b.Fatal(err)
 		}

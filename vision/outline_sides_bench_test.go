@@ -25,7 +25,7 @@ func sidedSearches(tb testing.TB, a *Analyzer, n int) []sidedSearch {
 	var out []sidedSearch
 	for _, s := range stackedSearches(tb, a, n) {
 		quads := quadsOfDets(s.dets)
-		if _, err := a.outlines.findUnknownCards(s.gray, s.v, quads); err != nil {
+		if _, err := a.outlines.findUnknownCards(s.gray, sharpnessOf(s.gray, s.v), s.v, quads); err != nil {
 			tb.Fatal(err)
 		}
 		ss := sidedSearch{stackedSearch: s, thin: a.outlines.sides.thin.Clone(), grey: a.outlines.sides.grey.Clone()}

@@ -39,7 +39,7 @@ func sidedCards(t *testing.T, gray gocv.Mat, v *view) (closed []unknownCard, sid
 	t.Helper()
 	o := newOutlineFinder()
 	defer o.close()
-	closed, err := o.findUnknownCards(gray, v, nil)
+	closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func sidedOverMatched(t *testing.T, gray gocv.Mat, v *view, matched models.Quad,
 		}
 		known, dets = []models.Quad{matched}, []detection{{quad: matched, used: used}}
 	}
-	if _, err := o.findUnknownCards(gray, v, known); err != nil {
+	if _, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, known); err != nil {
 		t.Fatal(err)
 	}
 	return o.findSidedCards(gray, v, points, dets, []placed{{matched, kind}}, nil)

@@ -88,7 +88,7 @@ func stackedSearches(tb testing.TB, a *Analyzer, n int) []stackedSearch {
 			quads = append(quads, d.quad)
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 		}
-		unknown, err := a.outlines.findUnknownCards(gray, v, quads)
+		unknown, err := a.outlines.findUnknownCards(gray, sharpnessOf(gray, v), v, quads)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -51,7 +51,7 @@ func underCards(t *testing.T, gray gocv.Mat, v *view, tops []models.Quad) (sided
 	t.Helper()
 	o := newOutlineFinder()
 	defer o.close()
-	closed, err := o.findUnknownCards(gray, v, tops)
+	closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, tops)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -240,15 +240,18 @@ func viewSharpness(gray gocv.Mat, v *view, hist []int) (s axisSharpness, buf []i
 
 // sharpenIfSoft sharpens the top-down grey image gray of view v in place
 // when it is soft in both directions (see sharpenBelow), blurring into
-// the buffer blurred, and reports whether it did. hist is a buffer to reuse
-// (may be nil); it is returned.
-func sharpenIfSoft(gray, blurred *gocv.Mat, v *view, hist []int) (sharpened bool, buf []int) {
+// the buffer blurred, and reports whether it did, with the sharpness of
+// gray as it leaves it (measured again when sharpened; that of a sharp
+// image when gray is not one viewSharpness measures). hist is a buffer to
+// reuse (may be nil); it is returned.
+func sharpenIfSoft(gray, blurred *gocv.Mat, v *view, hist []int) (sharpened bool, s axisSharpness, buf []int) {
 	s, hist, ok := viewSharpness(*gray, v, hist)
 	if !ok || s.sharper() >= sharpenBelow {
-		return false, hist
+		return false, s, hist
 	}
 	sigma := unsharpSigmaMM * v.pxPerMM
 	gocv.GaussianBlur(*gray, blurred, image.Point{}, sigma, sigma, gocv.BorderReplicate)
 	gocv.AddWeighted(*gray, 1+unsharpAmount, *blurred, -unsharpAmount, 0, gray)
-	return true, hist
+	s, hist, _ = viewSharpness(*gray, v, hist)
+	return true, s, hist
 }

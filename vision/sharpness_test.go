@@ -227,8 +227,11 @@ func TestSharpenIfSoft(t *testing.T) {
 		img := checker(c.sigmaX, c.sigmaY)
 		blurred := gocv.NewMat()
 		before, _, _ := viewSharpness(img, v, nil)
-		got, _ := sharpenIfSoft(&img, &blurred, v, nil)
+		got, left, _ := sharpenIfSoft(&img, &blurred, v, nil)
 		after, _, _ := viewSharpness(img, v, nil)
+		if left != after {
+			t.Errorf("%s: sharpenIfSoft gives the sharpness %v, the image it leaves has %v", c.name, left, after)
+		}
 		if got != c.want {
 			t.Errorf("%s (sharpness %v): sharpened %v, want %v", c.name, before, got, c.want)
 		}
@@ -329,8 +332,15 @@ func BenchmarkSharpenIfSoft(b *testing.B) {
 		soft.CopyTo(&img)
 		b.StartTimer()
 		var sharpened bool
-		if sharpened, hist = sharpenIfSoft(&img, &blurred, v, hist); !sharpened {
+		if sharpened, _, hist = sharpenIfSoft(&img, &blurred, v, hist); !sharpened {
 			b.Fatal("the blurred still was not sharpened")
 		}
 	}
+}
+
+// sharpnessOf is the sharpness of the top-down grey image gray of view v
+// that the analyzer gives its outline search (see Analyzer.readCards).
+func sharpnessOf(gray gocv.Mat, v *view) float64 {
+	s, _, _ := viewSharpness(gray, v, nil)
+	return s.softer()
 }

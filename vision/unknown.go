@@ -43,10 +43,8 @@ type outlineFinder struct {
 	again  againBuffers // the second look's (outline_again.go)
 	tokens againBuffers // the token search's in cells (outline_tokens.go)
 	// The frame's Canny thresholds (see sharpness.go), set by
-	// findUnknownCards for the searches after it, and the buffer measuring
-	// them.
+	// findUnknownCards for the searches after it.
 	low, high float64
-	steps     []int
 }
 
 func newOutlineFinder() *outlineFinder {
@@ -73,9 +71,11 @@ const knownInsetMM = 3.0
 
 // findUnknownCards looks for card-sized rectangular outlines in the top-down
 // grey image that no identified card (known, top-down quads) covers.
-func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
+// sharpness is the image's, as viewSharpness measures it (its softer
+// axis's).
+func (o *outlineFinder) findUnknownCards(gray gocv.Mat, sharpness float64, v *view, known []models.Quad) ([]unknownCard, error) {
 	o.maskFaces(gray, v, known)
-	o.setThresholds(gray, v)
+	o.low, o.high = cannyThresholds(edgeScale(sharpness))
 	edges := o.edged.sized(gray.Rows(), gray.Cols())
 	// The thin edges and the blurred image as well, for the side search
 	// (findSidedCards) later in the frame.
@@ -85,19 +85,6 @@ func (o *outlineFinder) findUnknownCards(gray gocv.Mat, v *view, known []models.
 	}
 	o.sides.ready = true
 	return o.outlines(*edges, v, known)
-}
-
-// setThresholds sets the outline searches' Canny thresholds for the
-// top-down grey image of view v by how sharp its steps are (sharpness.go),
-// measured on the part of it the camera frame shows.
-func (o *outlineFinder) setThresholds(gray gocv.Mat, v *view) {
-	scale := 1.0
-	var s axisSharpness
-	var ok bool
-	if s, o.steps, ok = viewSharpness(gray, v, o.steps); ok {
-		scale = edgeScale(s.softer())
-	}
-	o.low, o.high = cannyThresholds(scale)
 }
 
 // inFrameGrowPx is how far beyond the part of the top-down image that the
