@@ -122,6 +122,21 @@ func BenchmarkStepSharpness(b *testing.B) {
 	}
 }
 
+// checkerboard draws w×h dark and light squares of the given side.
+func checkerboard(w, h, side int) gocv.Mat {
+	img := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			v := uint8(60)
+			if (x/side+y/side)%2 == 1 {
+				v = 190
+			}
+			img.SetUCharAt(y, x, v)
+		}
+	}
+	return img
+}
+
 // TestStepSharpnessBeyondFrame: the part of a top-down image beyond what
 // the camera frame shows is black, and its step to the frame's picture is
 // as sharp as the warp draws it. A soft frame whose top-down image holds
@@ -155,18 +170,9 @@ func TestStepSharpnessBeyondFrame(t *testing.T) {
 // across its motion only. A grid of squares smeared up and down has sharp
 // steps along its rows and soft ones along its columns: the frame is soft.
 func TestStepSharpnessMotion(t *testing.T) {
-	const w, h, period = 400, 300, 40
-	img := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
+	const w, h = 400, 300
+	img := checkerboard(w, h, 40)
 	defer img.Close()
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			v := uint8(60)
-			if (x/period+y/period)%2 == 1 {
-				v = 190
-			}
-			img.SetUCharAt(y, x, v)
-		}
-	}
 	// A 9-pixel vertical motion blur.
 	const n = 9
 	k := gocv.NewMatWithSize(n, 1, gocv.MatTypeCV32F)
@@ -197,17 +203,7 @@ func TestSharpenIfSoft(t *testing.T) {
 		t.Fatal(err)
 	}
 	checker := func(sigmaX, sigmaY float64) gocv.Mat {
-		const w, h, period = 400, 300, 40
-		img := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC1)
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				c := uint8(60)
-				if (x/period+y/period)%2 == 1 {
-					c = 190
-				}
-				img.SetUCharAt(y, x, c)
-			}
-		}
+		img := checkerboard(400, 300, 40)
 		if sigmaX > 0 {
 			gocv.GaussianBlur(img, &img, image.Point{}, sigmaX, sigmaY, gocv.BorderReplicate)
 		}
@@ -307,22 +303,12 @@ func scaledQuad(q models.Quad, f float64) models.Quad {
 }
 
 // BenchmarkSharpenIfSoft measures the sharpening of a soft frame's
-// top-down image (a bundled still blurred by 3 px), the measuring of its
-// sharpness included.
+// top-down image (a bundled still's, blurred by 3 px), the measuring of its
+// sharpness before and after included.
 func BenchmarkSharpenIfSoft(b *testing.B) {
-	frame := gocv.IMRead(filepath.Join("..", "samples", "stills", "0000.jpg"), gocv.IMReadGrayScale)
-	if frame.Empty() {
-		b.Skip("no sample stills")
-	}
-	defer frame.Close()
-	soft := gocv.NewMat()
+	soft, v := stillTopGrayB(b, "0000") // match_bench_test.go
 	defer soft.Close()
-	gocv.Resize(frame, &soft, image.Pt(1360, 960), 0, 0, gocv.InterpolationLinear)
 	gocv.GaussianBlur(soft, &soft, image.Point{}, 3, 3, gocv.BorderReplicate)
-	v, err := newView(models.Quad{{X: 0, Y: 960}, {X: 1360, Y: 960}, {X: 1360, Y: 0}, {X: 0, Y: 0}}, models.DefaultRealm(), 1360, 960, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
 	img, blurred := gocv.NewMat(), gocv.NewMat()
 	defer img.Close()
 	defer blurred.Close()
