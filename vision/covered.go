@@ -43,6 +43,9 @@ const (
 	// only where its outline shows clearly, or its visible outline lies
 	// this much on edges.
 	coveredPartOnEdge = 0.8
+	// A cell that holds no card is searched too when the cards of the
+	// cells beside it cover this share of where its site would lie.
+	coveredBesideShare = 0.2
 )
 
 // placed is a card found in the top-down image, named or not.
@@ -94,6 +97,15 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 					hasUnit = true
 				}
 			}
+			beside := false
+			if !hasSite && !hasUnit && outlined < 0 {
+				// A card lying across the cell's border from the next cell
+				// may cover much of a site here. Only a site named there is
+				// taken: an outline alone, beside the card, is as likely a
+				// card under it that the search for cards under cards finds.
+				beside = siteAreaCovered(v, cell, found) >= coveredBesideShare
+				hasUnit = beside
+			}
 			if hasSite || !hasUnit {
 				continue
 			}
@@ -116,7 +128,7 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 				}
 			}
 			s, ok := a.siteUnder(gray, v, cell, found, search)
-			if ok && (s.named || outlined < 0) {
+			if ok && (s.named || (outlined < 0 && !beside)) {
 				s.replaces = -1
 				out = append(out, s)
 				continue
@@ -132,6 +144,36 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 		}
 	}
 	return out
+}
+
+// siteAreaCovered gives the share of where a site centred on a cell would
+// lie that the found cards other than sites cover (read on a grid of points
+// 4 mm apart).
+func siteAreaCovered(v *view, cell models.Cell, found []placed) float64 {
+	r := v.cellRect(cell, 0)
+	cx, cy := float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2
+	var quads []models.Quad
+	for _, p := range found {
+		if p.kind != models.KindSite {
+			quads = append(quads, p.quad)
+		}
+	}
+	if len(quads) == 0 {
+		return 0
+	}
+	const stepMM = 4
+	nx, ny := int(math.Round(models.CardLongMM/stepMM)), int(math.Round(models.CardShortMM/stepMM))
+	covered := 0
+	for j := 0; j < ny; j++ {
+		for i := 0; i < nx; i++ {
+			x := cx + (float64(i)+0.5-float64(nx)/2)*stepMM*v.pxPerMM
+			y := cy + (float64(j)+0.5-float64(ny)/2)*stepMM*v.pxPerMM
+			if insideAny(models.Point{X: x, Y: y}, quads) {
+				covered++
+			}
+		}
+	}
+	return float64(covered) / float64(nx*ny)
 }
 
 func quadsOfPlaced(ps []placed) []models.Quad {
