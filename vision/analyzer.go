@@ -182,7 +182,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		}
 	}
 	if reuse {
-		obs.Occluded = handCovers(small, coarse, a.stable.cards)
+		obs.Occluded = handCovers(small, coarse, a.outlines.notFaint(a.stable.cards))
 		a.lap("hand")
 		// While a hand is over the realm the tracker ignores the frame: keep
 		// reporting the last stable cards rather than reading half-hidden ones.
@@ -214,7 +214,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		return obs, rescale, err
 	}
 	obs.Cards = cards
-	obs.Occluded = handCovers(small, coarse, cards)
+	obs.Occluded = handCovers(small, coarse, a.outlines.notFaint(cards))
 	a.lap("hand")
 	if !a.opts.NoReuse && !obs.Occluded {
 		if a.stable != nil {
@@ -344,6 +344,17 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			named = append(named, namedCard{len(cards), d, false})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, models.KindToken})
+		}
+	}
+	// Faint cards whose sides show straight only at half resolution, looked
+	// for once the tokens on stacks are found and kept only when named by
+	// their look (outline_faint.go).
+	for _, s := range a.outlines.lookAgainHalf(gray, v, f.Points, dets, found, shows) {
+		if d, ok := a.nameByLook(s.quad, v, quadsOfPlaced(found)); ok {
+			named = append(named, namedCard{len(cards), d, true})
+			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+			a.outlines.tookFaint(cards[len(cards)-1])
 		}
 	}
 	a.lap("unexplained outlines")

@@ -58,6 +58,9 @@ type againBuffers struct {
 	noMsk      gocv.Mat
 	px         []int32
 	codes      []byte
+	wins       []image.Rectangle // the windows looked at this frame (lookAgain's, for lookAgainHalf)
+	half       *halfBuffers      // at half resolution (outline_faint.go), made when first wanted
+	faint      []models.Quad     // the cards lookAgainHalf found this frame that were reported (image quads)
 }
 
 func newAgainBuffers() againBuffers {
@@ -69,6 +72,9 @@ func (b *againBuffers) close() {
 	b.thin.Close()
 	b.grey.Close()
 	b.noMsk.Close()
+	if b.half != nil {
+		b.half.close()
+	}
 }
 
 // againSide is a segment looked around and the side of it (dir, -1 or 1,
@@ -181,8 +187,11 @@ func clipToRect(poly []models.Point, r image.Rectangle) []models.Point {
 // lookAgain finds the standard cards that the searches before missed (see
 // the top of this file) around the segments the side search left
 // (findSidedCards, which must have run this frame), in what no card found
-// (found) explains. dets are the matched cards.
+// (found) explains. dets are the matched cards. The windows it looked in
+// are kept for lookAgainHalf, this frame.
 func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
+	b := &o.again
+	b.wins, b.faint = b.wins[:0], b.faint[:0]
 	shape := outlineShapeOf(v, models.KindStandard)
 	foundQuads := quadsOfPlaced(found)
 	outer := make([]models.Quad, 0, len(found))
@@ -215,14 +224,38 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 		}
 	}
 	W, H := gray.Cols(), gray.Rows()
-	wins := againWindows(sides, shape.long, againMarginMM*v.pxPerMM, W, H)
-	if len(wins) == 0 {
-		return nil
+	b.wins = append(b.wins, againWindows(sides, shape.long, againMarginMM*v.pxPerMM, W, H)...)
+	var out []stackedCard
+	o.lookIn(gray, v, points, dets, found, shows, func(look func(r image.Rectangle, more []segment) bool, _ func([]segment) []segment, _ []models.Quad, _, _ float64) {
+		for _, r := range b.wins {
+			if !look(r, nil) {
+				return
+			}
+		}
+	}, &out)
+	return out
+}
+
+// lookIn sets up the second look's checks against the cards found (found)
+// and calls run with them: look finds the cards the segments of window r
+// propose on its edges (full-resolution segments, and more), and gives
+// false when the edges cannot be found; keep leaves out the segments no
+// card's side may lie on; hidden are the quads Canny leaves out (the
+// cards found, less their borders); low and high are the thresholds. Cards found
+// are appended to out.
+func (o *outlineFinder) lookIn(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown, run func(look func(r image.Rectangle, more []segment) bool, keep func([]segment) []segment, hidden []models.Quad, low, high float64), out *[]stackedCard) {
+	b := &o.again
+	if len(b.wins) == 0 {
+		return
 	}
+	W, H := gray.Cols(), gray.Rows()
 	grey, ok := frameEdgeMap(o.sides.grey, W, H)
 	if !ok {
-		return nil
+		return
 	}
+	shape := outlineShapeOf(v, models.KindStandard)
+	foundQuads := quadsOfPlaced(found)
+	grid := gridLines(v)
 	var cardSized []models.Quad
 	for _, q := range foundQuads {
 		if a := quadArea(q) / (shape.short * shape.long); a > 0.7 && a < 1.4 {
@@ -236,36 +269,39 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 		inner = append(inner, grow(q, -knownInsetMM*v.pxPerMM))
 	}
 	hiddenAll := append(append([]models.Quad(nil), o.hidden...), inner...)
-	b := &o.again
 	outlines := outlineSides(foundQuads)
-	var out []stackedCard
 	all := found
-	for _, r := range wins {
-		ws, thinPix, _, err := o.windowSegments(b, gray, r, hiddenAll, math.Round(o.low*againThresholdScale), math.Round(o.high*againThresholdScale), sideMinShare*shape.short)
-		if err != nil {
-			return out
-		}
-		if thinPix == nil {
-			continue
-		}
-		segs := ws[:0]
+	keep := func(ws []segment) []segment {
+		var segs []segment
 		for _, sg := range ws {
 			if onLine(sg, grid, sideGridTolMM*v.pxPerMM) || alongSides(sg, outlines, stackSnapPx) || insideAny(sg.mid(), inner) {
 				continue
 			}
 			segs = append(segs, sg)
 		}
+		return segs
+	}
+	low, high := math.Round(o.low*againThresholdScale), math.Round(o.high*againThresholdScale)
+	look := func(r image.Rectangle, more []segment) bool {
+		ws, thinPix, _, err := o.windowSegments(b, gray, r, hiddenAll, low, high, sideMinShare*shape.short)
+		if err != nil {
+			return false
+		}
+		if thinPix == nil {
+			return true
+		}
 		thin := edgeMap{pix: thinPix, w: r.Dx(), h: r.Dy(), off: r.Min}
-		for _, c := range cardsFromSegments(segs, thin, grey, v, shape, points, dets, all, quadsOfPlaced(all), cardSized, shows, nil, nil) {
+		for _, c := range cardsFromSegments(append(keep(ws), more...), thin, grey, v, shape, points, dets, all, quadsOfPlaced(all), cardSized, shows, nil, nil) {
 			if bareMat(c.quad, grid, grey, sideContrastMM*v.pxPerMM, sideGridTolMM*v.pxPerMM) {
 				continue
 			}
-			out = append(out, c)
+			*out = append(*out, c)
 			all = append(all[:len(all):len(all)], placed{c.quad, c.kind})
 			cardSized = append(cardSized, c.quad)
 		}
+		return true
 	}
-	return out
+	run(look, keep, hiddenAll, low, high)
 }
 
 // windowSegments runs Canny again, with buffers b, over window r of the

@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
@@ -22,7 +23,7 @@ func TestLookAgainFaintCard(t *testing.T) {
 	// A standard card (63×88 mm) in cell B2, its face 30 grey levels above
 	// the mat.
 	card := image.Rect(377, 347, 503, 523)
-	obs := readFaintCards(t, []image.Rectangle{card}, 30, 0)
+	obs := readFaintCards(t, []image.Rectangle{card}, 30, 0, 0)
 	want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
 	found := false
 	for _, c := range obs.Cards {
@@ -48,7 +49,7 @@ func TestLookAgainFaintCard(t *testing.T) {
 // it finds the card.
 func TestLookAgainFaintCardShortMark(t *testing.T) {
 	card := image.Rect(377, 347, 503, 523)
-	obs := readFaintCards(t, []image.Rectangle{card}, 25, 58)
+	obs := readFaintCards(t, []image.Rectangle{card}, 25, 58, 0)
 	want := models.Point{X: float64(card.Min.X+card.Max.X) / 2, Y: float64(card.Min.Y+card.Max.Y) / 2}
 	for _, c := range obs.Cards {
 		if at := c.Quad.Center(); math.Hypot(at.X-want.X, at.Y-want.Y) < 8 {
@@ -72,7 +73,7 @@ func TestLookAgainFaintCards(t *testing.T) {
 		x0, y0 := 140+col*200+37, 71
 		cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
 	}
-	obs := readFaintCards(t, cards, 25, 0)
+	obs := readFaintCards(t, cards, 25, 0, 0)
 	found := faintCardsFound(obs, cards, func(c models.CardObservation) {
 		if c.Name != nil {
 			t.Errorf("the faint card at %.0f,%.0f was named %s", c.Quad.Center().X, c.Quad.Center().Y, *c.Name)
@@ -96,7 +97,7 @@ func TestLookAgainFaintCardsTwoRows(t *testing.T) {
 			cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
 		}
 	}
-	obs := readFaintCards(t, cards, 25, 0)
+	obs := readFaintCards(t, cards, 25, 0, 0)
 	found := faintCardsFound(obs, cards, func(models.CardObservation) {})
 	if found != len(cards) {
 		t.Errorf("%d of the %d faint cards found (%d cards reported)", found, len(cards), len(obs.Cards))
@@ -125,13 +126,26 @@ func faintCardsFound(obs models.FrameObservation, cards []image.Rectangle, check
 // above at 2 px/mm) on which lie cards (frame pixels) whose faces are
 // lighter than the mat by lighter grey levels, each with a near-black name
 // band along its top 10 mm (band frame pixels wide from its left side,
-// when not 0; else across the face), and a soft camera blurs all (σ 2 px).
-func readFaintCards(t *testing.T, cards []image.Rectangle, lighter uint8, band int) models.FrameObservation {
+// when not 0; else across the face), and a soft camera blurs all (σ 2 px),
+// and then adds noise (grey, normal, σ noise levels; none when 0).
+func readFaintCards(t *testing.T, cards []image.Rectangle, lighter uint8, band int, noise float64) models.FrameObservation {
+	t.Helper()
+	img, cal := faintCardsFrame(t, cards, lighter, band, noise)
+	defer img.Close()
+	obs, err := newTestAnalyzer(t, devCatalog(t)).Analyze(img, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obs
+}
+
+// faintCardsFrame draws the frame readFaintCards reads (the caller closes
+// it), and gives its calibration.
+func faintCardsFrame(t *testing.T, cards []image.Rectangle, lighter uint8, band int, noise float64) (gocv.Mat, *calibration.Calibration) {
 	t.Helper()
 	const w, h, mat = 1280, 720, 130
 	corners := models.Quad{{X: 140, Y: 660}, {X: 1140, Y: 660}, {X: 1140, Y: 60}, {X: 140, Y: 60}}
 	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(mat, mat, mat, 0), h, w, gocv.MatTypeCV8UC3)
-	defer img.Close()
 	face := mat + lighter
 	for _, card := range cards {
 		gocv.Rectangle(&img, card, color.RGBA{face, face, face, 0}, -1)
@@ -142,13 +156,22 @@ func readFaintCards(t *testing.T, cards []image.Rectangle, lighter uint8, band i
 		gocv.Rectangle(&img, image.Rect(card.Min.X, card.Min.Y, right, card.Min.Y+20), color.RGBA{10, 10, 10, 0}, -1)
 	}
 	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
+	if noise > 0 {
+		pix, err := img.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewSource(1))
+		for i := 0; i+2 < len(pix); i += 3 {
+			n := rng.NormFloat64() * noise
+			for c := i; c < i+3; c++ {
+				pix[c] = uint8(math.Round(math.Max(0, math.Min(255, float64(pix[c])+n))))
+			}
+		}
+	}
 	cal, err := calibration.FromCorners(corners, w, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs, err := newTestAnalyzer(t, devCatalog(t)).Analyze(img, cal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return obs
+	return img, cal
 }
