@@ -202,8 +202,18 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 
 // orientCorners reads the realm corners A1, E1, E4, A4 off a lattice
 // homography: the order must turn counter-clockwise on screen (the realm is
-// never seen mirrored), and the A1–E1 edge is the lower one in the image
-// unless northAtBottom.
+// never seen mirrored), and the lattice's long axis (its Columns) runs east
+// to west. Of the two long sides, south is the one nearer the image bottom
+// (farther from it when northAtBottom), whichever way the camera is turned
+// in the image plane: a realm truly turned more than a quarter turn is read
+// with south and north swapped, as the image bottom says. When the long
+// sides are equally near the bottom (the long axis within quarterTurnBand
+// of the image's vertical: a camera at the table's east or west side, a
+// phone held sideways), which is south is a coin toss that the frame's
+// noise would call differently from frame to frame; it is settled as a
+// camera at the realm's east side sees it: south is the long side on the
+// image's left (on its right when northAtBottom, the view turned half
+// round).
 func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) models.Quad {
 	w, hh := g.WidthMM(), g.HeightMM()
 	q := models.Quad{
@@ -220,12 +230,23 @@ func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) mod
 	if area > 0 {
 		q = models.Quad{q[1], q[0], q[3], q[2]}
 	}
-	southLower := (q[0].Y + q[1].Y) > (q[2].Y + q[3].Y)
-	if southLower == northAtBottom {
+	// The axis from the A4–E4 side's middle to the A1–E1 side's middle.
+	ax, ay := (q[0].X+q[1].X-q[2].X-q[3].X)/2, (q[0].Y+q[1].Y-q[2].Y-q[3].Y)/2
+	nearBottom := ay > 0 // A1–E1 is the side nearer the image bottom
+	if math.Abs(ay) <= math.Sin(quarterTurnBand)*math.Hypot(ax, ay) {
+		nearBottom = ax < 0 // a quarter turn: A1–E1 is the side on the left
+	}
+	if nearBottom == northAtBottom {
 		q = models.Quad{q[2], q[3], q[0], q[1]}
 	}
 	return q
 }
+
+// quarterTurnBand is how near to the image's vertical (radians) the
+// realm's long axis counts as turned a quarter turn (see orientCorners):
+// within it, a camera placed at a table's side, whose detected corners
+// move a pixel or two from frame to frame, keeps one reading.
+const quarterTurnBand = 3 * math.Pi / 180
 
 // detectGrid fits the realm lattice (Columns+1 by Rows+1 straight lines under
 // one homography) to the frame's edges. It returns the homography from realm
@@ -497,10 +518,31 @@ func fitGrid(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThre
 		}
 	}
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
-	fits, err := gridCandidates(em, gray, g, th)
+	readings, err := gridCandidates(em, gray, g, th)
 	if err != nil {
 		return gridFit{}, err
 	}
+	// Each reading of the lines is fitted on its own, and the better fit
+	// wins (see gridCandidates).
+	best := gridFit{score: math.Inf(-1)}
+	for _, fits := range readings {
+		if f := bestRefined(em, fits, g, w, hgt); f.score > best.score {
+			best = f
+		}
+	}
+	if !math.IsInf(best.score, -1) {
+		best = preferVariant(em, faint, best, g, w, hgt)
+	}
+	if best.score < th.minScore {
+		return best, fmt.Errorf("calibration: best grid candidate matches only %.0f%% of the grid lines: %w", 100*math.Max(0, best.score), ErrNotFound)
+	}
+	return best, nil
+}
+
+// bestRefined refines lattice candidates on edge map em, polishes the best
+// climbed of them by moving their corners (climbCorners) and refining them
+// again, and gives the best (a score of -Inf when there are none).
+func bestRefined(em *edgeMap, fits []gridFit, g models.RealmGeometry, w, hgt float64) gridFit {
 	refined := make([]gridFit, 0, len(fits))
 	for _, f := range fits {
 		hm := refineGrid(em, f.h, g, []int{8, 7, 6})
@@ -510,8 +552,6 @@ func fitGrid(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThre
 		refined = append(refined, gridFit{h: hm, score: scoreGrid(em, hm, g)})
 	}
 	sortFits(refined)
-	// The best two are polished by moving their corners (climbCorners),
-	// then refined again.
 	for i := range refined[:min(len(refined), climbed)] {
 		hm := refined[i].h
 		ch, _ := climbCorners(func(h homography) float64 { return scoreGridStep(em, h, g, 10) }, hm, g, w, hgt, []float64{8, 4, 2, 1})
@@ -532,13 +572,7 @@ func fitGrid(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThre
 			best = f
 		}
 	}
-	if !math.IsInf(best.score, -1) {
-		best = preferVariant(em, faint, best, g, w, hgt)
-	}
-	if best.score < th.minScore {
-		return best, fmt.Errorf("calibration: best grid candidate matches only %.0f%% of the grid lines: %w", 100*math.Max(0, best.score), ErrNotFound)
-	}
-	return best, nil
+	return best
 }
 
 func sortFits(f []gridFit) {
@@ -550,7 +584,7 @@ func sortFits(f []gridFit) {
 }
 
 // plausible rejects lattices that are tiny, huge, far outside the image,
-// folded, or of a shape no camera at a player's side would see.
+// folded, or of a shape no camera over the table would see.
 func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	q := models.Quad{
 		h.Apply(models.Point{X: 0, Y: 0}),
@@ -566,21 +600,15 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	if a := q.Area(); a < 0.05*w*hgt || a > 1.2*w*hgt {
 		return false
 	}
-	// The camera looks at the realm from a player's side (south or north),
-	// so the long side runs across the image: the mean length of the
-	// south and north edges over that of the west and east edges is between
-	// about 1 (steep tilt away from the viewer… turned) and 4.5 (very flat
-	// view); top-down it is 5:3. And the realm spans at least a quarter of
-	// the frame's width.
+	// The mean length of the long (south and north) edges over that of the
+	// short (west and east) edges is 5:3 top-down, up to 4.5 in a very flat
+	// view from a player's side, and down to about 1 in a steep view from
+	// the realm's east or west side (the camera may be turned any way in
+	// the image plane). And the realm's long side spans at least a quarter
+	// of the frame's width.
 	across := (dist(q[0], q[1]) + dist(q[2], q[3])) / 2
 	along := (dist(q[1], q[2]) + dist(q[3], q[0])) / 2
 	if along == 0 || across/along < 0.9 || across/along > 4.5 || across < 0.25*w {
-		return false
-	}
-	// For the same reason the realm's rows run across the image, turned by
-	// at most 45° (a realm seen from the east or west side is given by
-	// its corners).
-	if !acrossImage(q[0], q[1]) || !acrossImage(q[3], q[2]) {
 		return false
 	}
 	// Convex, and the denominator of h positive over the realm (not folded).
@@ -601,8 +629,13 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 }
 
 // gridCandidates finds the best few lattice hypotheses (before refinement)
-// from the edge map and the Canny edge image.
-func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th cannyThresholds) ([]gridFit, error) {
+// from the edge map and the Canny edge image, for each reading of the two
+// directions of lines: the columns' lines along the first and the rows'
+// along the second, and the other way round. The camera may be turned any
+// way in the image plane, so either reading can be the realm; each keeps
+// its own best few, so that the many near copies of one reading's lattice
+// never crowd out the other's.
+func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th cannyThresholds) ([][]gridFit, error) {
 	w, hgt := float64(em.w), float64(em.h)
 	minLen := math.Max(20, 0.035*w)
 	segs := halfResSegments(gray, minLen, th)
@@ -624,7 +657,7 @@ func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th canny
 	type pairing struct {
 		fx, fy family
 	}
-	var fits []gridFit
+	var readings [][]gridFit
 	for _, p := range []pairing{{fa, fb}, {fb, fa}} {
 		hx := lattice1D(p.fx, nx, minSpacing, maxSpan, keepHyps)
 		hy := lattice1D(p.fy, ny, minSpacing, maxSpan, keepHyps)
@@ -633,6 +666,7 @@ func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th canny
 		// where along the lines to look), then pair the best of each.
 		hx = rankByOwnLines(em, p.fx, hx, p.fy, hy, g, true, w, hgt)
 		hy = rankByOwnLines(em, p.fy, hy, p.fx, hx, g, false, w, hgt)
+		var fits []gridFit
 		for _, a := range hx {
 			for _, b := range hy {
 				hm, ok := combine(p.fx, a, p.fy, b, g)
@@ -642,23 +676,27 @@ func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th canny
 				fits = append(fits, gridFit{h: hm, score: scoreGridStep(em, hm, g, 20)})
 			}
 		}
+		if len(fits) == 0 {
+			continue
+		}
+		// A coarse score ranks all; the best few are scored finely.
+		sortFits(fits)
+		if len(fits) > 12 {
+			fits = fits[:12]
+		}
+		for i := range fits {
+			fits[i].score = scoreGrid(em, fits[i].h, g)
+		}
+		sortFits(fits)
+		if len(fits) > 8 {
+			fits = fits[:8]
+		}
+		readings = append(readings, fits)
 	}
-	if len(fits) == 0 {
+	if len(readings) == 0 {
 		return nil, fmt.Errorf("calibration: no realm grid among %d lines: %w", len(clusters), ErrNotFound)
 	}
-	// A coarse score ranks all; the best few are scored finely.
-	sortFits(fits)
-	if len(fits) > 12 {
-		fits = fits[:12]
-	}
-	for i := range fits {
-		fits[i].score = scoreGrid(em, fits[i].h, g)
-	}
-	sortFits(fits)
-	if len(fits) > 8 {
-		fits = fits[:8]
-	}
-	return fits, nil
+	return readings, nil
 }
 
 // halfResSegments finds straight segments on a half-size edge image (the
@@ -763,9 +801,6 @@ func familyScore(em *edgeMap, h homography, g models.RealmGeometry, isX bool) fl
 }
 
 func dist(a, b models.Point) float64 { return math.Hypot(b.X-a.X, b.Y-a.Y) }
-
-// acrossImage says whether the line from a to b is within 45° of the image's horizontal.
-func acrossImage(a, b models.Point) bool { return math.Abs(b.X-a.X) >= math.Abs(b.Y-a.Y) }
 
 // preferVariant replaces the best lattice by one of its aliases (bestVariant)
 // when the alias, refined, covers more of the grid on both edge maps.

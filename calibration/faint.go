@@ -133,7 +133,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 	}
 	for _, p := range pairs {
 		for _, h := range profileCandidates(gray, p.a, p.b, g) {
-			if !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency || sameAsAny(h, refused, g) {
+			if q := quadOfLattice(h, g); !acrossImage(q[0], q[1]) || !acrossImage(q[3], q[2]) || !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency || sameAsAny(h, refused, g) {
 				continue
 			}
 			fits = append(fits, gridFit{h: h, score: score(h)})

@@ -573,6 +573,9 @@ func realmOfMarks(rm *ridgeMap, best markLattice, marks []mark, g models.RealmGe
 	// Its corners are marks seen in the frame, and its cells have a shape a
 	// camera over a table sees (a lattice indexed askew over the same marks
 	// has not).
+	if q := quadOfLattice(h, g); !acrossImage(q[0], q[1]) || !acrossImage(q[3], q[2]) {
+		return markRealm{}, false
+	}
 	if !plausible(h, g, float64(rm.w), float64(rm.h)) || cameraInconsistency(h, float64(rm.w), float64(rm.h)) > maxCameraInconsistency {
 		return markRealm{}, false
 	}
@@ -759,3 +762,6 @@ func onBorderMarks(src, dst []models.Point, h homography, g models.RealmGeometry
 	}
 	return hb
 }
+
+// acrossImage says whether the line from a to b is within 45° of the image's horizontal.
+func acrossImage(a, b models.Point) bool { return math.Abs(b.X-a.X) >= math.Abs(b.Y-a.Y) }

@@ -1,0 +1,109 @@
+package calibration
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
+)
+
+// TestDetectTurnedCamera renders the sample renderer's scenes of cameras
+// turned 50–85° either way in the image plane (a camera at a corner or a
+// side of the table, a phone held sideways), tilted up to 29°: the
+// realm's long side runs down the frame, or nearly. Detect must find the
+// realm, its corners in order (south the long side nearer the image
+// bottom) within 1% of its width.
+func TestDetectTurnedCamera(t *testing.T) {
+	t.Parallel()
+	r := sampleRenderer(t)
+	for _, seed := range []int64{904002721, 904002739, 904002744} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			sc, err := r.Scene(seed, synth.SceneOptions{JPEGQuality: 85, MaxRollDeg: 90})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(sc.Truth.RollDeg) < 45 {
+				t.Fatalf("the camera turned %.1f°: the scene no longer tests a turned camera", sc.Truth.RollDeg)
+			}
+			frame, err := gocv.ImageToMatRGB(image.Image(sc.Image))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer frame.Close()
+			truth := sc.Truth.Corners
+			c, err := Detect(frame, Options{Geometry: sc.Truth.Geometry})
+			if err != nil {
+				t.Fatalf("camera turned %.0f°: no realm (%v)", sc.Truth.RollDeg, err)
+			}
+			if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("camera turned %.0f°: corners %.2f%% of the realm's width off (found %v, truth %v)", sc.Truth.RollDeg, 100*e, fmtQuad(c.Corners), fmtQuad(truth))
+			}
+		})
+	}
+}
+
+// TestOrientCornersTurned reads the corners of a realm turned in the image
+// plane by a camera turned any way: south is the long side nearer the image
+// bottom (a realm turned more than a quarter turn is read with south and
+// north swapped), and within quarterTurnBand of a quarter turn it is the
+// long side on the image's left, whichever side is a hair lower;
+// NorthAtBottom reads every view turned half round.
+func TestOrientCornersTurned(t *testing.T) {
+	t.Parallel()
+	g := models.DefaultRealm()
+	w, hh := g.WidthMM(), g.HeightMM()
+	// turned is the realm seen top-down, turned deg clockwise on screen
+	// about the frame's centre, with its true corners.
+	turned := func(deg float64) (homography, models.Quad) {
+		a := deg * math.Pi / 180
+		c, s := math.Cos(a), math.Sin(a)
+		const k = 1.2 // px per mm
+		// realm mm (x east, y north) → image, north up, then turned.
+		h := homography{k * c, k * s, 640 - k*(c*w/2+s*hh/2), k * s, -k * c, 360 - k*(s*w/2-c*hh/2), 0, 0, 1}
+		var q models.Quad
+		for i, p := range realmCorners(g) {
+			q[i] = h.Apply(p)
+		}
+		return h, q
+	}
+	half := func(q models.Quad) models.Quad { return models.Quad{q[2], q[3], q[0], q[1]} }
+	for _, tc := range []struct {
+		deg     float64
+		swapped bool // the true south is not the side read as south
+	}{
+		{0, false}, {30, false}, {-60, false}, {80, false}, {-85, false},
+		{100, true}, {-120, true}, {180, true},
+		// A quarter turn: south on the left.
+		{90, false}, {-90, true},
+		// Within the band: the left side, not the one a hair lower.
+		{88.5, false}, {-88.5, true}, {91.5, false}, {-91.5, true},
+	} {
+		t.Run(fmt.Sprint(tc.deg), func(t *testing.T) {
+			h, truth := turned(tc.deg)
+			want := truth
+			if tc.swapped {
+				want = half(truth)
+			}
+			// Any of the lattice's symmetric readings gives the same corners.
+			for _, sym := range []homography{
+				{1, 0, 0, 0, 1, 0, 0, 0, 1},
+				{-1, 0, w, 0, -1, hh, 0, 0, 1},
+				{-1, 0, w, 0, 1, 0, 0, 0, 1},
+				{1, 0, 0, 0, -1, hh, 0, 0, 1},
+			} {
+				hs := sym.Then(h)
+				if got := orientCorners(hs, g, false); cornerError(got, want) > 1e-6 {
+					t.Errorf("south at the bottom: got %v, want %v", fmtQuad(got), fmtQuad(want))
+				}
+				if got := orientCorners(hs, g, true); cornerError(got, half(want)) > 1e-6 {
+					t.Errorf("north at the bottom: got %v, want %v", fmtQuad(got), fmtQuad(half(want)))
+				}
+			}
+		})
+	}
+}
