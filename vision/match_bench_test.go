@@ -34,7 +34,7 @@ func preciseThreadCPU() time.Duration {
 func BenchmarkMatchStages(b *testing.B) {
 	a, gray, f := benchFeatures(b)
 	if env := os.Getenv("TABLECAM_STILL"); env != "" {
-		g, v := stillTopGrayB(b, env)
+		g, v := stillTopGray(b, env)
 		gray = g
 		_ = v
 		var err error
@@ -177,27 +177,6 @@ func BenchmarkMatchStills(b *testing.B) {
 		match = append(match, t)
 	}
 	b.Logf("matching total median %7.2f", median(match))
-}
-
-func stillTopGrayB(b *testing.B, name string) (gocv.Mat, *view) {
-	dir := filepath.Join("..", "samples", "stills")
-	truth, err := synth.LoadSceneTruth(filepath.Join(dir, name+".json"))
-	if err != nil {
-		b.Skip(err)
-	}
-	frame := gocv.IMRead(filepath.Join(dir, name+".jpg"), gocv.IMReadColor)
-	defer frame.Close()
-	cal, err := calibration.FromCorners(truth.Corners, frame.Cols(), frame.Rows())
-	if err != nil {
-		b.Fatal(err)
-	}
-	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	top := v.warp(frame)
-	defer top.Close()
-	return grayOf(top), v
 }
 
 // BenchmarkLSHLookups times, in CPU time on one thread, the hash-table

@@ -56,8 +56,12 @@ func stepSharpness(pix []byte, w, h int, shown []models.Point, hist []int) (shar
 }
 
 // axisSharpness is an image's sharpness along its rows and along its
-// columns apart (see stepSharpness).
-type axisSharpness struct{ rows, cols float64 }
+// columns apart (see stepSharpness). unmeasured is set when either had too
+// few steps to tell (and counts as sharp).
+type axisSharpness struct {
+	rows, cols float64
+	unmeasured bool
+}
 
 // softer is the softer axis's sharpness: the image's.
 func (s axisSharpness) softer() float64 { return math.Min(s.rows, s.cols) }
@@ -93,7 +97,7 @@ func stepSharpnessByAxis(pix []byte, w, h int, shown []models.Point, hist []int)
 	if nc >= stepsNeeded {
 		sc = ninetieth(cols, nc)
 	}
-	return axisSharpness{sr, sc}, nr + nc, hist
+	return axisSharpness{sr, sc, nr < stepsNeeded || nc < stepsNeeded}, nr + nc, hist
 }
 
 // stepReachPx is how far inside the polygon shown a step's pixels all lie:
@@ -208,10 +212,11 @@ func cannyThresholds(s float64) (low, high float64) {
 // dark rim rather than its side. Its top-down grey image is sharpened (an
 // unsharp mask: the image less a share of its blurred self) before any card
 // is read in it: the steps get back much of their height over a pixel or
-// two, and with it the corners and the sides. A frame soft along one
-// direction only was smeared by a motion, which spreads a step evenly
-// over the smear's length: a mask would draw every side twice, so such a
-// frame is read as it is.
+// two, and with it the corners and the sides. A frame smeared by a
+// motion, which spreads a step evenly over the smear's length, has the
+// smear undone instead when it is found (motion.go): a mask would draw
+// every side twice. A frame soft along one direction only whose smear is
+// not found is read as it is.
 const (
 	// sharpenBelow: a frame is sharpened when both its rows and its
 	// columns are softer than this (a blur of about 1.7 top-down pixels).
@@ -228,25 +233,45 @@ const (
 func viewSharpness(gray gocv.Mat, v *view, hist []int) (s axisSharpness, buf []int, ok bool) {
 	pix, err := gray.DataPtrUint8()
 	if err != nil || gray.Channels() != 1 || len(pix) != gray.Rows()*gray.Cols() {
-		return axisSharpness{1, 1}, hist, false
+		return axisSharpness{1, 1, true}, hist, false
 	}
-	var shown []models.Point // the whole image when the frame's horizon crosses it
-	if gray.Cols() == v.size.X && gray.Rows() == v.size.Y {
-		shown, _ = inFramePolygon(v, 0)
-	}
-	s, _, buf = stepSharpnessByAxis(pix, gray.Cols(), gray.Rows(), shown, hist)
+	s, _, buf = stepSharpnessByAxis(pix, gray.Cols(), gray.Rows(), shownPart(gray, v), hist)
 	return s, buf, true
 }
 
-// sharpenIfSoft sharpens the top-down grey image gray of view v in place
-// when it is soft in both directions (see sharpenBelow), blurring into
-// the buffer blurred, and reports whether it did, with the sharpness of
+// shownPart is the part of the top-down image gray of view v that the
+// camera frame shows (see inFramePolygon); nil, for all of it, when the
+// frame's horizon crosses the image or gray is not v's whole image.
+func shownPart(gray gocv.Mat, v *view) []models.Point {
+	if gray.Cols() != v.size.X || gray.Rows() != v.size.Y {
+		return nil
+	}
+	shown, _ := inFramePolygon(v, 0)
+	return shown
+}
+
+// sharpenIfSoft undoes the smear of the top-down grey image gray of view
+// v, in place, when it is smeared by a motion (see findMotionSmear), or
+// else sharpens it when it is soft in both directions (see sharpenBelow),
+// blurring into the buffer blurred, and reports whether it did either, with the sharpness of
 // gray as it leaves it (measured again when sharpened; that of a sharp
 // image when gray is not one viewSharpness measures). hist is a buffer to
 // reuse (may be nil); it is returned.
 func sharpenIfSoft(gray, blurred *gocv.Mat, v *view, hist []int) (sharpened bool, s axisSharpness, buf []int) {
 	s, hist, ok := viewSharpness(*gray, v, hist)
-	if !ok || s.sharper() >= sharpenBelow {
+	if !ok {
+		return false, s, hist
+	}
+	// The cepstrum of a frame with too few steps to measure is that of its
+	// noise and of little else.
+	if s.softer() < motionBelow && !s.unmeasured {
+		if m, ok := findMotionSmear(*gray, shownPart(*gray, v)); ok {
+			m.undo(gray)
+			s, hist, _ = viewSharpness(*gray, v, hist)
+			return true, s, hist
+		}
+	}
+	if s.sharper() >= sharpenBelow {
 		return false, s, hist
 	}
 	sigma := unsharpSigmaMM * v.pxPerMM

@@ -306,7 +306,7 @@ func scaledQuad(q models.Quad, f float64) models.Quad {
 // top-down image (a bundled still's, blurred by 3 px), the measuring of its
 // sharpness before and after included.
 func BenchmarkSharpenIfSoft(b *testing.B) {
-	soft, v := stillTopGrayB(b, "0000") // match_bench_test.go
+	soft, v := stillTopGray(b, "0000") // stable_test.go
 	defer soft.Close()
 	gocv.GaussianBlur(soft, &soft, image.Point{}, 3, 3, gocv.BorderReplicate)
 	img, blurred := gocv.NewMat(), gocv.NewMat()

@@ -14,7 +14,7 @@ import (
 
 // stillFrame loads a bundled still, its truth and its truth calibration
 // (caller closes the frame); it skips the test when the stills are absent.
-func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration, *synth.SceneTruth) {
+func stillFrame(t testing.TB, name string) (gocv.Mat, *calibration.Calibration, *synth.SceneTruth) {
 	t.Helper()
 	dir := filepath.Join("..", "samples", "stills")
 	truth, err := synth.LoadSceneTruth(filepath.Join(dir, name+".json"))
@@ -36,7 +36,7 @@ func stillFrame(t *testing.T, name string) (gocv.Mat, *calibration.Calibration, 
 // stillTopGray is a bundled still's top-down grey image, warped through its
 // truth calibration at the analyzer's default scale, with its view (caller
 // closes the image).
-func stillTopGray(t *testing.T, name string) (gocv.Mat, *view) {
+func stillTopGray(t testing.TB, name string) (gocv.Mat, *view) {
 	t.Helper()
 	frame, cal, _ := stillFrame(t, name)
 	defer frame.Close()

@@ -266,7 +266,7 @@ func cpuPerOp(b *testing.B, f func()) {
 func equalizedStillsB(b *testing.B) []gocv.Mat {
 	var images []gocv.Mat
 	for _, name := range []string{"0003", "0010", "0027", "0050", "0077"} {
-		gray, v := stillTopGrayB(b, name)
+		gray, v := stillTopGray(b, name)
 		eq := gocv.NewMat()
 		b.Cleanup(func() { eq.Close() })
 		e := newContrastEqualizer(v.pxPerMM)

@@ -1,0 +1,342 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// A camera that moves while it exposes (a knock on the table, a hand-held
+// phone, a stand that sways) smears the whole frame along one line: every
+// step is spread evenly over the smear's length, the cards' sides across
+// it fade and their print runs together. Such a smear can be undone, to a
+// good degree, once its length and direction are known.
+//
+// Both are read from the image's cepstrum (the Fourier transform of the log
+// of its power spectrum). A smear over L pixels multiplies the spectrum by
+// a sinc whose zeros repeat every 1/L along the smear's direction; in the
+// log they are deep, evenly spaced troughs, which the cepstrum turns into
+// a sharp negative peak at L pixels from its origin, in that direction.
+// A sharp image, or one blurred evenly (out of focus), has no such peak:
+// its log spectrum falls smoothly. The peak is looked for in the mean log
+// spectrum of a few windows spread over the part of the realm the frame
+// shows, so that cards, mat and print all contribute.
+//
+// The smear is then undone by a Wiener filter: the image's spectrum is
+// divided by the smear's, except where the smear's is so small that the
+// division would only raise the noise.
+const (
+	// motionBelow: only a frame whose softer axis is below this sharpness
+	// (see stepSharpness) is looked at for a smear; a sharp frame has
+	// none worth undoing, and is spared the transforms.
+	motionBelow = 0.75
+	// motionWindow is the side of the windows (pixels, a power of two)
+	// whose spectra are averaged, motionWindowsMost the most windows
+	// used (see motionWindows).
+	motionWindow      = 256
+	motionWindowsMost = 9
+	// The cepstrum's deepest point is looked for between
+	// motionSearchFrom and motionLongest top-down pixels from its origin
+	// (a longer smear would not be a frame anyone reads), and a smear is
+	// undone when it is at least motionShortest long. A shorter smear
+	// costs the outline and keypoint searches little (their thresholds
+	// scale down for it, sharpness.go), and near the cepstrum's origin a
+	// warp's resampling or a mat's weave makes peaks as deep as a
+	// smear's. A short smear's peak is found where it is, not taken for
+	// its echo at twice its length.
+	motionSearchFrom, motionShortest, motionLongest = 4, 8, 40
+	// motionPeakZ is how far below the mean of the cepstrum's ring (3 to
+	// motionLongest pixels from its origin) the peak must lie, in standard
+	// deviations of the ring. Smeared frames lie at 2.8-7, sharp and
+	// evenly blurred ones mostly below 2.5 but up to 3.3.
+	motionPeakZ = 2.5
+	// A smear to undo leaves the steps met along it at most smearedAlong
+	// sharp (a smear of 8 pixels or more: 0.37-0.47 measured), and those
+	// met across it at least smearSharperAcross sharper. A frame soft
+	// all over (0.35-0.45 both ways), or a sharp one whose cepstrum shows
+	// a peak (0.55-0.65 along), is left to the steps below.
+	smearedAlong       = 0.5
+	smearSharperAcross = 0.1
+	// wienerNoise is the Wiener filter's noise to signal power: the
+	// least power the smear's spectrum is divided by (its power is 1 at
+	// the origin). Less undoes more of the smear but raises the noise
+	// and the rings about every step: on smeared frames, 0.01 found
+	// more cards but named fewer than 0.04, and 0.15 found fewer.
+	wienerNoise = 0.04
+)
+
+// motionSmear is a straight smear of the top-down image: its length in
+// pixels, its direction (radians, image axes: x right, y down), how
+// clearly the cepstrum shows it (z, see motionPeakZ) and the image's
+// sharpness along it and across it (see sharpnessAlong).
+type motionSmear struct {
+	length, angle, z float64
+	along, across    float64
+}
+
+// findMotionSmear looks for a straight smear in the top-down grey image
+// gray, within the convex polygon shown (nil: all of it), and reports
+// whether it found one to undo (see motionPeakZ, smearedAlong and
+// smearSharperAcross).
+func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok bool) {
+	w, h := gray.Cols(), gray.Rows()
+	pix, err := gray.DataPtrUint8()
+	if err != nil || gray.Channels() != 1 || w < motionWindow || h < motionWindow {
+		return smear, false
+	}
+	const n = motionWindow
+	var hann [n]float64
+	for i := range hann {
+		hann[i] = 0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(n-1))
+	}
+	logPower := make([]float64, n*n)
+	win := gocv.NewMatWithSize(n, n, gocv.MatTypeCV32F)
+	defer win.Close()
+	spec := gocv.NewMat()
+	defer spec.Close()
+	windows := 0
+	for _, at := range motionWindows(w, h, shown) {
+		x0, y0 := at.X, at.Y
+		f, _ := win.DataPtrFloat32()
+		mean := 0.0
+		for y := range n {
+			for _, p := range pix[(y0+y)*w+x0 : (y0+y)*w+x0+n] {
+				mean += float64(p)
+			}
+		}
+		mean /= n * n
+		for y := range n {
+			row := pix[(y0+y)*w+x0 : (y0+y)*w+x0+n]
+			for x, p := range row {
+				f[y*n+x] = float32((float64(p) - mean) * hann[x] * hann[y])
+			}
+		}
+		gocv.DFT(win, &spec, gocv.DftComplexOutput)
+		s, _ := spec.DataPtrFloat32()
+		for k := range logPower {
+			re, im := float64(s[2*k]), float64(s[2*k+1])
+			logPower[k] += math.Log(re*re + im*im + 1e-3)
+		}
+		windows++
+	}
+	if windows < 2 {
+		return smear, false
+	}
+	f, _ := win.DataPtrFloat32()
+	for k, p := range logPower {
+		f[k] = float32(p / float64(windows))
+	}
+	gocv.DFT(win, &spec, gocv.DftComplexOutput)
+	c, _ := spec.DataPtrFloat32()
+	at := func(dx, dy int) float64 { return float64(c[2*(((dy+n)%n)*n+(dx+n)%n)]) }
+	// The cepstrum is symmetric about its origin: half the ring is enough.
+	var sum, sum2 float64
+	count := 0
+	best, bx, by := math.Inf(1), 0, 0
+	for dy := -motionLongest; dy <= motionLongest; dy++ {
+		for dx := 0; dx <= motionLongest; dx++ {
+			r := math.Hypot(float64(dx), float64(dy))
+			if r < 3 || r > motionLongest || (dx == 0 && dy < 0) {
+				continue
+			}
+			v := at(dx, dy)
+			sum, sum2, count = sum+v, sum2+v*v, count+1
+			if r >= motionSearchFrom && v < best {
+				best, bx, by = v, dx, dy
+			}
+		}
+	}
+	mean := sum / float64(count)
+	sd := math.Sqrt(math.Max(sum2/float64(count)-mean*mean, 1e-12))
+	// The peak's place to a fraction of a pixel: the vertex of the
+	// parabola through it and its neighbours, along each axis.
+	vertex := func(before, at, after float64) float64 {
+		if d := before - 2*at + after; d > 0 {
+			return math.Max(-0.5, math.Min(0.5, (before-after)/(2*d)))
+		}
+		return 0
+	}
+	px := float64(bx) + vertex(at(bx-1, by), best, at(bx+1, by))
+	py := float64(by) + vertex(at(bx, by-1), best, at(bx, by+1))
+	smear = motionSmear{
+		length: math.Hypot(px, py),
+		angle:  math.Atan2(py, px),
+		z:      (mean - best) / sd,
+	}
+	if smear.z < motionPeakZ || smear.length < motionShortest {
+		return smear, false
+	}
+	// The cepstrum's peak alone is not proof: a mat's weave or a warp's
+	// resampling can make one too. A smear also leaves the steps met
+	// along it soft and those met across it sharper.
+	smear.along, smear.across = sharpnessAlong(pix, w, h, shown, smear.angle)
+	return smear, smear.along <= smearedAlong && smear.across-smear.along >= smearSharperAcross
+}
+
+// motionWindows gives the top-left corners of the windows whose spectra
+// are averaged: of the windows half a window apart over the w×h image,
+// those wholly within the polygon shown, at most motionWindowsMost of them,
+// spread evenly through the list.
+func motionWindows(w, h int, shown []models.Point) []image.Point {
+	const n, step = motionWindow, motionWindow / 2
+	var within []image.Point
+	for y0 := 0; y0+n <= h; y0 += step {
+		for x0 := 0; x0+n <= w; x0 += step {
+			if rectWithin(shown, x0, y0, n) {
+				within = append(within, image.Pt(x0, y0))
+			}
+		}
+	}
+	if len(within) <= motionWindowsMost {
+		return within
+	}
+	picked := make([]image.Point, motionWindowsMost)
+	for i := range picked {
+		picked[i] = within[i*(len(within)-1)/(motionWindowsMost-1)]
+	}
+	return picked
+}
+
+// rectWithin reports whether the n×n square at (x0, y0) lies within the
+// convex polygon shown (always, without one).
+func rectWithin(shown []models.Point, x0, y0, n int) bool {
+	if len(shown) < 3 {
+		return true
+	}
+	for _, c := range [][2]int{{x0, y0}, {x0 + n, y0}, {x0 + n, y0 + n}, {x0, y0 + n}} {
+		if !insideConvex(shown, float64(c[0]), float64(c[1])) {
+			return false
+		}
+	}
+	return true
+}
+
+// insideConvex reports whether (x, y) lies within the convex polygon poly.
+func insideConvex(poly []models.Point, x, y float64) bool {
+	sign := 0.0
+	for i := range poly {
+		p, q := poly[i], poly[(i+1)%len(poly)]
+		cross := (q.X-p.X)*(y-p.Y) - (q.Y-p.Y)*(x-p.X)
+		if cross == 0 {
+			continue
+		}
+		if sign == 0 {
+			sign = math.Copysign(1, cross)
+		} else if math.Copysign(1, cross) != sign {
+			return false
+		}
+	}
+	return true
+}
+
+// undo removes the smear from the grey image gray, in place, by a Wiener
+// filter.
+func (m motionSmear) undo(gray *gocv.Mat) { m.undoWith(gray, wienerNoise) }
+
+// undoWith is undo with the Wiener filter's noise to signal power given.
+func (m motionSmear) undoWith(gray *gocv.Mat, noise float64) {
+	w, h := gray.Cols(), gray.Rows()
+	// Padded by reflection to a size the transform is quick at, so that
+	// the image's sides do not wrap round onto each other.
+	pad := int(math.Ceil(m.length)) + 2
+	W, H := gocv.GetOptimalDFTSize(w+2*pad), gocv.GetOptimalDFTSize(h+2*pad)
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(*gray, &padded, pad, H-h-pad, pad, W-w-pad, gocv.BorderReflect, color.RGBA{})
+	fl := gocv.NewMat()
+	defer fl.Close()
+	padded.ConvertTo(&fl, gocv.MatTypeCV32F)
+	img := gocv.NewMat()
+	defer img.Close()
+	gocv.DFT(fl, &img, gocv.DftComplexOutput)
+
+	// The smear, a line of the given length through the origin, has the
+	// spectrum sinc(length·f), f the frequency along the line's direction:
+	// real, as the line is symmetric. With πL·f = A(u) + B(v), the sines
+	// and cosines of A and B are worked out once per column and per row.
+	sinA, cosA := make([]float64, W), make([]float64, W)
+	sinB, cosB := make([]float64, H), make([]float64, H)
+	fA, fB := make([]float64, W), make([]float64, H)
+	cos, sin := math.Cos(m.angle), math.Sin(m.angle)
+	wrapped := func(k, n int) float64 { // frequency of DFT index k of n, in cycles per pixel
+		if 2*k >= n {
+			k -= n
+		}
+		return float64(k) / float64(n)
+	}
+	for u := range W {
+		fA[u] = wrapped(u, W) * cos
+		sinA[u], cosA[u] = math.Sincos(math.Pi * m.length * fA[u])
+	}
+	for v := range H {
+		fB[v] = wrapped(v, H) * sin
+		sinB[v], cosB[v] = math.Sincos(math.Pi * m.length * fB[v])
+	}
+	g, _ := img.DataPtrFloat32()
+	for v := range H {
+		row := g[2*v*W : 2*(v+1)*W]
+		for u := range W {
+			h := 1.0 // the smear's spectrum
+			if f := fA[u] + fB[v]; f != 0 {
+				h = (sinA[u]*cosB[v] + cosA[u]*sinB[v]) / (math.Pi * m.length * f)
+			}
+			// The Wiener filter, scaled so that the image's mean (the
+			// smear's spectrum is 1 there) passes unchanged.
+			gain := float32(h * (1 + noise) / (h*h + noise))
+			row[2*u] *= gain
+			row[2*u+1] *= gain
+		}
+	}
+	gocv.DFT(img, &fl, gocv.DftInverse|gocv.DftScale|gocv.DftRealOutput)
+	roi := fl.Region(image.Rect(pad, pad, pad+w, pad+h))
+	defer roi.Close()
+	roi.ConvertTo(gray, gocv.MatTypeCV8U)
+}
+
+// sharpnessAlong measures the sharpness (see stepSharpness) of the w×h grey
+// image pix along lines in the direction angle (radians, image axes) and
+// across them, within the convex polygon shown (nil: all of the image).
+// A straight smear softens the steps met along its direction and leaves
+// those met across it as sharp as they were.
+func sharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (along, across float64) {
+	hist := make([]int, sharpnessBins)
+	measure := func(a float64) float64 {
+		clear(hist)
+		ux, uy := math.Cos(a), math.Sin(a)
+		vx, vy := -uy, ux
+		cx, cy := float64(w)/2, float64(h)/2
+		reach := math.Hypot(float64(w), float64(h)) / 2
+		run := make([]byte, 0, 2*int(reach)+1)
+		steps := 0
+		flush := func() {
+			if len(run) > 2*stepReachPx {
+				steps += lineSteps(run, 0, 1, len(run), hist)
+			}
+			run = run[:0]
+		}
+		for s := -reach; s <= reach; s += stepSampleEvery {
+			for t := -reach; t <= reach; t++ {
+				x, y := cx+s*vx+t*ux, cy+s*vy+t*uy
+				if x < 0 || y < 0 || x > float64(w-1) || y > float64(h-1) || (len(shown) >= 3 && !insideConvex(shown, x, y)) {
+					flush()
+					continue
+				}
+				x0, y0 := int(x), int(y)
+				x1, y1 := min(x0+1, w-1), min(y0+1, h-1)
+				fx, fy := x-float64(x0), y-float64(y0)
+				p := (1-fy)*((1-fx)*float64(pix[y0*w+x0])+fx*float64(pix[y0*w+x1])) +
+					fy*((1-fx)*float64(pix[y1*w+x0])+fx*float64(pix[y1*w+x1]))
+				run = append(run, byte(p+0.5))
+			}
+			flush()
+		}
+		if steps < stepsNeeded {
+			return 1
+		}
+		return ninetieth(hist, steps)
+	}
+	return measure(angle), measure(angle + math.Pi/2)
+}
