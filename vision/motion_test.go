@@ -152,13 +152,8 @@ func TestSmearedFramesShowCards(t *testing.T) {
 		}
 		total.add(s)
 	}
-	t.Logf("smeared stills: %d of %d cards at least half visible found, %d of %d fully visible named", total.found50, total.visible50, total.fullNamed, total.full)
-	if float64(total.found50) < 0.9*float64(total.visible50) {
-		t.Errorf("%d of %d cards at least half visible found, want ≥ 90%%", total.found50, total.visible50)
-	}
-	if float64(total.fullNamed) < 0.9*float64(total.full) {
-		t.Errorf("%d of %d fully visible cards named, want ≥ 90%%", total.fullNamed, total.full)
-	}
+	// 43 of 45 found and 35 of 37 named; 38 and 31 without the undo.
+	wantStillShare(t, "smeared stills", total, 0.9) // sharpness_test.go
 }
 
 // BenchmarkFindMotionSmear measures the search for a smear in a soft

@@ -283,13 +283,22 @@ func TestLowResolutionSoftFrames(t *testing.T) {
 		}
 		total.add(s)
 	}
-	t.Logf("640 px soft stills: %d of %d cards at least half visible found, %d of %d fully visible named", total.found50, total.visible50, total.fullNamed, total.full)
-	// 60 of 75 found and 49 of 60 named; 51 and 41 without sharpening.
-	if float64(total.found50) < 0.75*float64(total.visible50) {
-		t.Errorf("%d of %d cards at least half visible found, want ≥ 75%%", total.found50, total.visible50)
+	// 63 of 75 found and 52 of 60 named (60 and 49 when sharpening came
+	// in, 51 and 41 without it then).
+	wantStillShare(t, "640 px soft stills", total, 0.75)
+}
+
+// wantStillShare logs the cards found and named in stills read altered
+// (what), and fails the test when less than the share given of the cards
+// at least half visible were found, or of the fully visible ones named.
+func wantStillShare(t *testing.T, what string, total stillScore, share float64) {
+	t.Helper()
+	t.Logf("%s: %d of %d cards at least half visible found, %d of %d fully visible named", what, total.found50, total.visible50, total.fullNamed, total.full)
+	if float64(total.found50) < share*float64(total.visible50) {
+		t.Errorf("%s: %d of %d cards at least half visible found, want ≥ %.0f%%", what, total.found50, total.visible50, 100*share)
 	}
-	if float64(total.fullNamed) < 0.75*float64(total.full) {
-		t.Errorf("%d of %d fully visible cards named, want ≥ 75%%", total.fullNamed, total.full)
+	if float64(total.fullNamed) < share*float64(total.full) {
+		t.Errorf("%s: %d of %d fully visible cards named, want ≥ %.0f%%", what, total.fullNamed, total.full, 100*share)
 	}
 }
 
