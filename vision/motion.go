@@ -236,10 +236,7 @@ func insideConvex(poly []models.Point, x, y float64) bool {
 
 // undo removes the smear from the grey image gray, in place, by a Wiener
 // filter.
-func (m motionSmear) undo(gray *gocv.Mat) { m.undoWith(gray, wienerNoise) }
-
-// undoWith is undo with the Wiener filter's noise to signal power given.
-func (m motionSmear) undoWith(gray *gocv.Mat, noise float64) {
+func (m motionSmear) undo(gray *gocv.Mat) {
 	w, h := gray.Cols(), gray.Rows()
 	// Padded by reflection to a size the transform is quick at, so that
 	// the image's sides do not wrap round onto each other.
@@ -287,7 +284,7 @@ func (m motionSmear) undoWith(gray *gocv.Mat, noise float64) {
 			}
 			// The Wiener filter, scaled so that the image's mean (the
 			// smear's spectrum is 1 there) passes unchanged.
-			gain := float32(h * (1 + noise) / (h*h + noise))
+			gain := float32(h * (1 + wienerNoise) / (h*h + wienerNoise))
 			row[2*u] *= gain
 			row[2*u+1] *= gain
 		}
