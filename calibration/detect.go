@@ -104,6 +104,15 @@ func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeome
 		return edge, true
 	}
 	f, ok := detectFaint(gray, rm, faint, g, []gridFit{edge})
+	if latticeTurned(edge.h, g) {
+		// A turned lattice on edges: the profile search reads the frame
+		// turned too, and its turned lattice stands in for the upright
+		// one as in detectStraightVia (see detectFaintAs).
+		ft, okt := detectFaintAs(gray, rm, faint, g, true, []gridFit{edge})
+		if ft.h != (homography{}) && (okt && !ok || f.h == (homography{}) || ft.score > f.score+splitMargin) {
+			f, ok = ft, okt
+		}
+	}
 	if f.h == (homography{}) || shiftedAlias(edge.h, f.h, g) {
 		return edge, true
 	}
@@ -343,7 +352,7 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 	if hasCol {
 		rm.colour = &col
 	}
-	fromMarks, viaProfiles := false, false
+	fromMarks, viaProfiles, turned := false, false, false
 	var refused []homography
 	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {
 		best, err = fitGrid(gray, faint, g, th)
@@ -374,6 +383,19 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 			// cards (see pinholeBordered).
 			if hasCol {
 				ok = pinholeBordered(rm, col, f, g)
+			}
+		}
+		if !ok || f.score < ridgeLineCap-splitMargin {
+			// A camera turned more than an eighth of a turn (see
+			// detectFaintAs): its lattice replaces an upright one
+			// only when its lines are more clearly drawn by
+			// splitMargin.
+			ft, okt := detectFaintAs(gray, rm, faint, g, true, seeds)
+			if !okt && ft.h != (homography{}) && hasCol {
+				okt = pinholeBordered(rm, col, ft, g)
+			}
+			if okt && (!ok || ft.score > f.score+splitMargin) {
+				f, ok, turned = ft, true, true
 			}
 		}
 		if ok {
@@ -411,7 +433,7 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 		// rows of tokens and over bare cloth: the realm's own lattice
 		// may be the profile search's next best (see bareGridLines).
 		refused = append(refused, best.h, settled.h)
-		f, ok := detectFaint(gray, rm, faint, g, seeds, refused...)
+		f, ok := detectFaintAs(gray, rm, faint, g, turned, seeds, refused...)
 		if !ok {
 			break
 		}

@@ -77,6 +77,19 @@ const maxFocalWidths = 3.0
 // confirms it, or of minBorderedRidgeScore when its grid ends at its
 // border (see endsAtBorder).
 func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, seeds []gridFit, refused ...homography) (gridFit, bool) {
+	return detectFaintAs(gray, rm, em, g, false, seeds, refused...)
+}
+
+// detectFaintAs is detectFaint for one reading of the frame: lattices
+// whose long sides both run within 45° of the image's horizontal (a camera
+// turned less than an eighth of a turn from the side it looks from), or,
+// when turned, not. The two readings are searched apart, and Detect asks
+// the turned one only when the upright one finds no realm, or one whose
+// lines a turned lattice shows more clearly (see detectStraightVia): the
+// profiles along the frame's two line directions give lattices of both
+// readings, and in one search a turned lattice over an upright realm's
+// bowed or smeared lines (a lens, a moving camera) outscored the realm.
+func detectFaintAs(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, turned bool, seeds []gridFit, refused ...homography) (gridFit, bool) {
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
 	var pairs []vpPair
 	minLen := math.Max(20, 0.035*w)
@@ -133,7 +146,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 	}
 	for _, p := range pairs {
 		for _, h := range profileCandidates(gray, p.a, p.b, g) {
-			if q := quadOfLattice(h, g); !acrossImage(q[0], q[1]) || !acrossImage(q[3], q[2]) || !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency || sameAsAny(h, refused, g) {
+			if latticeTurned(h, g) != turned || !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency || sameAsAny(h, refused, g) {
 				continue
 			}
 			fits = append(fits, gridFit{h: h, score: score(h)})
@@ -181,6 +194,14 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 		return best, false
 	}
 	return best, true
+}
+
+// latticeTurned says whether the long sides of lattice h's realm run
+// nearer the image's vertical than its horizontal (either of them: the
+// realm's outline seen in steep perspective may be a trapezium).
+func latticeTurned(h homography, g models.RealmGeometry) bool {
+	q := quadOfLattice(h, g)
+	return !acrossImage(q[0], q[1]) || !acrossImage(q[3], q[2])
 }
 
 // preferShiftOnLines replaces lattice h by its neighbour one cell over

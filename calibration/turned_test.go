@@ -107,3 +107,45 @@ func TestOrientCornersTurned(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectTurnedFaintGrid renders the sample renderer's scenes of cameras
+// turned 70–92° in the image plane over faint grids on busy art, where no
+// lattice on edges is believed and the realm is read off the lines'
+// profiles: the realm must be found (any orientation; see orientCorners)
+// within 1% of its width. The profile search read only lattices lying
+// across the frame: it found no realm in one (70°), and in the others took
+// a lattice across the frame over card edges and the realm's columns, a
+// wrong realm, although the turned realm's lines are far more clearly
+// drawn.
+func TestDetectTurnedFaintGrid(t *testing.T) {
+	t.Parallel()
+	r := sampleRenderer(t)
+	for _, tc := range []struct {
+		seed    int64
+		maxRoll float64
+		quality int
+	}{{901002739, 180, 90}, {904002726, 90, 85}, {901002734, 180, 90}} {
+		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
+			sc, err := r.Scene(tc.seed, synth.SceneOptions{JPEGQuality: tc.quality, MaxRollDeg: tc.maxRoll})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(sc.Truth.RollDeg) < 60 {
+				t.Fatalf("the camera turned %.1f°: the scene no longer tests a turned camera", sc.Truth.RollDeg)
+			}
+			frame, err := gocv.ImageToMatRGB(image.Image(sc.Image))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer frame.Close()
+			truth := sc.Truth.Corners
+			c, err := Detect(frame, Options{Geometry: sc.Truth.Geometry})
+			if err != nil {
+				t.Fatalf("camera turned %.0f°: no realm (%v)", sc.Truth.RollDeg, err)
+			}
+			if e := cornerError(orientLike(c.Corners, truth), truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("camera turned %.0f°: corners %.2f%% of the realm's width off (found %v, truth %v)", sc.Truth.RollDeg, 100*e, fmtQuad(c.Corners), fmtQuad(truth))
+			}
+		})
+	}
+}
