@@ -33,7 +33,9 @@ const (
 	// (see stepSharpness) is looked at for a smear; a sharper frame has
 	// none worth undoing (smears undone on the independent renderer's
 	// frames left their softer axis at 0.41-0.55), and is spared the
-	// search, about 14 ms on one core (BenchmarkFindMotionSmear).
+	// search: about 2 ms on one core when no smear is found (the quick
+	// look, see glanceWindow), 17 ms when one is
+	// (BenchmarkFindMotionSmear).
 	motionBelow = 0.6
 	// motionWindow is the side of the windows (pixels, a power of two)
 	// whose spectra are averaged, motionWindowsMost the most windows
@@ -83,24 +85,79 @@ type motionSmear struct {
 // gray, within the convex polygon shown (nil: all of it), and reports
 // whether it found one to undo (see motionPeakZ, smearedAlong and
 // smearSharperAcross).
+//
+// A quick look comes first (see glanceWindow): most soft frames have no
+// smear, and are told so at about an eighth of the cost of the full
+// search, which reads the smear's length and direction precisely enough
+// to undo it.
 func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok bool) {
 	w, h := gray.Cols(), gray.Rows()
 	pix, err := gray.DataPtrUint8()
 	if err != nil || gray.Channels() != 1 || w < motionWindow || h < motionWindow {
 		return smear, false
 	}
-	const n = motionWindow
-	var hann [n]float64
+	glance, ok := smearCepstrum(pix, w, h, shown, glanceWindow, false, motionShortest-glanceShorter)
+	if !ok || glance.z < glanceZ || glance.length < motionShortest-glanceShorter {
+		return glance, false
+	}
+	glance.along, glance.across = sharpnessAlong(pix, w, h, shown, glance.angle)
+	if glance.along > smearedAlong+glanceSofter || glance.across-glance.along < smearSharperAcross-glanceSofter {
+		return glance, false
+	}
+	smear, ok = smearCepstrum(pix, w, h, shown, motionWindow, true, motionSearchFrom)
+	if !ok || smear.z < motionPeakZ || smear.length < motionShortest {
+		return smear, false
+	}
+	// The cepstrum's peak alone is not proof: a mat's weave or a warp's
+	// resampling can make one too. A smear also leaves the steps met
+	// along it soft and those met across it sharper.
+	smear.along, smear.across = sharpnessAlong(pix, w, h, shown, smear.angle)
+	return smear, smear.along <= smearedAlong && smear.across-smear.along >= smearSharperAcross
+}
+
+// The quick look (see findMotionSmear) reads the cepstrum of the mean
+// power spectrum of windows of glanceWindow pixels (Welch's method: one log
+// per frequency, not one per window, and windows of a quarter of the
+// pixels), and lets the full search go on only when its deepest peak could
+// be a smear to undo: at least glanceZ deep, at most glanceShorter pixels
+// shorter than motionShortest (and looked for from there on: the deepest
+// of all may be a nearer one of the warp's resampling), with the image at
+// most glanceSofter short of the sharpness rules along and across it. On
+// the soft frames (see motionBelow) of the sample sets and the independent
+// renderer's, every smear the full search undoes passes it (peaks 2.96-6.8
+// deep, 7.7-14.3 px, at most 0.47 sharp along, 0.10 or more sharper
+// across), and 10 of 96 frames without a smear do. Smears up to 24 px
+// still show in its smaller windows (TestFindMotionSmear).
+const (
+	glanceWindow  = 128
+	glanceZ       = 2.0
+	glanceShorter = 1.0
+	glanceSofter  = 0.05
+)
+
+// smearCepstrum reads the deepest peak of the cepstrum of the w×h grey
+// image pix (see findMotionSmear) from up to motionWindowsMost windows of
+// n×n pixels (n even) within the polygon shown: the peak's place (length
+// and angle) and depth (z, see motionPeakZ), the peak looked for from
+// `from` to motionLongest pixels from the origin. logMean takes the mean of
+// the windows' log spectra, else the log of their mean power spectrum
+// (Welch's method, one log per frequency, not one per window). ok is false
+// when fewer than two windows fit.
+func smearCepstrum(pix []byte, w, h int, shown []models.Point, n int, logMean bool, from float64) (smear motionSmear, ok bool) {
+	hann := make([]float64, n)
 	for i := range hann {
 		hann[i] = 0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(n-1))
 	}
-	logPower := make([]float64, n*n)
+	// The spectrum of a real image is symmetric about its origin: its
+	// rows 0 to n/2 hold all of it.
+	half := (n/2 + 1) * n
+	sum := make([]float64, half)
 	win := gocv.NewMatWithSize(n, n, gocv.MatTypeCV32F)
 	defer win.Close()
 	spec := gocv.NewMat()
 	defer spec.Close()
 	windows := 0
-	for _, at := range motionWindows(w, h, shown) {
+	for _, at := range motionWindows(w, h, shown, n) {
 		x0, y0 := at.X, at.Y
 		f, _ := win.DataPtrFloat32()
 		mean := 0.0
@@ -109,18 +166,25 @@ func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok
 				mean += float64(p)
 			}
 		}
-		mean /= n * n
+		mean /= float64(n * n)
 		for y := range n {
-			row := pix[(y0+y)*w+x0 : (y0+y)*w+x0+n]
+			row, out, hy := pix[(y0+y)*w+x0:(y0+y)*w+x0+n], f[y*n:(y+1)*n], hann[y]
 			for x, p := range row {
-				f[y*n+x] = float32((float64(p) - mean) * hann[x] * hann[y])
+				out[x] = float32((float64(p) - mean) * hann[x] * hy)
 			}
 		}
 		gocv.DFT(win, &spec, gocv.DftComplexOutput)
 		s, _ := spec.DataPtrFloat32()
-		for k := range logPower {
-			re, im := float64(s[2*k]), float64(s[2*k+1])
-			logPower[k] += math.Log(re*re + im*im + 1e-3)
+		if logMean {
+			for k := range sum {
+				re, im := float64(s[2*k]), float64(s[2*k+1])
+				sum[k] += math.Log(re*re + im*im + 1e-3)
+			}
+		} else {
+			for k := range sum {
+				re, im := s[2*k], s[2*k+1]
+				sum[k] += float64(re*re + im*im)
+			}
 		}
 		windows++
 	}
@@ -128,14 +192,23 @@ func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok
 		return smear, false
 	}
 	f, _ := win.DataPtrFloat32()
-	for k, p := range logPower {
-		f[k] = float32(p / float64(windows))
+	for k, p := range sum {
+		if logMean {
+			f[k] = float32(p / float64(windows))
+		} else {
+			f[k] = float32(math.Log(p/float64(windows) + 1e-3))
+		}
+	}
+	for v := n/2 + 1; v < n; v++ { // the rows below, from their mirror images
+		for u := range n {
+			f[v*n+u] = f[(n-v)*n+(n-u)%n]
+		}
 	}
 	gocv.DFT(win, &spec, gocv.DftComplexOutput)
 	c, _ := spec.DataPtrFloat32()
 	at := func(dx, dy int) float64 { return float64(c[2*(((dy+n)%n)*n+(dx+n)%n)]) }
 	// The cepstrum is symmetric about its origin: half the ring is enough.
-	var sum, sum2 float64
+	var total, total2 float64
 	count := 0
 	best, bx, by := math.Inf(1), 0, 0
 	for dy := -motionLongest; dy <= motionLongest; dy++ {
@@ -145,14 +218,14 @@ func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok
 				continue
 			}
 			v := at(dx, dy)
-			sum, sum2, count = sum+v, sum2+v*v, count+1
-			if r >= motionSearchFrom && v < best {
+			total, total2, count = total+v, total2+v*v, count+1
+			if r >= from && v < best {
 				best, bx, by = v, dx, dy
 			}
 		}
 	}
-	mean := sum / float64(count)
-	sd := math.Sqrt(math.Max(sum2/float64(count)-mean*mean, 1e-12))
+	mean := total / float64(count)
+	sd := math.Sqrt(math.Max(total2/float64(count)-mean*mean, 1e-12))
 	// The peak's place to a fraction of a pixel: the vertex of the
 	// parabola through it and its neighbours, along each axis.
 	vertex := func(before, at, after float64) float64 {
@@ -163,27 +236,19 @@ func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok
 	}
 	px := float64(bx) + vertex(at(bx-1, by), best, at(bx+1, by))
 	py := float64(by) + vertex(at(bx, by-1), best, at(bx, by+1))
-	smear = motionSmear{
+	return motionSmear{
 		length: math.Hypot(px, py),
 		angle:  math.Atan2(py, px),
 		z:      (mean - best) / sd,
-	}
-	if smear.z < motionPeakZ || smear.length < motionShortest {
-		return smear, false
-	}
-	// The cepstrum's peak alone is not proof: a mat's weave or a warp's
-	// resampling can make one too. A smear also leaves the steps met
-	// along it soft and those met across it sharper.
-	smear.along, smear.across = sharpnessAlong(pix, w, h, shown, smear.angle)
-	return smear, smear.along <= smearedAlong && smear.across-smear.along >= smearSharperAcross
+	}, true
 }
 
-// motionWindows gives the top-left corners of the windows whose spectra
-// are averaged: of the windows half a window apart over the w×h image,
-// those wholly within the polygon shown, at most motionWindowsMost of them,
-// spread evenly through the list.
-func motionWindows(w, h int, shown []models.Point) []image.Point {
-	const n, step = motionWindow, motionWindow / 2
+// motionWindows gives the top-left corners of the n×n windows whose
+// spectra are averaged: of the windows half a window apart over the w×h
+// image, those wholly within the polygon shown, at most motionWindowsMost
+// of them, spread evenly through the list.
+func motionWindows(w, h int, shown []models.Point, n int) []image.Point {
+	step := n / 2
 	var within []image.Point
 	for y0 := 0; y0+n <= h; y0 += step {
 		for x0 := 0; x0+n <= w; x0 += step {
@@ -317,9 +382,17 @@ func sharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (
 			run = run[:0]
 		}
 		for s := -reach; s <= reach; s += stepSampleEvery {
+			// Samples more than a pixel inside the span the line has
+			// within the image and the polygon are taken without testing
+			// each, and those more than a pixel beyond it left out.
+			lo, hi := lineWithin(shown, w, h, cx+s*vx, cy+s*vy, ux, uy)
 			for t := -reach; t <= reach; t++ {
+				if t < lo-1 || t > hi+1 {
+					flush()
+					continue
+				}
 				x, y := cx+s*vx+t*ux, cy+s*vy+t*uy
-				if x < 0 || y < 0 || x > float64(w-1) || y > float64(h-1) || (len(shown) >= 3 && !insideConvex(shown, x, y)) {
+				if (t < lo+1 || t > hi-1) && (x < 0 || y < 0 || x > float64(w-1) || y > float64(h-1) || (len(shown) >= 3 && !insideConvex(shown, x, y))) {
 					flush()
 					continue
 				}
@@ -338,4 +411,44 @@ func sharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (
 		return ninetieth(hist, steps)
 	}
 	return measure(angle), measure(angle + math.Pi/2)
+}
+
+// lineWithin gives the span [lo, hi] of t for which the point (x0, y0) +
+// t·(ux, uy) lies within the w×h image (pixel centres 0 to w-1, 0 to
+// h-1) and the convex polygon shown (when it has three corners or more);
+// lo > hi when there is none.
+func lineWithin(shown []models.Point, w, h int, x0, y0, ux, uy float64) (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	// keep limits t to where a + b·t ≥ 0.
+	keep := func(a, b float64) {
+		switch {
+		case b > 0:
+			lo = math.Max(lo, -a/b)
+		case b < 0:
+			hi = math.Min(hi, -a/b)
+		case a < 0:
+			lo, hi = 1, 0
+		}
+	}
+	keep(x0, ux)
+	keep(float64(w-1)-x0, -ux)
+	keep(y0, uy)
+	keep(float64(h-1)-y0, -uy)
+	if len(shown) < 3 {
+		return lo, hi
+	}
+	area := 0.0
+	for i := range shown {
+		p, q := shown[i], shown[(i+1)%len(shown)]
+		area += p.X*q.Y - q.X*p.Y
+	}
+	sign := math.Copysign(1, area)
+	for i := range shown {
+		p, q := shown[i], shown[(i+1)%len(shown)]
+		// The cross product insideConvex tests, as a + b·t.
+		a := (q.X-p.X)*(y0-p.Y) - (q.Y-p.Y)*(x0-p.X)
+		b := (q.X-p.X)*uy - (q.Y-p.Y)*ux
+		keep(sign*a, sign*b)
+	}
+	return lo, hi
 }
