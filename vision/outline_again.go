@@ -61,6 +61,7 @@ type againBuffers struct {
 	wins       []image.Rectangle // the windows looked at this frame (lookAgain's, for lookAgainHalf)
 	half       *halfBuffers      // at half resolution (outline_faint.go), made when first wanted
 	faint      []models.Quad     // the cards lookAgainHalf found this frame that were reported (image quads)
+	three      []rectangle       // the three-sided cards lookAgain found this frame, for findUnderCards (outline_three.go)
 }
 
 func newAgainBuffers() againBuffers {
@@ -188,10 +189,11 @@ func clipToRect(poly []models.Point, r image.Rectangle) []models.Point {
 // the top of this file) around the segments the side search left
 // (findSidedCards, which must have run this frame), in what no card found
 // (found) explains. dets are the matched cards. The windows it looked in
-// are kept for lookAgainHalf, this frame.
+// are kept for lookAgainHalf, and the three-sided cards it found for
+// findUnderCards (outline_three.go), this frame.
 func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
 	b := &o.again
-	b.wins, b.faint = b.wins[:0], b.faint[:0]
+	b.wins, b.faint, b.three = b.wins[:0], b.faint[:0], b.three[:0]
 	shape := outlineShapeOf(v, models.KindStandard)
 	foundQuads := quadsOfPlaced(found)
 	outer := make([]models.Quad, 0, len(found))
@@ -226,7 +228,7 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 	W, H := gray.Cols(), gray.Rows()
 	b.wins = append(b.wins, againWindows(sides, shape.long, againMarginMM*v.pxPerMM, W, H)...)
 	var out []stackedCard
-	o.lookIn(gray, v, points, dets, found, shows, func(look func(r image.Rectangle, more []segment) bool, _ func([]segment) []segment, _ []models.Quad, _, _ float64) {
+	o.lookIn(gray, v, points, dets, found, shows, true, func(look func(r image.Rectangle, more []segment) bool, _ func([]segment) []segment, _ []models.Quad, _, _ float64) {
 		for _, r := range b.wins {
 			if !look(r, nil) {
 				return
@@ -242,8 +244,10 @@ func (o *outlineFinder) lookAgain(gray gocv.Mat, v *view, points []keypoint, det
 // false when the edges cannot be found; keep leaves out the segments no
 // card's side may lie on; hidden are the quads Canny leaves out (the
 // cards found, less their borders); low and high are the thresholds. Cards found
-// are appended to out.
-func (o *outlineFinder) lookIn(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown, run func(look func(r image.Rectangle, more []segment) bool, keep func([]segment) []segment, hidden []models.Quad, low, high float64), out *[]stackedCard) {
+// are appended to out. With three, the rectangles whose fourth side crosses
+// the quads hidden (threeSidedRectangles) that no card found explains are
+// kept in o.again.three.
+func (o *outlineFinder) lookIn(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown, three bool, run func(look func(r image.Rectangle, more []segment) bool, keep func([]segment) []segment, hidden []models.Quad, low, high float64), out *[]stackedCard) {
 	b := &o.again
 	if len(b.wins) == 0 {
 		return
@@ -291,13 +295,29 @@ func (o *outlineFinder) lookIn(gray gocv.Mat, v *view, points []keypoint, dets [
 			return true
 		}
 		thin := edgeMap{pix: thinPix, w: r.Dx(), h: r.Dy(), off: r.Min}
-		for _, c := range cardsFromSegments(append(keep(ws), more...), thin, grey, v, shape, points, dets, all, quadsOfPlaced(all), cardSized, shows, nil, nil) {
-			if bareMat(c.quad, grid, grey, sideContrastMM*v.pxPerMM, sideGridTolMM*v.pxPerMM) {
-				continue
+		segs := append(keep(ws), more...)
+		take := func(cs []stackedCard) {
+			for _, c := range cs {
+				if bareMat(c.quad, grid, grey, sideContrastMM*v.pxPerMM, sideGridTolMM*v.pxPerMM) {
+					continue
+				}
+				*out = append(*out, c)
+				all = append(all[:len(all):len(all)], placed{c.quad, c.kind})
+				cardSized = append(cardSized, c.quad)
 			}
-			*out = append(*out, c)
-			all = append(all[:len(all):len(all)], placed{c.quad, c.kind})
-			cardSized = append(cardSized, c.quad)
+		}
+		take(cardsFromSegments(segs, thin, grey, v, shape, points, dets, all, quadsOfPlaced(all), cardSized, shows, nil, nil))
+		if three && len(segs) >= 2 { // (cardsFromSegments sorted and may have cut them)
+			if len(segs) > sideMaxSegments {
+				segs = segs[:sideMaxSegments]
+			}
+			skip := func(q models.Quad) bool { return sameCardAsAny(q, cardSized) }
+			rects := threeSidedRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, hiddenAll)
+			for _, c := range keptCards(rects, v, points, dets, all, quadsOfPlaced(all), cardSized, shows) {
+				if !covered(c.quad, quadsOfRects(b.three)) {
+					b.three = append(b.three, rectangle{quad: c.quad, shape: shape})
+				}
+			}
 		}
 		return true
 	}

@@ -112,7 +112,7 @@ func (o *outlineFinder) lookAgainHalf(gray gocv.Mat, v *view, points []keypoint,
 	}
 	shape := outlineShapeOf(v, models.KindStandard)
 	var out []stackedCard
-	o.lookIn(gray, v, points, dets, found, shows, func(look func(r image.Rectangle, more []segment) bool, keep func([]segment) []segment, hidden []models.Quad, low, high float64) {
+	o.lookIn(gray, v, points, dets, found, shows, false, func(look func(r image.Rectangle, more []segment) bool, keep func([]segment) []segment, hidden []models.Quad, low, high float64) {
 		for _, r := range b.wins {
 			hs, err := o.halfSegments(b.half, gray, r, hidden, low, high, sideMinShare*shape.short)
 			if err != nil {

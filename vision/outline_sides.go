@@ -493,6 +493,13 @@ func cardsFromSegments(segs []segment, thin, grey edgeMap, v *view, shape outlin
 		rects = append(rects, unmasked(masked, skip)...)
 		sort.SliceStable(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
 	}
+	return keptCards(rects, v, points, dets, found, foundQuads, cardSized, shows)
+}
+
+// keptCards gives the cards of the rectangles (best first) that no card
+// found (found, foundQuads, cardSized: those of a standard card's size)
+// nor one kept before explains (see cardsFromSegments).
+func keptCards(rects []rectangle, v *view, points []keypoint, dets []detection, found []placed, foundQuads, cardSized []models.Quad, shows faceShown) []stackedCard {
 	var out []stackedCard
 	var taken []models.Quad
 	within := make([]models.Quad, 0, len(found))
@@ -783,34 +790,9 @@ func roughSides(q models.Quad, thin edgeMap, hidden []models.Quad) (on, unmasked
 	on, unmasked = true, len(hidden) > 0
 	someHidden := false
 	for i := range q {
-		a, b := q[i], q[(i+1)%4]
-		l := math.Hypot(b.X-a.X, b.Y-a.Y)
-		n := int(l / sideRoughStepPx)
+		hits, veiled, n := roughSide(q[i], q[(i+1)%4], c, thin, hidden, unmasked)
 		if n < 2 {
 			return false, false
-		}
-		// The side's normal, outward, one pixel long.
-		nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
-		if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
-			nx, ny = -nx, -ny
-		}
-		hits, veiled := 0, 0
-		for j := 1; j < n; j++ {
-			t := float64(j) / float64(n)
-			x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
-			hit := false
-			for k := -stackSnapPx; k <= stackSnapPx; k += 2 {
-				if thin.onNear(x+float64(k)*nx, y+float64(k)*ny) {
-					hit = true
-					break
-				}
-			}
-			switch {
-			case hit:
-				hits++
-			case unmasked && insideAny(models.Point{X: x, Y: y}, hidden):
-				veiled++
-			}
 		}
 		need := sideRoughShare * float64(n-1)
 		if float64(hits) < need {
@@ -825,6 +807,42 @@ func roughSides(q models.Quad, thin edgeMap, hidden []models.Quad) (on, unmasked
 		}
 	}
 	return on, !on && someHidden
+}
+
+// roughSide gives, of the points sideRoughStepPx apart along the side
+// from a to b of a quad centred at c (its ends left out; n-1 points), how
+// many pass near edges (within stackSnapPx across it: hits) and, when
+// unmasked, how many of the others lie in the quads hidden (veiled). A
+// side shorter than two steps gives n < 2.
+func roughSide(a, b, c models.Point, thin edgeMap, hidden []models.Quad, unmasked bool) (hits, veiled, n int) {
+	l := math.Hypot(b.X-a.X, b.Y-a.Y)
+	n = int(l / sideRoughStepPx)
+	if n < 2 {
+		return 0, 0, n
+	}
+	// The side's normal, outward, one pixel long.
+	nx, ny := -(b.Y-a.Y)/l, (b.X-a.X)/l
+	if mx, my := (a.X+b.X)/2-c.X, (a.Y+b.Y)/2-c.Y; nx*mx+ny*my < 0 {
+		nx, ny = -nx, -ny
+	}
+	for j := 1; j < n; j++ {
+		t := float64(j) / float64(n)
+		x, y := a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)
+		hit := false
+		for k := -stackSnapPx; k <= stackSnapPx; k += 2 {
+			if thin.onNear(x+float64(k)*nx, y+float64(k)*ny) {
+				hit = true
+				break
+			}
+		}
+		switch {
+		case hit:
+			hits++
+		case unmasked && insideAny(models.Point{X: x, Y: y}, hidden):
+			veiled++
+		}
+	}
+	return hits, veiled, n
 }
 
 // The first look at a proposed rectangle (roughSides).

@@ -1298,26 +1298,32 @@ func (e edgeMap) onNear(x, y float64) bool {
 func supportBy(q models.Quad, on func(x, y float64) bool) (float64, bool) {
 	var total, hits int
 	for i := range q {
-		a, b := q[i], q[(i+1)%4]
-		n := int(math.Hypot(b.X-a.X, b.Y-a.Y) / 2)
-		if n < 2 {
+		h, n := sideSupport(q[i], q[(i+1)%4], on)
+		if n < 3 || float64(h) < stackSideSupport*float64(n) {
 			return 0, false
 		}
-		h := 0
-		for j := 0; j <= n; j++ {
-			t := float64(j) / float64(n)
-			if on(a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) {
-				h++
-			}
-		}
-		if float64(h) < stackSideSupport*float64(n+1) {
-			return 0, false
-		}
-		total += n + 1
+		total += n
 		hits += h
 	}
 	s := float64(hits) / float64(total)
 	return s, s >= stackMeanSupport
+}
+
+// sideSupport gives, of the n points about 2 px apart from a to b (both
+// ends in), how many lie on edges as on tells (h); n < 3 for a side
+// shorter than 4 px.
+func sideSupport(a, b models.Point, on func(x, y float64) bool) (h, n int) {
+	steps := int(math.Hypot(b.X-a.X, b.Y-a.Y) / 2)
+	if steps < 2 {
+		return 0, steps + 1
+	}
+	for j := 0; j <= steps; j++ {
+		t := float64(j) / float64(steps)
+		if on(a.X+t*(b.X-a.X), a.Y+t*(b.Y-a.Y)) {
+			h++
+		}
+	}
+	return h, steps + 1
 }
 
 // card turns a rectangle into the card it shows: a landscape one is a

@@ -175,6 +175,11 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 		}
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
+	// Then the cards the second look found three sides of, the fourth
+	// within a card found (outline_three.go): once the cards under cards
+	// are, the card under one (its hidden side there) is found as one,
+	// and named by its part showing.
+	rects = append(rects, o.again.three...)
 	within := make([]models.Quad, len(foundQuads))
 	for i, q := range foundQuads {
 		within[i] = grow(q, 2*v.pxPerMM)

@@ -1,0 +1,134 @@
+package vision
+
+import (
+	"math"
+	"sort"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// A card lying over a card found shows its side there on the frame's
+// edges, but the second look (outline_again.go) leaves the faces of the
+// cards found out of its edges, as their print is no card's side: a faint
+// card lying partly over one (a grey card on grey felt, over a unit) then
+// shows three sides there, and the fourth, across the card found, none.
+// The side search, which wants all four on edges, finds no card.
+// threeSidedRectangles proposes those cards: three sides on edges, the
+// fourth across the faces of the cards found (where the second look found
+// no edges), put a card's side from the one opposite it. The second look
+// keeps them (againBuffers.three) for the search for cards under cards
+// (findUnderCards), which takes them after its own: a card partly under a
+// card found shows three sides as well, its fourth under that card, and
+// that search names it by the part showing.
+
+// threeSidedRectangles gives the rectangles of shape that the proposals
+// (cands) make whose three sides lie on the edges thin, moved onto them
+// (sideSnapper.outermost), each over stackSideSupport of its length and
+// over stackMeanSupport together, and stand out from what lies around them
+// on the blurred image grey (their median contrast at least
+// sideContrastLevels), while the fourth passes near edges over less than
+// sideRoughShare of its length and would pass were its points within the
+// quads hidden on edges (see roughSides): it is put a card's side (its
+// size as proposed) from the one opposite it. Best supported first; skip
+// as for candidateRectangles.
+func threeSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool, hidden []models.Quad) []rectangle {
+	if len(cands) == 0 {
+		return nil
+	}
+	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}, lines: map[lineKey]*lineCounts{}}
+	var rects []rectangle
+	for _, c := range cands {
+		q0 := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1)
+		if skip(q0) {
+			continue
+		}
+		missing := missingSide(q0, thin, hidden)
+		if missing < 0 {
+			continue
+		}
+		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
+		// The sides moved, read back along and across alpha; the
+		// missing one is put back a card's side from its opposite.
+		ca, sa := math.Cos(c.alpha), math.Sin(c.alpha)
+		u0, w0 := q[0].X*ca+q[0].Y*sa, -q[0].X*sa+q[0].Y*ca
+		u1, w1 := q[2].X*ca+q[2].Y*sa, -q[2].X*sa+q[2].Y*ca
+		switch missing { // rectangleOf's sides: w = w0, u = u1, w = w1, u = u0
+		case 0:
+			w0 = w1 - (c.w1 - c.w0)
+		case 1:
+			u1 = u0 + (c.u1 - c.u0)
+		case 2:
+			w1 = w0 + (c.w1 - c.w0)
+		case 3:
+			u0 = u1 - (c.u1 - c.u0)
+		}
+		q = rectangleOf(c.alpha, u0, u1, w0, w1)
+		a, b := sideLen(q, 0), sideLen(q, 1)
+		short, long := math.Min(a, b), math.Max(a, b)
+		e := math.Abs(short/shape.short-1) + math.Abs(long/shape.long-1)
+		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
+			continue
+		}
+		sup, ok := threeSidesSupport(q, missing, thin.onNear)
+		if !ok || !threeSidesStandOut(q, missing, grey, sideContrastMM*v.pxPerMM) {
+			continue
+		}
+		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
+	}
+	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
+	return rects
+}
+
+// missingSide gives the one side of q (side i from q[i] to q[i+1]) that
+// passes near the edges thin over less than sideRoughShare of its length
+// (see roughSides) while the three others pass, or -1. With hidden (not
+// nil), the side missing must pass were its points within the quads
+// hidden on edges.
+func missingSide(q models.Quad, thin edgeMap, hidden []models.Quad) int {
+	c := q.Center()
+	missing := -1
+	for i := range q {
+		hits, veiled, n := roughSide(q[i], q[(i+1)%4], c, thin, hidden, hidden != nil)
+		if n < 2 {
+			return -1
+		}
+		need := sideRoughShare * float64(n-1)
+		if float64(hits) < need {
+			if missing >= 0 || (hidden != nil && float64(hits+veiled) < need) {
+				return -1
+			}
+			missing = i
+		}
+	}
+	return missing
+}
+
+// threeSidesSupport is supportBy over q's sides but the missing one.
+func threeSidesSupport(q models.Quad, missing int, on func(x, y float64) bool) (float64, bool) {
+	var total, hits int
+	for i := range q {
+		if i == missing {
+			continue
+		}
+		h, n := sideSupport(q[i], q[(i+1)%4], on)
+		if n < 3 || float64(h) < stackSideSupport*float64(n) {
+			return 0, false
+		}
+		total += n
+		hits += h
+	}
+	s := float64(hits) / float64(total)
+	return s, s >= stackMeanSupport
+}
+
+// threeSidesStandOut is standsOut over q's sides but the missing one.
+func threeSidesStandOut(q models.Quad, missing int, grey edgeMap, d float64) bool {
+	c := q.Center()
+	var diffs []int
+	for i := range q {
+		if i != missing {
+			diffs = appendSideDiffs(diffs, q[i], q[(i+1)%4], c, grey, d)
+		}
+	}
+	return len(diffs) > 0 && medianCount(diffs) >= sideContrastLevels
+}
