@@ -45,6 +45,17 @@ const (
 	// the bundled stills and unseen seed 4242), and near the place one
 	// looks, matches come easier than in the whole catalog (minInliers).
 	guidedMinInliers = 13
+	// guidedMinShare is the least share of a face's pairs that its fit
+	// must hold when the guided matches are counted. A guided match lies
+	// within guidedRadiusMM of where the outline puts it, so pairs matched
+	// by chance, scattered over that radius, give a fit near the outline
+	// about (inlierThreshold / radius)² of them, and RANSAC, picking the
+	// best of its draws, makes that 0.35-0.45 of 45-80 such pairs (0.5 at
+	// most in 300 draws). Blurred cards whose keypoints matched noise so
+	// gathered guidedMinInliers and more (18 of 58, 13 of 52, 14 of 78
+	// pairs: wrong names on an independent renderer's frames); the guided
+	// fits that named a card right held 0.6-1.0 of their pairs.
+	guidedMinShare = 0.5
 	// guidedAspect is the most a turn may stretch the outline one way
 	// against the other to fit the face: a portrait outline is not tried
 	// as a landscape face. (Nor is an outline tried as a face of another

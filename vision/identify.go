@@ -262,7 +262,8 @@ const regionSureInliers = 3 * minInliers
 // lshPairs says how many of each face's pairs (the first ones) come from
 // the hash tables, the rest from the guided matching; nil: all do. A face
 // is accepted with minInliers hash-table inliers, or guidedMinInliers in
-// all.
+// all; with the guided matches, only when they are at least guidedMinShare
+// of its pairs.
 func (x *catalogIndex) fitRegion(cands []int, byRef map[int][]pointPair, lshPairs map[int]int, rng *rand.Rand) (best detection, second int, found bool) {
 	params := ransacParams{threshold: inlierThreshold, minScale: regionMinScale, maxScale: regionMaxScale, iterations: ransacRounds}
 	for _, ri := range cands {
@@ -283,6 +284,9 @@ func (x *catalogIndex) fitRegion(cands []int, byRef map[int][]pointPair, lshPair
 			}
 		}
 		if (lshIn < minInliers && (lshPairs == nil || n < guidedMinInliers)) || !spreadEnough(pairs, flags, ref) {
+			continue
+		}
+		if lshPairs != nil && float64(n) < guidedMinShare*float64(len(pairs)) {
 			continue
 		}
 		if found && n <= best.inliers {
