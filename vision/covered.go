@@ -74,37 +74,48 @@ type coveredSite struct {
 func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unnamed unnamedSites) []coveredSite {
 	var out []coveredSite
 	search := &a.covered
+	var cells [models.Rows * models.Columns]cellHolds
+	var empty []models.Cell // cells holding no card, too little covered by the cards beside
+	var shares []float64    // how much the cards beside cover of their sites
 	for row := 0; row < models.Rows; row++ {
 		for col := 0; col < models.Columns; col++ {
 			cell := models.Cell{Col: col, Row: row}
-			hasSite, hasUnit := false, false
-			outlined := -1 // an unnamed site in the cell
-			for i, p := range found {
-				c, ok := v.cellAt(p.quad.Center())
-				if !ok || c != cell {
-					continue
-				}
-				if _, bare := unnamed[i]; bare && outlined < 0 {
-					outlined = i
-					// One lying on a card is taken for a unit (see
-					// unnamedSites), and may be one.
-					hasUnit = hasUnit || p.kind != models.KindSite
-					continue
-				}
-				if p.kind == models.KindSite {
-					hasSite = true
-				} else {
-					hasUnit = true
-				}
-			}
-			beside := false
-			if !hasSite && !hasUnit && outlined < 0 {
+			h := cellHolding(v, cell, found, unnamed)
+			if !h.site && !h.unit && h.outlined < 0 {
 				// A card lying across the cell's border from the next cell
 				// may cover much of a site here. Only a site named there is
 				// taken: an outline alone, beside the card, is as likely a
-				// card under it that the search for cards under cards finds.
-				beside = siteAreaCovered(v, cell, found) >= coveredBesideShare
-				hasUnit = beside
+				// card under it that the search for cards under cards
+				// finds.
+				h.share = siteAreaCovered(v, cell, found, nil)
+				h.beside = h.share >= coveredBesideShare
+				if !h.beside {
+					empty = append(empty, cell)
+					shares = append(shares, h.share)
+				}
+			}
+			cells[row*models.Columns+col] = h
+		}
+	}
+	// So may an arm reaching over the realm, which then lies on top like
+	// a card (covered_hand.go).
+	var arm *armCover
+	if len(empty) > 0 {
+		arm = a.armOver(v, found, empty, shares)
+	}
+	for _, cell := range empty {
+		h := &cells[cell.Row*models.Columns+cell.Col]
+		h.beside = arm != nil && siteAreaCovered(v, cell, found, arm) >= coveredBesideShare
+		h.arm = h.beside
+	}
+	for row := 0; row < models.Rows; row++ {
+		for col := 0; col < models.Columns; col++ {
+			cell := models.Cell{Col: col, Row: row}
+			h := cells[row*models.Columns+col]
+			hasSite, hasUnit, outlined, beside := h.site, h.unit || h.beside, h.outlined, h.beside
+			cover := found
+			if h.arm {
+				cover = append(found[:len(found):len(found)], arm.near(v.cellRect(cell, armReachMM))...)
 			}
 			if hasSite || !hasUnit {
 				continue
@@ -127,7 +138,7 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 					continue
 				}
 			}
-			s, ok := a.siteUnder(gray, v, cell, found, search)
+			s, ok := a.siteUnder(gray, v, cell, cover, search)
 			if ok && (s.named || (outlined < 0 && !beside)) {
 				s.replaces = -1
 				out = append(out, s)
@@ -146,10 +157,48 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 	return out
 }
 
+// cellHolds is what a cell holds of the cards found, for the covered-site
+// search.
+type cellHolds struct {
+	site, unit bool // a site, and a card of another kind, centred in it
+	// outlined is the place in found of an unnamed site in it (see
+	// unnamedSites), or -1.
+	outlined int
+	// beside tells that it holds no card, and the cards beside it (or an
+	// arm, then arm is set) cover much of where its site would lie; share
+	// is how much the cards beside cover.
+	beside, arm bool
+	share       float64
+}
+
+// cellHolding tells what the cell holds of the cards found.
+func cellHolding(v *view, cell models.Cell, found []placed, unnamed unnamedSites) cellHolds {
+	h := cellHolds{outlined: -1}
+	for i, p := range found {
+		c, ok := v.cellAt(p.quad.Center())
+		if !ok || c != cell {
+			continue
+		}
+		if _, bare := unnamed[i]; bare && h.outlined < 0 {
+			h.outlined = i
+			// One lying on a card is taken for a unit (see
+			// unnamedSites), and may be one.
+			h.unit = h.unit || p.kind != models.KindSite
+			continue
+		}
+		if p.kind == models.KindSite {
+			h.site = true
+		} else {
+			h.unit = true
+		}
+	}
+	return h
+}
+
 // siteAreaCovered gives the share of where a site centred on a cell would
-// lie that the found cards other than sites cover (read on a grid of points
-// 4 mm apart).
-func siteAreaCovered(v *view, cell models.Cell, found []placed) float64 {
+// lie that the found cards other than sites, or the arm (when not nil),
+// cover (read on a grid of points 4 mm apart).
+func siteAreaCovered(v *view, cell models.Cell, found []placed, arm *armCover) float64 {
 	r := v.cellRect(cell, 0)
 	cx, cy := float64(r.Min.X+r.Max.X)/2, float64(r.Min.Y+r.Max.Y)/2
 	var quads []models.Quad
@@ -158,7 +207,7 @@ func siteAreaCovered(v *view, cell models.Cell, found []placed) float64 {
 			quads = append(quads, p.quad)
 		}
 	}
-	if len(quads) == 0 {
+	if len(quads) == 0 && arm == nil {
 		return 0
 	}
 	const stepMM = 4
@@ -168,7 +217,7 @@ func siteAreaCovered(v *view, cell models.Cell, found []placed) float64 {
 		for i := 0; i < nx; i++ {
 			x := cx + (float64(i)+0.5-float64(nx)/2)*stepMM*v.pxPerMM
 			y := cy + (float64(j)+0.5-float64(ny)/2)*stepMM*v.pxPerMM
-			if insideAny(models.Point{X: x, Y: y}, quads) {
+			if p := (models.Point{X: x, Y: y}); insideAny(p, quads) || arm.on(p) {
 				covered++
 			}
 		}

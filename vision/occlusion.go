@@ -40,8 +40,42 @@ type foreignTest func(small, ycc, onCards gocv.Mat, v *view, origin image.Point,
 // handCoversWith is handCovers with the foreign-object test foreign, run
 // when no skin is seen.
 func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, foreign foreignTest) bool {
-	if top.Channels() != 3 {
+	quads := make([]models.Quad, len(cards))
+	for i, c := range cards {
+		for j, p := range c.Quad {
+			quads[i][j] = v.fromImg.Apply(p)
+		}
+	}
+	h, ok := readHandImage(top, v, quads)
+	if !ok {
 		return false
+	}
+	defer h.close()
+	return skinCovers(h.small, h.ycc, h.onCards, h.cards, v, h.area.Min, h.f) || foreign(h.small, h.ycc, h.onCards, v, h.area.Min, h.f)
+}
+
+// handImage is what the hand tests read: the top-down BGR image over the
+// realm and a band around it (area, in the view's pixels) at 0.5 px/mm (f
+// times the view's scale), white-balanced on the mat, in YCrCb too, and the
+// cards found marked in onCards (when cards is set).
+type handImage struct {
+	small, ycc, onCards gocv.Mat
+	area                image.Rectangle
+	f                   float64
+	cards               bool
+}
+
+func (h *handImage) close() {
+	h.small.Close()
+	h.ycc.Close()
+	h.onCards.Close()
+}
+
+// readHandImage reads the hand tests' image off the view's top-down BGR
+// image, with the cards found at quads (the view's pixels).
+func readHandImage(top gocv.Mat, v *view, quads []models.Quad) (handImage, bool) {
+	if top.Channels() != 3 {
+		return handImage{}, false
 	}
 	s := v.pxPerMM
 	m := v.marginMM - handBand
@@ -55,29 +89,25 @@ func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, forei
 	// A hand is big: 0.5 px/mm finds it as well, faster.
 	f := 0.5 / s
 	small := gocv.NewMat()
-	defer small.Close()
 	gocv.Resize(roi, &small, image.Pt(int(float64(area.Dx())*f), int(float64(area.Dy())*f)), 0, 0, gocv.InterpolationArea)
 	// Every card found, named or not, in the small image's pixels.
 	var polys [][]image.Point
-	for _, c := range cards {
+	for _, q := range quads {
 		var poly []image.Point
-		for _, p := range c.Quad {
-			r := v.fromImg.Apply(p)
+		for _, r := range q {
 			poly = append(poly, image.Pt(int((r.X-float64(area.Min.X))*f), int((r.Y-float64(area.Min.Y))*f)))
 		}
 		polys = append(polys, poly)
 	}
 	onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
-	defer onCards.Close()
 	if len(polys) > 0 {
 		fillEach(&onCards, polys)
 		balanceWhite(small, onCards)
 	}
 	// Both tests read the small image in YCrCb: converted once.
 	ycc := gocv.NewMat()
-	defer ycc.Close()
 	gocv.CvtColor(small, &ycc, gocv.ColorBGRToYCrCb)
-	return skinCovers(small, ycc, onCards, len(polys) > 0, v, area.Min, f) || foreign(small, ycc, onCards, v, area.Min, f)
+	return handImage{small: small, ycc: ycc, onCards: onCards, area: area, f: f, cards: len(polys) > 0}, true
 }
 
 // skinCovers reports whether a hand or arm shows skin over the realm in
@@ -85,48 +115,11 @@ func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, forei
 // (0, 0) is the view's pixel origin (ycc: the same image in YCrCb);
 // onCards marks the cards found (when cards is set). None is changed.
 func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.Point, f float64) bool {
-	skin := gocv.NewMat()
+	skin, minArea, ok := skinMask(small, ycc, onCards, cards, v)
 	defer skin.Close()
-	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
-	addDarkSkin(small, skin)
-	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
-	minArea := int(handShare * realmPx)
-	// Every step from here on only clears skin pixels (the mat's colour,
-	// the opening, the cards): with fewer than a hand's worth off the
-	// cards now, no blob can be a hand.
-	if skinOff(skin, onCards, cards) < minArea {
+	if !ok {
 		return false
 	}
-	// A mat may itself be skin-toned (brown, mauve, wood): its own colour,
-	// the most common one over the realm, is not a hand. A pixel is the
-	// mat's colour when both its chroma (Cr, Cb) and its chromaticity (the
-	// shares of red and blue in its light) are the mat's. Chroma grows with
-	// brightness, chromaticity does not: a dark hand of the mat's hue has
-	// the chroma of the mat's darker shades but not its chromaticity, and a
-	// pale arm of the mat's hue its chromaticity but not its chroma. Either
-	// test alone took such a hand for mat.
-	// The mat's colour is read off the cards, where the mat shows: on a
-	// crowded realm the cards cover most of the view.
-	var cardMask []byte
-	if cards {
-		cardMask, _ = onCards.DataPtrUint8()
-	}
-	if cr, cb, ok := dominantChroma(ycc, cardMask); ok {
-		onMat := gocv.NewMat()
-		defer onMat.Close()
-		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &onMat)
-		shares := newLightShares()
-		if r, b, ok := dominantChromaticity(small, shares, cardMask); ok {
-			keepOffChromaticity(small, skin, &onMat, shares, r, b)
-		}
-		addLitMat(small, skin, &onMat)
-		gocv.BitwiseNot(onMat, &onMat)
-		gocv.BitwiseAnd(skin, onMat, &skin)
-	}
-	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(3, 3))
-	defer kernel.Close()
-	gocv.MorphologyEx(skin, &skin, gocv.MorphOpen, kernel)
-
 	// An arm lying across cards is cut by them into pieces, and the piece
 	// off the cards that holds most of it may not reach the edge: it
 	// reaches the edge through the cards (see reachesThroughCards).
@@ -178,6 +171,54 @@ func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.
 		}
 	}
 	return false
+}
+
+// skinMask marks the skin pixels of small (see skinCovers) that are not
+// the mat's colour, opened (caller closes skin). minArea is the least area
+// of a hand in its pixels; ok is false, and skin may be left unfinished,
+// when fewer than that lie off the cards.
+func skinMask(small, ycc, onCards gocv.Mat, cards bool, v *view) (skin gocv.Mat, minArea int, ok bool) {
+	skin = gocv.NewMat()
+	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
+	addDarkSkin(small, skin)
+	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
+	minArea = int(handShare * realmPx)
+	// Every step from here on only clears skin pixels (the mat's colour,
+	// the opening, the cards): with fewer than a hand's worth off the
+	// cards now, no blob can be a hand.
+	if skinOff(skin, onCards, cards) < minArea {
+		return skin, minArea, false
+	}
+	// A mat may itself be skin-toned (brown, mauve, wood): its own colour,
+	// the most common one over the realm, is not a hand. A pixel is the
+	// mat's colour when both its chroma (Cr, Cb) and its chromaticity (the
+	// shares of red and blue in its light) are the mat's. Chroma grows with
+	// brightness, chromaticity does not: a dark hand of the mat's hue has
+	// the chroma of the mat's darker shades but not its chromaticity, and a
+	// pale arm of the mat's hue its chromaticity but not its chroma. Either
+	// test alone took such a hand for mat.
+	// The mat's colour is read off the cards, where the mat shows: on a
+	// crowded realm the cards cover most of the view.
+	var cardMask []byte
+	if cards {
+		cardMask, _ = onCards.DataPtrUint8()
+	}
+	if cr, cb, ok := dominantChroma(ycc, cardMask); ok {
+		onMat := gocv.NewMat()
+		defer onMat.Close()
+		gocv.InRangeWithScalar(ycc, gocv.NewScalar(0, cr-matChroma, cb-matChroma, 0), gocv.NewScalar(255, cr+matChroma, cb+matChroma, 0), &onMat)
+		shares := newLightShares()
+		if r, b, ok := dominantChromaticity(small, shares, cardMask); ok {
+			keepOffChromaticity(small, skin, &onMat, shares, r, b)
+		}
+		addLitMat(small, skin, &onMat)
+		gocv.BitwiseNot(onMat, &onMat)
+		gocv.BitwiseAnd(skin, onMat, &skin)
+	}
+	kernel := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(3, 3))
+	defer kernel.Close()
+	gocv.MorphologyEx(skin, &skin, gocv.MorphOpen, kernel)
+	return skin, minArea, true
 }
 
 // A skin blob that does not reach the realm's edge (a hand whose wrist is
