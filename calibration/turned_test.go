@@ -23,25 +23,9 @@ func TestDetectTurnedCamera(t *testing.T) {
 	r := sampleRenderer(t)
 	for _, seed := range []int64{904002721, 904002739, 904002744} {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			sc, err := r.Scene(seed, synth.SceneOptions{JPEGQuality: 85, MaxRollDeg: 90})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if math.Abs(sc.Truth.RollDeg) < 45 {
-				t.Fatalf("the camera turned %.1f°: the scene no longer tests a turned camera", sc.Truth.RollDeg)
-			}
-			frame, err := gocv.ImageToMatRGB(image.Image(sc.Image))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer frame.Close()
-			truth := sc.Truth.Corners
-			c, err := Detect(frame, Options{Geometry: sc.Truth.Geometry})
-			if err != nil {
-				t.Fatalf("camera turned %.0f°: no realm (%v)", sc.Truth.RollDeg, err)
-			}
-			if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
-				t.Errorf("camera turned %.0f°: corners %.2f%% of the realm's width off (found %v, truth %v)", sc.Truth.RollDeg, 100*e, fmtQuad(c.Corners), fmtQuad(truth))
+			found, truth, roll := detectInTurnedScene(t, r, seed, synth.SceneOptions{JPEGQuality: 85, MaxRollDeg: 90}, 45)
+			if e := cornerError(found, truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("camera turned %.0f°: corners %.2f%% of the realm's width off (found %v, truth %v)", roll, 100*e, fmtQuad(found), fmtQuad(truth))
 			}
 		})
 	}
@@ -126,26 +110,36 @@ func TestDetectTurnedFaintGrid(t *testing.T) {
 		quality int
 	}{{901002739, 180, 90}, {904002726, 90, 85}, {901002734, 180, 90}} {
 		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
-			sc, err := r.Scene(tc.seed, synth.SceneOptions{JPEGQuality: tc.quality, MaxRollDeg: tc.maxRoll})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if math.Abs(sc.Truth.RollDeg) < 60 {
-				t.Fatalf("the camera turned %.1f°: the scene no longer tests a turned camera", sc.Truth.RollDeg)
-			}
-			frame, err := gocv.ImageToMatRGB(image.Image(sc.Image))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer frame.Close()
-			truth := sc.Truth.Corners
-			c, err := Detect(frame, Options{Geometry: sc.Truth.Geometry})
-			if err != nil {
-				t.Fatalf("camera turned %.0f°: no realm (%v)", sc.Truth.RollDeg, err)
-			}
-			if e := cornerError(orientLike(c.Corners, truth), truth) / realmWidthPx(truth); e > 0.01 {
-				t.Errorf("camera turned %.0f°: corners %.2f%% of the realm's width off (found %v, truth %v)", sc.Truth.RollDeg, 100*e, fmtQuad(c.Corners), fmtQuad(truth))
+			found, truth, roll := detectInTurnedScene(t, r, tc.seed, synth.SceneOptions{JPEGQuality: tc.quality, MaxRollDeg: tc.maxRoll}, 60)
+			if e := cornerError(orientLike(found, truth), truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("camera turned %.0f°: corners %.2f%% of the realm's width off (found %v, truth %v)", roll, 100*e, fmtQuad(found), fmtQuad(truth))
 			}
 		})
 	}
+}
+
+// detectInTurnedScene renders the scene of seed, which must show the camera
+// turned at least minRoll degrees in the image plane, and gives the realm
+// corners Detect finds there (failing the test when it finds none), the
+// truth's and the camera's turn.
+func detectInTurnedScene(t *testing.T, r *synth.Renderer, seed int64, opts synth.SceneOptions, minRoll float64) (found, truth models.Quad, roll float64) {
+	t.Helper()
+	sc, err := r.Scene(seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roll = sc.Truth.RollDeg
+	if math.Abs(roll) < minRoll {
+		t.Fatalf("the camera turned %.1f°: the scene no longer tests a turned camera", roll)
+	}
+	frame, err := gocv.ImageToMatRGB(image.Image(sc.Image))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer frame.Close()
+	c, err := Detect(frame, Options{Geometry: sc.Truth.Geometry})
+	if err != nil {
+		t.Fatalf("camera turned %.0f°: no realm (%v)", roll, err)
+	}
+	return c.Corners, sc.Truth.Corners, roll
 }

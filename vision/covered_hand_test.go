@@ -1,10 +1,8 @@
 package vision
 
 import (
-	"fmt"
 	"testing"
 
-	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 )
 
@@ -22,22 +20,9 @@ func TestCoveredSiteUnderArm(t *testing.T) {
 		if !scene.Truth.Occluded {
 			t.Fatalf("scene %d: the renderer drew no hand", sc.i)
 		}
-		var site string
-		for _, c := range scene.Truth.Cards {
-			if c.Cell != nil && c.Cell.String() == sc.cell && c.Type == models.Site {
-				site = c.Name
-			}
-		}
+		site, seen, named := siteReadIn(scene, obs, sc.cell)
 		if site == "" {
 			t.Fatalf("scene %d: no site in %s", sc.i, sc.cell)
-		}
-		var seen []string
-		named := false
-		for _, c := range obs.Cards {
-			if c.Cell != nil && c.Cell.String() == sc.cell {
-				seen = append(seen, fmt.Sprintf("%s (%s)", c.NameOr("unknown"), c.Kind))
-				named = named || c.NameOr("") == site
-			}
 		}
 		if !named {
 			t.Errorf("scene %d: %s holds site %s half under the arm, read as %v", sc.i, sc.cell, site, seen)

@@ -553,25 +553,30 @@ func TestOutlinedSiteNamedUnderCard(t *testing.T) {
 		cell   string
 	}{{1, 11, "E2"}, {4242, 58, "A1"}} {
 		scene, obs := analyzeRendered(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{JPEGQuality: 85})
-		var site string
-		for _, c := range scene.Truth.Cards {
-			if c.Cell != nil && c.Cell.String() == sc.cell && c.Type == models.Site {
-				site = c.Name
-			}
-		}
+		site, seen, named := siteReadIn(scene, obs, sc.cell)
 		if site == "" {
 			t.Fatalf("set %d scene %d: no site in %s", sc.set, sc.i, sc.cell)
-		}
-		var seen []string
-		named := false
-		for _, c := range obs.Cards {
-			if c.Cell != nil && c.Cell.String() == sc.cell {
-				seen = append(seen, fmt.Sprintf("%s (%s)", c.NameOr("unknown"), c.Kind))
-				named = named || c.NameOr("") == site
-			}
 		}
 		if !named {
 			t.Errorf("set %d scene %d: %s holds site %s, read as %v", sc.set, sc.i, sc.cell, site, seen)
 		}
 	}
+}
+
+// siteReadIn gives the name of the site the scene's truth puts in cell
+// ("" when none), what the frame's observation read in that cell, and
+// whether that site is among it.
+func siteReadIn(scene *synth.Scene, obs models.FrameObservation, cell string) (site string, seen []string, named bool) {
+	for _, c := range scene.Truth.Cards {
+		if c.Cell != nil && c.Cell.String() == cell && c.Type == models.Site {
+			site = c.Name
+		}
+	}
+	for _, c := range obs.Cards {
+		if c.Cell != nil && c.Cell.String() == cell {
+			seen = append(seen, fmt.Sprintf("%s (%s)", c.NameOr("unknown"), c.Kind))
+			named = named || (site != "" && c.NameOr("") == site)
+		}
+	}
+	return site, seen, named
 }

@@ -84,19 +84,25 @@ func TestLookAgainFaintCards(t *testing.T) {
 	}
 }
 
+// twoRowsOfCards gives the top-down places of eight standard cards
+// (63×88 mm), one in each of cells A4–D4 and A2–D2.
+func twoRowsOfCards() []image.Rectangle {
+	var cards []image.Rectangle
+	for row := 0; row < 2; row++ {
+		for col := 0; col < 4; col++ {
+			x0, y0 := 140+col*200+37, 71+row*400
+			cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
+		}
+	}
+	return cards
+}
+
 // TestLookAgainFaintCardsTwoRows reads a frame in which eight faint cards
 // (as in TestLookAgainFaintCards) lie in two rows of four cells: the
 // second look must find all eight, the windows about them half the
 // top-down image.
 func TestLookAgainFaintCardsTwoRows(t *testing.T) {
-	var cards []image.Rectangle
-	for row := 0; row < 2; row++ {
-		for col := 0; col < 4; col++ {
-			// A standard card (63×88 mm) in each of cells A4–D4 and A2–D2.
-			x0, y0 := 140+col*200+37, 71+row*400
-			cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
-		}
-	}
+	cards := twoRowsOfCards()
 	obs := readFaintCards(t, cards, 25, 0, 0)
 	found := faintCardsFound(obs, cards, func(models.CardObservation) {})
 	if found != len(cards) {

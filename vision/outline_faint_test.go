@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"image"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -19,14 +18,7 @@ import (
 // and named by no face may be a misplaced one, its short sides on print
 // inside cards).
 func TestLookAgainNoisyFaintCards(t *testing.T) {
-	var cards []image.Rectangle
-	for row := 0; row < 2; row++ {
-		for col := 0; col < 4; col++ {
-			// A standard card (63×88 mm) in each of cells A4–D4 and A2–D2.
-			x0, y0 := 140+col*200+37, 71+row*400
-			cards = append(cards, image.Rect(x0, y0, x0+126, y0+176))
-		}
-	}
+	cards := twoRowsOfCards()
 	img, cal := faintCardsFrame(t, cards, 20, 58, 8)
 	defer img.Close()
 	a := newTestAnalyzer(t, devCatalog(t))

@@ -1296,17 +1296,7 @@ func (e edgeMap) onNear(x, y float64) bool {
 
 // supportBy is support with on telling the edge pixels.
 func supportBy(q models.Quad, on func(x, y float64) bool) (float64, bool) {
-	var total, hits int
-	for i := range q {
-		h, n := sideSupport(q[i], q[(i+1)%4], on)
-		if n < 3 || float64(h) < stackSideSupport*float64(n) {
-			return 0, false
-		}
-		total += n
-		hits += h
-	}
-	s := float64(hits) / float64(total)
-	return s, s >= stackMeanSupport
+	return threeSidesSupport(q, -1, on)
 }
 
 // sideSupport gives, of the n points about 2 px apart from a to b (both

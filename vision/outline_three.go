@@ -103,7 +103,8 @@ func missingSide(q models.Quad, thin edgeMap, hidden []models.Quad) int {
 	return missing
 }
 
-// threeSidesSupport is supportBy over q's sides but the missing one.
+// threeSidesSupport is supportBy over q's sides but the missing one (-1:
+// all four sides).
 func threeSidesSupport(q models.Quad, missing int, on func(x, y float64) bool) (float64, bool) {
 	var total, hits int
 	for i := range q {
