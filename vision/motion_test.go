@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/motionblur"
 	"gocv.io/x/gocv"
 )
 
@@ -61,7 +62,7 @@ func TestFindMotionSmear(t *testing.T) {
 		if c.sigma > 0 {
 			gocv.GaussianBlur(img, &img, image.Point{}, c.sigma, c.sigma, gocv.BorderReplicate)
 		}
-		got, ok := findMotionSmear(img, shown)
+		got, ok := motionblur.Find(img, shown)
 		img.Close()
 		if ok != c.want {
 			t.Errorf("%s: smear found %v (%+v), want %v", c.name, ok, got, c.want)
@@ -70,13 +71,13 @@ func TestFindMotionSmear(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if math.Abs(got.length-float64(c.n)) > 2 {
-			t.Errorf("%s: smear %.1f px long, want %d ± 2", c.name, got.length, c.n)
+		if math.Abs(got.Length-float64(c.n)) > 2 {
+			t.Errorf("%s: smear %.1f px long, want %d ± 2", c.name, got.Length, c.n)
 		}
 		// A direction and its opposite are the same smear.
-		off := math.Mod(math.Abs(got.angle*180/math.Pi-c.angle), 180)
+		off := math.Mod(math.Abs(got.Angle*180/math.Pi-c.angle), 180)
 		if off = math.Min(off, 180-off); off > 10 {
-			t.Errorf("%s: smear at %.0f°, want %.0f° ± 10", c.name, got.angle*180/math.Pi, c.angle)
+			t.Errorf("%s: smear at %.0f°, want %.0f° ± 10", c.name, got.Angle*180/math.Pi, c.angle)
 		}
 	}
 }
@@ -90,28 +91,28 @@ func TestUndoMotionSmear(t *testing.T) {
 	img := top.Clone()
 	defer img.Close()
 	smear(&img, 12, 0.6)
-	m, ok := findMotionSmear(img, shown)
+	m, ok := motionblur.Find(img, shown)
 	if !ok {
 		t.Fatalf("no smear found (%+v)", m)
 	}
 	inner, _ := inFramePolygon(v, -20*v.pxPerMM) // away from the black beyond the frame
 	before := meanAbsDiff(t, img, top, inner)
-	m.undo(&img)
+	m.Undo(&img)
 	after := meanAbsDiff(t, img, top, inner)
 	pix, err := img.DataPtrUint8()
 	if err != nil {
 		t.Fatal(err)
 	}
-	along, across := sharpnessAlong(pix, img.Cols(), img.Rows(), shown, m.angle)
+	along, across := motionblur.SharpnessAlong(pix, img.Cols(), img.Rows(), shown, m.Angle)
 	t.Logf("smeared: sharpness %.2f along, %.2f across, mean difference to the unsmeared image %.1f; undone: %.2f, %.2f, %.1f",
-		m.along, m.across, before, along, across, after)
+		m.Along, m.Across, before, along, across, after)
 	// 0.33 → 0.41 along; about 0.45 more would be the filter's alone
 	// (0.04: it leaves the frequencies the smear nearly wiped out).
-	if along < m.along+0.06 {
-		t.Errorf("sharpness along the smear %.2f once undone, %.2f smeared: want 0.06 more", along, m.along)
+	if along < m.Along+0.06 {
+		t.Errorf("sharpness along the smear %.2f once undone, %.2f smeared: want 0.06 more", along, m.Along)
 	}
-	if across < m.across {
-		t.Errorf("sharpness across the smear %.2f once undone, %.2f smeared: want no less", across, m.across)
+	if across < m.Across {
+		t.Errorf("sharpness across the smear %.2f once undone, %.2f smeared: want no less", across, m.Across)
 	}
 	// The finest print the smear wiped out does not come back, so the
 	// image gets little closer to the unsmeared one on the whole; but it
@@ -122,7 +123,7 @@ func TestUndoMotionSmear(t *testing.T) {
 }
 
 // meanAbsDiff is the mean absolute difference of two grey images of one
-// size within the convex polygon inner.
+// size within the convex polygon inner (at least stepReachPx inside it).
 func meanAbsDiff(t *testing.T, a, b gocv.Mat, inner []models.Point) float64 {
 	t.Helper()
 	pa, err := a.DataPtrUint8()
@@ -134,8 +135,10 @@ func meanAbsDiff(t *testing.T, a, b gocv.Mat, inner []models.Point) float64 {
 		t.Fatalf("images differ in size or type (%v)", err)
 	}
 	sum, n := 0, 0
-	for i := range pa {
-		if x, y := i%a.Cols(), i/a.Cols(); insideConvex(inner, float64(x), float64(y)) {
+	w := a.Cols()
+	for y := range a.Rows() {
+		lo, hi := spanWithin(inner, float64(y), false, w) // sharpness.go
+		for i := y*w + lo; i < y*w+hi; i++ {
 			sum += abs(int(pa[i]) - int(pb[i]))
 			n++
 		}
@@ -172,7 +175,7 @@ func BenchmarkFindMotionSmear(b *testing.B) {
 	gocv.GaussianBlur(img, &img, image.Point{}, 2, 2, gocv.BorderReplicate)
 	shown, _ := inFramePolygon(v, 0)
 	for b.Loop() {
-		if m, ok := findMotionSmear(img, shown); ok {
+		if m, ok := motionblur.Find(img, shown); ok {
 			b.Fatalf("a smear found in an evenly blurred image: %+v", m)
 		}
 	}
@@ -186,11 +189,11 @@ func BenchmarkUndoMotionSmear(b *testing.B) {
 	smear(&smeared, 12, 0.6)
 	img := gocv.NewMat()
 	defer img.Close()
-	m := motionSmear{length: 12, angle: 0.6}
+	m := motionblur.Smear{Length: 12, Angle: 0.6}
 	for b.Loop() {
 		b.StopTimer()
 		smeared.CopyTo(&img)
 		b.StartTimer()
-		m.undo(&img)
+		m.Undo(&img)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/motionblur"
 	"gocv.io/x/gocv"
 )
 
@@ -29,13 +30,24 @@ const (
 	// is where the thresholds reach their floor, softestEdgeScale.
 	sharpStep, softStep = 0.5, 0.36
 	softestEdgeScale    = 0.375
-	// stepRise is the least rise over eight pixels, in grey levels, of a
-	// step counted; stepSampleEvery the rows between the rows sampled; stepsNeeded the steps without which a frame counts as
-	// sharp (nothing to tell).
-	stepRise        = 50
-	stepSampleEvery = 16
-	stepsNeeded     = 64
 )
+
+// The steps are measured by motionblur, whose smear test needs them too:
+// stepSampleEvery is the rows between the rows sampled, stepsNeeded the
+// steps without which a frame counts as sharp (nothing to tell),
+// stepReachPx how far inside the polygon shown a step's pixels all lie
+// (the long rise's reach, and two pixels the warp's bilinear sampling
+// blends with the black beyond), sharpnessBins the number of bins of the
+// ratios' histogram, over [0, 2).
+const (
+	stepSampleEvery = motionblur.StepSampleEvery
+	stepsNeeded     = motionblur.StepsNeeded
+	stepReachPx     = motionblur.StepReachPx
+	sharpnessBins   = motionblur.SharpnessBins
+)
+
+// lineSteps and ninetieth are motionblur's LineSteps and Ninetieth.
+var lineSteps, ninetieth = motionblur.LineSteps, motionblur.Ninetieth
 
 // stepSharpness gives the sharpness (see above) of a w×h grey image, pix
 // row by row, with the number of steps it was measured on, measured
@@ -100,11 +112,6 @@ func stepSharpnessByAxis(pix []byte, w, h int, shown []models.Point, hist []int)
 	return axisSharpness{sr, sc, nr < stepsNeeded || nc < stepsNeeded}, nr + nc, hist
 }
 
-// stepReachPx is how far inside the polygon shown a step's pixels all lie:
-// the long rise's reach, and two pixels the warp's bilinear sampling
-// blends with the black beyond.
-const stepReachPx = 4 + 1 + 2
-
 // spanWithin gives the pixels [lo, hi) of row at (of column at, when
 // column is set) of an image n pixels along it that lie at least
 // stepReachPx inside the convex polygon shown (all n without one; an
@@ -140,51 +147,6 @@ func spanWithin(shown []models.Point, at float64, column bool, n int) (lo, hi in
 	return lo, hi
 }
 
-// lineSteps measures the steps of the n pixels pix[base], pix[base+step],
-// … into hist (see stepSharpness), and gives their number.
-func lineSteps(pix []byte, base, step, n int, hist []int) (steps int) {
-	const reach = 4 // half the long rise
-	at := func(i int) int { return int(pix[base+i*step]) }
-	// The rise over eight pixels changes little from one pixel to the
-	// next: it is looked at every third pixel, and where it is steep,
-	// at that pixel and its two neighbours.
-	for c := reach + 1; c < n-reach-1; c += 3 {
-		if long := at(c+reach) - at(c-reach); long < stepRise && long > -stepRise {
-			continue
-		}
-		for x := c - 1; x <= c+1; x++ {
-			long := at(x+reach) - at(x-reach)
-			if long < stepRise && long > -stepRise {
-				continue
-			}
-			short := at(x+1) - at(x-1)
-			// Where the rise peaks: not less than the neighbours' rises.
-			left, right := at(x)-at(x-2), at(x+2)-at(x)
-			if short*long <= 0 || abs(short) < abs(left) || abs(short) < abs(right) {
-				continue
-			}
-			hist[min(sharpnessBins-1, sharpnessBins*short/(2*long))]++
-			steps++
-		}
-	}
-	return steps
-}
-
-// ninetieth gives the ninetieth percentile of a histogram of ratios (see
-// stepSharpness) holding n, at its bin's middle.
-func ninetieth(hist []int, n int) float64 {
-	above := n / 10
-	for b := sharpnessBins - 1; b >= 0; b-- {
-		if above -= hist[b]; above < 0 {
-			return 2 * (float64(b) + 0.5) / sharpnessBins
-		}
-	}
-	return 0
-}
-
-// sharpnessBins is the number of bins of the ratios' histogram, over [0, 2).
-const sharpnessBins = 100
-
 // edgeScale is the factor the outline searches' Canny thresholds are
 // scaled by for an image of the given sharpness: 1 for a sharp one, down to
 // softestEdgeScale for a soft one, linearly between.
@@ -214,10 +176,17 @@ func cannyThresholds(s float64) (low, high float64) {
 // is read in it: the steps get back much of their height over a pixel or
 // two, and with it the corners and the sides. A frame smeared by a
 // motion, which spreads a step evenly over the smear's length, has the
-// smear undone instead when it is found (motion.go): a mask would draw
+// smear undone instead when it is found (motionblur): a mask would draw
 // every side twice. A frame soft along one direction only whose smear is
 // not found is read as it is.
 const (
+	// motionBelow: only a frame whose softer axis is below this sharpness
+	// is looked at for a smear; a sharper frame has none worth undoing
+	// (smears undone on the independent renderer's frames left their
+	// softer axis at 0.41-0.55), and is spared the search: about 2 ms on
+	// one core when no smear is found, 17 ms when one is
+	// (BenchmarkFindMotionSmear).
+	motionBelow = 0.6
 	// sharpenBelow: a frame is sharpened when both its rows and its
 	// columns are softer than this (a blur of about 1.7 top-down pixels).
 	sharpenBelow = 0.46
@@ -251,7 +220,7 @@ func shownPart(gray gocv.Mat, v *view) []models.Point {
 }
 
 // sharpenIfSoft undoes the smear of the top-down grey image gray of view
-// v, in place, when it is smeared by a motion (see findMotionSmear), or
+// v, in place, when it is smeared by a motion (see motionblur.Find), or
 // else sharpens it when it is soft in both directions (see sharpenBelow),
 // blurring into the buffer blurred, and reports whether it did either, with the sharpness of
 // gray as it leaves it (measured again when sharpened; that of a sharp
@@ -265,8 +234,8 @@ func sharpenIfSoft(gray, blurred *gocv.Mat, v *view, hist []int) (sharpened bool
 	// The cepstrum of a frame with too few steps to measure is that of its
 	// noise and of little else.
 	if s.softer() < motionBelow && !s.unmeasured {
-		if m, ok := findMotionSmear(*gray, shownPart(*gray, v)); ok {
-			m.undo(gray)
+		if m, ok := motionblur.Find(*gray, shownPart(*gray, v)); ok {
+			m.Undo(gray)
 			s, hist, _ = viewSharpness(*gray, v, hist)
 			return true, s, hist
 		}

@@ -1,49 +1,21 @@
-package vision
+package motionblur
 
 import (
 	"image"
-	"image/color"
 	"math"
 
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
 )
 
-// A camera that moves while it exposes (a knock on the table, a hand-held
-// phone, a stand that sways) smears the whole frame along one line: every
-// step is spread evenly over the smear's length, the cards' sides across
-// it fade and their print runs together. Such a smear can be undone, to a
-// good degree, once its length and direction are known.
-//
-// Both are read from the image's cepstrum (the Fourier transform of the log
-// of its power spectrum). A smear over L pixels multiplies the spectrum by
-// a sinc whose zeros repeat every 1/L along the smear's direction; in the
-// log they are deep, evenly spaced troughs, which the cepstrum turns into
-// a sharp negative peak at L pixels from its origin, in that direction.
-// A sharp image, or one blurred evenly (out of focus), has no such peak:
-// its log spectrum falls smoothly. The peak is looked for in the mean log
-// spectrum of a few windows spread over the part of the realm the frame
-// shows, so that cards, mat and print all contribute.
-//
-// The smear is then undone by a Wiener filter: the image's spectrum is
-// divided by the smear's, except where the smear's is so small that the
-// division would only raise the noise.
 const (
-	// motionBelow: only a frame whose softer axis is below this sharpness
-	// (see stepSharpness) is looked at for a smear; a sharper frame has
-	// none worth undoing (smears undone on the independent renderer's
-	// frames left their softer axis at 0.41-0.55), and is spared the
-	// search: about 2 ms on one core when no smear is found (the quick
-	// look, see glanceWindow), 17 ms when one is
-	// (BenchmarkFindMotionSmear).
-	motionBelow = 0.6
 	// motionWindow is the side of the windows (pixels, a power of two)
 	// whose spectra are averaged, motionWindowsMost the most windows
 	// used (see motionWindows).
 	motionWindow      = 256
 	motionWindowsMost = 9
 	// The cepstrum's deepest point is looked for between
-	// motionSearchFrom and motionLongest top-down pixels from its origin
+	// motionSearchFrom and motionLongest pixels from its origin
 	// (a longer smear would not be a frame anyone reads), and a smear is
 	// undone when it is at least motionShortest long. A shorter smear
 	// costs the outline and keypoint searches little (their thresholds
@@ -61,7 +33,7 @@ const (
 	// sharp (a smear of 8 pixels or more: 0.37-0.47 measured), and those
 	// met across it at least smearSharperAcross sharper. A frame soft
 	// all over (0.35-0.45 both ways), or a sharp one whose cepstrum shows
-	// a peak (0.55-0.65 along), is left to the steps below.
+	// a peak (0.55-0.65 along), is not taken for smeared.
 	smearedAlong       = 0.5
 	smearSharperAcross = 0.1
 	// wienerNoise is the Wiener filter's noise to signal power: the
@@ -72,50 +44,50 @@ const (
 	wienerNoise = 0.04
 )
 
-// motionSmear is a straight smear of the top-down image: its length in
-// pixels, its direction (radians, image axes: x right, y down), how
-// clearly the cepstrum shows it (z, see motionPeakZ) and the image's
-// sharpness along it and across it (see sharpnessAlong).
-type motionSmear struct {
-	length, angle, z float64
-	along, across    float64
+// Smear is a straight smear of an image: its length in pixels, its
+// direction (radians, image axes: x right, y down), how clearly the
+// cepstrum shows it (Z, see motionPeakZ) and the image's sharpness along
+// it and across it (see SharpnessAlong).
+type Smear struct {
+	Length, Angle, Z float64
+	Along, Across    float64
 }
 
-// findMotionSmear looks for a straight smear in the top-down grey image
-// gray, within the convex polygon shown (nil: all of it), and reports
-// whether it found one to undo (see motionPeakZ, smearedAlong and
-// smearSharperAcross).
+// Find looks for a straight smear in the grey image gray (8-bit, one
+// channel, at least motionWindow pixels each way), within the convex
+// polygon shown (nil: all of it), and reports whether it found one to
+// undo (see motionPeakZ, smearedAlong and smearSharperAcross).
 //
 // A quick look comes first (see glanceWindow): most soft frames have no
 // smear, and are told so at about an eighth of the cost of the full
 // search, which reads the smear's length and direction precisely enough
 // to undo it.
-func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok bool) {
+func Find(gray gocv.Mat, shown []models.Point) (smear Smear, ok bool) {
 	w, h := gray.Cols(), gray.Rows()
 	pix, err := gray.DataPtrUint8()
 	if err != nil || gray.Channels() != 1 || w < motionWindow || h < motionWindow {
 		return smear, false
 	}
 	glance, ok := smearCepstrum(pix, w, h, shown, glanceWindow, false, motionShortest-glanceShorter)
-	if !ok || glance.z < glanceZ || glance.length < motionShortest-glanceShorter {
+	if !ok || glance.Z < glanceZ || glance.Length < motionShortest-glanceShorter {
 		return glance, false
 	}
-	glance.along, glance.across = sharpnessAlong(pix, w, h, shown, glance.angle)
-	if glance.along > smearedAlong+glanceSofter || glance.across-glance.along < smearSharperAcross-glanceSofter {
+	glance.Along, glance.Across = SharpnessAlong(pix, w, h, shown, glance.Angle)
+	if glance.Along > smearedAlong+glanceSofter || glance.Across-glance.Along < smearSharperAcross-glanceSofter {
 		return glance, false
 	}
 	smear, ok = smearCepstrum(pix, w, h, shown, motionWindow, true, motionSearchFrom)
-	if !ok || smear.z < motionPeakZ || smear.length < motionShortest {
+	if !ok || smear.Z < motionPeakZ || smear.Length < motionShortest {
 		return smear, false
 	}
 	// The cepstrum's peak alone is not proof: a mat's weave or a warp's
 	// resampling can make one too. A smear also leaves the steps met
 	// along it soft and those met across it sharper.
-	smear.along, smear.across = sharpnessAlong(pix, w, h, shown, smear.angle)
-	return smear, smear.along <= smearedAlong && smear.across-smear.along >= smearSharperAcross
+	smear.Along, smear.Across = SharpnessAlong(pix, w, h, shown, smear.Angle)
+	return smear, smear.Along <= smearedAlong && smear.Across-smear.Along >= smearSharperAcross
 }
 
-// The quick look (see findMotionSmear) reads the cepstrum of the mean
+// The quick look (see Find) reads the cepstrum of the mean
 // power spectrum of windows of glanceWindow pixels (Welch's method: one log
 // per frequency, not one per window, and windows of a quarter of the
 // pixels), and lets the full search go on only when its deepest peak could
@@ -123,7 +95,7 @@ func findMotionSmear(gray gocv.Mat, shown []models.Point) (smear motionSmear, ok
 // shorter than motionShortest (and looked for from there on: the deepest
 // of all may be a nearer one of the warp's resampling), with the image at
 // most glanceSofter short of the sharpness rules along and across it. On
-// the soft frames (see motionBelow) of the sample sets and the independent
+// the soft frames (see vision's motionBelow) of the sample sets and the independent
 // renderer's, every smear the full search undoes passes it (peaks 2.96-6.8
 // deep, 7.7-14.3 px, at most 0.47 sharp along, 0.10 or more sharper
 // across), and 10 of 96 frames without a smear do. Smears up to 24 px
@@ -136,14 +108,14 @@ const (
 )
 
 // smearCepstrum reads the deepest peak of the cepstrum of the w×h grey
-// image pix (see findMotionSmear) from up to motionWindowsMost windows of
+// image pix (see Find) from up to motionWindowsMost windows of
 // n×n pixels (n even) within the polygon shown: the peak's place (length
 // and angle) and depth (z, see motionPeakZ), the peak looked for from
 // `from` to motionLongest pixels from the origin. logMean takes the mean of
 // the windows' log spectra, else the log of their mean power spectrum
 // (Welch's method, one log per frequency, not one per window). ok is false
 // when fewer than two windows fit.
-func smearCepstrum(pix []byte, w, h int, shown []models.Point, n int, logMean bool, from float64) (smear motionSmear, ok bool) {
+func smearCepstrum(pix []byte, w, h int, shown []models.Point, n int, logMean bool, from float64) (smear Smear, ok bool) {
 	hann := make([]float64, n)
 	for i := range hann {
 		hann[i] = 0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/float64(n-1))
@@ -236,10 +208,10 @@ func smearCepstrum(pix []byte, w, h int, shown []models.Point, n int, logMean bo
 	}
 	px := float64(bx) + vertex(at(bx-1, by), best, at(bx+1, by))
 	py := float64(by) + vertex(at(bx, by-1), best, at(bx, by+1))
-	return motionSmear{
-		length: math.Hypot(px, py),
-		angle:  math.Atan2(py, px),
-		z:      (mean - best) / sd,
+	return Smear{
+		Length: math.Hypot(px, py),
+		Angle:  math.Atan2(py, px),
+		Z:      (mean - best) / sd,
 	}, true
 }
 
@@ -299,74 +271,13 @@ func insideConvex(poly []models.Point, x, y float64) bool {
 	return true
 }
 
-// undo removes the smear from the grey image gray, in place, by a Wiener
-// filter.
-func (m motionSmear) undo(gray *gocv.Mat) {
-	w, h := gray.Cols(), gray.Rows()
-	// Padded by reflection to a size the transform is quick at, so that
-	// the image's sides do not wrap round onto each other.
-	pad := int(math.Ceil(m.length)) + 2
-	W, H := gocv.GetOptimalDFTSize(w+2*pad), gocv.GetOptimalDFTSize(h+2*pad)
-	padded := gocv.NewMat()
-	defer padded.Close()
-	gocv.CopyMakeBorder(*gray, &padded, pad, H-h-pad, pad, W-w-pad, gocv.BorderReflect, color.RGBA{})
-	fl := gocv.NewMat()
-	defer fl.Close()
-	padded.ConvertTo(&fl, gocv.MatTypeCV32F)
-	img := gocv.NewMat()
-	defer img.Close()
-	gocv.DFT(fl, &img, gocv.DftComplexOutput)
-
-	// The smear, a line of the given length through the origin, has the
-	// spectrum sinc(length·f), f the frequency along the line's direction:
-	// real, as the line is symmetric. With πL·f = A(u) + B(v), the sines
-	// and cosines of A and B are worked out once per column and per row.
-	sinA, cosA := make([]float64, W), make([]float64, W)
-	sinB, cosB := make([]float64, H), make([]float64, H)
-	fA, fB := make([]float64, W), make([]float64, H)
-	cos, sin := math.Cos(m.angle), math.Sin(m.angle)
-	wrapped := func(k, n int) float64 { // frequency of DFT index k of n, in cycles per pixel
-		if 2*k >= n {
-			k -= n
-		}
-		return float64(k) / float64(n)
-	}
-	for u := range W {
-		fA[u] = wrapped(u, W) * cos
-		sinA[u], cosA[u] = math.Sincos(math.Pi * m.length * fA[u])
-	}
-	for v := range H {
-		fB[v] = wrapped(v, H) * sin
-		sinB[v], cosB[v] = math.Sincos(math.Pi * m.length * fB[v])
-	}
-	g, _ := img.DataPtrFloat32()
-	for v := range H {
-		row := g[2*v*W : 2*(v+1)*W]
-		for u := range W {
-			h := 1.0 // the smear's spectrum
-			if f := fA[u] + fB[v]; f != 0 {
-				h = (sinA[u]*cosB[v] + cosA[u]*sinB[v]) / (math.Pi * m.length * f)
-			}
-			// The Wiener filter, scaled so that the image's mean (the
-			// smear's spectrum is 1 there) passes unchanged.
-			gain := float32(h * (1 + wienerNoise) / (h*h + wienerNoise))
-			row[2*u] *= gain
-			row[2*u+1] *= gain
-		}
-	}
-	gocv.DFT(img, &fl, gocv.DftInverse|gocv.DftScale|gocv.DftRealOutput)
-	roi := fl.Region(image.Rect(pad, pad, pad+w, pad+h))
-	defer roi.Close()
-	roi.ConvertTo(gray, gocv.MatTypeCV8U)
-}
-
-// sharpnessAlong measures the sharpness (see stepSharpness) of the w×h grey
+// SharpnessAlong measures the sharpness (see LineSteps) of the w×h grey
 // image pix along lines in the direction angle (radians, image axes) and
 // across them, within the convex polygon shown (nil: all of the image).
 // A straight smear softens the steps met along its direction and leaves
 // those met across it as sharp as they were.
-func sharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (along, across float64) {
-	hist := make([]int, sharpnessBins)
+func SharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (along, across float64) {
+	hist := make([]int, SharpnessBins)
 	measure := func(a float64) float64 {
 		clear(hist)
 		ux, uy := math.Cos(a), math.Sin(a)
@@ -376,12 +287,12 @@ func sharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (
 		run := make([]byte, 0, 2*int(reach)+1)
 		steps := 0
 		flush := func() {
-			if len(run) > 2*stepReachPx {
-				steps += lineSteps(run, 0, 1, len(run), hist)
+			if len(run) > 2*StepReachPx {
+				steps += LineSteps(run, 0, 1, len(run), hist)
 			}
 			run = run[:0]
 		}
-		for s := -reach; s <= reach; s += stepSampleEvery {
+		for s := -reach; s <= reach; s += StepSampleEvery {
 			// Samples more than a pixel inside the span the line has
 			// within the image and the polygon are taken without testing
 			// each, and those more than a pixel beyond it left out.
@@ -405,10 +316,10 @@ func sharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (
 			}
 			flush()
 		}
-		if steps < stepsNeeded {
+		if steps < StepsNeeded {
 			return 1
 		}
-		return ninetieth(hist, steps)
+		return Ninetieth(hist, steps)
 	}
 	return measure(angle), measure(angle + math.Pi/2)
 }
