@@ -184,6 +184,9 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 			return nil, fmt.Errorf("calibration: the four ArUco markers (DICT_4X4_50 ids 0–3 at A1, E1, E4, A4) are not all visible: %w", ErrNotFound)
 		}
 		hm, s, err := detectGrid(frame, g)
+		if errors.Is(err, ErrNotFound) {
+			hm, s, err = detectUnsmeared(frame, g, hm, s, err) // see unsmear.go
+		}
 		if err != nil {
 			return nil, err
 		}

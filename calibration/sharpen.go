@@ -76,6 +76,19 @@ func detectSharpened(frame gocv.Mat, g models.RealmGeometry) (homography, float6
 // sharpened by the unsharp mask of sharpenSigma and sharpenAmount, and the
 // scale from frame pixels to it.
 func sharpenedFrame(frame gocv.Mat) (gocv.Mat, float64) {
+	work, scale := atWorkWidth(frame)
+	blurred := gocv.NewMat()
+	defer blurred.Close()
+	gocv.GaussianBlur(work, &blurred, image.Pt(0, 0), sharpenSigma, sharpenSigma, gocv.BorderReplicate)
+	out := gocv.NewMat()
+	gocv.AddWeighted(work, 1+sharpenAmount, blurred, -sharpenAmount, 0, &out)
+	work.Close()
+	return out, scale
+}
+
+// atWorkWidth is the frame at the working width (see workingGray), as it
+// is (not grey, not blurred), and the scale from frame pixels to it.
+func atWorkWidth(frame gocv.Mat) (gocv.Mat, float64) {
 	w := frame.Cols()
 	work := frame.Clone()
 	scale := 1.0
@@ -88,13 +101,7 @@ func sharpenedFrame(frame gocv.Mat) (gocv.Mat, float64) {
 		rows := int(float64(frame.Rows())*scale + 0.5)
 		gocv.Resize(frame, &work, image.Pt(workWidth, rows), 0, 0, interp)
 	}
-	blurred := gocv.NewMat()
-	defer blurred.Close()
-	gocv.GaussianBlur(work, &blurred, image.Pt(0, 0), sharpenSigma, sharpenSigma, gocv.BorderReplicate)
-	out := gocv.NewMat()
-	gocv.AddWeighted(work, 1+sharpenAmount, blurred, -sharpenAmount, 0, &out)
-	work.Close()
-	return out, scale
+	return work, scale
 }
 
 // bandRadius is how far (px at the working width) either side of a line

@@ -1,0 +1,62 @@
+package calibration
+
+import (
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/motionblur"
+)
+
+// A camera moving during the exposure smears the grid's lines across the
+// motion into bands as wide as the motion (see sharpen.go). When neither
+// the frame as it is nor the sharpened frame gives a realm, the smear is
+// looked for on the frame at the working width (see motionblur), and when
+// one is found the grid is searched once more with the smear undone in
+// each colour: the bands close back into lines. Every lattice found there
+// passes the same tests as on the frame as it is, and the retry costs
+// only frames that find no realm.
+
+// detectUnsmeared is detectGrid on the frame at the working width with its
+// motion smear undone, the lattice given in frame pixels, for a frame on
+// which detectGrid gave h, score and err (no realm); when no smear is found,
+// or no realm with it undone, it returns those unchanged.
+func detectUnsmeared(frame gocv.Mat, g models.RealmGeometry, h homography, score float64, err error) (homography, float64, error) {
+	work, scale := atWorkWidth(frame)
+	defer work.Close()
+	gray := gocv.NewMat()
+	defer gray.Close()
+	switch work.Channels() {
+	case 1:
+		work.CopyTo(&gray)
+	case 4:
+		gocv.CvtColor(work, &gray, gocv.ColorBGRAToGray)
+	default:
+		gocv.CvtColor(work, &gray, gocv.ColorBGRToGray)
+	}
+	m, ok := motionblur.Find(gray, nil)
+	if !ok {
+		return h, score, err
+	}
+	// The cepstrum's peak can read a smear a few percent short (dg 0036:
+	// 11.7 px of 12), and the lines close only when it is undone nearly
+	// whole: the undo is tried at the length read and a little longer.
+	for _, k := range []float64{1, 1.05, 1.1} {
+		try := work.Clone()
+		channels := gocv.Split(try)
+		mk := m
+		mk.Length *= k
+		for i := range channels {
+			mk.Undo(&channels[i])
+		}
+		gocv.Merge(channels, &try)
+		for _, c := range channels {
+			c.Close()
+		}
+		hk, sk, errk := detectGrid(try, g)
+		try.Close()
+		if errk == nil {
+			return toFrame(hk, scale), sk, nil
+		}
+	}
+	return h, score, err
+}
