@@ -40,6 +40,10 @@ func detectUnsmeared(frame gocv.Mat, g models.RealmGeometry, h homography, score
 	// The cepstrum's peak can read a smear a few percent short (dg 0036:
 	// 11.7 px of 12), and the lines close only when it is undone nearly
 	// whole: the undo is tried at the length read and a little longer.
+	// A lattice is taken only when two of the lengths find it: undone
+	// too far, the lines' echoes can pass for a lattice of their own.
+	var found []homography
+	var scores []float64
 	for _, k := range []float64{1, 1.05, 1.1} {
 		try := work.Clone()
 		channels := gocv.Split(try)
@@ -54,9 +58,15 @@ func detectUnsmeared(frame gocv.Mat, g models.RealmGeometry, h homography, score
 		}
 		hk, sk, errk := detectGrid(try, g)
 		try.Close()
-		if errk == nil {
-			return toFrame(hk, scale), sk, nil
+		if errk != nil {
+			continue
 		}
+		for i, f := range found {
+			if sameRealm(f, hk, g) {
+				return toFrame(f, scale), scores[i], nil
+			}
+		}
+		found, scores = append(found, hk), append(scores, sk)
 	}
 	return h, score, err
 }
