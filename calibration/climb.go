@@ -46,3 +46,82 @@ func climbCorners(score func(homography) float64, h homography, g models.RealmGe
 	}
 	return h, best
 }
+
+// climbSides is climbCorners moving the two corners of one side of the
+// realm together, a side at a time: a border line off its drawn line by a
+// few pixels along its whole length (its lattice read off lines of cards
+// or a line half under them) comes back only when both its ends move, and
+// either end moved alone lowers the score on the way.
+func climbSides(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, moves []float64) (homography, float64) {
+	src := realmCorners(g)
+	var q [4]models.Point
+	for i, p := range src {
+		q[i] = h.Apply(p)
+	}
+	best := score(h)
+	steps := [4][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	for _, d := range moves {
+		for iter := 0; iter < 6; iter++ {
+			improved := false
+			for side := 0; side < 4; side++ {
+				for _, st := range steps {
+					t := q
+					for _, c := range []int{side, (side + 1) % 4} {
+						t[c].X += st[0] * d
+						t[c].Y += st[1] * d
+					}
+					ht, err := fitHomography(src, t[:])
+					if err != nil || !plausible(ht, g, w, hgt) {
+						continue
+					}
+					if s := score(ht); s > best {
+						best, q, h, improved = s, t, ht, true
+					}
+				}
+			}
+			if !improved {
+				break
+			}
+		}
+	}
+	return h, best
+}
+
+// scanCorners moves each corner of the realm in turn to the best of the
+// points within reach px of it (on a grid of 1 px), the others held, while
+// the score grows: a corner a few pixels off whose way back first lowers
+// the score (the lines through it leave one drawn line before they meet
+// the other) is found where coordinate steps stop. It returns the lattice
+// and its score.
+func scanCorners(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, reach int) (homography, float64) {
+	src := realmCorners(g)
+	var q [4]models.Point
+	for i, p := range src {
+		q[i] = h.Apply(p)
+	}
+	best := score(h)
+	for round := 0; round < 2; round++ {
+		improved := false
+		for c := 0; c < 4; c++ {
+			base := q
+			for dy := -reach; dy <= reach; dy++ {
+				for dx := -reach; dx <= reach; dx++ {
+					t := base
+					t[c].X += float64(dx)
+					t[c].Y += float64(dy)
+					ht, err := fitHomography(src, t[:])
+					if err != nil || !plausible(ht, g, w, hgt) {
+						continue
+					}
+					if s := score(ht); s > best {
+						best, q, h, improved = s, t, ht, true
+					}
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	return h, best
+}

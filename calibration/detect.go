@@ -187,6 +187,13 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 		if errors.Is(err, ErrNotFound) {
 			hm, s, err = detectUnsmeared(frame, g, hm, s, err) // see unsmear.go
 		}
+		if errors.Is(err, ErrNotFound) {
+			// Thin, faint lines mostly under cards: read over the
+			// mat's cloth alone (see cloth.go).
+			if hc, sc, ok := detectOnClothFrame(frame, g); ok {
+				hm, s, err = hc, sc, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

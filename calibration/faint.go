@@ -91,54 +91,7 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 // bowed or smeared lines (a lens, a moving camera) outscored the realm.
 func detectFaintAs(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, turned bool, seeds []gridFit, refused ...homography) (gridFit, bool) {
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
-	var pairs []vpPair
-	minLen := math.Max(20, 0.035*w)
-	segs := halfResSegments(gray, minLen, cannyThresholds{low: cannyLow, high: cannyHigh})
-	if d1, d2, ok := dominantDirections(segs, 40*math.Pi/180); ok {
-		clusters := clusterSegments(segs, 2.5*math.Pi/180, 3)
-		centre := models.Point{X: w / 2, Y: hgt / 2}
-		scale := math.Max(w, hgt) / 2
-		v1, ok1 := vanishingPoint(clusters, d1, d2, 30*math.Pi/180, centre, scale)
-		v2, ok2 := vanishingPoint(clusters, d2, d1, 30*math.Pi/180, centre, scale)
-		if ok1 && ok2 {
-			pairs = append(pairs, vpPair{v1, v2})
-		}
-		// The two longest lines of each direction, when far apart (the
-		// mat's edges), give a second guess that busy art or a grained
-		// table cannot pull.
-		s1, oks1 := spanPoint(clusters, d1, d2, 30*math.Pi/180, 0.3*hgt)
-		s2, oks2 := spanPoint(clusters, d2, d1, 30*math.Pi/180, 0.3*w)
-		if oks1 && oks2 {
-			pairs = append(pairs, vpPair{s1, s2})
-		}
-		if ok1 && oks2 {
-			pairs = append(pairs, vpPair{v1, s2})
-		}
-		if oks1 && ok2 {
-			pairs = append(pairs, vpPair{s1, v2})
-		}
-		// Both vanishing points moved to where the frame's line response
-		// lines up best.
-		sv1, sv2 := vec3{math.Cos(d1), math.Sin(d1), 0}, vec3{math.Cos(d2), math.Sin(d2), 0}
-		if ok1 {
-			sv1 = v1
-		}
-		if ok2 {
-			sv2 = v2
-		}
-		r1, r2 := refineVanishingPoint(rm, d1, sv1, wideScanDeg), refineVanishingPoint(rm, d2, sv2, wideScanDeg)
-		pairs = append(pairs, vpPair{r1, r2})
-		// A camera at most ~30° off the vertical sees the grid's two
-		// directions 60–120° apart: when the second strongest direction
-		// is not (card edges, the table), the perpendicular is tried.
-		if dp := d1 + math.Pi/2; angleDiff(d2, dp) > 30*math.Pi/180 {
-			pairs = append(pairs, vpPair{r1, refineVanishingPoint(rm, dp, vec3{math.Cos(dp), math.Sin(dp), 0}, wideScanDeg)})
-		}
-	}
-	for _, s := range seeds[:min(len(seeds), 2)] {
-		pairs = append(pairs, vpPair{vec3{s.h[0], s.h[3], s.h[6]}, vec3{s.h[1], s.h[4], s.h[7]}})
-	}
-	pairs = distinctPairs(pairs, w, hgt)
+	pairs := vanishingPairs(gray, rm, seeds)
 	var fits []gridFit
 	score := func(h homography) float64 { return rm.ridgeScore(h, g) }
 	polar := func(light bool) func(homography) float64 {
@@ -412,4 +365,60 @@ func sameAsAny(h homography, hs []homography, g models.RealmGeometry) bool {
 		}
 	}
 	return false
+}
+
+// vanishingPairs are the profile search's guesses at the vanishing points
+// of the grid's two directions: from the frame's straight lines, its two
+// longest lines of each direction (the mat's edges), the line response,
+// and the directions of the edge-based lattices seeds.
+func vanishingPairs(gray gocv.Mat, rm *ridgeMap, seeds []gridFit) []vpPair {
+	w, hgt := float64(gray.Cols()), float64(gray.Rows())
+	var pairs []vpPair
+	minLen := math.Max(20, 0.035*w)
+	segs := halfResSegments(gray, minLen, cannyThresholds{low: cannyLow, high: cannyHigh})
+	if d1, d2, ok := dominantDirections(segs, 40*math.Pi/180); ok {
+		clusters := clusterSegments(segs, 2.5*math.Pi/180, 3)
+		centre := models.Point{X: w / 2, Y: hgt / 2}
+		scale := math.Max(w, hgt) / 2
+		v1, ok1 := vanishingPoint(clusters, d1, d2, 30*math.Pi/180, centre, scale)
+		v2, ok2 := vanishingPoint(clusters, d2, d1, 30*math.Pi/180, centre, scale)
+		if ok1 && ok2 {
+			pairs = append(pairs, vpPair{v1, v2})
+		}
+		// The two longest lines of each direction, when far apart (the
+		// mat's edges), give a second guess that busy art or a grained
+		// table cannot pull.
+		s1, oks1 := spanPoint(clusters, d1, d2, 30*math.Pi/180, 0.3*hgt)
+		s2, oks2 := spanPoint(clusters, d2, d1, 30*math.Pi/180, 0.3*w)
+		if oks1 && oks2 {
+			pairs = append(pairs, vpPair{s1, s2})
+		}
+		if ok1 && oks2 {
+			pairs = append(pairs, vpPair{v1, s2})
+		}
+		if oks1 && ok2 {
+			pairs = append(pairs, vpPair{s1, v2})
+		}
+		// Both vanishing points moved to where the frame's line response
+		// lines up best.
+		sv1, sv2 := vec3{math.Cos(d1), math.Sin(d1), 0}, vec3{math.Cos(d2), math.Sin(d2), 0}
+		if ok1 {
+			sv1 = v1
+		}
+		if ok2 {
+			sv2 = v2
+		}
+		r1, r2 := refineVanishingPoint(rm, d1, sv1, wideScanDeg), refineVanishingPoint(rm, d2, sv2, wideScanDeg)
+		pairs = append(pairs, vpPair{r1, r2})
+		// A camera at most ~30° off the vertical sees the grid's two
+		// directions 60–120° apart: when the second strongest direction
+		// is not (card edges, the table), the perpendicular is tried.
+		if dp := d1 + math.Pi/2; angleDiff(d2, dp) > 30*math.Pi/180 {
+			pairs = append(pairs, vpPair{r1, refineVanishingPoint(rm, dp, vec3{math.Cos(dp), math.Sin(dp), 0}, wideScanDeg)})
+		}
+	}
+	for _, s := range seeds[:min(len(seeds), 2)] {
+		pairs = append(pairs, vpPair{vec3{s.h[0], s.h[3], s.h[6]}, vec3{s.h[1], s.h[4], s.h[7]}})
+	}
+	return distinctPairs(pairs, w, hgt)
 }

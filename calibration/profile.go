@@ -140,8 +140,9 @@ func spanSamples(t0, t1 float64, n int) (int, int) {
 
 // lineProfiles warps gray to the canvas and sums the normalised line
 // response of its pixels along rows (lines along x) and columns, for dark
-// lines (pol 0) and light lines (1).
-func (r rectifier) lineProfiles(gray gocv.Mat) *lineSums {
+// lines (pol 0) and light lines (1). When within is not empty (an 8-bit
+// mask of gray's size), only its non-zero pixels count.
+func (r rectifier) lineProfiles(gray, within gocv.Mat) *lineSums {
 	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
 	defer hm.Close()
 	for i, v := range r.toCanvas {
@@ -150,8 +151,11 @@ func (r rectifier) lineProfiles(gray gocv.Mat) *lineSums {
 	canvas := gocv.NewMat()
 	defer canvas.Close()
 	gocv.WarpPerspectiveWithParams(gray, &canvas, hm, r.size, gocv.InterpolationLinear, gocv.BorderConstant, colorBlack)
-	ones := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), gray.Rows(), gray.Cols(), gocv.MatTypeCV8U)
-	defer ones.Close()
+	ones := within
+	if ones.Empty() {
+		ones = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), gray.Rows(), gray.Cols(), gocv.MatTypeCV8U)
+		defer ones.Close()
+	}
 	mask := gocv.NewMat()
 	defer mask.Close()
 	gocv.WarpPerspectiveWithParams(ones, &mask, hm, r.size, gocv.InterpolationNearestNeighbor, gocv.BorderConstant, colorBlack)
@@ -427,12 +431,20 @@ func bestCombs(z []float64, n int, minSpacing float64, maxPeaks, keep int) []com
 // few is paired with the best combs of the other direction read only
 // across its own span (where the realm's lines of the other direction run).
 func profileCandidates(gray gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []homography {
+	all := gocv.NewMat()
+	defer all.Close()
+	return profileCandidatesWithin(gray, all, v1, v2, g)
+}
+
+// profileCandidatesWithin is profileCandidates with the profiles read only
+// over the non-zero pixels of mask within (all pixels when it is empty).
+func profileCandidatesWithin(gray, within gocv.Mat, v1, v2 vec3, g models.RealmGeometry) []homography {
 	w, h := float64(gray.Cols()), float64(gray.Rows())
 	r, ok := newRectifier(v1, v2, w, h)
 	if !ok {
 		return nil
 	}
-	sums := r.lineProfiles(gray)
+	sums := r.lineProfiles(gray, within)
 	if sums == nil {
 		return nil
 	}
