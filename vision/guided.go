@@ -45,17 +45,22 @@ const (
 	// the bundled stills and unseen seed 4242), and near the place one
 	// looks, matches come easier than in the whole catalog (minInliers).
 	guidedMinInliers = 13
-	// guidedMinShare is the least share of a face's pairs that its fit
-	// must hold when the guided matches are counted. A guided match lies
-	// within guidedRadiusMM of where the outline puts it, so pairs matched
-	// by chance, scattered over that radius, give a fit near the outline
-	// about (inlierThreshold / radius)² of them, and RANSAC, picking the
-	// best of its draws, makes that 0.35-0.45 of 45-80 such pairs (0.5 at
-	// most in 300 draws). Blurred cards whose keypoints matched noise so
-	// gathered guidedMinInliers and more (18 of 58, 13 of 52, 14 of 78
-	// pairs: wrong names on an independent renderer's frames); the guided
-	// fits that named a card right held 0.6-1.0 of their pairs.
-	guidedMinShare = 0.5
+	// guidedChance bounds how likely a card's guided fit may be by
+	// chance (guidedByChance): pairs matched by chance on a face that is
+	// not the card's, for all the fits RANSAC tries and all the faces the
+	// region is fitted to.
+	guidedChance = 0.01
+	// hashFitShare is the least share of its pairs that a face the
+	// guided matching found no match on must fit, where the guided
+	// matches are counted: its hash-table matches may lie where the
+	// outline puts them on a face of the card's style by that style
+	// (frame, title, text box), which guidedByChance's hash-table chance
+	// (anywhere on the face) does not cover. Against 20 faces, where the
+	// ratio test has few faces to compare such matches with, taking such
+	// fits by that chance alone (7-13 inliers of 17-32 pairs) named faces
+	// a picture's look then contradicted: 5 of an independent renderer's
+	// cards read by Identify, and one in a frame, were no longer named.
+	hashFitShare = 0.5
 	// guidedAspect is the most a turn may stretch the outline one way
 	// against the other to fit the face: a portrait outline is not tried
 	// as a landscape face. (Nor is an outline tried as a face of another
@@ -220,4 +225,86 @@ func (x *catalogIndex) guidedMatches(f features, quad models.Quad, cands []int, 
 type guidedPair struct {
 	pointPair
 	query int
+}
+
+// guidedByChance reports whether a similarity fit (scale: its scale from
+// the face to the top-down image) holding inliers of its pairs, the first
+// fromLSH of them hash-table matches and the rest guided ones, to a face of
+// w × h could be chance, with a probability above guidedChance: the faces
+// fitted to the region (faces), none of them the card's, give it so many
+// inliers by chance.
+//
+// A guided match lies within radius (face pixels) of where the outline
+// puts its keypoint, so a pair matched by chance lies anywhere in that
+// disc, and is an inlier of a fit near the outline with a probability of
+// at most pGuided = (inlierThreshold/scale / radius)²: a quarter. A
+// hash-table pair matched by chance lies anywhere on the face (pTable, the
+// inlier disc's share of the face). RANSAC keeps the best of its draws:
+// each draw's fit holds its two pairs and the others by chance, so the
+// chance that any of them holds inliers or more is at most the draws times
+// the tail of that sum of two binomial counts. Chance pairs put through the
+// real RANSAC (TestGuidedChanceBoundsRANSAC; 3,000 lists each of 10 to 100
+// pairs) reach a count a fifth to a thirtieth as often as this bound says;
+// the tail of one fit alone, without the draws, is 30 to several hundred
+// times too low, and a fixed share of the pairs lets 26-30 chance pairs
+// through (0.5-0.6 of them fit, in a fifth of such lists). Right guided
+// names held 0.6-1.0 of their pairs.
+func guidedByChance(inliers, pairs, fromLSH int, scale, radius float64, w, h, faces int) bool {
+	if pairs < 3 || scale <= 0 || radius <= 0 {
+		return true
+	}
+	t := inlierThreshold / scale
+	pGuided := math.Min(1, (t/radius)*(t/radius))
+	pTable := math.Min(1, math.Pi*t*t/float64(w*h))
+	draws := min(pairs*(pairs-1)/2, ransacRounds)
+	// The draw's own two pairs, taken from the hash-table ones first
+	// (leaving the guided ones, likelier by chance, to be counted).
+	nTable := max(fromLSH-2, 0)
+	nGuided := pairs - fromLSH - max(2-fromLSH, 0)
+	return float64(draws*max(faces, 1))*binomialSumTail(nGuided, pGuided, nTable, pTable, inliers-2) > guidedChance
+}
+
+// binomialSumTail is the probability that a count of successes in n1 trials
+// of chance p1 and n2 of chance p2 reaches k or more.
+func binomialSumTail(n1 int, p1 float64, n2 int, p2 float64, k int) float64 {
+	if k <= 0 {
+		return 1
+	}
+	if k > n1+n2 {
+		return 0
+	}
+	a, b := binomialPMF(n1, p1), binomialPMF(n2, p2)
+	tail := 0.0
+	for i, pa := range a {
+		for j, pb := range b {
+			if i+j >= k {
+				tail += pa * pb
+			}
+		}
+	}
+	return math.Min(1, tail)
+}
+
+// binomialPMF lists the probabilities of 0 to n successes in n trials of
+// chance p.
+func binomialPMF(n int, p float64) []float64 {
+	out := make([]float64, n+1)
+	switch {
+	case p <= 0:
+		out[0] = 1
+		return out
+	case p >= 1:
+		out[n] = 1
+		return out
+	}
+	// In logs: (1-p)^n underflows for long lists of likely pairs.
+	lq, lp := math.Log1p(-p), math.Log(p)
+	lc := 0.0 // log of n choose i
+	for i := 0; i <= n; i++ {
+		if i > 0 {
+			lc += math.Log(float64(n-i+1)) - math.Log(float64(i))
+		}
+		out[i] = math.Exp(lc + float64(i)*lp + float64(n-i)*lq)
+	}
+	return out
 }

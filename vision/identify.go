@@ -232,7 +232,7 @@ func (a *Analyzer) readRegion(gray gocv.Mat, quad models.Quad) (detection, featu
 	// regionSureInliers of them, with no other shortlisted face fitting
 	// minInliers, is named without the guided matching (which costs most
 	// of a region's time).
-	if best, second, ok := x.fitRegion(cands, byRef, nil, rng); ok && best.inliers >= regionSureInliers && second < minInliers {
+	if best, second, ok := x.fitRegion(cands, byRef, nil, 0, rng); ok && best.inliers >= regionSureInliers && second < minInliers {
 		return best, f, true
 	}
 	// The hash-table matches come first in each face's pairs; the guided
@@ -248,7 +248,7 @@ func (a *Analyzer) readRegion(gray gocv.Mat, quad models.Quad) (detection, featu
 			}
 		}
 	}
-	best, _, ok := x.fitRegion(cands, byRef, lshPairs, rng)
+	best, _, ok := x.fitRegion(cands, byRef, lshPairs, guidedRadiusMM*a.opts.pxPerMM(), rng)
 	return best, f, ok
 }
 
@@ -260,12 +260,20 @@ const regionSureInliers = 3 * minInliers
 // fitRegion fits a similarity to each shortlisted face's pairs and gives
 // the face with most inliers, and the most inliers of any other face.
 // lshPairs says how many of each face's pairs (the first ones) come from
-// the hash tables, the rest from the guided matching; nil: all do. A face
-// is accepted with minInliers hash-table inliers, or guidedMinInliers in
-// all; with the guided matches, only when they are at least guidedMinShare
-// of its pairs.
-func (x *catalogIndex) fitRegion(cands []int, byRef map[int][]pointPair, lshPairs map[int]int, rng *rand.Rand) (best detection, second int, found bool) {
+// the hash tables, the rest from the guided matching, within radius (face
+// pixels) of where the outline puts them; nil: all do. A face is accepted
+// with minInliers hash-table inliers, or guidedMinInliers in all; with
+// guided matches among its pairs, only when chance would hardly give its
+// fit so many (guidedByChance), and with none, only when its fit holds
+// hashFitShare of its pairs.
+func (x *catalogIndex) fitRegion(cands []int, byRef map[int][]pointPair, lshPairs map[int]int, radius float64, rng *rand.Rand) (best detection, second int, found bool) {
 	params := ransacParams{threshold: inlierThreshold, minScale: regionMinScale, maxScale: regionMaxScale, iterations: ransacRounds}
+	faces := 0 // the faces fitted: each may fit the region by chance
+	for _, ri := range cands {
+		if len(byRef[ri]) >= minMatches {
+			faces++
+		}
+	}
 	for _, ri := range cands {
 		ref := &x.refs[ri]
 		pairs := byRef[ri]
@@ -286,7 +294,11 @@ func (x *catalogIndex) fitRegion(cands []int, byRef map[int][]pointPair, lshPair
 		if (lshIn < minInliers && (lshPairs == nil || n < guidedMinInliers)) || !spreadEnough(pairs, flags, ref) {
 			continue
 		}
-		if lshPairs != nil && float64(n) < guidedMinShare*float64(len(pairs)) {
+		switch {
+		case lshPairs == nil:
+		case fromLSH < len(pairs) && guidedByChance(n, len(pairs), fromLSH, sim.scale(), radius, ref.W, ref.H, faces):
+			continue
+		case fromLSH == len(pairs) && float64(n) < hashFitShare*float64(len(pairs)):
 			continue
 		}
 		if found && n <= best.inliers {
