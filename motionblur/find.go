@@ -329,25 +329,24 @@ func SharpnessAlong(pix []byte, w, h int, shown []models.Point, angle float64) (
 // h-1) and the convex polygon shown (when it has three corners or more);
 // lo > hi when there is none.
 func lineWithin(shown []models.Point, w, h int, x0, y0, ux, uy float64) (lo, hi float64) {
-	lo, hi = math.Inf(-1), math.Inf(1)
-	// keep limits t to where a + b·t ≥ 0.
-	keep := func(a, b float64) {
-		switch {
-		case b > 0:
-			lo = math.Max(lo, -a/b)
-		case b < 0:
-			hi = math.Min(hi, -a/b)
-		case a < 0:
-			lo, hi = 1, 0
-		}
-	}
+	lo, hi = PolygonSpan(shown, x0, y0, ux, uy)
+	keep := keeper(&lo, &hi)
 	keep(x0, ux)
 	keep(float64(w-1)-x0, -ux)
 	keep(y0, uy)
 	keep(float64(h-1)-y0, -uy)
+	return lo, hi
+}
+
+// PolygonSpan gives the span [lo, hi] of t for which the point (x0, y0) +
+// t·(ux, uy) lies within the convex polygon shown (all t, from -Inf to
+// +Inf, when it has fewer than three corners); lo > hi when there is none.
+func PolygonSpan(shown []models.Point, x0, y0, ux, uy float64) (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
 	if len(shown) < 3 {
 		return lo, hi
 	}
+	keep := keeper(&lo, &hi)
 	area := 0.0
 	for i := range shown {
 		p, q := shown[i], shown[(i+1)%len(shown)]
@@ -362,4 +361,19 @@ func lineWithin(shown []models.Point, w, h int, x0, y0, ux, uy float64) (lo, hi 
 		keep(sign*a, sign*b)
 	}
 	return lo, hi
+}
+
+// keeper gives the function that limits the span [*lo, *hi] of t to where
+// a + b·t ≥ 0.
+func keeper(lo, hi *float64) func(a, b float64) {
+	return func(a, b float64) {
+		switch {
+		case b > 0:
+			*lo = math.Max(*lo, -a/b)
+		case b < 0:
+			*hi = math.Min(*hi, -a/b)
+		case a < 0:
+			*lo, *hi = 1, 0
+		}
+	}
 }

@@ -148,3 +148,36 @@ func TestUndo(t *testing.T) {
 		t.Errorf("sharpness across the smear %.2f once undone, %.2f smeared: want no less", across, m.Across)
 	}
 }
+
+// TestPolygonSpan: along lines in many directions through a convex
+// polygon (either way round), the span PolygonSpan gives holds the points
+// insideConvex takes, and a pixel beyond either end none.
+func TestPolygonSpan(t *testing.T) {
+	t.Parallel()
+	poly := []models.Point{{X: 40, Y: 30}, {X: 600, Y: 10}, {X: 650, Y: 400}, {X: 300, Y: 470}, {X: 20, Y: 380}}
+	reversed := make([]models.Point, len(poly))
+	for i, p := range poly {
+		reversed[len(poly)-1-i] = p
+	}
+	for _, shown := range [][]models.Point{poly, reversed} {
+		for deg := 0.0; deg < 180; deg += 7.5 {
+			ux, uy := math.Cos(deg*math.Pi/180), math.Sin(deg*math.Pi/180)
+			for s := -400.0; s <= 400; s += 25 {
+				x0, y0 := 330-s*uy, 240+s*ux
+				lo, hi := PolygonSpan(shown, x0, y0, ux, uy)
+				for t0 := -900.0; t0 <= 900; t0 += 0.5 {
+					in := insideConvex(shown, x0+t0*ux, y0+t0*uy)
+					switch {
+					case t0 > lo+1e-6 && t0 < hi-1e-6 && !in:
+						t.Fatalf("%.1f°, line %v: t %.1f within [%.2f, %.2f] but outside the polygon", deg, s, t0, lo, hi)
+					case (t0 < lo-1 || t0 > hi+1) && in:
+						t.Fatalf("%.1f°, line %v: t %.1f beyond [%.2f, %.2f] but inside the polygon", deg, s, t0, lo, hi)
+					}
+				}
+			}
+		}
+	}
+	if lo, hi := PolygonSpan(nil, 5, 5, 1, 0); !math.IsInf(lo, -1) || !math.IsInf(hi, 1) {
+		t.Errorf("no polygon: span [%v, %v], want all of the line", lo, hi)
+	}
+}

@@ -120,22 +120,11 @@ func spanWithin(shown []models.Point, at float64, column bool, n int) (lo, hi in
 	if len(shown) < 3 {
 		return 0, n
 	}
-	a, b := math.Inf(1), math.Inf(-1)
-	for i := range shown {
-		p, q := shown[i], shown[(i+1)%len(shown)]
-		u0, v0, u1, v1 := p.X, p.Y, q.X, q.Y // along, across
-		if column {
-			u0, v0, u1, v1 = p.Y, p.X, q.Y, q.X
-		}
-		if (v0 < at) == (v1 < at) && v0 != at {
-			continue
-		}
-		u := u0
-		if v1 != v0 {
-			u = u0 + (at-v0)/(v1-v0)*(u1-u0)
-		}
-		a, b = math.Min(a, u), math.Max(b, u)
+	x0, y0, ux, uy := 0.0, at, 1.0, 0.0
+	if column {
+		x0, y0, ux, uy = at, 0, 0, 1
 	}
+	a, b := motionblur.PolygonSpan(shown, x0, y0, ux, uy)
 	if a > b {
 		return 0, 0
 	}
