@@ -126,21 +126,7 @@ func (c colourFrame) cloth(rm *ridgeMap, h homography, g models.RealmGeometry, l
 	if drawn < minDrawnSides || len(samples) < 20 {
 		return clothColour{}, false
 	}
-	median := func(v func(rgbSample) float64) float64 {
-		vals := make([]float64, len(samples))
-		for i, s := range samples {
-			vals[i] = v(s)
-		}
-		sort.Float64s(vals)
-		return vals[len(vals)/2]
-	}
-	cc := clothColour{rgbSample: rgbSample{
-		b:   median(func(s rgbSample) float64 { return s.b }),
-		g:   median(func(s rgbSample) float64 { return s.g }),
-		sum: median(func(s rgbSample) float64 { return s.sum }),
-	}}
-	cc.spread = median(func(s rgbSample) float64 { return math.Hypot(s.b-cc.b, s.g-cc.g) })
-	return cc, true
+	return clothColourOf(samples), true
 }
 
 // isCloth says whether colour s could be the cloth's.
@@ -389,4 +375,25 @@ func gridLineSides() [2][][]cellSide {
 		out[1] = append(out[1], l)
 	}
 	return out
+}
+
+// clothColourOf is the cloth colour of samples (at least one): the median
+// of each of their values, and the median distance of their chromaticity
+// from it as the spread.
+func clothColourOf(samples []rgbSample) clothColour {
+	median := func(v func(rgbSample) float64) float64 {
+		vals := make([]float64, len(samples))
+		for i, s := range samples {
+			vals[i] = v(s)
+		}
+		sort.Float64s(vals)
+		return vals[len(vals)/2]
+	}
+	cc := clothColour{rgbSample: rgbSample{
+		b:   median(func(s rgbSample) float64 { return s.b }),
+		g:   median(func(s rgbSample) float64 { return s.g }),
+		sum: median(func(s rgbSample) float64 { return s.sum }),
+	}}
+	cc.spread = median(func(s rgbSample) float64 { return math.Hypot(s.b-cc.b, s.g-cc.g) })
+	return cc
 }

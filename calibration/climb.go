@@ -13,38 +13,19 @@ import (
 // moves are the step sizes (px), coarse to fine; score is the grid score
 // being climbed.
 func climbCorners(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, moves []float64) (homography, float64) {
-	src := realmCorners(g)
-	var q [4]models.Point
-	for i, p := range src {
-		q[i] = h.Apply(p)
-	}
-	best := score(h)
-	for _, d := range moves {
-		for iter := 0; iter < 6; iter++ {
-			improved := false
-			for i := 0; i < 8; i++ {
-				for _, sign := range [2]float64{-1, 1} {
-					t := q
-					if i%2 == 0 {
-						t[i/2].X += sign * d
-					} else {
-						t[i/2].Y += sign * d
-					}
-					ht, err := fitHomography(src, t[:])
-					if err != nil || !plausible(ht, g, w, hgt) {
-						continue
-					}
-					if s := score(ht); s > best {
-						best, q, h, improved = s, t, ht, true
-					}
+	return climb(score, h, g, w, hgt, moves, func(q *[4]models.Point, d float64, try func([4]models.Point)) {
+		for i := 0; i < 8; i++ {
+			for _, sign := range [2]float64{-1, 1} {
+				t := *q
+				if i%2 == 0 {
+					t[i/2].X += sign * d
+				} else {
+					t[i/2].Y += sign * d
 				}
-			}
-			if !improved {
-				break
+				try(t)
 			}
 		}
-	}
-	return h, best
+	})
 }
 
 // climbSides is climbCorners moving the two corners of one side of the
@@ -53,32 +34,46 @@ func climbCorners(score func(homography) float64, h homography, g models.RealmGe
 // or a line half under them) comes back only when both its ends move, and
 // either end moved alone lowers the score on the way.
 func climbSides(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, moves []float64) (homography, float64) {
+	steps := [4][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	return climb(score, h, g, w, hgt, moves, func(q *[4]models.Point, d float64, try func([4]models.Point)) {
+		for side := 0; side < 4; side++ {
+			for _, st := range steps {
+				t := *q
+				for _, c := range []int{side, (side + 1) % 4} {
+					t[c].X += st[0] * d
+					t[c].Y += st[1] * d
+				}
+				try(t)
+			}
+		}
+	})
+}
+
+// climb is the ascent of climbCorners and climbSides: for each step size
+// of moves, up to six rounds in which every move neighbours gives (the
+// realm's corners in the image, q, moved by d) is tried, in its order, and
+// kept when the lattice through the moved corners is plausible and scores
+// higher, until a round keeps none. A move kept changes q at once, so the
+// moves after it start from it.
+func climb(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, moves []float64, neighbours func(q *[4]models.Point, d float64, try func([4]models.Point))) (homography, float64) {
 	src := realmCorners(g)
 	var q [4]models.Point
 	for i, p := range src {
 		q[i] = h.Apply(p)
 	}
 	best := score(h)
-	steps := [4][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 	for _, d := range moves {
 		for iter := 0; iter < 6; iter++ {
 			improved := false
-			for side := 0; side < 4; side++ {
-				for _, st := range steps {
-					t := q
-					for _, c := range []int{side, (side + 1) % 4} {
-						t[c].X += st[0] * d
-						t[c].Y += st[1] * d
-					}
-					ht, err := fitHomography(src, t[:])
-					if err != nil || !plausible(ht, g, w, hgt) {
-						continue
-					}
-					if s := score(ht); s > best {
-						best, q, h, improved = s, t, ht, true
-					}
+			neighbours(&q, d, func(t [4]models.Point) {
+				ht, err := fitHomography(src, t[:])
+				if err != nil || !plausible(ht, g, w, hgt) {
+					return
 				}
-			}
+				if s := score(ht); s > best {
+					best, q, h, improved = s, t, ht, true
+				}
+			})
 			if !improved {
 				break
 			}

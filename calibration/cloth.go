@@ -110,21 +110,7 @@ func frameCloth(col colourFrame, w, hgt int) (clothColour, bool) {
 			near = append(near, s)
 		}
 	}
-	median := func(v func(rgbSample) float64) float64 {
-		vals := make([]float64, len(near))
-		for i, s := range near {
-			vals[i] = v(s)
-		}
-		sort.Float64s(vals)
-		return vals[len(vals)/2]
-	}
-	cc := clothColour{rgbSample: rgbSample{
-		b:   median(func(s rgbSample) float64 { return s.b }),
-		g:   median(func(s rgbSample) float64 { return s.g }),
-		sum: median(func(s rgbSample) float64 { return s.sum }),
-	}}
-	cc.spread = median(func(s rgbSample) float64 { return math.Hypot(s.b-cc.b, s.g-cc.g) })
-	return cc, true
+	return clothColourOf(near), true
 }
 
 // newClothMap marks the working pixels of cloth colour cc, with the
