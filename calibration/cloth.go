@@ -208,17 +208,10 @@ func (m *ridgeMap) clothPolarEvidence(cm clothMap, h homography, g models.RealmG
 			maxOut = math.Max(maxOut, math.Min(lineCap, e))
 		}
 	}
-	var mid, midTotal float64
-	for _, gl := range midLines(g) {
-		if e, shown := m.clothLineEvidenceClip(cm, h, gl, step, clip, light); shown >= minLineOnCloth {
-			l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
-			mid += math.Max(0, math.Min(lineCap, e)) * l
-			midTotal += l
-		}
-	}
-	if midTotal > 0 {
-		mid /= midTotal
-	}
+	mid := midLineEvidence(g, lineCap, func(gl gridLine) (float64, bool) {
+		e, shown := m.clothLineEvidenceClip(cm, h, gl, step, clip, light)
+		return e, shown >= minLineOnCloth
+	})
 	return hit/total - 0.5*maxOut - 0.5*mid
 }
 

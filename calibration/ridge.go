@@ -218,9 +218,20 @@ func (m *ridgeMap) polarEvidenceOf(evidence func(gridLine) (float64, int), g mod
 	// Lines half a cell inside the grid cross the cells' middles, where a
 	// right lattice has no lines and one of twice the true spacing has
 	// every other true line.
+	mid := midLineEvidence(g, lineCap, func(gl gridLine) (float64, bool) {
+		e, n := evidence(gl)
+		return e, n > 0
+	})
+	return hit/total - 0.5*maxOut - 0.5*mid
+}
+
+// midLineEvidence is the length-weighted mean, over the lines halfway
+// between the grid's (midLines) that evidence reads (ok), of their
+// evidence held within [0, lineCap]; 0 when it reads none.
+func midLineEvidence(g models.RealmGeometry, lineCap float64, evidence func(gridLine) (e float64, ok bool)) float64 {
 	var mid, midTotal float64
 	for _, gl := range midLines(g) {
-		if e, n := evidence(gl); n > 0 {
+		if e, ok := evidence(gl); ok {
 			l := math.Hypot(gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y)
 			mid += math.Max(0, math.Min(lineCap, e)) * l
 			midTotal += l
@@ -229,7 +240,7 @@ func (m *ridgeMap) polarEvidenceOf(evidence func(gridLine) (float64, int), g mod
 	if midTotal > 0 {
 		mid /= midTotal
 	}
-	return hit/total - 0.5*maxOut - 0.5*mid
+	return mid
 }
 
 // bentRidgeScore is ridgeScore for a grid whose lines may bend a few
