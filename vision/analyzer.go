@@ -30,6 +30,7 @@ type Analyzer struct {
 	// laps, when set (by benchmarks), is told each time a stage of a
 	// frame's reading ends.
 	laps   interface{ lap(stage string) }
+	muted  *mutedBuffers // the muted cards' search (outline_muted.go)
 	closed bool
 }
 
@@ -99,6 +100,9 @@ func (a *Analyzer) Close() error {
 	a.regionORB.Close()
 	a.outlines.close()
 	a.images.close()
+	if a.muted != nil {
+		a.muted.close()
+	}
 	return nil
 }
 
@@ -381,6 +385,14 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 			sites = append(sites, placed{s.quad, models.KindSite})
 		}
+	}
+	// Muted cards, named by their look, once the covered sites are
+	// (outline_muted.go).
+	for _, d := range a.mutedCards(v, append(found[:len(found):len(found)], sites...)) {
+		named = append(named, namedCard{len(cards), d, true})
+		cards = append(cards, a.observe(d, v))
+		found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+		a.outlines.tookFaint(cards[len(cards)-1])
 	}
 	// Cards partly under cards found (outline_under.go), once the sites
 	// under units are: a unit on a site, the commonest stack, leaves the

@@ -525,11 +525,17 @@ const (
 // so the face must also have the colours of what shows of the outline, the
 // cards found on it (onTop) left out (toneAgrees).
 func (a *Analyzer) nameByLook(quad models.Quad, v *view, onTop []models.Quad) (detection, bool) {
+	return a.nameByLookFrom(quad, v, onTop, lookAlignFrom)
+}
+
+// nameByLookFrom is nameByLook with the outline aligned only when its best
+// face correlates by alignFrom or more (lookAlignFrom for nameByLook).
+func (a *Analyzer) nameByLookFrom(quad models.Quad, v *view, onTop []models.Quad, alignFrom float64) (detection, bool) {
 	colour := a.images.small
 	if colour.Empty() || v.size.X <= 0 {
 		return detection{}, false
 	}
-	d, ok := a.index.nameByLook(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM)
+	d, ok := a.index.nameByLookFrom(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM, alignFrom)
 	if !ok || !a.toneAgrees(v, &a.index.refs[d.ref], d.quad, onTop) {
 		return detection{}, false
 	}
@@ -542,6 +548,12 @@ func (a *Analyzer) nameByLook(quad models.Quad, v *view, onTop []models.Quad) (d
 // no face fits it clearly. The detection's quad and fit are in the
 // outline's pixels.
 func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Quad, pxPerMM float64) (detection, bool) {
+	return x.nameByLookFrom(colour, scale, quad, pxPerMM, lookAlignFrom)
+}
+
+// nameByLookFrom is nameByLook with the outline aligned only when its best
+// face correlates by alignFrom or more.
+func (x *catalogIndex) nameByLookFrom(colour gocv.Mat, scale float64, quad models.Quad, pxPerMM, alignFrom float64) (detection, bool) {
 	if x.looks == nil || len(x.looks.kinds) == 0 {
 		return detection{}, false
 	}
@@ -564,7 +576,7 @@ func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Qu
 		views = kept
 		res = x.looks.name(x.refs, views)
 	}
-	if res.ok && res.best.score >= lookAlignFrom && (res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin) {
+	if res.ok && res.best.score >= alignFrom && (res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin) {
 		res = x.looks.align(colour, scale, views, res, x.refs)
 	}
 	if !res.ok || res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin {
