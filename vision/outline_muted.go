@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/tablecam/tablecam/models"
@@ -171,9 +172,15 @@ func (b *mutedBuffers) candidates(small gocv.Mat, v *view, found []placed) []mut
 	var all []best
 	for deg := -mutedMaxDeg; deg <= mutedMaxDeg+1e-9; deg += mutedStepDeg {
 		rot := gocv.GetRotationMatrix2D(centre, deg, 1)
-		gocv.WarpAffineWithParams(b.blurred, &b.rotated, rot, image.Pt(W, H), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
-		gocv.WarpAffineWithParams(b.mask, &b.maskRot, rot, image.Pt(W, H), gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
-		gocv.WarpAffineWithParams(b.edge, &b.grown, rot, image.Pt(W, H), gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
+		if deg == 0 { // the same pixels as the warp's, at a copy's cost
+			b.blurred.CopyTo(&b.rotated)
+			b.mask.CopyTo(&b.maskRot)
+			b.edge.CopyTo(&b.grown)
+		} else {
+			gocv.WarpAffineWithParams(b.blurred, &b.rotated, rot, image.Pt(W, H), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+			gocv.WarpAffineWithParams(b.mask, &b.maskRot, rot, image.Pt(W, H), gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
+			gocv.WarpAffineWithParams(b.edge, &b.grown, rot, image.Pt(W, H), gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
+		}
 		var m [6]float64
 		for i := range m {
 			m[i] = rot.GetDoubleAt(i/3, i%3)
@@ -245,59 +252,42 @@ func (b *mutedBuffers) cums(W, H int) float32 {
 	gy, _ := b.gy.DataPtrFloat32()
 	mk, _ := b.maskRot.DataPtrUint8()
 	grown, _ := b.grown.DataPtrUint8()
-	var sum float64
-	n := 0
-	for i := range gx {
-		if grown[i] != 0 {
-			gx[i], gy[i] = 0, 0
-			continue
-		}
-		sum += math.Abs(float64(gx[i])) + math.Abs(float64(gy[i]))
-		n++
-	}
+	px, _ := b.rotated.DataPtrUint8()
 	if cap(b.rowCum) < H*(W+1) {
 		b.rowCum = make([]float32, H*(W+1))
 		b.colCum = make([]float32, (H+1)*W)
 		b.maskCum = make([]float32, (H+1)*(W+1))
-	}
-	b.rowCum, b.colCum, b.maskCum = b.rowCum[:H*(W+1)], b.colCum[:(H+1)*W], b.maskCum[:(H+1)*(W+1)]
-	for y := 0; y < H; y++ {
-		row := b.rowCum[y*(W+1):]
-		row[0] = 0
-		for x := 0; x < W; x++ {
-			row[x+1] = row[x] + gy[y*W+x]
-		}
-	}
-	clear(b.colCum[:W])
-	for y := 0; y < H; y++ {
-		prev, cur := b.colCum[y*W:(y+1)*W], b.colCum[(y+1)*W:(y+2)*W]
-		for x := 0; x < W; x++ {
-			cur[x] = prev[x] + gx[y*W+x]
-		}
-	}
-	px, _ := b.rotated.DataPtrUint8()
-	if cap(b.sum) < (H+1)*(W+1) {
 		b.sum = make([]int32, (H+1)*(W+1))
 	}
-	b.sum = b.sum[:(H+1)*(W+1)]
+	b.rowCum, b.colCum, b.maskCum, b.sum = b.rowCum[:H*(W+1)], b.colCum[:(H+1)*W], b.maskCum[:(H+1)*(W+1)], b.sum[:(H+1)*(W+1)]
+	clear(b.colCum[:W])
 	clear(b.sum[:W+1])
-	for y := 0; y < H; y++ {
-		prev, cur := b.sum[y*(W+1):], b.sum[(y+1)*(W+1):]
-		cur[0] = 0
-		var rs int32
-		for x := 0; x < W; x++ {
-			rs += int32(px[y*W+x])
-			cur[x+1] = prev[x+1] + rs
-		}
-	}
 	clear(b.maskCum[:W+1])
+	// One pass, row by row, for all four.
+	var sum float64
+	n := 0
 	for y := 0; y < H; y++ {
-		prev, cur := b.maskCum[y*(W+1):], b.maskCum[(y+1)*(W+1):]
-		cur[0] = 0
-		var rs float32
+		row := b.rowCum[y*(W+1) : (y+1)*(W+1)]
+		prevC, curC := b.colCum[y*W:(y+1)*W], b.colCum[(y+1)*W:(y+2)*W]
+		prevS, curS := b.sum[y*(W+1):(y+1)*(W+1)], b.sum[(y+1)*(W+1):(y+2)*(W+1)]
+		prevM, curM := b.maskCum[y*(W+1):(y+1)*(W+1)], b.maskCum[(y+1)*(W+1):(y+2)*(W+1)]
+		row[0], curS[0], curM[0] = 0, 0, 0
+		var rs int32
+		var rm float32
 		for x := 0; x < W; x++ {
-			rs += float32(mk[y*W+x])
-			cur[x+1] = prev[x+1] + rs
+			i := y*W + x
+			if grown[i] != 0 {
+				gx[i], gy[i] = 0, 0
+			} else {
+				sum += math.Abs(float64(gx[i])) + math.Abs(float64(gy[i]))
+				n++
+			}
+			row[x+1] = row[x] + gy[i]
+			curC[x] = prevC[x] + gx[i]
+			rs += int32(px[i])
+			curS[x+1] = prevS[x+1] + rs
+			rm += float32(mk[i])
+			curM[x+1] = prevM[x+1] + rm
 		}
 	}
 	if n == 0 {
@@ -438,13 +428,15 @@ func (a *Analyzer) mutedCards(v *view, found []placed) []detection {
 	cands := a.muted.candidates(a.images.smallGray, v, found)
 	var out []detection
 	taken := quadsOfPlaced(found)
+	var tried []models.Quad // a site's place and a landscape unit's may be one
 	for _, c := range cands {
 		if c.score < mutedMinScore {
 			break
 		}
-		if coveredShare(c.quad, taken) > mutedMaxCovered {
+		if slices.Contains(tried, c.quad) || coveredShare(c.quad, taken) > mutedMaxCovered {
 			continue
 		}
+		tried = append(tried, c.quad)
 		d, ok := a.nameByLookFrom(c.quad, v, taken, mutedAlignFrom)
 		if !ok {
 			continue
