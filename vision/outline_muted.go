@@ -339,13 +339,13 @@ func (b *mutedBuffers) searchCell(cx, cy int, sh mutedShape, corner, W, H int, s
 		c := b.sum
 		return float32(c[y1*(W+1)+x1]-c[y0*(W+1)+x1]-c[y1*(W+1)+x0]+c[y0*(W+1)+x0]) / float32((x1-x0)*(y1-y0))
 	}
-	// step gives how much a side steps: the gradient across it, summed
-	// along it, over the Sobel kernel's gain (4), and no more than the
-	// difference of the bands either side of it, from mutedBandMM in, so
-	// that a thin line (the grid's) along it, no step, counts for nothing.
+	// A side's step is the gradient across it, summed along it, over the
+	// Sobel kernel's gain (4) (stepOf), and no more than the difference of
+	// the bands either side of it, from mutedBandMM in (capped), so that a
+	// thin line (the grid's) along it, no step, counts for nothing.
 	d0, d1 := int(math.Round(mutedBandMM[0]*s)), int(math.Round(mutedBandMM[1]*s))
-	step := func(grad, l, in, out float32) float32 {
-		g := grad / l / 4
+	stepOf := func(grad, l float32) float32 { return grad / l / 4 }
+	capped := func(g, in, out float32) float32 {
 		d := in - out
 		if d < 0 {
 			d = -d
@@ -359,7 +359,10 @@ func (b *mutedBuffers) searchCell(cx, cy int, sh mutedShape, corner, W, H int, s
 	area := float32(sh.w * sh.h)
 	lw, lh := float32(sh.w-2*corner), float32(sh.h-2*corner)
 	var out []mutedPlace
-	score := func(x0, y0 int) (float32, bool) {
+	// score gives a place's score, or false when it lies off the image,
+	// is covered, or cannot score above beat: its uncapped steps, which the
+	// score is at most, do not (the band means are not read then).
+	score := func(x0, y0 int, beat float64) (float32, bool) {
 		if y0 < 1 || y0+sh.h >= H-1 || x0 < 1 || x0+sh.w >= W-1 {
 			return 0, false
 		}
@@ -368,17 +371,26 @@ func (b *mutedBuffers) searchCell(cx, cy int, sh mutedShape, corner, W, H int, s
 			return 0, false
 		}
 		xa, xb, ya, yb := x0+corner, x1-corner, y0+corner, y1-corner
-		return step(rowSide(y0, xa, xb), lw, mean(xa, y0+d0, xb, y0+d1), mean(xa, y0-d1, xb, y0-d0)) +
-			step(rowSide(y1, xa, xb), lw, mean(xa, y1-d1, xb, y1-d0), mean(xa, y1+d0, xb, y1+d1)) +
-			step(colSide(x0, ya, yb), lh, mean(x0+d0, ya, x0+d1, yb), mean(x0-d1, ya, x0-d0, yb)) +
-			step(colSide(x1, ya, yb), lh, mean(x1-d1, ya, x1-d0, yb), mean(x1+d0, ya, x1+d1, yb)), true
+		g0, g1 := stepOf(rowSide(y0, xa, xb), lw), stepOf(rowSide(y1, xa, xb), lw)
+		g2, g3 := stepOf(colSide(x0, ya, yb), lh), stepOf(colSide(x1, ya, yb), lh)
+		if float64(g0+g1+g2+g3) <= beat {
+			return 0, false
+		}
+		return capped(g0, mean(xa, y0+d0, xb, y0+d1), mean(xa, y0-d1, xb, y0-d0)) +
+			capped(g1, mean(xa, y1-d1, xb, y1-d0), mean(xa, y1+d0, xb, y1+d1)) +
+			capped(g2, mean(x0+d0, ya, x0+d1, yb), mean(x0-d1, ya, x0-d0, yb)) +
+			capped(g3, mean(x1-d1, ya, x1-d0, yb), mean(x1+d0, ya, x1+d1, yb)), true
 	}
 	// Every mutedCoarse pixels first; the best places then at every pixel
 	// about them.
 	apart := int(mutedApartMM * s)
 	for y0 := cy - sh.h/2 - sh.sy; y0 <= cy-sh.h/2+sh.sy; y0 += mutedCoarse {
 		for x0 := cx - sh.w/2 - sh.sx; x0 <= cx-sh.w/2+sh.sx; x0 += mutedCoarse {
-			sc, ok := score(x0, y0)
+			beat := math.Inf(-1)
+			if len(out) == mutedPerShape {
+				beat = out[len(out)-1].score
+			}
+			sc, ok := score(x0, y0, beat)
 			if !ok || (len(out) == mutedPerShape && float64(sc) <= out[len(out)-1].score) {
 				continue
 			}
@@ -406,7 +418,7 @@ func (b *mutedBuffers) searchCell(cx, cy int, sh mutedShape, corner, W, H int, s
 	for i, p := range out {
 		for dy := -mutedCoarse + 1; dy < mutedCoarse; dy++ {
 			for dx := -mutedCoarse + 1; dx < mutedCoarse; dx++ {
-				if sc, ok := score(p.X+dx, p.Y+dy); ok && float64(sc) > out[i].score {
+				if sc, ok := score(p.X+dx, p.Y+dy, out[i].score); ok && float64(sc) > out[i].score {
 					out[i] = mutedPlace{p.X + dx, p.Y + dy, float64(sc)}
 				}
 			}
