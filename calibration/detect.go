@@ -296,10 +296,8 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		return hb, sb, nil
 	}
 	// Lines too blurred to show (see sharpen.go); not a grid refused.
-	// Nothing else vouches for the sharpened lattice: a stronger
-	// sharpening must find it too (see foundSharperToo).
 	if errors.As(err, new(noGridError)) {
-		if hs, ss, ok := detectSharpened(frame, g); ok && foundSharperToo(frame, hs, g) {
+		if hs, ss, ok := detectSharpened(frame, g); ok {
 			return hs, ss, nil
 		}
 	}

@@ -44,11 +44,6 @@ const (
 	sharpenAmount = 1.5
 )
 
-// confirmSharpenings are the other unsharp masks (sigma, amount) one of
-// which must find a lattice found at sharpenSigma and sharpenAmount again
-// (see foundSharperToo): a stronger one, and one of a wider blur.
-var confirmSharpenings = [][2]float64{{sharpenSigma, 1.75}, {2.5, sharpenAmount}}
-
 // detectSharpened is detectStraight on the frame sharpened at the working
 // width (see above), the lattice given in frame pixels; ok is false when
 // no realm is found there. A realm on whose lines a lens was read (see
@@ -77,53 +72,16 @@ func detectSharpened(frame gocv.Mat, g models.RealmGeometry) (homography, float6
 	return h, score, true
 }
 
-// Sharpening also deepens the edges of cards and art, and the grain of
-// the table, into lines; on a frame whose grid is faint and mostly under
-// cards, they can line up into a lattice the frame as it is does not
-// show, a wrong realm (three frames of the independent renderer's seed-9
-// set: realms 9%, 68% and 88% of the realm's width off). Where the edges
-// found a lattice of their own, the sharpened one is kept only when it is
-// the same (see detectGrid); where nothing was found, nothing vouches for
-// it. A lattice drawn by the mat is found again on the frame sharpened
-// otherwise (more strongly, or with a wider blur taken away); one that
-// sharpening lined up from the cards often is not, or another is found
-// there (not always: a lattice lined up from card rows can hold at every
-// sharpening). So there, the lattice is kept only when one of
-// confirmSharpenings shows the same realm (foundSharperToo). The blurred
-// grids the retry finds pass: the seed-9 set's two (one found again only
-// with the wider blur) and two bundled stills blurred.
-
-// foundSharperToo says whether the frame sharpened by one of
-// confirmSharpenings shows lattice h (frame pixels, as detectSharpened
-// gave it) again.
-func foundSharperToo(frame gocv.Mat, h homography, g models.RealmGeometry) bool {
-	for _, c := range confirmSharpenings {
-		sf, scale := sharpenedFrameWith(frame, c[0], c[1])
-		hc, _, _, err := detectStraight(sf, g)
-		sf.Close()
-		if err == nil && sameRealm(toFrame(hc, scale), h, g) {
-			return true
-		}
-	}
-	return false
-}
-
 // sharpenedFrame is the frame at the working width (see workingGray),
 // sharpened by the unsharp mask of sharpenSigma and sharpenAmount, and the
 // scale from frame pixels to it.
 func sharpenedFrame(frame gocv.Mat) (gocv.Mat, float64) {
-	return sharpenedFrameWith(frame, sharpenSigma, sharpenAmount)
-}
-
-// sharpenedFrameWith is sharpenedFrame with the unsharp mask of sigma and
-// amount.
-func sharpenedFrameWith(frame gocv.Mat, sigma, amount float64) (gocv.Mat, float64) {
 	work, scale := atWorkWidth(frame)
 	blurred := gocv.NewMat()
 	defer blurred.Close()
-	gocv.GaussianBlur(work, &blurred, image.Pt(0, 0), sigma, sigma, gocv.BorderReplicate)
+	gocv.GaussianBlur(work, &blurred, image.Pt(0, 0), sharpenSigma, sharpenSigma, gocv.BorderReplicate)
 	out := gocv.NewMat()
-	gocv.AddWeighted(work, 1+amount, blurred, -amount, 0, &out)
+	gocv.AddWeighted(work, 1+sharpenAmount, blurred, -sharpenAmount, 0, &out)
 	work.Close()
 	return out, scale
 }

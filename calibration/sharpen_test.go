@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"gocv.io/x/gocv"
-
-	"github.com/tablecam/tablecam/models"
 )
 
 // TestDetectBlurredGrid: a frame out of focus (the bundled stills blurred
@@ -113,39 +111,4 @@ func jpegRoundTrip(t testing.TB, frame gocv.Mat, quality int) gocv.Mat {
 func TestSharpenedReadThroughLens(t *testing.T) {
 	t.Parallel()
 	checkStillThroughLens(t, "0037", 0.055, 90)
-}
-
-// TestSharpenedNoWrongRealm renders a plain mat whose grid is drawn in
-// thin, faint lines (a pixel wide, 15% of the way from the cloth's
-// colour to black) under twenty sites and their units, blurred, noisy,
-// JPEG-compressed and tilted 15°: the edges and the line profiles find no
-// lattice, and on the frame sharpened the cards' edges line up into one
-// nearly the realm's width off. It is not found again on the frame
-// sharpened more strongly nor with a wider blur taken away: the retry must
-// keep no realm or the right one, and Detect must not give a wrong realm.
-func TestSharpenedNoWrongRealm(t *testing.T) {
-	t.Parallel()
-	g := models.DefaultRealm()
-	s := scene{seed: 3, tiltDeg: 15, widthFrac: 0.72, lineMM: 0.5, borderMM: 0.5, contrast: 0.15, cards: 20, blur: true, noise: 3, jpegQuality: 80}
-	frame, truth := s.render(t)
-	defer frame.Close()
-	sf, _ := sharpenedFrame(frame)
-	h, _, _, err := detectStraight(sf, g)
-	sf.Close()
-	if err != nil {
-		t.Fatalf("the sharpened frame shows no lattice (%v): the test no longer tests the retry", err)
-	}
-	if e := cornerError(orientLike(orientCorners(h, g, false), truth), truth) / realmWidthPx(truth); e < 0.03 {
-		t.Fatalf("the sharpened frame's lattice is %.2f%% off, not wrong: the test no longer tests the check", 100*e)
-	}
-	if hs, _, ok := detectSharpened(frame, g); ok && foundSharperToo(frame, hs, g) {
-		if e := cornerError(orientLike(orientCorners(hs, g, false), truth), truth) / realmWidthPx(truth); e > 0.01 {
-			t.Errorf("the sharpened retry keeps a realm %.2f%% of its width off", 100*e)
-		}
-	}
-	if c, err := Detect(frame, Options{Geometry: g}); err == nil {
-		if e := cornerError(orientLike(c.Corners, truth), truth) / realmWidthPx(truth); e > 0.01 {
-			t.Errorf("Detect gives a realm %.2f%% of its width off (found %v, truth %v)", 100*e, fmtQuad(c.Corners), fmtQuad(truth))
-		}
-	}
 }
