@@ -134,34 +134,6 @@ func foreignCoversBounded(small, ycc, onCards gocv.Mat, v *view, origin image.Po
 			}
 		}
 	}
-	// The cards' main colours (their frames and text boxes): the bins
-	// holding foreignCardMain of the pixels on the cards found, and their
-	// neighbours.
-	cardCount := make([]int32, foreignBins)
-	cardTotal := int32(0)
-	for y := 0; y < h; y++ {
-		row := on[(ry0+y)*cols+rx0 : (ry0+y)*cols+rx1]
-		for x, o := range row {
-			if o != 0 {
-				q := 3 * ((ry0+y)*cols + rx0 + x)
-				cardCount[foreignBin(data[q], data[q+1], data[q+2])]++
-				cardTotal++
-			}
-		}
-	}
-	cardMain := make([]bool, foreignBins)
-	for b, n := range cardCount {
-		if cardTotal > 0 && float64(n) >= foreignCardMain*float64(cardTotal) {
-			y, cr, cb := b>>10, (b>>5)&31, b&31
-			for yy := max(0, y-1); yy <= min(15, y+1); yy++ {
-				for rr := max(0, cr-1); rr <= min(31, cr+1); rr++ {
-					for bb := max(0, cb-1); bb <= min(31, cb+1); bb++ {
-						cardMain[yy<<10|rr<<5|bb] = true
-					}
-				}
-			}
-		}
-	}
 	colCell, rowCell := make([]int, w), make([]int, h)
 	for x := range colCell {
 		colCell[x] = min(models.Columns-1, x*models.Columns/w)
@@ -223,6 +195,35 @@ func foreignCoversBounded(small, ycc, onCards gocv.Mat, v *view, origin image.Po
 		}
 		if n < foreignMinArea(w, h) {
 			return false, true
+		}
+	}
+	// The cards' main colours (their frames and text boxes): the bins
+	// holding foreignCardMain of the pixels on the cards found, and their
+	// neighbours. Only the regions read them: a frame the bound cleared
+	// needs none.
+	cardCount := make([]int32, foreignBins)
+	cardTotal := int32(0)
+	for y := 0; y < h; y++ {
+		row := on[(ry0+y)*cols+rx0 : (ry0+y)*cols+rx1]
+		for x, o := range row {
+			if o != 0 {
+				q := 3 * ((ry0+y)*cols + rx0 + x)
+				cardCount[foreignBin(data[q], data[q+1], data[q+2])]++
+				cardTotal++
+			}
+		}
+	}
+	cardMain := make([]bool, foreignBins)
+	for b, n := range cardCount {
+		if cardTotal > 0 && float64(n) >= foreignCardMain*float64(cardTotal) {
+			y, cr, cb := b>>10, (b>>5)&31, b&31
+			for yy := max(0, y-1); yy <= min(15, y+1); yy++ {
+				for rr := max(0, cr-1); rr <= min(31, cr+1); rr++ {
+					for bb := max(0, cb-1); bb <= min(31, cb+1); bb++ {
+						cardMain[yy<<10|rr<<5|bb] = true
+					}
+				}
+			}
 		}
 	}
 	// A card not found, cut off by grid lines, is one card-shaped piece:

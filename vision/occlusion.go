@@ -846,7 +846,7 @@ func balanceWhite(img, mask gocv.Mat) {
 		return
 	}
 	grey := (sum[0] + sum[1] + sum[2]) / 3
-	var lut [256 * 3]uint8 // as OpenCV reads a three-channel table: B, G, R of each level
+	var lut [3][256]uint8 // each channel's table: B, G, R
 	same := true
 	for c := range 3 {
 		share := sum[c] / grey
@@ -860,19 +860,20 @@ func balanceWhite(img, mask gocv.Mat) {
 		g := min(max(share, lo), hi) / share
 		g = min(max(g, 1/maxWhiteGain), maxWhiteGain)
 		for v := range 256 {
-			lut[3*v+c] = uint8(min(255, math.Round(float64(v)*g)))
-			same = same && lut[3*v+c] == uint8(v)
+			lut[c][v] = uint8(min(255, math.Round(float64(v)*g)))
+			same = same && lut[c][v] == uint8(v)
 		}
 	}
 	if same {
 		return
 	}
-	table, err := gocv.NewMatFromBytes(1, 256, gocv.MatTypeCV8UC3, lut[:])
-	if err != nil {
-		return
+	// gocv.LUT's mapping, in place: OpenCV's three-channel table costs
+	// as much again as the image's conversion to YCrCb.
+	lb, lg, lr := &lut[0], &lut[1], &lut[2]
+	for p := 0; p+2 < len(data); p += 3 {
+		px := data[p : p+3 : p+3]
+		px[0], px[1], px[2] = lb[px[0]], lg[px[1]], lr[px[2]]
 	}
-	defer table.Close()
-	gocv.LUT(img, table, &img)
 }
 
 // blobHoles counts the pixels within label i's bounding box

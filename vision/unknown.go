@@ -328,8 +328,7 @@ func covered(q models.Quad, quads []models.Quad) bool {
 
 // inside reports whether p lies in the convex quad q (see quadSides).
 func inside(p models.Point, q models.Quad) bool {
-	s := newQuadSides(q)
-	return s.holds(p.X, p.Y)
+	return quadHolds(&q, p.X, p.Y)
 }
 
 // observation reports the outline as an unidentified card. Without a face

@@ -222,15 +222,29 @@ func newQuadSides(q models.Quad) quadSides {
 }
 
 // holds reports whether (x, y) lies in the quad: on the same side of
-// every side (a cross product of 0 counts as positive).
+// every side (a cross product of 0 counts as positive). It stops at the
+// first side that disagrees with the first: most points tested lie outside.
 func (s *quadSides) holds(x, y float64) bool {
-	neg := 0
-	for i := range 4 {
-		if s.ex[i]*(y-s.ay[i])-s.ey[i]*(x-s.ax[i]) < 0 {
-			neg++
+	neg := s.ex[0]*(y-s.ay[0])-s.ey[0]*(x-s.ax[0]) < 0
+	for i := 1; i < 4; i++ {
+		if s.ex[i]*(y-s.ay[i])-s.ey[i]*(x-s.ax[i]) < 0 != neg {
+			return false
 		}
 	}
-	return neg == 0 || neg == 4
+	return true
+}
+
+// quadHolds is newQuadSides(q).holds(x, y), the sides worked out only as
+// far as the test goes: for a point tested against many quads once.
+func quadHolds(q *models.Quad, x, y float64) bool {
+	neg := (q[1].X-q[0].X)*(y-q[0].Y)-(q[1].Y-q[0].Y)*(x-q[0].X) < 0
+	if (q[2].X-q[1].X)*(y-q[1].Y)-(q[2].Y-q[1].Y)*(x-q[1].X) < 0 != neg {
+		return false
+	}
+	if (q[3].X-q[2].X)*(y-q[2].Y)-(q[3].Y-q[2].Y)*(x-q[2].X) < 0 != neg {
+		return false
+	}
+	return (q[0].X-q[3].X)*(y-q[3].Y)-(q[0].Y-q[3].Y)*(x-q[3].X) < 0 == neg
 }
 
 // genericSample is how many other faces of its kind each face's keypoints
