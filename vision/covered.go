@@ -46,6 +46,16 @@ const (
 	// A cell that holds no card is searched too when the cards of the
 	// cells beside it cover this share of where its site would lie.
 	coveredBesideShare = 0.2
+	// A site found by its outline, unnamed, of which the cards on top
+	// leave this share showing, showed its face whole to the feature
+	// matching and to the look (appearance.go), which both left it
+	// unnamed: the grey comparison, which a face's panel tones can carry
+	// (a catalog of few faces names every site it lacks after the one
+	// whose tones are nearest the missing faces', at 0.54-0.64), names it
+	// only when it correlates strongly (nameRivalsFrom), as a whole face
+	// of little texture (which gives the feature matching few corners)
+	// does.
+	coveredWholeShare = 0.9
 )
 
 // placed is a card found in the top-down image, named or not.
@@ -148,7 +158,8 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 				continue
 			}
 			onTop := append(append(make([]placed, 0, len(found)-1), found[:outlined]...), found[outlined+1:]...)
-			if s, ok := a.siteUnder(gray, v, cell, onTop, search); ok && s.named {
+			whole := quadShownShare(v, found[outlined].quad, onTop) >= coveredWholeShare
+			if s, ok := a.siteUnder(gray, v, cell, onTop, search); ok && s.named && (!whole || s.det.score >= nameRivalsFrom) {
 				s.replaces = outlined
 				out = append(out, s)
 			}
@@ -223,6 +234,29 @@ func siteAreaCovered(v *view, cell models.Cell, found []placed, arm *armCover) f
 		}
 	}
 	return float64(covered) / float64(nx*ny)
+}
+
+// quadShownShare gives the share of a quad (in top-down pixels) that the
+// cards in on leave showing, read on a grid of points about 4 mm apart.
+func quadShownShare(v *view, q models.Quad, on []placed) float64 {
+	const stepMM = 4
+	nx := max(2, int(math.Round(math.Hypot(q[1].X-q[0].X, q[1].Y-q[0].Y)/v.pxPerMM/stepMM)))
+	ny := max(2, int(math.Round(math.Hypot(q[3].X-q[0].X, q[3].Y-q[0].Y)/v.pxPerMM/stepMM)))
+	quads := quadsOfPlaced(on)
+	shown := 0
+	for j := 0; j < ny; j++ {
+		t := (float64(j) + 0.5) / float64(ny)
+		for i := 0; i < nx; i++ {
+			u := (float64(i) + 0.5) / float64(nx)
+			// Bilinear between the corners (top-left, clockwise).
+			x := (1-t)*((1-u)*q[0].X+u*q[1].X) + t*((1-u)*q[3].X+u*q[2].X)
+			y := (1-t)*((1-u)*q[0].Y+u*q[1].Y) + t*((1-u)*q[3].Y+u*q[2].Y)
+			if !insideAny(models.Point{X: x, Y: y}, quads) {
+				shown++
+			}
+		}
+	}
+	return float64(shown) / float64(nx*ny)
 }
 
 func quadsOfPlaced(ps []placed) []models.Quad {
