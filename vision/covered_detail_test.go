@@ -2,7 +2,6 @@ package vision
 
 import (
 	"math"
-	"sort"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -19,13 +18,7 @@ import (
 // is there for it.
 func TestCoveredLookAlikeNotNamed(t *testing.T) {
 	full := devCatalog(t)
-	var slugs []string
-	for _, c := range full.Cards() {
-		if c.Image != "" {
-			slugs = append(slugs, c.Slug)
-		}
-	}
-	sort.Strings(slugs)
+	slugs := facedSlugs(full)
 	keep := map[string]bool{}
 	for _, s := range slugs[:min(20, len(slugs))] {
 		keep[s] = true

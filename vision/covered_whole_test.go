@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"sort"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -25,13 +24,7 @@ import (
 // (TestOutlinedSiteNamedUnderCard).
 func TestWholeOutlinedSiteNotNamedByGrey(t *testing.T) {
 	full := devCatalog(t)
-	var slugs []string
-	for _, c := range full.Cards() {
-		if c.Image != "" {
-			slugs = append(slugs, c.Slug)
-		}
-	}
-	sort.Strings(slugs)
+	slugs := facedSlugs(full)
 	if len(slugs) <= 20 {
 		t.Skip("the catalog has no more than 20 faces")
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
@@ -153,6 +154,18 @@ func devCatalog(t testing.TB) *models.Catalog {
 	}
 	t.Skip("no sample catalog")
 	return nil
+}
+
+// facedSlugs is the slugs of full's cards that have a face, sorted.
+func facedSlugs(full *models.Catalog) []string {
+	var slugs []string
+	for _, c := range full.Cards() {
+		if c.Image != "" {
+			slugs = append(slugs, c.Slug)
+		}
+	}
+	sort.Strings(slugs)
+	return slugs
 }
 
 // catalogWithout returns full without the cards whose slugs are in missing.
