@@ -242,21 +242,26 @@ func quadShownShare(v *view, q models.Quad, on []placed) float64 {
 	const stepMM = 4
 	nx := max(2, int(math.Round(math.Hypot(q[1].X-q[0].X, q[1].Y-q[0].Y)/v.pxPerMM/stepMM)))
 	ny := max(2, int(math.Round(math.Hypot(q[3].X-q[0].X, q[3].Y-q[0].Y)/v.pxPerMM/stepMM)))
-	quads := quadsOfPlaced(on)
-	shown := 0
+	return float64(nx*ny-quadPointsCovered(q, quadsOfPlaced(on), nx, ny)) / float64(nx*ny)
+}
+
+// quadPointsCovered counts the points of an nx × ny grid spread evenly
+// over quad q (the middles of its cells, bilinear between its corners,
+// top-left clockwise) that lie inside one of the quads.
+func quadPointsCovered(q models.Quad, quads []models.Quad, nx, ny int) int {
+	in := 0
 	for j := 0; j < ny; j++ {
 		t := (float64(j) + 0.5) / float64(ny)
 		for i := 0; i < nx; i++ {
 			u := (float64(i) + 0.5) / float64(nx)
-			// Bilinear between the corners (top-left, clockwise).
 			x := (1-t)*((1-u)*q[0].X+u*q[1].X) + t*((1-u)*q[3].X+u*q[2].X)
 			y := (1-t)*((1-u)*q[0].Y+u*q[1].Y) + t*((1-u)*q[3].Y+u*q[2].Y)
-			if !insideAny(models.Point{X: x, Y: y}, quads) {
-				shown++
+			if insideAny(models.Point{X: x, Y: y}, quads) {
+				in++
 			}
 		}
 	}
-	return float64(shown) / float64(nx*ny)
+	return in
 }
 
 func quadsOfPlaced(ps []placed) []models.Quad {

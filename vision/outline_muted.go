@@ -501,23 +501,7 @@ func flatFace(look []byte) bool {
 // coveredShare gives the share of quad q that the quads cover, on a grid of
 // 8 × 8 points.
 func coveredShare(q models.Quad, quads []models.Quad) float64 {
-	n, in := 0, 0
-	for i := 0; i < 8; i++ {
-		for j := 0; j < 8; j++ {
-			u, w := (float64(i)+0.5)/8, (float64(j)+0.5)/8
-			top := models.Point{X: q[0].X + u*(q[1].X-q[0].X), Y: q[0].Y + u*(q[1].Y-q[0].Y)}
-			bot := models.Point{X: q[3].X + u*(q[2].X-q[3].X), Y: q[3].Y + u*(q[2].Y-q[3].Y)}
-			p := models.Point{X: top.X + w*(bot.X-top.X), Y: top.Y + w*(bot.Y-top.Y)}
-			n++
-			for _, o := range quads {
-				if inside(p, o) {
-					in++
-					break
-				}
-			}
-		}
-	}
-	return float64(in) / float64(n)
+	return float64(quadPointsCovered(q, quads, 8, 8)) / 64
 }
 
 // sameAsFound reports whether a card found lies about where q does: its
