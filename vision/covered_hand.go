@@ -58,23 +58,16 @@ func (a *Analyzer) armOver(v *view, found []placed, cells []models.Cell, shares 
 	defer h.close()
 	// Most frames show too little of skin's colour where it would matter:
 	// that alone (which only shrinks on the way to the arm) tells it at
-	// little cost.
-	if !skinCouldCover(h, v, cells, shares) {
-		return nil
-	}
-	if !skinCovers(h.small, h.ycc, h.onCards, h.cards, coarse, h.area.Min, h.f) {
-		return nil
-	}
-	skin, minArea, ok := skinMask(h.small, h.ycc, h.onCards, h.cards, coarse)
+	// little cost. The skin test and the arm's mask are then made from
+	// that same mask, once: skinCovers, then skinMask, made it twice more.
+	skin := skinColoured(h.small, h.ycc)
 	defer skin.Close()
+	if !skinCouldCover(h, skin, v, cells, shares) {
+		return nil
+	}
+	minArea, ok := armSkin(h, skin, coarse)
 	if !ok {
 		return nil
-	}
-	if h.cards {
-		off := gocv.NewMat()
-		gocv.BitwiseNot(h.onCards, &off)
-		gocv.BitwiseAnd(skin, off, &skin)
-		off.Close()
 	}
 	// Specks of skin-toned mat or art are no arm.
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
@@ -97,6 +90,25 @@ func (a *Analyzer) armOver(v *view, found []placed, cells []models.Cell, shares 
 		}
 	}
 	return coverOf(h, out)
+}
+
+// armSkin finishes skin, skinColoured's mask of h's small image (v: the
+// hand test's view), in place: skinMask's, cleared of the cards found. It
+// reports whether skinCovers sees a hand in it; when not, skin may be left
+// unfinished. minArea is skinMask's.
+func armSkin(h handImage, skin gocv.Mat, v *view) (minArea int, ok bool) {
+	skin, minArea, ok = skinMaskFrom(skin, h.small, h.ycc, h.onCards, h.cards, v)
+	if !ok || !maskCovers(skin, h.onCards, h.cards, v, h.area.Min, h.f, minArea) {
+		return minArea, false
+	}
+	if h.cards {
+		// (maskCovers may have cleared them already: clearing again changes nothing.)
+		off := gocv.NewMat()
+		gocv.BitwiseNot(h.onCards, &off)
+		gocv.BitwiseAnd(skin, off, &skin)
+		off.Close()
+	}
+	return minArea, true
 }
 
 // coverOf places a mask of h's small image in the top-down image (twice
@@ -145,15 +157,11 @@ func (c *armCover) near(r image.Rectangle) []placed {
 }
 
 // skinCouldCover reports whether the pixels of h's small image that have
-// skin's colour (the first step of skinMask) could cover, with the cards
+// skin's colour (skin, skinColoured's mask of it) could cover, with the cards
 // found beside (covering shares of them), coveredBesideShare of where a
 // site would lie in one of cells at least: the two shares added (read as
 // siteAreaCovered reads them) reach it.
-func skinCouldCover(h handImage, v *view, cells []models.Cell, shares []float64) bool {
-	skin := gocv.NewMat()
-	defer skin.Close()
-	gocv.InRangeWithScalar(h.ycc, skinLow, skinHigh, &skin)
-	addDarkSkin(h.small, skin)
+func skinCouldCover(h handImage, skin gocv.Mat, v *view, cells []models.Cell, shares []float64) bool {
 	sk, err := skin.DataPtrUint8()
 	if err != nil {
 		return true

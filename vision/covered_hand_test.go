@@ -1,9 +1,12 @@
 package vision
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
+	"gocv.io/x/gocv"
 )
 
 // TestCoveredSiteUnderArm reads poster scenes in which an arm reaching over
@@ -30,5 +33,74 @@ func TestCoveredSiteUnderArm(t *testing.T) {
 		if s := scoreStill(obs, &scene.Truth); s.wrongNames > 0 {
 			t.Errorf("scene %d: %d cards named wrongly: %v", sc.i, s.wrongNames, s.notes)
 		}
+	}
+}
+
+// TestArmMaskOnce holds armOver's one skin mask (skinColoured, finished by
+// armSkin) to the two it made before, skinCovers' and skinMask's with the
+// cards cleared: on frames with a hand over the cards, and the same tables
+// without it, whether an arm is seen and its mask must be the same, pixel
+// for pixel.
+func TestArmMaskOnce(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hands, arms int
+	for _, sc := range []struct{ set, i int64 }{{2222, 12}, {1, 24}, {6666, 76}, {4242, 39}, {1111, 56}} {
+		for _, handChance := range []float64{0, -1} {
+			scene, frame, cal, obs := renderAndAnalyze(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{HandChance: handChance, JPEGQuality: 85})
+			v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+			if err != nil {
+				frame.Close()
+				t.Fatal(err)
+			}
+			coarse := v.scaled(0.5)
+			top := coarse.warp(frame)
+			frame.Close()
+			quads := make([]models.Quad, len(obs.Cards))
+			for i, c := range obs.Cards {
+				for j, p := range c.Quad {
+					quads[i][j] = coarse.fromImg.Apply(p)
+				}
+			}
+			h, ok := readHandImage(top, coarse, quads)
+			top.Close()
+			if !ok {
+				t.Fatalf("set %d still %d: no hand image", sc.set, sc.i)
+			}
+			if scene.Truth.Occluded {
+				hands++
+			}
+			// Before: skinCovers, then skinMask again, cleared of the cards.
+			wantCovers := skinCovers(h.small, h.ycc, h.onCards, h.cards, coarse, h.area.Min, h.f)
+			want, _, wantOK := skinMask(h.small, h.ycc, h.onCards, h.cards, coarse)
+			if h.cards {
+				off := gocv.NewMat()
+				gocv.BitwiseNot(h.onCards, &off)
+				gocv.BitwiseAnd(want, off, &want)
+				off.Close()
+			}
+			// Now: one mask.
+			got := skinColoured(h.small, h.ycc)
+			if _, gotArm := armSkin(h, got, coarse); gotArm != (wantOK && wantCovers) {
+				t.Errorf("set %d still %d (hand %v): arm %v, want %v (mask ok %v, covers %v)", sc.set, sc.i, scene.Truth.Occluded, gotArm, wantOK && wantCovers, wantOK, wantCovers)
+			} else if gotArm {
+				arms++
+				w, _ := want.DataPtrUint8()
+				g, _ := got.DataPtrUint8()
+				if !slices.Equal(w, g) {
+					t.Errorf("set %d still %d (hand %v): the arm's mask differs", sc.set, sc.i, scene.Truth.Occluded)
+				}
+			}
+			want.Close()
+			got.Close()
+			h.close()
+		}
+	}
+	if hands == 0 || arms == 0 {
+		t.Fatalf("%d frames with a hand, %d arms compared: the test shows nothing", hands, arms)
 	}
 }

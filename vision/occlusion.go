@@ -120,6 +120,13 @@ func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.
 	if !ok {
 		return false
 	}
+	return maskCovers(skin, onCards, cards, v, origin, f, minArea)
+}
+
+// maskCovers is skinCovers on skin, skinMask's mask of small (with its
+// minArea). It may clear skin's pixels on the cards (when cards is set):
+// it changes nothing else.
+func maskCovers(skin, onCards gocv.Mat, cards bool, v *view, origin image.Point, f float64, minArea int) bool {
 	// An arm lying across cards is cut by them into pieces, and the piece
 	// off the cards that holds most of it may not reach the edge: it
 	// reaches the edge through the cards (see reachesThroughCards).
@@ -178,11 +185,23 @@ func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.
 // of a hand in its pixels; ok is false, and skin may be left unfinished,
 // when fewer than that lie off the cards.
 func skinMask(small, ycc, onCards gocv.Mat, cards bool, v *view) (skin gocv.Mat, minArea int, ok bool) {
-	skin = gocv.NewMat()
+	return skinMaskFrom(skinColoured(small, ycc), small, ycc, onCards, cards, v)
+}
+
+// skinColoured marks the pixels of small (ycc: the same image in YCrCb)
+// that have skin's colour, skinMask's first step (caller closes).
+func skinColoured(small, ycc gocv.Mat) gocv.Mat {
+	skin := gocv.NewMat()
 	gocv.InRangeWithScalar(ycc, skinLow, skinHigh, &skin)
 	addDarkSkin(small, skin)
+	return skin
+}
+
+// skinMaskFrom is skinMask from its first step's mask, skin (skinColoured's
+// of small), which it finishes in place and returns.
+func skinMaskFrom(skin, small, ycc, onCards gocv.Mat, cards bool, v *view) (gocv.Mat, int, bool) {
 	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
-	minArea = int(handShare * realmPx)
+	minArea := int(handShare * realmPx)
 	// Every step from here on only clears skin pixels (the mat's colour,
 	// the opening, the cards): with fewer than a hand's worth off the
 	// cards now, no blob can be a hand.
