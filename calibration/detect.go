@@ -135,8 +135,14 @@ func crossCheck(gray gocv.Mat, rm *ridgeMap, faint *edgeMap, g models.RealmGeome
 // same place (in any of its symmetric orientations), to a twentieth of the
 // realm's width: the same grid, read a little apart.
 func sameRealm(a, b homography, g models.RealmGeometry) bool {
+	return nearRealm(a, b, g, 0.05)
+}
+
+// nearRealm is sameRealm with every corner within frac of the realm's
+// width.
+func nearRealm(a, b homography, g models.RealmGeometry, frac float64) bool {
 	qa, qb := quadOfLattice(a, g), quadOfLattice(b, g)
-	tol := 0.05 * (dist(qa[0], qa[1]) + dist(qa[2], qa[3])) / 2
+	tol := frac * (dist(qa[0], qa[1]) + dist(qa[2], qa[3])) / 2
 	for _, o := range []models.Quad{qb, {qb[2], qb[3], qb[0], qb[1]}, {qb[1], qb[0], qb[3], qb[2]}, {qb[3], qb[2], qb[1], qb[0]}} {
 		near := true
 		for i := range o {
@@ -192,6 +198,13 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 			// mat's cloth alone (see cloth.go).
 			if hc, sc, ok := detectOnClothFrame(frame, g); ok {
 				hm, s, err = hc, sc, nil
+			}
+		}
+		if errors.Is(err, ErrNotFound) {
+			// Lines blurred wider than the first sharpening undoes
+			// (see resharpen.go): the last retry.
+			if hr, sr, ok := detectResharpened(frame, g); ok {
+				hm, s, err = hr, sr, nil
 			}
 		}
 		if err != nil {

@@ -53,7 +53,13 @@ const (
 // enough that the corners read along bowed borders can miss by a percent
 // even under a lens weaker than strongLensK.
 func detectSharpened(frame gocv.Mat, g models.RealmGeometry) (homography, float64, bool) {
-	sf, scale := sharpenedFrame(frame)
+	return detectSharpenedBy(frame, g, sharpenSigma, sharpenAmount)
+}
+
+// detectSharpenedBy is detectSharpened with the unsharp mask of sigma and
+// amount.
+func detectSharpenedBy(frame gocv.Mat, g models.RealmGeometry, sigma, amount float64) (homography, float64, bool) {
+	sf, scale := sharpenedFrame(frame, sigma, amount)
 	defer sf.Close()
 	h, score, k, err := detectStraight(sf, g)
 	if err != nil {
@@ -73,15 +79,15 @@ func detectSharpened(frame gocv.Mat, g models.RealmGeometry) (homography, float6
 }
 
 // sharpenedFrame is the frame at the working width (see workingGray),
-// sharpened by the unsharp mask of sharpenSigma and sharpenAmount, and the
-// scale from frame pixels to it.
-func sharpenedFrame(frame gocv.Mat) (gocv.Mat, float64) {
+// sharpened by the unsharp mask of sigma and amount, and the scale from
+// frame pixels to it.
+func sharpenedFrame(frame gocv.Mat, sigma, amount float64) (gocv.Mat, float64) {
 	work, scale := atWorkWidth(frame)
 	blurred := gocv.NewMat()
 	defer blurred.Close()
-	gocv.GaussianBlur(work, &blurred, image.Pt(0, 0), sharpenSigma, sharpenSigma, gocv.BorderReplicate)
+	gocv.GaussianBlur(work, &blurred, image.Pt(0, 0), sigma, sigma, gocv.BorderReplicate)
 	out := gocv.NewMat()
-	gocv.AddWeighted(work, 1+sharpenAmount, blurred, -sharpenAmount, 0, &out)
+	gocv.AddWeighted(work, 1+amount, blurred, -amount, 0, &out)
 	work.Close()
 	return out, scale
 }
