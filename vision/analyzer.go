@@ -163,7 +163,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 			return err
 		}
 		// A frame soft in every direction is sharpened (sharpness.go).
-		_, sharpness, a.images.steps = sharpenIfSoft(&gray, &a.images.blurred, v, a.images.steps)
+		_, sharpness, a.images.steps = sharpenIfSoft(&gray, &a.images.blurred, &frameGray, v, a.images.steps)
 		a.lap("grey full warp")
 		return nil
 	}

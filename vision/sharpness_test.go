@@ -223,7 +223,7 @@ func TestSharpenIfSoft(t *testing.T) {
 		img := checker(c.sigmaX, c.sigmaY)
 		blurred := gocv.NewMat()
 		before, _, _ := viewSharpness(img, v, nil)
-		got, left, _ := sharpenIfSoft(&img, &blurred, v, nil)
+		got, left, _ := sharpenIfSoft(&img, &blurred, nil, v, nil)
 		after, _, _ := viewSharpness(img, v, nil)
 		if left != after {
 			t.Errorf("%s: sharpenIfSoft gives the sharpness %v, the image it leaves has %v", c.name, left, after)
@@ -327,7 +327,7 @@ func BenchmarkSharpenIfSoft(b *testing.B) {
 		soft.CopyTo(&img)
 		b.StartTimer()
 		var sharpened bool
-		if sharpened, _, hist = sharpenIfSoft(&img, &blurred, v, hist); !sharpened {
+		if sharpened, _, hist = sharpenIfSoft(&img, &blurred, nil, v, hist); !sharpened {
 			b.Fatal("the blurred still was not sharpened")
 		}
 	}
