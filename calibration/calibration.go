@@ -25,19 +25,22 @@ const (
 //
 // Corners are always the realm's own corners, wherever they appear in the
 // image: A1 (south-west), E1 (south-east), E4 (north-east) and A4 (north-west).
-// With the default camera (south player at the image bottom) A1 is the
-// bottom-left corner of the realm as seen in the image. With NorthAtBottom the
-// camera looks from the north side and the realm appears turned 180°: A1 is
-// then the top-right corner in the image, E1 the top-left, E4 the bottom-left
-// and A4 the bottom-right. Either way the rectified image (Rectify) shows row 4
-// (north) at the top and column A at the left.
+// South says on which image side the realm's south edge (A1–E1) is: with the
+// default camera (Bottom: the south player at the image bottom) A1 is the
+// bottom-left corner of the realm as seen in the image. With Top the camera
+// looks from the north side and the realm appears turned 180°: A1 is then the
+// top-right corner in the image, E1 the top-left, E4 the bottom-left and A4
+// the bottom-right. With Left (a camera at the table's east end, looking
+// west) A1 is the top-left corner, and with Right (at the west end) the
+// bottom-right. Either way the rectified image (Rectify) shows row 4 (north)
+// at the top and column A at the left.
 type Calibration struct {
-	Corners       models.Quad          `json:"corners"`
-	ImageWidth    int                  `json:"image_width"`
-	ImageHeight   int                  `json:"image_height"`
-	NorthAtBottom bool                 `json:"north_at_bottom"`
-	Geometry      models.RealmGeometry `json:"geometry"`
-	Method        string               `json:"method"`
+	Corners     models.Quad          `json:"corners"`
+	ImageWidth  int                  `json:"image_width"`
+	ImageHeight int                  `json:"image_height"`
+	South       Side                 `json:"south"`
+	Geometry    models.RealmGeometry `json:"geometry"`
+	Method      string               `json:"method"`
 
 	// Reference is the look of the grid lines when the calibration was made,
 	// which Drifted compares new frames against. It is nil until a frame has

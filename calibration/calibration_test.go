@@ -163,14 +163,14 @@ func TestNorthAtBottom(t *testing.T) {
 	s := scene{seed: 9, tiltDeg: 15, rotDeg: -4, widthFrac: 0.75, lineMM: 1.5, borderMM: 3, contrast: 0.8, lightLines: true, cards: 8, noise: 3, northAtBot: true}
 	frame, truth := s.render(t)
 	defer frame.Close()
-	c, err := Detect(frame, Options{NorthAtBottom: true})
+	c, err := Detect(frame, Options{South: Top})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
 		t.Errorf("corners %v, want %v (A1 at the image top right)", fmtQuad(c.Corners), fmtQuad(truth))
 	}
-	if !c.NorthAtBottom || c.Corners[0].Y > c.Corners[3].Y {
+	if c.South != Top || c.Corners[0].Y > c.Corners[3].Y {
 		t.Errorf("A1 %v should be above A4 %v with the north player at the bottom", c.Corners[0], c.Corners[3])
 	}
 }
@@ -182,7 +182,7 @@ func TestMarkers(t *testing.T) {
 		{seed: 22, tiltDeg: 10, rotDeg: -6, widthFrac: 0.5, lineMM: 1, borderMM: 1, contrast: 0.5, cards: 5, noise: 2, markers: true, northAtBot: true},
 	} {
 		frame, truth := s.render(t)
-		c, err := Detect(frame, Options{Markers: true, NorthAtBottom: s.northAtBot})
+		c, err := Detect(frame, Options{Markers: true, South: southOf(s.northAtBot)})
 		frame.Close()
 		if err != nil {
 			t.Fatalf("seed %d: %v", s.seed, err)

@@ -31,7 +31,7 @@ func TestDetectFaintGridUnderCards(t *testing.T) {
 	if !ok {
 		t.Fatal("the cloth search finds no realm")
 	}
-	if e := cornerError(orientCorners(h, g, false), truth) / realmWidthPx(truth); e > 0.01 {
+	if e := cornerError(orientCorners(h, g, Bottom), truth) / realmWidthPx(truth); e > 0.01 {
 		t.Errorf("the cloth search's corners %.2f%% of the realm's width off", 100*e)
 	}
 }

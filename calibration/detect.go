@@ -16,9 +16,11 @@ import (
 type Options struct {
 	// Geometry is the realm's cell size; zero means models.DefaultRealm().
 	Geometry models.RealmGeometry
-	// NorthAtBottom says the camera looks from the north side: the north
-	// player's edge of the realm is at the image bottom (see Calibration).
-	NorthAtBottom bool
+	// South is the image side the realm's south edge (A1–E1, the south
+	// player's) is on: Bottom by default, Top for a camera looking from
+	// the north side (--north-at-bottom), Left or Right for one at the
+	// table's end (see Calibration and orientCorners).
+	South Side
 	// Markers requires the four ArUco markers; without it Detect uses them
 	// when all four are seen and falls back to the grid lines otherwise.
 	Markers bool
@@ -210,20 +212,20 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 		if err != nil {
 			return nil, err
 		}
-		corners = orientCorners(hm, g, opts.NorthAtBottom)
+		corners = orientCorners(hm, g, opts.South)
 		method, score = MethodAuto, s
 	}
 	if err := ValidateCorners(corners, w, h); err != nil {
 		return nil, fmt.Errorf("calibration: found corners are unusable (%v): %w", err, ErrNotFound)
 	}
 	c := &Calibration{
-		Corners:       corners,
-		ImageWidth:    w,
-		ImageHeight:   h,
-		NorthAtBottom: opts.NorthAtBottom,
-		Geometry:      g,
-		Method:        method,
-		Score:         math.Round(score*1000) / 1000,
+		Corners:     corners,
+		ImageWidth:  w,
+		ImageHeight: h,
+		South:       opts.South,
+		Geometry:    g,
+		Method:      method,
+		Score:       math.Round(score*1000) / 1000,
 	}
 	if err := c.init(); err != nil {
 		return nil, err
@@ -235,18 +237,18 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 // orientCorners reads the realm corners A1, E1, E4, A4 off a lattice
 // homography: the order must turn counter-clockwise on screen (the realm is
 // never seen mirrored), and the lattice's long axis (its Columns) runs east
-// to west. Of the two long sides, south is the one nearer the image bottom
-// (farther from it when northAtBottom), whichever way the camera is turned
-// in the image plane: a realm truly turned more than a quarter turn is read
-// with south and north swapped, as the image bottom says. When the long
-// sides are equally near the bottom (the long axis within quarterTurnBand
-// of the image's vertical: a camera at the table's east or west side, a
-// phone held sideways), which is south is a coin toss that the frame's
-// noise would call differently from frame to frame; it is settled as a
-// camera at the realm's east side sees it: south is the long side on the
-// image's left (on its right when northAtBottom, the view turned half
-// round).
-func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) models.Quad {
+// to west. Of the two long sides, south is the one towards the image side
+// south (the user's setting: Bottom by default), whichever way the camera is
+// turned in the image plane: a realm truly turned more than a quarter turn
+// from that setting is read with south and north swapped, as the setting
+// says. When the long sides face that side equally (the long axis within
+// quarterTurnBand of the side's direction: a realm turned a quarter turn
+// from the setting), which is south is a coin toss that the frame's noise
+// would call differently from frame to frame; it is settled by the next
+// side a quarter turn clockwise on screen (for Bottom, south is the long
+// side on the image's left; for Top, on its right; for Left, at the top;
+// for Right, at the bottom).
+func orientCorners(h homography, g models.RealmGeometry, south Side) models.Quad {
 	w, hh := g.WidthMM(), g.HeightMM()
 	q := models.Quad{
 		h.Apply(models.Point{X: 0, Y: 0}),
@@ -264,11 +266,14 @@ func orientCorners(h homography, g models.RealmGeometry, northAtBottom bool) mod
 	}
 	// The axis from the A4–E4 side's middle to the A1–E1 side's middle.
 	ax, ay := (q[0].X+q[1].X-q[2].X-q[3].X)/2, (q[0].Y+q[1].Y-q[2].Y-q[3].Y)/2
-	nearBottom := ay > 0 // A1–E1 is the side nearer the image bottom
-	if math.Abs(ay) <= math.Sin(quarterTurnBand)*math.Hypot(ax, ay) {
-		nearBottom = ax < 0 // a quarter turn: A1–E1 is the side on the left
+	dx, dy := south.direction()
+	along := ax*dx + ay*dy // > 0: A1–E1 is the long side towards south
+	if math.Abs(along) <= math.Sin(quarterTurnBand)*math.Hypot(ax, ay) {
+		// A quarter turn from the setting: the side a quarter turn
+		// clockwise on screen from it ((dx, dy) turned by 90°, y down).
+		along = ax*(-dy) + ay*dx
 	}
-	if nearBottom == northAtBottom {
+	if along < 0 {
 		q = models.Quad{q[2], q[3], q[0], q[1]}
 	}
 	return q

@@ -187,7 +187,7 @@ func TestSplitGridsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer dark.Close()
-			c, err := Detect(dark, Options{NorthAtBottom: truth.NorthAtBottom})
+			c, err := Detect(dark, Options{South: southOf(truth.NorthAtBottom)})
 			if err != nil {
 				if !errors.Is(err, ErrNotFound) {
 					t.Fatalf("error does not wrap ErrNotFound: %v", err)
@@ -246,7 +246,7 @@ func TestDetectSmallFrames(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			truth, want, small := shrunkStill(t, dir, name)
 			defer small.Close()
-			c, err := Detect(small, Options{NorthAtBottom: truth.NorthAtBottom})
+			c, err := Detect(small, Options{South: southOf(truth.NorthAtBottom)})
 			if err != nil {
 				t.Fatalf("not found: %v", err)
 			}

@@ -42,7 +42,7 @@ func checkFaintFound(t *testing.T, frame gocv.Mat, g models.RealmGeometry, truth
 	if !ok {
 		t.Fatalf("not found (best ridge score %.2f)", f.score)
 	}
-	q := orientCorners(f.h, g, false)
+	q := orientCorners(f.h, g, Bottom)
 	if e := cornerError(q, truth) / realmWidthPx(truth); e > 0.01 {
 		t.Errorf("corner error %.2f%% of the realm width (found %v, want %v, ridge score %.2f)", 100*e, fmtQuad(q), fmtQuad(truth), f.score)
 	}

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 )
 
-// FileVersion is the version of the calibration JSON that Save writes and Load reads.
-const FileVersion = 1
+// FileVersion is the version of the calibration JSON that Save writes. Load
+// reads it and version 1, whose boolean "north_at_bottom" version 2 replaced
+// by "south", the image side the realm's south edge is on (true is "top").
+const FileVersion = 2
 
 // ErrBadFile is wrapped by Load for a file that is not a calibration it can use.
 var ErrBadFile = errors.New("bad calibration file")
@@ -20,6 +22,9 @@ var ErrBadFile = errors.New("bad calibration file")
 type fileFormat struct {
 	Version int `json:"version"`
 	Calibration
+	// NorthAtBottom is version 1's setting: true is South Top. Save
+	// leaves it out.
+	NorthAtBottom *bool `json:"north_at_bottom,omitempty"`
 }
 
 // Save writes the calibration as indented JSON, atomically (a temporary file
@@ -65,7 +70,9 @@ func parseFile(path string, b []byte) (*Calibration, error) {
 		return nil, fmt.Errorf("calibration %s: empty file: %w", path, ErrBadFile)
 	}
 	var head struct {
-		Version *int `json:"version"`
+		Version       *int    `json:"version"`
+		South         *string `json:"south"`
+		NorthAtBottom *bool   `json:"north_at_bottom"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
 		return nil, jsonError(path, b, err)
@@ -73,9 +80,21 @@ func parseFile(path string, b []byte) (*Calibration, error) {
 	switch {
 	case head.Version == nil:
 		return nil, fmt.Errorf("calibration %s: no \"version\" (is this a tablecam calibration?): %w", path, ErrBadFile)
-	case *head.Version != FileVersion:
-		return nil, fmt.Errorf("calibration %s: version %d is not supported (this tablecam reads version %d; recalibrate with \"tablecam calibrate\"): %w",
+	case *head.Version != FileVersion && *head.Version != 1:
+		return nil, fmt.Errorf("calibration %s: version %d is not supported (this tablecam reads versions 1 and %d; recalibrate with \"tablecam calibrate\"): %w",
 			path, *head.Version, FileVersion, ErrBadFile)
+	case *head.Version == 1 && head.South != nil:
+		return nil, fmt.Errorf("calibration %s: \"south\" is not in version 1 (it has \"north_at_bottom\"; \"south\" came with version 2): %w", path, ErrBadFile)
+	case *head.Version != 1 && head.NorthAtBottom != nil:
+		return nil, fmt.Errorf("calibration %s: \"north_at_bottom\" is version 1's (version %d says which image side south is on with \"south\": bottom, top, left or right): %w",
+			path, *head.Version, ErrBadFile)
+	case *head.Version != 1 && head.South == nil:
+		return nil, fmt.Errorf("calibration %s: no \"south\" (the image side the realm's south edge is on: bottom, top, left or right): %w", path, ErrBadFile)
+	}
+	if head.South != nil {
+		if _, err := ParseSide(*head.South); err != nil {
+			return nil, fmt.Errorf("calibration %s: \"south\": %w: %w", path, err, ErrBadFile)
+		}
 	}
 	var f fileFormat
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -84,6 +103,9 @@ func parseFile(path string, b []byte) (*Calibration, error) {
 		return nil, jsonError(path, b, err)
 	}
 	c := f.Calibration
+	if f.NorthAtBottom != nil && *f.NorthAtBottom {
+		c.South = Top
+	}
 	if c.Geometry.CellWidthMM == 0 && c.Geometry.CellHeightMM == 0 {
 		return nil, fmt.Errorf("calibration %s: no \"geometry\": %w", path, ErrBadFile)
 	}

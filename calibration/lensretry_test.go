@@ -49,7 +49,7 @@ func checkStillThroughLens(t *testing.T, name string, k float64, quality int) {
 		raw.Close()
 	}
 	defer bent.Close()
-	c, err := Detect(bent, Options{NorthAtBottom: truth.NorthAtBottom})
+	c, err := Detect(bent, Options{South: southOf(truth.NorthAtBottom)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestDetectWidelyBlurredGrid(t *testing.T) {
 	if _, _, err := detectGrid(blurred, Options{}.geometry()); err == nil {
 		t.Fatalf("the blurred frame's realm is found without the wide masks: the test no longer tests the retry")
 	}
-	c, err := Detect(blurred, Options{NorthAtBottom: truth.NorthAtBottom})
+	c, err := Detect(blurred, Options{South: southOf(truth.NorthAtBottom)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func detectUnderArm(t *testing.T, dir, name string, arm []models.Point) (found b
 	}
 	covered := coverWithArm(t, &frame, h, arm)
 	defer covered.Close()
-	c, err := Detect(covered, Options{NorthAtBottom: truth.NorthAtBottom})
+	c, err := Detect(covered, Options{South: southOf(truth.NorthAtBottom)})
 	if err != nil {
 		t.Logf("not found: %v", err)
 		return false
@@ -168,7 +168,7 @@ func TestDetectFaintGridEndsAtBorder(t *testing.T) {
 	dir := filepath.Dir(sampleStills(t)[0])
 	truth, frame := readStill(t, dir, "0026")
 	defer frame.Close()
-	c, err := Detect(frame, Options{NorthAtBottom: truth.NorthAtBottom})
+	c, err := Detect(frame, Options{South: southOf(truth.NorthAtBottom)})
 	if err != nil {
 		t.Fatalf("no realm: %v", err)
 	}

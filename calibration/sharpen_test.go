@@ -30,7 +30,7 @@ func TestDetectBlurredGrid(t *testing.T) {
 			if _, _, _, err := detectStraight(blurred, Options{}.geometry()); err == nil {
 				t.Fatalf("the blurred frame's realm is found without sharpening: the test no longer tests the retry")
 			}
-			c, err := Detect(blurred, Options{NorthAtBottom: truth.NorthAtBottom})
+			c, err := Detect(blurred, Options{South: southOf(truth.NorthAtBottom)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -141,7 +141,7 @@ func calibrateStill(tb testing.TB, img string) stillResult {
 	tb.Helper()
 	truth, frame := readStill(tb, filepath.Dir(img), strings.TrimSuffix(filepath.Base(img), ".jpg"))
 	defer frame.Close()
-	c, err := Detect(frame, Options{NorthAtBottom: truth.NorthAtBottom})
+	c, err := Detect(frame, Options{South: southOf(truth.NorthAtBottom)})
 	if err != nil {
 		return stillResult{}
 	}

@@ -1,9 +1,11 @@
 package calibration
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"math"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -31,64 +33,129 @@ func TestDetectTurnedCamera(t *testing.T) {
 	}
 }
 
+// turnedRealm is the realm seen top-down, turned deg clockwise on screen
+// about a 1280×720 frame's centre, with its true corners (A1, E1, E4, A4).
+func turnedRealm(g models.RealmGeometry, deg float64) (homography, models.Quad) {
+	w, hh := g.WidthMM(), g.HeightMM()
+	a := deg * math.Pi / 180
+	c, s := math.Cos(a), math.Sin(a)
+	const k = 1.2 // px per mm
+	// realm mm (x east, y north) → image, north up, then turned.
+	h := homography{k * c, k * s, 640 - k*(c*w/2+s*hh/2), k * s, -k * c, 360 - k*(s*w/2-c*hh/2), 0, 0, 1}
+	var q models.Quad
+	for i, p := range realmCorners(g) {
+		q[i] = h.Apply(p)
+	}
+	return h, q
+}
+
+// sideTurn is how far (degrees clockwise on screen) a realm is turned from
+// the default view for its south edge to face side s.
+var sideTurn = map[Side]float64{Bottom: 0, Left: 90, Top: 180, Right: -90}
+
 // TestOrientCornersTurned reads the corners of a realm turned in the image
-// plane by a camera turned any way: south is the long side nearer the image
-// bottom (a realm turned more than a quarter turn is read with south and
-// north swapped), and within quarterTurnBand of a quarter turn it is the
-// long side on the image's left, whichever side is a hair lower;
-// NorthAtBottom reads every view turned half round.
+// plane by a camera turned any way, for each setting of the image side
+// south is on: south is the long side towards that side (a realm turned
+// more than a quarter turn from the setting is read with south and north
+// swapped), and within quarterTurnBand of a quarter turn it is the long
+// side a quarter turn clockwise on screen from the setting (for Bottom the
+// side on the image's left), whichever side is a hair nearer. The table's
+// turns are from the setting's own view (sideTurn).
 func TestOrientCornersTurned(t *testing.T) {
 	t.Parallel()
 	g := models.DefaultRealm()
 	w, hh := g.WidthMM(), g.HeightMM()
-	// turned is the realm seen top-down, turned deg clockwise on screen
-	// about the frame's centre, with its true corners.
-	turned := func(deg float64) (homography, models.Quad) {
-		a := deg * math.Pi / 180
-		c, s := math.Cos(a), math.Sin(a)
-		const k = 1.2 // px per mm
-		// realm mm (x east, y north) → image, north up, then turned.
-		h := homography{k * c, k * s, 640 - k*(c*w/2+s*hh/2), k * s, -k * c, 360 - k*(s*w/2-c*hh/2), 0, 0, 1}
-		var q models.Quad
-		for i, p := range realmCorners(g) {
-			q[i] = h.Apply(p)
-		}
-		return h, q
-	}
 	half := func(q models.Quad) models.Quad { return models.Quad{q[2], q[3], q[0], q[1]} }
+	for _, side := range []Side{Bottom, Top, Left, Right} {
+		for _, tc := range []struct {
+			deg     float64 // from the setting's view
+			swapped bool    // the true south is not the side read as south
+		}{
+			{0, false}, {30, false}, {-60, false}, {80, false}, {-85, false},
+			{100, true}, {-120, true}, {180, true},
+			// Half way between two sides: clearly read either way.
+			{44, false}, {45, false}, {46, false}, {-45, false},
+			{134, true}, {135, true}, {136, true}, {-135, true},
+			// A quarter turn: south a quarter turn clockwise from the setting.
+			{90, false}, {-90, true},
+			// Within the band: that side, not the one a hair nearer.
+			{88.5, false}, {-88.5, true}, {91.5, false}, {-91.5, true},
+		} {
+			t.Run(fmt.Sprintf("%v/%g", side, tc.deg), func(t *testing.T) {
+				h, truth := turnedRealm(g, sideTurn[side]+tc.deg)
+				want := truth
+				if tc.swapped {
+					want = half(truth)
+				}
+				// Any of the lattice's symmetric readings gives the same corners.
+				for _, sym := range []homography{
+					{1, 0, 0, 0, 1, 0, 0, 0, 1},
+					{-1, 0, w, 0, -1, hh, 0, 0, 1},
+					{-1, 0, w, 0, 1, 0, 0, 0, 1},
+					{1, 0, 0, 0, -1, hh, 0, 0, 1},
+				} {
+					if got := orientCorners(sym.Then(h), g, side); cornerError(got, want) > 1e-6 {
+						t.Errorf("got %v, want %v", fmtQuad(got), fmtQuad(want))
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestSideOfTurned checks SideOf, the side a user would name, on realms
+// turned every way, and that Detect's reading given it is never turned:
+// the side it names is always within 45° of the true south, far from the
+// quarter-turn band where the reading is settled by convention.
+func TestSideOfTurned(t *testing.T) {
+	t.Parallel()
+	g := models.DefaultRealm()
 	for _, tc := range []struct {
-		deg     float64
-		swapped bool // the true south is not the side read as south
+		deg  float64
+		want Side
 	}{
-		{0, false}, {30, false}, {-60, false}, {80, false}, {-85, false},
-		{100, true}, {-120, true}, {180, true},
-		// A quarter turn: south on the left.
-		{90, false}, {-90, true},
-		// Within the band: the left side, not the one a hair lower.
-		{88.5, false}, {-88.5, true}, {91.5, false}, {-91.5, true},
+		{0, Bottom}, {30, Bottom}, {-30, Bottom}, {44, Bottom}, {-44, Bottom},
+		{46, Left}, {90, Left}, {134, Left},
+		{136, Top}, {180, Top}, {-180, Top}, {-136, Top},
+		{-134, Right}, {-90, Right}, {-46, Right},
 	} {
 		t.Run(fmt.Sprint(tc.deg), func(t *testing.T) {
-			h, truth := turned(tc.deg)
-			want := truth
-			if tc.swapped {
-				want = half(truth)
-			}
-			// Any of the lattice's symmetric readings gives the same corners.
-			for _, sym := range []homography{
-				{1, 0, 0, 0, 1, 0, 0, 0, 1},
-				{-1, 0, w, 0, -1, hh, 0, 0, 1},
-				{-1, 0, w, 0, 1, 0, 0, 0, 1},
-				{1, 0, 0, 0, -1, hh, 0, 0, 1},
-			} {
-				hs := sym.Then(h)
-				if got := orientCorners(hs, g, false); cornerError(got, want) > 1e-6 {
-					t.Errorf("south at the bottom: got %v, want %v", fmtQuad(got), fmtQuad(want))
-				}
-				if got := orientCorners(hs, g, true); cornerError(got, half(want)) > 1e-6 {
-					t.Errorf("north at the bottom: got %v, want %v", fmtQuad(got), fmtQuad(half(want)))
-				}
+			if got := SideOf(mustTurned(g, tc.deg)); got != tc.want {
+				t.Errorf("SideOf = %v, want %v", got, tc.want)
 			}
 		})
+	}
+	for deg := -180.0; deg < 180; deg += 0.5 {
+		h, truth := turnedRealm(g, deg)
+		if got := orientCorners(h, g, SideOf(truth)); cornerError(got, truth) > 1e-6 {
+			t.Errorf("turned %g°: south on the %v: read %v, want %v", deg, SideOf(truth), fmtQuad(got), fmtQuad(truth))
+		}
+	}
+}
+
+func mustTurned(g models.RealmGeometry, deg float64) models.Quad {
+	_, q := turnedRealm(g, deg)
+	return q
+}
+
+// TestParseSide reads sides by name, and refuses other words naming them.
+func TestParseSide(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want Side
+		ok   bool
+	}{
+		{"bottom", Bottom, true}, {"top", Top, true}, {"Left", Left, true}, {" RIGHT ", Right, true},
+		{"up", Bottom, false}, {"", Bottom, false}, {"north", Bottom, false},
+	} {
+		got, err := ParseSide(tt.in)
+		if (err == nil) != tt.ok || (tt.ok && got != tt.want) {
+			t.Errorf("ParseSide(%q) = %v, %v; want %v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+		if !tt.ok && (!errors.Is(err, ErrBadSide) || !strings.Contains(err.Error(), fmt.Sprintf("%q", tt.in))) {
+			t.Errorf("ParseSide(%q) error %v should name the word and wrap ErrBadSide", tt.in, err)
+		}
 	}
 }
 

@@ -20,7 +20,8 @@ import (
 // analyzeFlags are the options of "tablecam analyze".
 type analyzeFlags struct {
 	catalog, corners, calibration, debug, cache string
-	northAtBottom, json, noCache                bool
+	json, noCache                               bool
+	south                                       calibration.Side // from the --south and --north-at-bottom flags
 	cellMM                                      string
 	geometry                                    models.RealmGeometry // from cellMM; zero when not given
 }
@@ -35,13 +36,13 @@ func runAnalyze(ctx context.Context, e env) int {
 	fs.StringVar(&f.corners, "corners", "", `realm corners A1,E1,E4,A4 in image pixels: "x,y x,y x,y x,y"`)
 	fs.StringVar(&f.calibration, "calibration", "", "calibration JSON saved by \"tablecam calibrate\"")
 	fs.StringVar(&f.cellMM, "cell-mm", "", "the playmat's realm cell size WxH in millimetres (default 100x75, or the calibration's; learned from the cards when they show another)")
-	fs.BoolVar(&f.northAtBottom, "north-at-bottom", false, "the north player sits at the image bottom")
+	southF := addSouthFlags(fs)
 	fs.StringVar(&f.debug, "debug", "", "write an annotated copy of each image to this directory")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per image (JSON lines)")
 	fs.StringVar(&f.cache, "cache", "", "directory of the catalog index cache, which keeps the indexes of the 6 catalogs used last (default: the user cache directory)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the catalog index cache")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: tablecam analyze [--catalog DIR] [--corners \"x,y x,y x,y x,y\" | --calibration FILE] [--north-at-bottom] [--debug OUTDIR] [--json] IMAGE…")
+		fmt.Fprintln(e.stderr, "usage: tablecam analyze [--catalog DIR] [--corners \"x,y x,y x,y x,y\" | --calibration FILE] [--south bottom|top|left|right | --north-at-bottom] [--debug OUTDIR] [--json] IMAGE…")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(e.args); err != nil {
@@ -56,6 +57,12 @@ func runAnalyze(ctx context.Context, e env) int {
 		fs.Usage()
 		return 2
 	}
+	south, err := southF.side()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
+		return 2
+	}
+	f.south = south
 	if f.cellMM != "" {
 		g, err := models.ParseCellMM(f.cellMM)
 		if err != nil {
@@ -163,12 +170,12 @@ func analyzeImage(an *vision.Analyzer, path string, corners *models.Quad, saved 
 		if err != nil {
 			return analysis{}, fmt.Errorf("%s: --corners: %w", path, err)
 		}
-		cal.NorthAtBottom = f.northAtBottom
+		cal.South = f.south
 	case saved != nil:
 		c := *saved
 		cal = &c
 	default:
-		cal, err = calibration.Detect(frame, calibration.Options{NorthAtBottom: f.northAtBottom, Geometry: f.geometry})
+		cal, err = calibration.Detect(frame, calibration.Options{South: f.south, Geometry: f.geometry})
 		if err != nil {
 			res.problem = fmt.Errorf("realm not found: %w (give --corners)", err)
 		}
@@ -178,7 +185,7 @@ func analyzeImage(an *vision.Analyzer, path string, corners *models.Quad, saved 
 		// calibration's. A new value, not cal with Geometry changed: a
 		// calibration caches its transforms, which depend on it.
 		cal = &calibration.Calibration{Corners: cal.Corners, ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight,
-			NorthAtBottom: cal.NorthAtBottom, Geometry: f.geometry, Method: cal.Method, Reference: cal.Reference, Score: cal.Score}
+			South: cal.South, Geometry: f.geometry, Method: cal.Method, Reference: cal.Reference, Score: cal.Score}
 	}
 	if cal != nil {
 		res.method = cal.Method

@@ -333,6 +333,8 @@ type visionBench struct {
 	frames                                     int
 	found                                      ratio
 	cornerErr                                  []float64
+	south                                      map[calibration.Side]int // frames by the image side given as south (the truth's)
+	turned                                     int                      // realms found within targetCornerErr but turned half round
 	recall                                     []ratio
 	recall50                                   ratio
 	precision                                  ratio
@@ -364,7 +366,22 @@ type identifyFigures struct {
 }
 
 func newVisionBench() *visionBench {
-	return &visionBench{recall: make([]ratio, len(visibleBuckets)), identify: map[string]*identifyFigures{}}
+	return &visionBench{recall: make([]ratio, len(visibleBuckets)), identify: map[string]*identifyFigures{}, south: map[calibration.Side]int{}}
+}
+
+// turnedHalfRound says whether the detected corners are the true realm's
+// read turned half round (south and north swapped, within targetCornerErr
+// of the realm's width): the right realm with an orientation fault, which
+// the ordered corner error counts as a realm a whole width off.
+func turnedHalfRound(detected, truth models.Quad) bool {
+	width := math.Hypot(truth[1].X-truth[0].X, truth[1].Y-truth[0].Y)
+	var worst, half float64
+	for i := range truth {
+		j := (i + 2) % 4
+		worst = math.Max(worst, math.Hypot(detected[i].X-truth[i].X, detected[i].Y-truth[i].Y))
+		half = math.Max(half, math.Hypot(detected[i].X-truth[j].X, detected[i].Y-truth[j].Y))
+	}
+	return half <= targetCornerErr*width && half < worst
 }
 
 // frame reads one still and scores it.
@@ -379,8 +396,12 @@ func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected, rea
 	realmWidth := math.Hypot(t.Corners[1].X-t.Corners[0].X, t.Corners[1].Y-t.Corners[0].Y)
 	var detected *calibration.Calibration
 	var err error
+	// The user's setting for this camera: the image side the truth's
+	// south edge (A1–E1) faces.
+	south := calibration.SideOf(t.Corners)
 	if realm || useDetected {
-		detected, err = calibration.Detect(img, calibration.Options{Geometry: t.Geometry})
+		b.south[south]++
+		detected, err = calibration.Detect(img, calibration.Options{Geometry: t.Geometry, South: south})
 		b.found.add(err == nil)
 		if err != nil && b.log != nil {
 			fmt.Fprintf(b.log, "%s: realm not found: %v\n", fr.image, err)
@@ -392,6 +413,12 @@ func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected, rea
 			worst = math.Max(worst, math.Hypot(detected.Corners[i].X-t.Corners[i].X, detected.Corners[i].Y-t.Corners[i].Y))
 		}
 		b.cornerErr = append(b.cornerErr, worst/realmWidth)
+		if turnedHalfRound(detected.Corners, t.Corners) {
+			b.turned++
+			if b.log != nil {
+				fmt.Fprintf(b.log, "%s: realm found turned half round (south given as the image %s)\n", fr.image, south)
+			}
+		}
 	}
 	cal, err := calibration.FromCorners(t.Corners, img.Cols(), img.Rows())
 	if err != nil {
@@ -723,6 +750,13 @@ func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
 	} else {
 		fmt.Fprintf(w, "realm found              %s  target ≥ %.0f%%  %s\n", b.found, 100*targetFound, mark(b.found.value() >= targetFound))
 		fmt.Fprintf(w, "corner error (of width)  median %.2f%%, p95 %.2f%%  target ≤ %.0f%%  %s\n", 100*medErr, 100*p95Err, 100*targetCornerErr, mark(p95Err <= targetCornerErr))
+		fmt.Fprintf(w, "realm turned half round  %d of %d found  (south given as the image side the truth's A1–E1 edge faces:", b.turned, len(b.cornerErr))
+		for _, s := range []calibration.Side{calibration.Bottom, calibration.Top, calibration.Left, calibration.Right} {
+			if b.south[s] > 0 {
+				fmt.Fprintf(w, " %s %d", s, b.south[s])
+			}
+		}
+		fmt.Fprintln(w, ")")
 	}
 	fmt.Fprintf(w, "\ndetection precision      %s\n", b.precision)
 	for i, bk := range visibleBuckets {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablecam/tablecam/models"
 )
 
 func TestBenchVision(t *testing.T) {
@@ -24,7 +26,7 @@ func TestBenchVision(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errOut.String())
 	}
 	for _, want := range []string{"realm found", "corner error", "detection precision", "recall, ≥50% visible", "identity, fully visible",
-		"identity, sites 40–80%", "rotation", "owner", "tapped", "occlusion", "time per frame, full", "time per frame, steady", "identify one card"} {
+		"realm turned half round", "south given as the image side", "identity, sites 40–80%", "rotation", "owner", "tapped", "occlusion", "time per frame, full", "time per frame, steady", "identify one card"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())
 		}
@@ -127,5 +129,34 @@ func TestBenchVisionCatalogFaces(t *testing.T) {
 	})
 	if code != 2 || !strings.Contains(errOut.String(), "--catalog-faces -1") {
 		t.Errorf("--catalog-faces -1: exit %d, stderr %q; want 2 naming the option", code, errOut.String())
+	}
+}
+
+// TestTurnedHalfRound tells the right realm read turned half round from the
+// right realm, a realm off, and a realm turned and off.
+func TestTurnedHalfRound(t *testing.T) {
+	truth := models.Quad{{X: 100, Y: 600}, {X: 1100, Y: 620}, {X: 1000, Y: 100}, {X: 200, Y: 90}}
+	half := models.Quad{truth[2], truth[3], truth[0], truth[1]}
+	move := func(q models.Quad, dx float64) models.Quad {
+		for i := range q {
+			q[i].X += dx
+		}
+		return q
+	}
+	for _, tt := range []struct {
+		name     string
+		detected models.Quad
+		want     bool
+	}{
+		{"right", truth, false},
+		{"right, 0.5% off", move(truth, 5), false},
+		{"turned", half, true},
+		{"turned, 0.5% off", move(half, 5), true},
+		{"turned, 3% off", move(half, 30), false},
+		{"another realm", move(truth, 300), false},
+	} {
+		if got := turnedHalfRound(tt.detected, truth); got != tt.want {
+			t.Errorf("%s: turnedHalfRound = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -17,10 +17,11 @@ import (
 
 // calibrateResult is what "tablecam calibrate --json" prints.
 type calibrateResult struct {
-	Image         string      `json:"image"`
-	Method        string      `json:"method"`
-	Corners       models.Quad `json:"corners"`
-	NorthAtBottom bool        `json:"north_at_bottom"`
+	Image   string      `json:"image"`
+	Method  string      `json:"method"`
+	Corners models.Quad `json:"corners"`
+	// South is the image side the realm's south edge (A1–E1) is on.
+	South calibration.Side `json:"south"`
 	// Geometry is the realm's cell size the calibration maps by.
 	Geometry    models.RealmGeometry `json:"geometry"`
 	ImageWidth  int                  `json:"image_width"`
@@ -38,13 +39,13 @@ func runCalibrate(_ context.Context, e env) int {
 	corners := fl.String("corners", "", `realm corners A1 (south-west), E1 (south-east), E4 (north-east), A4 (north-west) in image pixels: "x,y x,y x,y x,y"`)
 	markers := fl.Bool("markers", false, "require the four printed ArUco markers (DICT_4X4_50, ids 0–3 at A1, E1, E4, A4)")
 	markerOffset := fl.Float64("marker-offset", calibration.DefaultMarkerOffsetMM, "how far (mm) outside each realm corner, along both axes, the marker centres sit")
-	northAtBottom := fl.Bool("north-at-bottom", false, "the camera looks from the north side: the north player is at the image bottom")
+	southF := addSouthFlags(fl)
 	cellMM := fl.String("cell-mm", "", "the playmat's realm cell size WxH in millimetres (default 100x75): the grid is searched with cells of that shape, and the calibration maps by that size")
 	out := fl.String("out", "calibration.json", `where to save the calibration ("" or "-" to not save)`)
 	debug := fl.String("debug", "", "write a copy of the image with the grid drawn to this PNG/JPEG file")
 	asJSON := fl.Bool("json", false, "print the result as JSON")
 	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, `usage: tablecam calibrate [--corners "x,y x,y x,y x,y"] [--markers] [--north-at-bottom] [--cell-mm WxH] [--out cal.json] [--debug out.png] [--json] IMAGE`)
+		fmt.Fprintln(e.stderr, `usage: tablecam calibrate [--corners "x,y x,y x,y x,y"] [--markers] [--south bottom|top|left|right | --north-at-bottom] [--cell-mm WxH] [--out cal.json] [--debug out.png] [--json] IMAGE`)
 		fmt.Fprintln(e.stderr, "\nFinds the realm (the 5×4 grid) in a camera image: from printed ArUco markers when all four are")
 		fmt.Fprintln(e.stderr, "visible, else from the mat's grid lines; or takes the corners you give. Prints the corners and")
 		fmt.Fprintln(e.stderr, "saves the calibration for \"tablecam analyze --calibration\" and \"tablecam watch\".")
@@ -60,6 +61,11 @@ func runCalibrate(_ context.Context, e env) int {
 	if fl.NArg() != 1 {
 		fmt.Fprintln(e.stderr, "tablecam calibrate: give exactly one IMAGE")
 		fl.Usage()
+		return 2
+	}
+	south, err := southF.side()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam calibrate: %v\n", err)
 		return 2
 	}
 	if *corners != "" && *markers {
@@ -105,7 +111,7 @@ func runCalibrate(_ context.Context, e env) int {
 			fmt.Fprintf(e.stderr, "tablecam calibrate: --corners for %s (%dx%d): %v\n", path, frame.Cols(), frame.Rows(), err)
 			return 2
 		}
-		cal.NorthAtBottom = *northAtBottom
+		cal.South = south
 		if cal, err = cal.WithGeometry(geometry); err != nil {
 			fmt.Fprintf(e.stderr, "tablecam calibrate: --cell-mm: %v\n", err)
 			return 2
@@ -114,10 +120,10 @@ func runCalibrate(_ context.Context, e env) int {
 	} else {
 		var err error
 		cal, err = calibration.Detect(frame, calibration.Options{
-			NorthAtBottom: *northAtBottom,
-			Geometry:      geometry,
-			Markers:       *markers,
-			MarkerLayout:  calibration.MarkerLayout{OffsetMM: *markerOffset},
+			South:        south,
+			Geometry:     geometry,
+			Markers:      *markers,
+			MarkerLayout: calibration.MarkerLayout{OffsetMM: *markerOffset},
 		})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tablecam calibrate: %s: %v\n", path, err)
@@ -129,7 +135,7 @@ func runCalibrate(_ context.Context, e env) int {
 		}
 	}
 	res := calibrateResult{
-		Image: path, Method: cal.Method, Corners: cal.Corners, NorthAtBottom: cal.NorthAtBottom, Geometry: cal.Geometry,
+		Image: path, Method: cal.Method, Corners: cal.Corners, South: cal.South, Geometry: cal.Geometry,
 		ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight, Score: cal.Score,
 	}
 	if *out != "" && *out != "-" {
@@ -161,8 +167,11 @@ func runCalibrate(_ context.Context, e env) int {
 	}
 	fmt.Fprintln(e.stdout)
 	fmt.Fprintf(e.stdout, "corners A1 E1 E4 A4: %s\n", calibration.FormatCorners(cal.Corners))
-	if cal.NorthAtBottom {
+	switch cal.South {
+	case calibration.Top:
 		fmt.Fprintln(e.stdout, "north player at the image bottom")
+	case calibration.Left, calibration.Right:
+		fmt.Fprintf(e.stdout, "south player on the image's %s\n", cal.South)
 	}
 	if cal.Geometry != models.DefaultRealm() {
 		fmt.Fprintf(e.stdout, "realm cells %v mm\n", cal.Geometry)

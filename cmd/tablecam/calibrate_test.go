@@ -172,3 +172,80 @@ func TestCalibrateCommandBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestCalibrateSouth turns a bundled still a quarter, half and three
+// quarter turn and calibrates it with the flag saying where south is now:
+// the corners must be the still's true corners carried along (A1 stays the
+// south-west corner), and the saved calibration and the printed JSON must
+// carry the side. Flags that disagree or name no side are refused with an
+// error naming the flag.
+func TestCalibrateSouth(t *testing.T) {
+	img, truth := sampleStill(t, "0000")
+	frame := gocv.IMRead(img, gocv.IMReadColor)
+	defer frame.Close()
+	w, h := float64(frame.Cols()), float64(frame.Rows())
+	width := math.Hypot(truth[1].X-truth[0].X, truth[1].Y-truth[0].Y)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		turn gocv.RotateFlag
+		args []string
+		want calibration.Side
+		move func(models.Point) models.Point
+	}{
+		{"left", gocv.Rotate90Clockwise, []string{"--south", "left"}, calibration.Left,
+			func(p models.Point) models.Point { return models.Point{X: h - 1 - p.Y, Y: p.X} }},
+		{"top", gocv.Rotate180Clockwise, []string{"--south", "top"}, calibration.Top,
+			func(p models.Point) models.Point { return models.Point{X: w - 1 - p.X, Y: h - 1 - p.Y} }},
+		{"north-at-bottom", gocv.Rotate180Clockwise, []string{"--north-at-bottom"}, calibration.Top,
+			func(p models.Point) models.Point { return models.Point{X: w - 1 - p.X, Y: h - 1 - p.Y} }},
+		{"right", gocv.Rotate90CounterClockwise, []string{"--south", "Right"}, calibration.Right,
+			func(p models.Point) models.Point { return models.Point{X: p.Y, Y: w - 1 - p.X} }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			turned := gocv.NewMat()
+			defer turned.Close()
+			gocv.Rotate(frame, &turned, tt.turn)
+			path := filepath.Join(dir, tt.name+".png")
+			if !gocv.IMWrite(path, turned) {
+				t.Fatal("cannot write the turned still")
+			}
+			var want models.Quad
+			for i, p := range truth {
+				want[i] = tt.move(p)
+			}
+			calPath := filepath.Join(dir, tt.name+".json")
+			res := calibrateJSON(t, append(tt.args, "--json", "--out", calPath, path)...)
+			if d := maxCornerDistance(res.Corners, want); d > 0.01*width || res.South != tt.want {
+				t.Errorf("corners %v, south %v; want %v, south %v (off by %.1f px)", res.Corners, res.South, want, tt.want, d)
+			}
+			saved, err := calibration.Load(calPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if saved.South != tt.want || saved.Corners != res.Corners {
+				t.Errorf("saved south %v corners %v, printed %v %v", saved.South, saved.Corners, tt.want, res.Corners)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"not a side", []string{"--south", "up"}, []string{"-south", `"up"`, "bottom, top, left or right"}},
+		{"disagreeing flags", []string{"--north-at-bottom", "--south", "left"}, []string{"--north-at-bottom", "--south top"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCalibrateArgs(append(tt.args, "--out", "-", img)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+}

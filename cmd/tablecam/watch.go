@@ -33,7 +33,7 @@ func runWatch(ctx context.Context, e env) int {
 	calPath := fs.String("calibration", "", "calibration file saved by `tablecam calibrate`")
 	cornersFlag := fs.String("corners", "", `realm corners A1 E1 E4 A4 in image pixels: "x,y x,y x,y x,y"`)
 	cellMM := fs.String("cell-mm", "", "the playmat's realm cell size WxH in millimetres (default 100x75, or the calibration's; learned from the cards when they show another)")
-	northAtBottom := fs.Bool("north-at-bottom", false, "the north player sits at the image bottom")
+	southF := addSouthFlags(fs)
 	headless := fs.Bool("headless", false, "print events and warnings as JSON lines instead of pointing to the overlay")
 	eventsPath := fs.String("events", "", "also write the events to this JSONL file (readable by `tablecam rules`)")
 	journalPath := fs.String("journal", "", "game journal file (default: a new one in the user's data folder)")
@@ -44,6 +44,7 @@ func runWatch(ctx context.Context, e env) int {
 	northAvatar := fs.String("north-avatar", "", "north's Avatar, when the camera cannot read it")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "usage: tablecam watch (--video FILE | --camera N | --frames DIR) [--catalog DIR] [--calibration FILE | --corners \"x,y x,y x,y x,y\"] [--cell-mm WxH]")
+		fmt.Fprintln(e.stderr, "                      [--south bottom|top|left|right | --north-at-bottom]")
 		fmt.Fprintln(e.stderr, "                      [--headless] [--events OUT.jsonl] [--journal FILE] [--resume]")
 		fmt.Fprintln(e.stderr, "\nRuns the whole pipeline: calibration, vision, tracker and rules, with every event in the game journal.")
 		fs.PrintDefaults()
@@ -61,6 +62,11 @@ func runWatch(ctx context.Context, e env) int {
 	if len(args) != 0 || sources != 1 {
 		fmt.Fprintln(e.stderr, "tablecam watch: give exactly one of --video, --camera or --frames")
 		fs.Usage()
+		return 2
+	}
+	south, err := southF.side()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam watch: %v\n", err)
 		return 2
 	}
 	if *window <= 0 {
@@ -84,7 +90,7 @@ func runWatch(ctx context.Context, e env) int {
 	cfg := pipeline.Config{
 		Geometry: geometry,
 		Video:    *video, Camera: *camera, Frames: *frames, FPS: *fps, Catalog: cat,
-		Detect:   calibration.Options{NorthAtBottom: *northAtBottom},
+		Detect:   calibration.Options{South: south},
 		Vision:   vision.Options{Progress: e.stderr},
 		Tracker:  tracker.Config{Window: *window, SouthAvatar: *southAvatar, NorthAvatar: *northAvatar},
 		Journal:  *journalPath,
