@@ -565,7 +565,7 @@ func candidateRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sha
 		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
 			continue
 		}
-		sup, good := supportBy(q, thin.onNear)
+		sup, good := sidesSupportOver(q, -1, thin.onNear, sideFloorOf(shape.kind))
 		if !good || !standsOut(q, grey, sideContrastMM*v.pxPerMM) {
 			continue
 		}

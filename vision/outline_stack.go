@@ -1247,7 +1247,7 @@ func (e edgeMap) on(x, y float64) bool {
 // when a side falls short of stackSideSupport or the whole of
 // stackMeanSupport.
 func (e edgeMap) support(q models.Quad) (float64, bool) {
-	// supportBy(q, e.on), with e.on written out (the compiler will not
+	// threeSidesSupport(q, -1, e.on), with e.on written out (the compiler will not
 	// inline it, nor a function passed).
 	var total, hits int
 	for i := range q {
@@ -1292,11 +1292,6 @@ func (e edgeMap) onNear(x, y float64) bool {
 	i := iy*e.w + ix
 	p := e.pix
 	return p[i-e.w-1]|p[i-e.w]|p[i-e.w+1]|p[i-1]|p[i]|p[i+1]|p[i+e.w-1]|p[i+e.w]|p[i+e.w+1] != 0
-}
-
-// supportBy is support with on telling the edge pixels.
-func supportBy(q models.Quad, on func(x, y float64) bool) (float64, bool) {
-	return threeSidesSupport(q, -1, on)
 }
 
 // sideSupport gives, of the n points about 2 px apart from a to b (both

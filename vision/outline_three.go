@@ -103,16 +103,22 @@ func missingSide(q models.Quad, thin edgeMap, hidden []models.Quad) int {
 	return missing
 }
 
-// threeSidesSupport is supportBy over q's sides but the missing one (-1:
-// all four sides).
+// threeSidesSupport is support over q's sides but the missing one (-1:
+// all four sides), with on telling the edge pixels.
 func threeSidesSupport(q models.Quad, missing int, on func(x, y float64) bool) (float64, bool) {
+	return sidesSupportOver(q, missing, on, stackSideSupport)
+}
+
+// sidesSupportOver is threeSidesSupport with each side on edges over
+// floor of its length (in place of stackSideSupport).
+func sidesSupportOver(q models.Quad, missing int, on func(x, y float64) bool, floor float64) (float64, bool) {
 	var total, hits int
 	for i := range q {
 		if i == missing {
 			continue
 		}
 		h, n := sideSupport(q[i], q[(i+1)%4], on)
-		if n < 3 || float64(h) < stackSideSupport*float64(n) {
+		if n < 3 || float64(h) < floor*float64(n) {
 			return 0, false
 		}
 		total += n

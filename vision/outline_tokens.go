@@ -26,6 +26,28 @@ import (
 // when its look names it as a token (nameByLook's rule): a printed panel,
 // or a token the catalog lacks, is dropped, not reported unknown.
 
+// tokenSideSupport: a token's rectangle proposed by the side search's
+// segments (sidedTokens) is taken when each of its sides lies on edges
+// over this share of its length (a card's: stackSideSupport), all four
+// over stackMeanSupport together as for a card. A token's side is short,
+// and art printed up to its border in the border's tone (a light disc on a
+// poster face), or a light print of the mat or glare just outside it, takes
+// a long stretch of it off the edges: 34 of 63 points on one side, the other
+// three whole, on a fully visible token. What the token search finds is
+// kept only when its look names it as a token, so the lower floor reports
+// nothing unnamed (a card found by its sides is reported unknown: its floor
+// stays).
+const tokenSideSupport = 0.5
+
+// sideFloorOf is the share of each side's length that a rectangle of a
+// kind's shape must have on edges (see tokenSideSupport).
+func sideFloorOf(kind models.CardKind) float64 {
+	if kind == models.KindToken {
+		return tokenSideSupport
+	}
+	return stackSideSupport
+}
+
 // tokenMaxCentres bounds the places searched for a token in one frame.
 const tokenMaxCentres = 8
 

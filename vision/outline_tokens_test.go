@@ -1,0 +1,79 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+	"gocv.io/x/gocv"
+)
+
+// TestTokenSideWashedOut renders a token (a light border, a dark face) on
+// a plain mat with a light disc in its border's tone over the middle of one
+// long side, as a light print on the face or the mat meeting the border, or
+// a glare spot, washes out a stretch of it: the token's outline is no closed
+// contour, and that side shows on edges over less than a card's side must
+// (stackSideSupport), the other three whole. The token search finds it by
+// its sides (tokenSideSupport); a standard card's rectangle over the same
+// edges is no card for the side search.
+func TestTokenSideWashedOut(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	for _, deg := range []float64{0, 9, -17} {
+		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+		cx, cy := float64(v.size.X)*0.4, float64(v.size.Y)*0.55
+		w, h := models.TokenShortMM*px, models.TokenLongMM*px
+		fill := func(pts []image.Point, tone uint8) {
+			pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+			gocv.FillPoly(&gray, pv, color.RGBA{tone, tone, tone, 0})
+			pv.Close()
+		}
+		fill(cardRect(cx, cy, w, h, deg), 205)
+		fill(cardRect(cx, cy, w-10*px, h-10*px, deg), 80)
+		// The disc over the left side's middle: 45% of the side's length.
+		a := deg * math.Pi / 180
+		mx, my := cx-w/2*math.Cos(a), cy-w/2*math.Sin(a)
+		gocv.Ellipse(&gray, image.Pt(int(math.Round(mx)), int(math.Round(my))), image.Pt(int(0.3*w), int(0.225*h)), deg, 0, 360, color.RGBA{205, 205, 205, 0}, -1)
+		gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+
+		o := newOutlineFinder()
+		closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []placed
+		for _, u := range closed {
+			if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {
+				t.Fatalf("turned %v°: the token's outline was found closed (%v %.0f×%.0f): the side is not washed out", deg, u.kind, sideLen(u.quad, 0), sideLen(u.quad, 1))
+			}
+			found = append(found, placed{u.quad, u.kind})
+		}
+		sided := o.findSidedCards(gray, v, nil, nil, found, nil)
+		tokens := o.findStackedTokens(gray, v, found, nil)
+		o.close()
+		gray.Close()
+		for _, s := range sided {
+			c := s.quad.Center()
+			t.Errorf("turned %v°: the side search reported a card at %.0f,%.0f", deg, c.X, c.Y)
+		}
+		n := 0
+		for _, s := range tokens {
+			q := s.quad
+			c := q.Center()
+			if math.Hypot(c.X-cx, c.Y-cy) > 6 {
+				t.Errorf("turned %v°: a token was proposed at %.0f,%.0f, none there", deg, c.X, c.Y)
+				continue
+			}
+			n++
+			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
+			if math.Abs(short/w-1) > 0.06 || math.Abs(long/h-1) > 0.06 {
+				t.Errorf("turned %v°: the token's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
+			}
+		}
+		if n != 1 {
+			t.Errorf("turned %v°: the token was proposed %d times, want once", deg, n)
+		}
+	}
+}
