@@ -51,16 +51,19 @@ type frameImages struct {
 	// blurred and steps are sharpenIfSoft's buffers (sharpness.go).
 	blurred gocv.Mat
 	steps   []int
+	// hand is small shrunk for the hand tests (occlusion.go), once a frame.
+	hand handShrunk
 }
 
 func newFrameImages() frameImages {
-	return frameImages{small: gocv.NewMat(), smallGray: gocv.NewMat(), frameGray: gocv.NewMat(), gray: gocv.NewMat(), blurred: gocv.NewMat()}
+	return frameImages{small: gocv.NewMat(), smallGray: gocv.NewMat(), frameGray: gocv.NewMat(), gray: gocv.NewMat(), blurred: gocv.NewMat(), hand: newHandShrunk()}
 }
 
 func (f *frameImages) close() {
 	for _, m := range []*gocv.Mat{&f.small, &f.smallGray, &f.frameGray, &f.gray, &f.blurred} {
 		m.Close()
 	}
+	f.hand.close()
 }
 
 // ErrNoCalibration is returned by Analyze when it has no realm corners to read the frame by.
@@ -172,6 +175,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	// still in the caches from its decoding, and the grey top-down image,
 	// made after it, is still there when the keypoint search reads it
 	// next (made before, the colour warp's reads pushed part of it out).
+	a.images.hand.ok = false // small is warped anew
 	if err := coarse.warpInto(frame, &small); err != nil {
 		return obs, rescale, err
 	}
@@ -186,7 +190,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		}
 	}
 	if reuse {
-		obs.Occluded = handCovers(small, coarse, a.outlines.notFaint(a.stable.cards))
+		obs.Occluded = handCoversShrunk(small, coarse, a.outlines.notFaint(a.stable.cards), &a.images.hand)
 		a.lap("hand")
 		// While a hand is over the realm the tracker ignores the frame: keep
 		// reporting the last stable cards rather than reading half-hidden ones.
@@ -218,7 +222,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		return obs, rescale, err
 	}
 	obs.Cards = cards
-	obs.Occluded = handCovers(small, coarse, a.outlines.notFaint(cards))
+	obs.Occluded = handCoversShrunk(small, coarse, a.outlines.notFaint(cards), &a.images.hand)
 	a.lap("hand")
 	if !a.opts.NoReuse && !obs.Occluded {
 		if a.stable != nil {

@@ -104,3 +104,77 @@ func TestArmMaskOnce(t *testing.T) {
 		t.Fatalf("%d frames with a hand, %d arms compared: the test shows nothing", hands, arms)
 	}
 }
+
+// TestHandShrunkOnce holds the hand tests' image made from the frame's
+// shrunk image kept for the frame (handShrunk) to the one made from
+// scratch: on frames with and without a hand, each test's image (shrunk,
+// white-balanced on the mat about the cards it marks, in YCrCb, the cards
+// marked) must be the same pixel for pixel, and so must the hand test's
+// answer, whichever cards the test before it marked.
+func TestHandShrunkOnce(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(x, y gocv.Mat) bool {
+		p, err1 := x.DataPtrUint8()
+		q, err2 := y.DataPtrUint8()
+		return err1 == nil && err2 == nil && x.Rows() == y.Rows() && x.Cols() == y.Cols() && len(p) > 0 && slices.Equal(p, q)
+	}
+	var kept, hands int
+	for _, sc := range []struct{ set, i int64 }{{2222, 12}, {1, 24}, {6666, 76}, {4242, 39}} {
+		for _, handChance := range []float64{0, -1} {
+			scene, frame, cal, obs := renderAndAnalyze(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{HandChance: handChance, JPEGQuality: 85})
+			v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+			if err != nil {
+				frame.Close()
+				t.Fatal(err)
+			}
+			coarse := v.scaled(0.5)
+			top := coarse.warp(frame)
+			frame.Close()
+			if scene.Truth.Occluded {
+				hands++
+			}
+			quads := make([]models.Quad, len(obs.Cards))
+			for i, c := range obs.Cards {
+				for j, p := range c.Quad {
+					quads[i][j] = coarse.fromImg.Apply(p)
+				}
+			}
+			shrunk := newHandShrunk()
+			// The tests of a frame, in turn: all the cards, none, half.
+			for k, qs := range [][]models.Quad{quads, nil, quads[:len(quads)/2]} {
+				want, ok := readHandImage(top, coarse, qs)
+				if !ok {
+					t.Fatalf("set %d still %d: no hand image", sc.set, sc.i)
+				}
+				got, ok := readHandImageFrom(top, coarse, qs, &shrunk)
+				if !ok || !shrunk.ok {
+					t.Fatalf("set %d still %d: no hand image kept", sc.set, sc.i)
+				}
+				if k > 0 {
+					kept++
+				}
+				if !same(want.small, got.small) || !same(want.ycc, got.ycc) || !same(want.onCards, got.onCards) || want.area != got.area || want.f != got.f || want.cards != got.cards {
+					t.Errorf("set %d still %d (hand %v), test %d: the hand image differs from the one made afresh", sc.set, sc.i, scene.Truth.Occluded, k)
+				}
+				want.close()
+				got.close()
+			}
+			cards := obs.Cards
+			for k, cs := range [][]models.CardObservation{cards, nil, cards[:len(cards)/2]} {
+				if w, g := handCovers(top, coarse, cs), handCoversShrunk(top, coarse, cs, &shrunk); w != g {
+					t.Errorf("set %d still %d (hand %v), test %d: hand %v with the kept image, %v without", sc.set, sc.i, scene.Truth.Occluded, k, g, w)
+				}
+			}
+			shrunk.close()
+			top.Close()
+		}
+	}
+	if hands == 0 || kept == 0 {
+		t.Fatalf("%d frames with a hand, %d kept images compared: the test shows nothing", hands, kept)
+	}
+}

@@ -30,23 +30,29 @@ var (
 // handCovers reports whether a hand or arm reaches over the realm in the
 // top-down BGR image.
 func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
-	return handCoversWith(top, v, cards, foreignCovers)
+	return handCoversShrunk(top, v, cards, nil)
+}
+
+// handCoversShrunk is handCovers, with the hand tests' shrunk image kept in
+// (or taken from) shrunk when it is not nil (see readHandImageFrom).
+func handCoversShrunk(top gocv.Mat, v *view, cards []models.CardObservation, shrunk *handShrunk) bool {
+	return handCoversWith(top, v, cards, foreignCovers, shrunk)
 }
 
 // foreignTest is a test for foreign objects in handCovers' small image (see
 // foreignCovers).
 type foreignTest func(small, ycc, onCards gocv.Mat, v *view, origin image.Point, f float64) bool
 
-// handCoversWith is handCovers with the foreign-object test foreign, run
-// when no skin is seen.
-func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, foreign foreignTest) bool {
+// handCoversWith is handCoversShrunk with the foreign-object test foreign,
+// run when no skin is seen.
+func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, foreign foreignTest, shrunk *handShrunk) bool {
 	quads := make([]models.Quad, len(cards))
 	for i, c := range cards {
 		for j, p := range c.Quad {
 			quads[i][j] = v.fromImg.Apply(p)
 		}
 	}
-	h, ok := readHandImage(top, v, quads)
+	h, ok := readHandImageFrom(top, v, quads, shrunk)
 	if !ok {
 		return false
 	}
@@ -71,9 +77,32 @@ func (h *handImage) close() {
 	h.onCards.Close()
 }
 
+// handShrunk is the hand tests' image shrunk to 0.5 px/mm before anything
+// is marked on it or balanced, kept for the frame: a frame's hand tests
+// (the covered-site search's arm, and the hand test of the stable cards and
+// of the cards read) all shrink the same top-down image, and differ only in
+// the cards they mark. ok is false until it is made; whoever gives the
+// hand tests another top-down image clears it.
+type handShrunk struct {
+	small gocv.Mat
+	area  image.Rectangle
+	ok    bool
+}
+
+func newHandShrunk() handShrunk { return handShrunk{small: gocv.NewMat()} }
+
+func (h *handShrunk) close() { h.small.Close() }
+
 // readHandImage reads the hand tests' image off the view's top-down BGR
 // image, with the cards found at quads (the view's pixels).
 func readHandImage(top gocv.Mat, v *view, quads []models.Quad) (handImage, bool) {
+	return readHandImageFrom(top, v, quads, nil)
+}
+
+// readHandImageFrom is readHandImage, shrinking top only once: when
+// shrunk is not nil, top shrunk is taken from it when it holds it (ok), or
+// else kept there (see handShrunk).
+func readHandImageFrom(top gocv.Mat, v *view, quads []models.Quad, shrunk *handShrunk) (handImage, bool) {
 	if top.Channels() != 3 {
 		return handImage{}, false
 	}
@@ -84,12 +113,22 @@ func readHandImage(top gocv.Mat, v *view, quads []models.Quad) (handImage, bool)
 	}
 	area := image.Rect(int(m*s), int(m*s), int((v.marginMM+v.geo.WidthMM()+handBand)*s), int((v.marginMM+v.geo.HeightMM()+handBand)*s)).
 		Intersect(image.Rect(0, 0, top.Cols(), top.Rows()))
-	roi := top.Region(area)
-	defer roi.Close()
 	// A hand is big: 0.5 px/mm finds it as well, faster.
 	f := 0.5 / s
-	small := gocv.NewMat()
-	gocv.Resize(roi, &small, image.Pt(int(float64(area.Dx())*f), int(float64(area.Dy())*f)), 0, 0, gocv.InterpolationArea)
+	size := image.Pt(int(float64(area.Dx())*f), int(float64(area.Dy())*f))
+	var small gocv.Mat
+	if shrunk != nil && shrunk.ok && shrunk.area == area && shrunk.small.Cols() == size.X && shrunk.small.Rows() == size.Y {
+		small = shrunk.small.Clone()
+	} else {
+		roi := top.Region(area)
+		small = gocv.NewMat()
+		gocv.Resize(roi, &small, size, 0, 0, gocv.InterpolationArea)
+		roi.Close()
+		if shrunk != nil {
+			small.CopyTo(&shrunk.small)
+			shrunk.area, shrunk.ok = area, true
+		}
+	}
 	// Every card found, named or not, in the small image's pixels.
 	var polys [][]image.Point
 	for _, q := range quads {
