@@ -335,6 +335,7 @@ type visionBench struct {
 	cornerErr                                  []float64
 	south                                      map[calibration.Side]int // frames by the image side given as south (the truth's)
 	turned                                     int                      // realms found within targetCornerErr but turned half round
+	realmMS, realmCPU                          []float64                // Detect's time per frame, and its thread's CPU time
 	recall                                     []ratio
 	recall50                                   ratio
 	precision                                  ratio
@@ -401,7 +402,12 @@ func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected, rea
 	south := calibration.SideOf(t.Corners)
 	if realm || useDetected {
 		b.south[south]++
+		start, cpu := time.Now(), threadCPUTime()
 		detected, err = calibration.Detect(img, calibration.Options{Geometry: t.Geometry, South: south})
+		b.realmMS = append(b.realmMS, ms(time.Since(start)))
+		if cpu >= 0 {
+			b.realmCPU = append(b.realmCPU, ms(threadCPUTime()-cpu))
+		}
 		b.found.add(err == nil)
 		if err != nil && b.log != nil {
 			fmt.Fprintf(b.log, "%s: realm not found: %v\n", fr.image, err)
@@ -757,6 +763,13 @@ func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
 			}
 		}
 		fmt.Fprintln(w, ")")
+		if len(b.realmCPU) > 0 {
+			fmt.Fprintf(w, "realm CPU per frame      median %.0f ms, p95 %.0f ms, max %.0f ms  (calibration.Detect's thread)\n",
+				percentile(b.realmCPU, 0.5), percentile(b.realmCPU, 0.95), percentile(b.realmCPU, 1))
+		} else {
+			fmt.Fprintf(w, "realm time per frame     median %.0f ms, p95 %.0f ms, max %.0f ms  (calibration.Detect)\n",
+				percentile(b.realmMS, 0.5), percentile(b.realmMS, 0.95), percentile(b.realmMS, 1))
+		}
 	}
 	fmt.Fprintf(w, "\ndetection precision      %s\n", b.precision)
 	for i, bk := range visibleBuckets {

@@ -25,7 +25,7 @@ func TestBenchVision(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut.String())
 	}
-	for _, want := range []string{"realm found", "corner error", "detection precision", "recall, ≥50% visible", "identity, fully visible",
+	for _, want := range []string{"realm found", "corner error", "realm CPU per frame", "detection precision", "recall, ≥50% visible", "identity, fully visible",
 		"realm turned half round", "south given as the image side", "identity, sites 40–80%", "rotation", "owner", "tapped", "occlusion", "time per frame, full", "time per frame, steady", "identify one card"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())
