@@ -893,7 +893,7 @@ func workingGray(frame gocv.Mat) (gocv.Mat, float64) {
 		big := gocv.NewMat()
 		defer big.Close()
 		gocv.Resize(frame, &big, image.Pt(workWidth, int(math.Round(float64(frame.Rows())*scale))), 0, 0, gocv.InterpolationLinear)
-		return grayFor(big), scale
+		return grayBlurred(big, grayBlurSigma/scale), scale
 	}
 	return grayFor(frame), 1
 }

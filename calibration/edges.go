@@ -200,6 +200,17 @@ func houghSegments(edges gocv.Mat, minLen float64) []segment {
 
 // grayFor converts a frame to one blurred grey channel.
 func grayFor(frame gocv.Mat) gocv.Mat {
+	return grayBlurred(frame, grayBlurSigma)
+}
+
+// grayBlurSigma is the Gaussian blur (px) grayFor gives a frame at the
+// working width: it quiets the camera's pixel noise before edges and line
+// profiles are read.
+const grayBlurSigma = 1.2
+
+// grayBlurred is frame's grey level blurred by a Gaussian of sigma px (see
+// workingGray: an enlarged frame).
+func grayBlurred(frame gocv.Mat, sigma float64) gocv.Mat {
 	gray := gocv.NewMat()
 	switch frame.Channels() {
 	case 1:
@@ -209,6 +220,6 @@ func grayFor(frame gocv.Mat) gocv.Mat {
 	default:
 		gocv.CvtColor(frame, &gray, gocv.ColorBGRToGray)
 	}
-	gocv.GaussianBlur(gray, &gray, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
+	gocv.GaussianBlur(gray, &gray, image.Pt(5, 5), sigma, sigma, gocv.BorderReplicate)
 	return gray
 }
