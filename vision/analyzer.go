@@ -304,6 +304,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		if !ok {
 			d, ok = a.nameByLook(u.quad, v, quadsOfPlaced(found)) // appearance.go
 		}
+		if !ok && u.kind != models.KindToken {
+			d, ok = a.nameAround(u.quad, v, quadsOfPlaced(found)) // look_around.go
+		}
 		if ok {
 			named = append(named, namedCard{len(cards), d, d.score > 0})
 			cards = append(cards, a.observe(d, v))
@@ -332,7 +335,13 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		found = append(found, placed{u.quad, u.kind})
 	}
 	for _, s := range stacked {
-		if d, ok := a.nameByLook(s.unknown().quad, v, quadsOfPlaced(found)); ok { // appearance.go
+		// A stacked card's outline is built from the edges found about its
+		// keypoints, and may lie off the card (look_around.go).
+		d, ok := a.nameByLook(s.unknown().quad, v, quadsOfPlaced(found)) // appearance.go
+		if !ok {
+			d, ok = a.nameAround(s.unknown().quad, v, quadsOfPlaced(found))
+		}
+		if ok {
 			named = append(named, namedCard{len(cards), d, true})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
