@@ -108,8 +108,7 @@ func TestSidedCardTouchingMatPattern(t *testing.T) {
 				continue
 			}
 			found++
-			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
-			if math.Abs(short/w-1) > 0.05 || math.Abs(long/h-1) > 0.05 {
+			if short, long, off := outlineSizeOff(q, w, h, 0.05); off {
 				t.Errorf("turned %v°: the card's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
 			}
 		}
@@ -407,4 +406,11 @@ func TestSidedCardInRowWithFoundCard(t *testing.T) {
 	if !at(quadsOfPlaced(placedOf(sided)), second) || at(quadsOf(closed), second) {
 		t.Errorf("the second card was not found by its sides (closed outlines %d, by sides %d)", len(closed), len(sided))
 	}
+}
+
+// outlineSizeOff returns the short and long sides of q and whether either is
+// more than tol (a share) off the wanted w×h.
+func outlineSizeOff(q models.Quad, w, h, tol float64) (short, long float64, off bool) {
+	short, long = math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
+	return short, long, math.Abs(short/w-1) > tol || math.Abs(long/h-1) > tol
 }

@@ -67,8 +67,7 @@ func TestTokenSideWashedOut(t *testing.T) {
 				continue
 			}
 			n++
-			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
-			if math.Abs(short/w-1) > 0.06 || math.Abs(long/h-1) > 0.06 {
+			if short, long, off := outlineSizeOff(q, w, h, 0.06); off {
 				t.Errorf("turned %v°: the token's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
 			}
 		}

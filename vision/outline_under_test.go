@@ -117,8 +117,7 @@ func TestUnderCardShowingThreeSides(t *testing.T) {
 				continue
 			}
 			n++
-			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
-			if math.Abs(short/w-1) > 0.05 || math.Abs(long/h-1) > 0.05 {
+			if short, long, off := outlineSizeOff(q, w, h, 0.05); off {
 				t.Errorf("%s: the card's outline is %.0f×%.0f, want %.0f×%.0f (%.0f, centre %.0f,%.0f)", c.name, short, long, w, h, q, cx, cy)
 			}
 			if landscape(q) != c.landscpe {
@@ -357,8 +356,7 @@ func TestUnderCardCutByFrame(t *testing.T) {
 				continue
 			}
 			n++
-			short, long := math.Min(sideLen(q, 0), sideLen(q, 1)), math.Max(sideLen(q, 0), sideLen(q, 1))
-			if math.Abs(short/w-1) > 0.05 || math.Abs(long/h-1) > 0.05 {
+			if short, long, off := outlineSizeOff(q, w, h, 0.05); off {
 				t.Errorf("%s: the card's outline is %.0f×%.0f, want %.0f×%.0f", c.name, short, long, w, h)
 			}
 		}
