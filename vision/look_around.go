@@ -22,7 +22,9 @@ import (
 // layoutScore, which favours no face), and the best aroundTries of them,
 // at least aroundApartMM apart, are named by their look as any outline is
 // (nameByLook: the same score and lead over every other name, and the
-// colours of what shows). A card the catalog lacks correlates with no face
+// colours of what shows); only the best place is also aligned (the look's
+// search for a better fit, most of a try's cost), the others are named as
+// they are. A card the catalog lacks correlates with no face
 // wherever it is placed, and stays unknown.
 const (
 	aroundMM      = 12.0
@@ -49,11 +51,14 @@ func (a *Analyzer) nameAround(quad models.Quad, v *view, onTop []models.Quad) (d
 		return detection{}, false
 	}
 	scale := float64(colour.Cols()) / float64(v.size.X)
+	alignFrom := lookAlignFrom
 	for _, p := range a.index.looks.placesAround(colour, scale, quad, v.pxPerMM) {
 		if centreInAny(p.quad, onTop) {
 			continue
 		}
-		if d, ok := a.nameByLook(p.quad, v, onTop); ok && !centreInAny(d.quad, onTop) {
+		d, ok := a.nameByLookFrom(p.quad, v, onTop, alignFrom)
+		alignFrom = math.Inf(1)
+		if ok && !centreInAny(d.quad, onTop) {
 			return d, true
 		}
 	}
