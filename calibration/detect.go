@@ -264,8 +264,7 @@ func orientCorners(h homography, g models.RealmGeometry, south Side) models.Quad
 	if area > 0 {
 		q = models.Quad{q[1], q[0], q[3], q[2]}
 	}
-	// The axis from the A4–E4 side's middle to the A1–E1 side's middle.
-	ax, ay := (q[0].X+q[1].X-q[2].X-q[3].X)/2, (q[0].Y+q[1].Y-q[2].Y-q[3].Y)/2
+	ax, ay := southAxis(q)
 	dx, dy := south.direction()
 	along := ax*dx + ay*dy // > 0: A1–E1 is the long side towards south
 	if math.Abs(along) <= math.Sin(quarterTurnBand)*math.Hypot(ax, ay) {

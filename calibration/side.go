@@ -89,8 +89,7 @@ func (s Side) direction() (x, y float64) {
 // for that camera. A realm turned exactly half way between two sides gets
 // the first of them in the order bottom, right, top, left.
 func SideOf(corners models.Quad) Side {
-	ax := (corners[0].X + corners[1].X - corners[2].X - corners[3].X) / 2
-	ay := (corners[0].Y + corners[1].Y - corners[2].Y - corners[3].Y) / 2
+	ax, ay := southAxis(corners)
 	best, bestDot := Bottom, math.Inf(-1)
 	for _, s := range []Side{Bottom, Right, Top, Left} {
 		dx, dy := s.direction()
@@ -99,4 +98,12 @@ func SideOf(corners models.Quad) Side {
 		}
 	}
 	return best
+}
+
+// southAxis is the axis, in image pixels, from the middle of the north
+// side (A4–E4) of corners (A1, E1, E4, A4) to the middle of the south side
+// (A1–E1).
+func southAxis(corners models.Quad) (x, y float64) {
+	return (corners[0].X + corners[1].X - corners[2].X - corners[3].X) / 2,
+		(corners[0].Y + corners[1].Y - corners[2].Y - corners[3].Y) / 2
 }
