@@ -302,10 +302,11 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			ok = false
 		}
 		if !ok {
-			d, ok = a.nameByLook(u.quad, v, quadsOfPlaced(found)) // appearance.go
-		}
-		if !ok && u.kind != models.KindToken {
-			d, ok = a.nameAround(u.quad, v, quadsOfPlaced(found)) // look_around.go
+			onTop := quadsOfPlaced(found)
+			d, ok = a.nameByLook(u.quad, v, onTop) // appearance.go
+			if !ok && u.kind != models.KindToken {
+				d, ok = a.nameAround(u.quad, v, onTop) // look_around.go
+			}
 		}
 		if ok {
 			named = append(named, namedCard{len(cards), d, d.score > 0})
@@ -337,9 +338,10 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 	for _, s := range stacked {
 		// A stacked card's outline is built from the edges found about its
 		// keypoints, and may lie off the card (look_around.go).
-		d, ok := a.nameByLook(s.unknown().quad, v, quadsOfPlaced(found)) // appearance.go
+		onTop := quadsOfPlaced(found)
+		d, ok := a.nameByLook(s.unknown().quad, v, onTop) // appearance.go
 		if !ok {
-			d, ok = a.nameAround(s.unknown().quad, v, quadsOfPlaced(found))
+			d, ok = a.nameAround(s.unknown().quad, v, onTop)
 		}
 		if ok {
 			named = append(named, namedCard{len(cards), d, true})
