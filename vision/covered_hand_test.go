@@ -51,21 +51,7 @@ func TestArmMaskOnce(t *testing.T) {
 	var hands, arms int
 	for _, sc := range []struct{ set, i int64 }{{2222, 12}, {1, 24}, {6666, 76}, {4242, 39}, {1111, 56}} {
 		for _, handChance := range []float64{0, -1} {
-			scene, frame, cal, obs := renderAndAnalyze(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{HandChance: handChance, JPEGQuality: 85})
-			v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
-			if err != nil {
-				frame.Close()
-				t.Fatal(err)
-			}
-			coarse := v.scaled(0.5)
-			top := coarse.warp(frame)
-			frame.Close()
-			quads := make([]models.Quad, len(obs.Cards))
-			for i, c := range obs.Cards {
-				for j, p := range c.Quad {
-					quads[i][j] = coarse.fromImg.Apply(p)
-				}
-			}
+			scene, _, coarse, top, quads := handTestView(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), handChance)
 			h, ok := readHandImage(top, coarse, quads)
 			top.Close()
 			if !ok {
@@ -126,23 +112,9 @@ func TestHandShrunkOnce(t *testing.T) {
 	var kept, hands int
 	for _, sc := range []struct{ set, i int64 }{{2222, 12}, {1, 24}, {6666, 76}, {4242, 39}} {
 		for _, handChance := range []float64{0, -1} {
-			scene, frame, cal, obs := renderAndAnalyze(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), synth.SceneOptions{HandChance: handChance, JPEGQuality: 85})
-			v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
-			if err != nil {
-				frame.Close()
-				t.Fatal(err)
-			}
-			coarse := v.scaled(0.5)
-			top := coarse.warp(frame)
-			frame.Close()
+			scene, obs, coarse, top, quads := handTestView(t, a, r, synth.SceneSeed(sc.set, int(sc.i)), handChance)
 			if scene.Truth.Occluded {
 				hands++
-			}
-			quads := make([]models.Quad, len(obs.Cards))
-			for i, c := range obs.Cards {
-				for j, p := range c.Quad {
-					quads[i][j] = coarse.fromImg.Apply(p)
-				}
 			}
 			shrunk := newHandShrunk()
 			// The tests of a frame, in turn: all the cards, none, half.
@@ -177,4 +149,27 @@ func TestHandShrunkOnce(t *testing.T) {
 	if hands == 0 || kept == 0 {
 		t.Fatalf("%d frames with a hand, %d kept images compared: the test shows nothing", hands, kept)
 	}
+}
+
+// handTestView renders and reads the scene of seed (handChance: see
+// synth.SceneOptions) and gives the hand tests' view of it: the view at
+// half the top-down scale, the frame warped to it (caller closes) and the
+// cards read, as quads in its pixels.
+func handTestView(t *testing.T, a *Analyzer, r *synth.Renderer, seed int64, handChance float64) (scene *synth.Scene, obs models.FrameObservation, coarse *view, top gocv.Mat, quads []models.Quad) {
+	t.Helper()
+	scene, frame, cal, obs := renderAndAnalyze(t, a, r, seed, synth.SceneOptions{HandChance: handChance, JPEGQuality: 85})
+	defer frame.Close()
+	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	coarse = v.scaled(0.5)
+	top = coarse.warp(frame)
+	quads = make([]models.Quad, len(obs.Cards))
+	for i, c := range obs.Cards {
+		for j, p := range c.Quad {
+			quads[i][j] = coarse.fromImg.Apply(p)
+		}
+	}
+	return scene, obs, coarse, top, quads
 }
