@@ -159,7 +159,7 @@ func TestWeakFitInOtherColours(t *testing.T) {
 		}
 		return -1
 	}
-	var cards, keptTrue, droppedTwin, keptStrong int
+	var cards, keptTrue, droppedTwin, droppedFew, keptStrong int
 	for i := 0; i < 4; i++ {
 		scene, err := r.Scene(synth.SceneSeed(71, i), synth.SceneOptions{JPEGQuality: 85})
 		if err != nil {
@@ -203,6 +203,13 @@ func TestWeakFitInOtherColours(t *testing.T) {
 			if !a.inItsColours(weak(twin), v, all) {
 				droppedTwin++
 			}
+			// A fit by a handful of keypoints is weak even when it
+			// explains most of the face's matches (weakFitInliers).
+			few := weak(twin)
+			few.inliers, few.matches = 11, 16
+			if !a.inItsColours(few, v, all) {
+				droppedFew++
+			}
 			strong := weak(twin)
 			strong.inliers = 60
 			if a.inItsColours(strong, v, all) {
@@ -210,13 +217,16 @@ func TestWeakFitInOtherColours(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d fully visible cards: weak fits kept for the true face %d, dropped for the recoloured one %d; strong fits to the recoloured one kept %d",
-		cards, keptTrue, droppedTwin, keptStrong)
+	t.Logf("%d fully visible cards: weak fits kept for the true face %d, dropped for the recoloured one %d (of few inliers %d); strong fits to the recoloured one kept %d",
+		cards, keptTrue, droppedTwin, droppedFew, keptStrong)
 	if cards < 10 {
 		t.Fatalf("only %d fully visible cards in the scenes", cards)
 	}
 	if droppedTwin < cards*9/10 {
 		t.Errorf("weak fits to the recoloured faces dropped for %d of %d cards, want at least 90%%", droppedTwin, cards)
+	}
+	if droppedFew < cards*9/10 {
+		t.Errorf("fits of few inliers to the recoloured faces dropped for %d of %d cards, want at least 90%%", droppedFew, cards)
 	}
 	if keptStrong != cards {
 		t.Errorf("strong fits kept for %d of %d cards, want all", keptStrong, cards)
