@@ -242,9 +242,10 @@ func skinMaskFrom(skin, small, ycc, onCards gocv.Mat, cards bool, v *view) (gocv
 	realmPx := v.geo.WidthMM() * v.geo.HeightMM() * 0.25
 	minArea := int(handShare * realmPx)
 	// Every step from here on only clears skin pixels (the mat's colour,
-	// the opening, the cards): with fewer than a hand's worth off the
-	// cards now, no blob can be a hand.
-	if skinOff(skin, onCards, cards) < minArea {
+	// the opening, the cards): with fewer off the cards now than the least
+	// any hand shows off them (a third of minArea, a hand over the cards at
+	// the realm's edge: see reachesThroughCards), no blob can be a hand.
+	if 3*skinOff(skin, onCards, cards) < minArea {
 		return skin, minArea, false
 	}
 	// A mat may itself be skin-toned (brown, mauve, wood): its own colour,

@@ -451,7 +451,7 @@ func TestHandsOnceMissed(t *testing.T) {
 // off them to count alone (see reachesThroughCards). The same tables
 // without the hand must stay clear.
 func TestHandOverCardsAtEdge(t *testing.T) {
-	checkHandScenes(t, []handScene{{6666, 76, "a hand over the edge's cards"}, {4242, 39, "a hand over the edge's cards"}, {1111, 56, "a hand over the edge's cards"}, {77, 58, "a hand over the edge's cards"}})
+	checkHandScenes(t, []handScene{{6666, 76, "a hand over the edge's cards"}, {6666, 1, "a hand over the edge's cards, little skin off them"}, {4242, 39, "a hand over the edge's cards"}, {1111, 56, "a hand over the edge's cards"}, {77, 58, "a hand over the edge's cards"}})
 }
 
 // TestHandInSleeve reads a table with an arm reaching in over the realm in
