@@ -161,24 +161,9 @@ func TestWeakFitInOtherColours(t *testing.T) {
 	}
 	var cards, keptTrue, droppedTwin, droppedFew, keptStrong int
 	for i := 0; i < 4; i++ {
-		scene, err := r.Scene(synth.SceneSeed(71, i), synth.SceneOptions{JPEGQuality: 85})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame, cal, _ := analyzeSynthScene(t, a, scene)
-		v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		topDown := func(q models.Quad) models.Quad {
-			for k, p := range q {
-				q[k] = v.fromImg.Apply(p)
-			}
-			return q
-		}
+		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
 		var all []placed
-		for _, c := range scene.Truth.Cards {
+		for j, c := range scene.Truth.Cards {
 			kind := models.KindStandard
 			switch {
 			case c.Token:
@@ -186,7 +171,7 @@ func TestWeakFitInOtherColours(t *testing.T) {
 			case c.Type == models.Site:
 				kind = models.KindSite
 			}
-			all = append(all, placed{topDown(c.Quad), kind})
+			all = append(all, placed{quads[j], kind})
 		}
 		for k, c := range scene.Truth.Cards {
 			right, twin := refOf(c.Name), refOf(c.Name+" at Dusk")
@@ -243,24 +228,7 @@ func TestWeakFitOffItsCard(t *testing.T) {
 	a := newTestAnalyzer(t, cat)
 	var cards, ownShows, moved, movedDropped int
 	for i := 0; i < 4; i++ {
-		scene, err := r.Scene(synth.SceneSeed(71, i), synth.SceneOptions{JPEGQuality: 85})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame, cal, _ := analyzeSynthScene(t, a, scene)
-		v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var all []models.Quad
-		for _, c := range scene.Truth.Cards {
-			q := c.Quad
-			for k, p := range q {
-				q[k] = v.fromImg.Apply(p)
-			}
-			all = append(all, q)
-		}
+		scene, v, all := readSceneView(t, a, r, synth.SceneSeed(71, i))
 		bare := func(q models.Quad) bool {
 			x0, y0, x1, y1 := quadBounds(q)
 			// Within the realm: beyond it the mat's edge may show.
@@ -313,4 +281,27 @@ func TestWeakFitOffItsCard(t *testing.T) {
 	if 2*movedDropped < moved {
 		t.Errorf("%d of %d outlines moved onto bare mat stand out nowhere, want most", movedDropped, moved)
 	}
+}
+
+// readSceneView renders the scene of seed, reads it with a, and gives it
+// with its view and its cards' outlines in the view's top-down pixels.
+func readSceneView(t *testing.T, a *Analyzer, r *synth.Renderer, seed int64) (*synth.Scene, *view, []models.Quad) {
+	t.Helper()
+	scene, err := r.Scene(seed, synth.SceneOptions{JPEGQuality: 85})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, cal, _ := analyzeSynthScene(t, a, scene)
+	v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
+	frame.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	quads := make([]models.Quad, len(scene.Truth.Cards))
+	for i, c := range scene.Truth.Cards {
+		for k, p := range c.Quad {
+			quads[i][k] = v.fromImg.Apply(p)
+		}
+	}
+	return scene, v, quads
 }
