@@ -322,7 +322,9 @@ func blobPixels(labels gocv.Mat, i int, x0, y0, x1, y1 int32) []int {
 // nothing off it. A hand over the cards at the realm's edge shows little
 // skin off them: a blob that reaches the edge counts as well when it holds
 // twice minArea in all, a third of minArea of it off the cards (art
-// bordered by the card's frame does not spill off the card that much).
+// bordered by the card's frame does not spill off the card that much), or
+// handFingersArea minAreas in all when it is whole skin, without the holes
+// that cards not found beside those found have (see handLoneHoles).
 func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f float64, minArea int) bool {
 	sk, err := skin.DataPtrUint8()
 	if err != nil {
@@ -413,13 +415,38 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 			}
 		}
 	}
+	// holes counts what blob r's pieces enclose that is not skin.
+	holes := func(r int) int {
+		sum := 0
+		for j := 1; j < n; j++ {
+			if root(j) == r {
+				x0, y0 := stats.GetIntAt(j, int(gocv.CC_STAT_LEFT)), stats.GetIntAt(j, int(gocv.CC_STAT_TOP))
+				sum += blobHoles(labels, j, x0, y0, x0+stats.GetIntAt(j, int(gocv.CC_STAT_WIDTH)), y0+stats.GetIntAt(j, int(gocv.CC_STAT_HEIGHT)))
+			}
+		}
+		return sum
+	}
 	for i := 1; i < n; i++ {
-		if reaches[i] && (off[i] >= minArea || 3*off[i] >= minArea && all[i] >= 2*minArea) {
+		if !reaches[i] || 3*off[i] < minArea {
+			continue
+		}
+		if off[i] >= minArea || all[i] >= 2*minArea {
+			return true
+		}
+		// Fingers over the edge's cards hold less: a blob of
+		// handFingersArea minAreas counts when it is whole skin (see
+		// handLoneHoles), as cards not found, cut by their printed frames
+		// and text, are not.
+		if float64(all[i]) >= handFingersArea*float64(minArea) && float64(holes(i)) <= handLoneHoles*float64(all[i]) {
 			return true
 		}
 	}
 	return false
 }
+
+// handFingersArea is the least skin, in minAreas, that a hand reaching over
+// the cards at the realm's edge shows whole (reachesThroughCards).
+const handFingersArea = 1.5
 
 // bandSpans gives the first and last index of each run of set values.
 func bandSpans(band []bool) [][2]int {

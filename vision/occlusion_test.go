@@ -451,7 +451,28 @@ func TestHandsOnceMissed(t *testing.T) {
 // off them to count alone (see reachesThroughCards). The same tables
 // without the hand must stay clear.
 func TestHandOverCardsAtEdge(t *testing.T) {
-	checkHandScenes(t, []handScene{{6666, 76, "a hand over the edge's cards"}, {6666, 1, "a hand over the edge's cards, little skin off them"}, {4242, 39, "a hand over the edge's cards"}, {1111, 56, "a hand over the edge's cards"}, {77, 58, "a hand over the edge's cards"}})
+	checkHandScenes(t, []handScene{{6666, 76, "a hand over the edge's cards"}, {6666, 1, "a hand over the edge's cards, little skin off them"}, {6666, 5, "fingers over the edge's cards"}, {4242, 39, "a hand over the edge's cards"}, {1111, 56, "a hand over the edge's cards"}, {77, 58, "a hand over the edge's cards"}})
+}
+
+// TestCardsNotFoundAtEdge reads a table whose stacks at the realm's edge
+// hold cream cards not found beside those found: their faces make a
+// skin-toned blob that reaches the edge, partly off the cards found, the
+// size of fingers over the edge's cards. Their printed frames and text cut
+// holes in it, which a hand's skin has not: no hand.
+func TestCardsNotFoundAtEdge(t *testing.T) {
+	cat := devCatalog(t)
+	a := newTestAnalyzer(t, cat)
+	r, err := synth.NewRenderer(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scene, obs := analyzeRendered(t, a, r, synth.SceneSeed(6666, 27), synth.SceneOptions{JPEGQuality: 85})
+	if scene.Truth.Occluded {
+		t.Fatal("the renderer drew a hand or an object over the realm")
+	}
+	if obs.Occluded {
+		t.Error("cards not found at the realm's edge taken for a hand")
+	}
 }
 
 // TestHandInSleeve reads a table with an arm reaching in over the realm in
