@@ -78,6 +78,10 @@ type lookLevel struct {
 	// basis holds, for each channel, orthonormal vectors spanning what is
 	// left out of its comparison (lookNuisance of them).
 	basis [3][lookNuisance][]float32
+	// meanTurned holds, for each channel, the basis' last vector (the
+	// mean face's) turned a half turn: a vector's dot with it is its half
+	// turn's dot with the mean face (layoutScores).
+	meanTurned [3][]float32
 	// faces holds every face's vector (3·w·h values, channel after
 	// channel), compared part only, of unit length, one after another.
 	faces []float32
@@ -257,6 +261,11 @@ func (lv *lookLevel) setBasis(mean []float64) {
 			for k, v := range vs[i] {
 				lv.basis[c][i][k] = float32(v)
 			}
+		}
+		last := lv.basis[c][lookNuisance-1]
+		lv.meanTurned[c] = make([]float32, n)
+		for k, v := range last {
+			lv.meanTurned[c][n-1-k] = v
 		}
 	}
 }
@@ -684,6 +693,31 @@ func (lv *lookLevel) layoutScore(v []float32) float64 {
 		return 0
 	}
 	return num / math.Sqrt(den)
+}
+
+// layoutScores gives layoutScore of a level's vector and of its half
+// turn's (the thumbnail turned a half turn, whose vector is v reversed)
+// in one pass: a flat tone and the two ramps span the same vectors
+// reversed, so what they leave of v is as long either way, and the half
+// turn's dot with the mean face is v's with the mean face reversed.
+func (lv *lookLevel) layoutScores(v []float32) (upright, halfTurn float64) {
+	n := lv.w * lv.h
+	var num, numTurned, den float64
+	for c := range lv.basis {
+		ch := v[c*n : (c+1)*n]
+		left := float64(dot32(ch, ch))
+		for _, b := range lv.basis[c][:3] {
+			d := float64(dot32(ch, b))
+			left -= d * d
+		}
+		num += float64(dot32(ch, lv.basis[c][3]))
+		numTurned += float64(dot32(ch, lv.meanTurned[c]))
+		den += left
+	}
+	if den <= 0 {
+		return 0, 0
+	}
+	return num / math.Sqrt(den), numTurned / math.Sqrt(den)
 }
 
 // alignStep is a place of an outline being aligned: its shift in half

@@ -120,13 +120,17 @@ func (x *lookIndex) placesAround(colour gocv.Mat, scale float64, quad models.Qua
 		return nil
 	}
 	var places []aroundPlace
+	vecs := make([][]float32, len(kinds))
+	for ki, k := range kinds {
+		vecs[ki] = make([]float32, 3*k.levels[0].w*k.levels[0].h)
+	}
 	for _, across := range [2]float64{models.CardLongMM, models.CardShortMM} {
 		down := models.CardLongMM + models.CardShortMM - across
 		hw, hh := across*pxPerMM/2, down*pxPerMM/2
 		for j := -steps; j <= steps; j++ {
 			for i := -steps; i <= steps; i++ {
 				best, found := math.Inf(-1), false
-				for _, k := range kinds {
+				for ki, k := range kinds {
 					// The face upright fits the place as it is, or turned a quarter.
 					rw, rh, turned := k.w, k.h, false
 					if fw, _ := faceSizeMM(k.kind); fw != across {
@@ -136,16 +140,11 @@ func (x *lookIndex) placesAround(colour gocv.Mat, scale float64, quad models.Qua
 					if x0 < 0 || y0 < 0 || x0+rw > n || y0+rh > n {
 						continue
 					}
-					sub := cropLook(px, n, x0, y0, rw, rh)
-					if turned {
-						sub = quarterLook(sub, rw, rh)
-					}
 					lv := &k.levels[0]
-					for _, p := range [2][]byte{sub, turnedLook(sub)} {
-						if sc := lv.layoutScore(lv.vector(p, k.w, k.h)); sc > best {
-							best, found = sc, true
-						}
-					}
+					insideLook(vecs[ki], px, n, x0, y0, lv.w, lv.h, turned)
+					// Upright and turned a half: the layout scores both at once.
+					up, half := lv.layoutScores(vecs[ki])
+					best, found = max(best, up, half), true
 				}
 				if !found {
 					continue
@@ -163,27 +162,26 @@ func (x *lookIndex) placesAround(colour gocv.Mat, scale float64, quad models.Qua
 	return placesApart(places, aroundTries, aroundApartMM*pxPerMM)
 }
 
-// cropLook cuts the w × h part at (x0, y0) out of an n pixels wide
-// thumbnail (BGR, row by row).
-func cropLook(px []byte, n, x0, y0, w, h int) []byte {
-	out := make([]byte, 0, 3*w*h)
-	for y := y0; y < y0+h; y++ {
-		out = append(out, px[3*(y*n+x0):3*(y*n+x0+w)]...)
-	}
-	return out
-}
-
-// quarterLook turns a w × h thumbnail (BGR, row by row) a quarter,
-// clockwise: it is h wide and w high.
-func quarterLook(px []byte, w, h int) []byte {
-	out := make([]byte, len(px))
+// insideLook reads the inside of the face-sized part of an n pixels wide
+// thumbnail (BGR, row by row) whose top-left is (x0, y0) into v as the
+// thumbnail's level vector reads it (lookLevel.vector, pixel for pixel:
+// w × h inside pixels, channel after channel): the face upright, or, when
+// turned, the part holds it a quarter turn anticlockwise (h + 2·lookBorder
+// wide), and is read turned a quarter clockwise.
+func insideLook(v []float32, px []byte, n, x0, y0, w, h int, turned bool) {
+	m := w * h
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			o := 3 * (x*h + h - 1 - y)
-			copy(out[o:o+3], px[3*(y*w+x):3*(y*w+x)+3])
+			// The part's pixel showing the face's inside pixel (x, y).
+			sx, sy := x0+lookBorder+x, y0+lookBorder+y
+			if turned {
+				sx, sy = x0+lookBorder+y, y0+lookBorder+w-1-x
+			}
+			p := px[3*(sy*n+sx):]
+			o := y*w + x
+			v[o], v[m+o], v[2*m+o] = float32(p[0]), float32(p[1]), float32(p[2])
 		}
 	}
-	return out
 }
 
 // placesApart gives the n places that show their layout best, best first,

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -115,6 +116,74 @@ func TestNameAroundOutlineFoundOff(t *testing.T) {
 		}
 		if float64(g.around) < 0.8*float64(g.all) {
 			t.Errorf("%s: named around the outline %d of %d, want 80%% or more", tc.name, g.around, g.all)
+		}
+	}
+}
+
+// cropLook (the straightforward reading insideLook is checked against) cuts the w × h part at (x0, y0) out of an n pixels wide
+// thumbnail (BGR, row by row).
+func cropLook(px []byte, n, x0, y0, w, h int) []byte {
+	out := make([]byte, 0, 3*w*h)
+	for y := y0; y < y0+h; y++ {
+		out = append(out, px[3*(y*n+x0):3*(y*n+x0+w)]...)
+	}
+	return out
+}
+
+// quarterLook (likewise) turns a w × h thumbnail (BGR, row by row) a quarter,
+// clockwise: it is h wide and w high.
+func quarterLook(px []byte, w, h int) []byte {
+	out := make([]byte, len(px))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			o := 3 * (x*h + h - 1 - y)
+			copy(out[o:o+3], px[3*(y*w+x):3*(y*w+x)+3])
+		}
+	}
+	return out
+}
+
+// TestInsideLookReadsAsCropped checks the search about an outline's fast
+// reading of each place (insideLook, and layoutScores for the place and
+// its half turn at once) against the plain one: the place cut out, turned
+// a quarter when the face lies across, read as a level's vector, and its
+// layout scored upright and turned a half.
+func TestInsideLookReadsAsCropped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	const fw, fh, n = 12, 17, 30 // a face's thumbnail, upright; the window
+	lv := newLookLevel(fw-2*lookBorder, fh-2*lookBorder, fw-2*lookBorder, fh-2*lookBorder)
+	mean := make([]float64, 3*lv.w*lv.h)
+	for i := range mean {
+		mean[i] = rng.Float64() * 255
+	}
+	lv.setBasis(mean)
+	px := make([]byte, 3*n*n)
+	for i := range px {
+		px[i] = byte(rng.IntN(256))
+	}
+	for _, turned := range []bool{false, true} {
+		rw, rh := fw, fh
+		if turned {
+			rw, rh = fh, fw
+		}
+		for _, at := range [][2]int{{0, 0}, {3, 7}, {n - rw, n - rh}} {
+			sub := cropLook(px, n, at[0], at[1], rw, rh)
+			if turned {
+				sub = quarterLook(sub, rw, rh)
+			}
+			want := lv.vector(sub, fw, fh)
+			got := make([]float32, len(want))
+			insideLook(got, px, n, at[0], at[1], lv.w, lv.h, turned)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("turned %v at %v: value %d reads %v, want %v", turned, at, i, got[i], want[i])
+				}
+			}
+			up, half := lv.layoutScores(got)
+			wantUp, wantHalf := lv.layoutScore(want), lv.layoutScore(lv.vector(turnedLook(sub), fw, fh))
+			if math.Abs(up-wantUp) > 1e-4 || math.Abs(half-wantHalf) > 1e-4 {
+				t.Errorf("turned %v at %v: layout scores %.5f and %.5f turned a half, want %.5f and %.5f", turned, at, up, half, wantUp, wantHalf)
+			}
 		}
 	}
 }
