@@ -187,8 +187,13 @@ func newLookLevel(iw, ih, w, h int) lookLevel {
 // inside's pixels averaged over each level pixel's span, channel after
 // channel.
 func (lv *lookLevel) vector(px []byte, w, h int) []float32 {
+	return lv.vectorInto(make([]float32, 3*lv.w*lv.h), px, w, h)
+}
+
+// vectorInto is vector written into out (3·lv.w·lv.h values), which it
+// returns.
+func (lv *lookLevel) vectorInto(out []float32, px []byte, w, h int) []float32 {
 	n := lv.w * lv.h
-	out := make([]float32, 3*n)
 	if lv.w == w-2*lookBorder && lv.h == h-2*lookBorder {
 		// The inside itself, pixel for pixel.
 		for y := 0; y < lv.h; y++ {
@@ -397,6 +402,12 @@ func (x *lookIndex) lookViews(colour gocv.Mat, scale float64, quad models.Quad, 
 // pixels around it (an OpenCV warp costs a tenth of a millisecond for so
 // few pixels, through its calls).
 func warpLook(colour gocv.Mat, scale float64, src [4]models.Point, w, h int) ([]byte, bool) {
+	return warpLookInto(make([]byte, 3*w*h), colour, scale, src, w, h)
+}
+
+// warpLookInto is warpLook written into out (3·w·h bytes), which it
+// returns.
+func warpLookInto(out []byte, colour gocv.Mat, scale float64, src [4]models.Point, w, h int) ([]byte, bool) {
 	if colour.Empty() || colour.Type() != gocv.MatTypeCV8UC3 {
 		return nil, false
 	}
@@ -414,7 +425,6 @@ func warpLook(colour gocv.Mat, scale float64, src [4]models.Point, w, h int) ([]
 	if err != nil {
 		return nil, false
 	}
-	out := make([]byte, 3*w*h)
 	maxX, maxY := float64(cols-1), float64(rows-1)
 	for y := 0; y < h; y++ {
 		// The thumbnail pixels' centres in the image (whose pixel centres
@@ -746,6 +756,11 @@ func (x *lookIndex) align(colour gocv.Mat, scale float64, views []lookView, res 
 	// Half a thumbnail pixel's steps across and down the face, in outline pixels.
 	ux, uy := (src[1].X-src[0].X)/float64(2*k.w), (src[1].Y-src[0].Y)/float64(2*k.w)
 	vx, vy := (src[3].X-src[0].X)/float64(2*k.h), (src[3].Y-src[0].Y)/float64(2*k.h)
+	// The warp's pixels and the vectors read are written into buffers
+	// kept for the whole search: the vector of the best place so far and
+	// one for the place being tried, swapped when it is better.
+	pxBuf := make([]byte, 3*k.w*k.h)
+	vecBuf := make([]float32, n)
 	at := func(p alignStep) ([4]models.Point, []float32, bool) {
 		f := 1 + float64(p.ds)*lookAlignScaleStep
 		var q [4]models.Point
@@ -755,11 +770,11 @@ func (x *lookIndex) align(colour gocv.Mat, scale float64, views []lookView, res 
 				Y: my + (c.Y-my)*f + float64(p.dx)*uy + float64(p.dy)*vy,
 			}
 		}
-		px, ok := warpLook(colour, scale, q, k.w, k.h)
+		px, ok := warpLookInto(pxBuf, colour, scale, q, k.w, k.h)
 		if !ok {
 			return q, nil, false
 		}
-		return q, lv.vector(px, k.w, k.h), true
+		return q, lv.vectorInto(vecBuf, px, k.w, k.h), true
 	}
 	within := func(p alignStep) bool {
 		return abs(p.dx) <= 2*lookAlignShift && abs(p.dy) <= 2*lookAlignShift && float64(abs(p.ds))*lookAlignScaleStep <= lookAlignScale+1e-9
@@ -772,16 +787,29 @@ func (x *lookIndex) align(colour gocv.Mat, scale float64, views []lookView, res 
 	top := lv.layoutScore(vec0)
 	var topSrc [4]models.Point
 	var topVec []float32
-	tried := map[alignStep]bool{cur: true}
+	// tried marks the places tried (within), by shift across, down and
+	// scale step.
+	const shifts = 4*lookAlignShift + 1
+	steps := int(math.Round(lookAlignScale / lookAlignScaleStep))
+	tried := make([]bool, shifts*shifts*(2*steps+1))
+	mark := func(p alignStep) (was bool) {
+		t := &tried[((p.ds+steps)*shifts+p.dy+2*lookAlignShift)*shifts+p.dx+2*lookAlignShift]
+		was, *t = *t, true
+		return was
+	}
+	mark(cur)
 	// try moves the outline to p when it shows the layout better there.
 	try := func(p alignStep) {
-		if tried[p] {
+		if mark(p) {
 			return
 		}
-		tried[p] = true
 		if q, vec, ok := at(p); ok {
 			if sc := lv.layoutScore(vec); sc > top {
-				top, topSrc, topVec, cur = sc, q, vec, p
+				if topVec == nil {
+					topVec = make([]float32, n)
+				}
+				top, topSrc, cur = sc, q, p
+				topVec, vecBuf = vec, topVec
 			}
 		}
 	}
