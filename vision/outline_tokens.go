@@ -22,7 +22,9 @@ import (
 // their sides moved onto the edges and standing out from what lies around,
 // as the side search checks a card: sidedTokens), then, around the
 // proposals those leave, with a card's plain border just inside
-// (rectanglesAround). What is found is kept only
+// (rectanglesAround), and last, where neither found one, on edges found
+// again around the proposal at the second look's lower thresholds (a
+// token's pale rim faint on a mat of its tone). What is found is kept only
 // when its look names it as a token (nameByLook's rule): a printed panel,
 // or a token the catalog lacks, is dropped, not reported unknown.
 
@@ -124,7 +126,7 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		squares = append(squares, sq)
 		cellSquares = append(cellSquares, sq)
 	}
-	for _, q := range o.cellTokens(gray, v, cellSquares, shape, named, taken) {
+	for _, q := range o.cellTokens(gray, v, cellSquares, shape, named, taken, o.low, o.high) {
 		taken = append(taken, q)
 		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
 	}
@@ -135,7 +137,9 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 	if err != nil {
 		return out
 	}
+	var faint []image.Rectangle
 	for i, c := range centres {
+		before := len(out)
 		for _, r := range e.rectanglesAround(squares[i], v, c, []outlineShape{shape}) {
 			if sameCardAsAny(r.quad, taken) {
 				continue
@@ -144,6 +148,18 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 			taken = append(taken, q)
 			out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
 		}
+		if len(out) == before && !squares[i].Empty() {
+			faint = append(faint, squares[i])
+		}
+	}
+	// A token whose border is faint on one side (a pale rim on a pale
+	// mat, art of the mat's tone up to the border) leaves that side off
+	// the frame's edges: the squares where nothing was found are searched
+	// again at the second look's thresholds (againThresholdScale).
+	low, high := math.Round(o.low*againThresholdScale), math.Round(o.high*againThresholdScale)
+	for _, q := range o.cellTokens(gray, v, faint, shape, named, taken, low, high) {
+		taken = append(taken, q)
+		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
 	}
 	return out
 }
@@ -197,11 +213,11 @@ func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *vie
 
 // cellTokens gives the token-sized rectangles (as sidedTokens) whose sides
 // the edges of the squares of the top-down image show: found again in each
-// square, at the frame's thresholds, the matched cards' faces left out
-// (o.hidden) but not the outlines found by their edges, on which the token
-// may lie. Those within a named card (named) or of a token found already
-// (taken) are left out.
-func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Rectangle, shape outlineShape, named, taken []models.Quad) []models.Quad {
+// square, at Canny thresholds low and high, the matched cards' faces left
+// out (o.hidden) but not the outlines found by their edges, on which the
+// token may lie. Those within a named card (named) or of a token found
+// already (taken) are left out.
+func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Rectangle, shape outlineShape, named, taken []models.Quad, low, high float64) []models.Quad {
 	b := &o.tokens
 	grid := gridLines(v)
 	skip := func(q models.Quad) bool { return insideAny(q.Center(), named) || sameCardAsAny(q, taken) }
@@ -210,7 +226,7 @@ func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Recta
 		if r.Empty() {
 			continue
 		}
-		ws, thinPix, greyPix, err := o.windowSegments(b, gray, r, o.hidden, o.low, o.high, sideMinShare*shape.short)
+		ws, thinPix, greyPix, err := o.windowSegments(b, gray, r, o.hidden, low, high, sideMinShare*shape.short)
 		if err != nil {
 			return out
 		}

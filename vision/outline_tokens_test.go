@@ -76,3 +76,65 @@ func TestTokenSideWashedOut(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenSideFaint renders a token whose light border stands out of a
+// plain mat on three sides and only faintly on the fourth (a pale rim on a
+// mat of its tone, as a green poster token's on a green mat): at the
+// frame's thresholds its outline is no closed contour and the fourth side
+// is on no edge. The search around the centre its two parallel sides
+// propose looks again at the second look's thresholds there, and finds it
+// once, at its size.
+func TestTokenSideFaint(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	for _, deg := range []float64{0, 8, -15} {
+		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+		cx, cy := float64(v.size.X)*0.55, float64(v.size.Y)*0.45
+		w, h := models.TokenShortMM*px, models.TokenLongMM*px
+		fill := func(pts []image.Point, tone uint8) {
+			pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+			gocv.FillPoly(&gray, pv, color.RGBA{tone, tone, tone, 0})
+			pv.Close()
+		}
+		fill(cardRect(cx, cy, w, h, deg), 200)
+		// The left side's border, 2 mm wide, 16 grey levels off the mat.
+		a := deg * math.Pi / 180
+		lx, ly := cx-(w/2-px)*math.Cos(a), cy-(w/2-px)*math.Sin(a)
+		fill(cardRect(lx, ly, 2*px, h, deg), 126)
+		// The face inside the border, a little darker than the mat.
+		fill(cardRect(cx, cy, w-4*px, h-4*px, deg), 90)
+		gocv.GaussianBlur(gray, &gray, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+
+		o := newOutlineFinder()
+		closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []placed
+		for _, u := range closed {
+			if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {
+				t.Fatalf("turned %v°: the token's outline was found closed: its side is not faint", deg)
+			}
+			found = append(found, placed{u.quad, u.kind})
+		}
+		o.findSidedCards(gray, v, nil, nil, found, nil)
+		tokens := o.findStackedTokens(gray, v, found, nil)
+		o.close()
+		gray.Close()
+		n := 0
+		for _, s := range tokens {
+			c := s.quad.Center()
+			if math.Hypot(c.X-cx, c.Y-cy) > 6 {
+				t.Errorf("turned %v°: a token was proposed at %.0f,%.0f, none there", deg, c.X, c.Y)
+				continue
+			}
+			n++
+			if short, long, off := outlineSizeOff(s.quad, w, h, 0.06); off {
+				t.Errorf("turned %v°: the token's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
+			}
+		}
+		if n != 1 {
+			t.Errorf("turned %v°: the token was proposed %d times, want once", deg, n)
+		}
+	}
+}
