@@ -687,22 +687,8 @@ const (
 // that is v's dot with the mean face's basis vector over the length of
 // what is left of v.
 func (lv *lookLevel) layoutScore(v []float32) float64 {
-	n := lv.w * lv.h
-	var num, den float64
-	for c := range lv.basis {
-		ch := v[c*n : (c+1)*n]
-		left := float64(dot32(ch, ch))
-		for _, b := range lv.basis[c][:3] {
-			d := float64(dot32(ch, b))
-			left -= d * d
-		}
-		num += float64(dot32(ch, lv.basis[c][3]))
-		den += left
-	}
-	if den <= 0 {
-		return 0
-	}
-	return num / math.Sqrt(den)
+	upright, _ := lv.layoutScoresOf(v, false)
+	return upright
 }
 
 // layoutScores gives layoutScore of a level's vector and of its half
@@ -711,6 +697,12 @@ func (lv *lookLevel) layoutScore(v []float32) float64 {
 // reversed, so what they leave of v is as long either way, and the half
 // turn's dot with the mean face is v's with the mean face reversed.
 func (lv *lookLevel) layoutScores(v []float32) (upright, halfTurn float64) {
+	return lv.layoutScoresOf(v, true)
+}
+
+// layoutScoresOf is layoutScores, the half turn's score worked out only
+// when halfToo is set (else 0).
+func (lv *lookLevel) layoutScoresOf(v []float32, halfToo bool) (upright, halfTurn float64) {
 	n := lv.w * lv.h
 	var num, numTurned, den float64
 	for c := range lv.basis {
@@ -721,7 +713,9 @@ func (lv *lookLevel) layoutScores(v []float32) (upright, halfTurn float64) {
 			left -= d * d
 		}
 		num += float64(dot32(ch, lv.basis[c][3]))
-		numTurned += float64(dot32(ch, lv.meanTurned[c]))
+		if halfToo {
+			numTurned += float64(dot32(ch, lv.meanTurned[c]))
+		}
 		den += left
 	}
 	if den <= 0 {

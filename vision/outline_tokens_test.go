@@ -25,55 +25,20 @@ func TestTokenSideWashedOut(t *testing.T) {
 		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
 		cx, cy := float64(v.size.X)*0.4, float64(v.size.Y)*0.55
 		w, h := models.TokenShortMM*px, models.TokenLongMM*px
-		fill := func(pts []image.Point, tone uint8) {
-			pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
-			gocv.FillPoly(&gray, pv, color.RGBA{tone, tone, tone, 0})
-			pv.Close()
-		}
-		fill(cardRect(cx, cy, w, h, deg), 205)
-		fill(cardRect(cx, cy, w-10*px, h-10*px, deg), 80)
+		fillTone(&gray, cardRect(cx, cy, w, h, deg), 205)
+		fillTone(&gray, cardRect(cx, cy, w-10*px, h-10*px, deg), 80)
 		// The disc over the left side's middle: 45% of the side's length.
 		a := deg * math.Pi / 180
 		mx, my := cx-w/2*math.Cos(a), cy-w/2*math.Sin(a)
 		gocv.Ellipse(&gray, image.Pt(int(math.Round(mx)), int(math.Round(my))), image.Pt(int(0.3*w), int(0.225*h)), deg, 0, 360, color.RGBA{205, 205, 205, 0}, -1)
 		gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
-
-		o := newOutlineFinder()
-		closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var found []placed
-		for _, u := range closed {
-			if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {
-				t.Fatalf("turned %v°: the token's outline was found closed (%v %.0f×%.0f): the side is not washed out", deg, u.kind, sideLen(u.quad, 0), sideLen(u.quad, 1))
-			}
-			found = append(found, placed{u.quad, u.kind})
-		}
-		sided := o.findSidedCards(gray, v, nil, nil, found, nil)
-		tokens := o.findStackedTokens(gray, v, found, nil)
-		o.close()
+		sided, tokens := searchTokens(t, gray, v, cx, cy)
 		gray.Close()
 		for _, s := range sided {
 			c := s.quad.Center()
 			t.Errorf("turned %v°: the side search reported a card at %.0f,%.0f", deg, c.X, c.Y)
 		}
-		n := 0
-		for _, s := range tokens {
-			q := s.quad
-			c := q.Center()
-			if math.Hypot(c.X-cx, c.Y-cy) > 6 {
-				t.Errorf("turned %v°: a token was proposed at %.0f,%.0f, none there", deg, c.X, c.Y)
-				continue
-			}
-			n++
-			if short, long, off := outlineSizeOff(q, w, h, 0.06); off {
-				t.Errorf("turned %v°: the token's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
-			}
-		}
-		if n != 1 {
-			t.Errorf("turned %v°: the token was proposed %d times, want once", deg, n)
-		}
+		checkOneToken(t, deg, tokens, cx, cy, w, h)
 	}
 }
 
@@ -91,50 +56,68 @@ func TestTokenSideFaint(t *testing.T) {
 		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
 		cx, cy := float64(v.size.X)*0.55, float64(v.size.Y)*0.45
 		w, h := models.TokenShortMM*px, models.TokenLongMM*px
-		fill := func(pts []image.Point, tone uint8) {
-			pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
-			gocv.FillPoly(&gray, pv, color.RGBA{tone, tone, tone, 0})
-			pv.Close()
-		}
-		fill(cardRect(cx, cy, w, h, deg), 200)
+		fillTone(&gray, cardRect(cx, cy, w, h, deg), 200)
 		// The left side's border, 2 mm wide, 16 grey levels off the mat.
 		a := deg * math.Pi / 180
 		lx, ly := cx-(w/2-px)*math.Cos(a), cy-(w/2-px)*math.Sin(a)
-		fill(cardRect(lx, ly, 2*px, h, deg), 126)
+		fillTone(&gray, cardRect(lx, ly, 2*px, h, deg), 126)
 		// The face inside the border, a little darker than the mat.
-		fill(cardRect(cx, cy, w-4*px, h-4*px, deg), 90)
+		fillTone(&gray, cardRect(cx, cy, w-4*px, h-4*px, deg), 90)
 		gocv.GaussianBlur(gray, &gray, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
-
-		o := newOutlineFinder()
-		closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var found []placed
-		for _, u := range closed {
-			if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {
-				t.Fatalf("turned %v°: the token's outline was found closed: its side is not faint", deg)
-			}
-			found = append(found, placed{u.quad, u.kind})
-		}
-		o.findSidedCards(gray, v, nil, nil, found, nil)
-		tokens := o.findStackedTokens(gray, v, found, nil)
-		o.close()
+		_, tokens := searchTokens(t, gray, v, cx, cy)
 		gray.Close()
-		n := 0
-		for _, s := range tokens {
-			c := s.quad.Center()
-			if math.Hypot(c.X-cx, c.Y-cy) > 6 {
-				t.Errorf("turned %v°: a token was proposed at %.0f,%.0f, none there", deg, c.X, c.Y)
-				continue
-			}
-			n++
-			if short, long, off := outlineSizeOff(s.quad, w, h, 0.06); off {
-				t.Errorf("turned %v°: the token's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
-			}
+		checkOneToken(t, deg, tokens, cx, cy, w, h)
+	}
+}
+
+// fillTone fills the polygon pts of a grey image with tone.
+func fillTone(gray *gocv.Mat, pts []image.Point, tone uint8) {
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+	gocv.FillPoly(gray, pv, color.RGBA{tone, tone, tone, 0})
+	pv.Close()
+}
+
+// searchTokens runs the outline searches a frame runs before the token
+// search over a top-down grey image (closed outlines, then cards by their
+// sides) and gives the cards found by their sides and the tokens the token
+// search proposes. The token lying at (cx, cy) must not be found as a
+// closed outline: the test means its outline not to close.
+func searchTokens(t *testing.T, gray gocv.Mat, v *view, cx, cy float64) (sided, tokens []stackedCard) {
+	t.Helper()
+	o := newOutlineFinder()
+	defer o.close()
+	closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []placed
+	for _, u := range closed {
+		if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {
+			t.Fatalf("the token's outline was found closed (%v %.0f×%.0f)", u.kind, sideLen(u.quad, 0), sideLen(u.quad, 1))
 		}
-		if n != 1 {
-			t.Errorf("turned %v°: the token was proposed %d times, want once", deg, n)
+		found = append(found, placed{u.quad, u.kind})
+	}
+	sided = o.findSidedCards(gray, v, nil, nil, found, nil)
+	return sided, o.findStackedTokens(gray, v, found, nil)
+}
+
+// checkOneToken reports tokens proposed anywhere but at (cx, cy), and
+// unless exactly one lies there, w × h pixels large, an error.
+func checkOneToken(t *testing.T, deg float64, tokens []stackedCard, cx, cy, w, h float64) {
+	t.Helper()
+	n := 0
+	for _, s := range tokens {
+		c := s.quad.Center()
+		if math.Hypot(c.X-cx, c.Y-cy) > 6 {
+			t.Errorf("turned %v°: a token was proposed at %.0f,%.0f, none there", deg, c.X, c.Y)
+			continue
 		}
+		n++
+		if short, long, off := outlineSizeOff(s.quad, w, h, 0.06); off {
+			t.Errorf("turned %v°: the token's outline is %.0f×%.0f, want %.0f×%.0f", deg, short, long, w, h)
+		}
+	}
+	if n != 1 {
+		t.Errorf("turned %v°: the token was proposed %d times, want once", deg, n)
 	}
 }
