@@ -566,7 +566,10 @@ func candidateRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sha
 			continue
 		}
 		sup, good := sidesSupportOver(q, -1, thin.onNear, sideFloorOf(shape.kind))
-		if !good || !standsOut(q, grey, sideContrastMM*v.pxPerMM) {
+		// A token is kept only when its look names it (outline_tokens.go),
+		// which no rectangle printed on the mat passes: its face may be of
+		// the mat's tone.
+		if !good || (shape.kind != models.KindToken && !standsOut(q, grey, sideContrastMM*v.pxPerMM)) {
 			continue
 		}
 		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
@@ -854,7 +857,8 @@ const (
 // A card stands out from what lies around it: across its sides, the grey
 // levels sideContrastMM inside and outside differ by sideContrastLevels
 // or more (their median over the sides). A rectangle printed on the mat,
-// a thin line with the mat on both sides, does not.
+// a thin line with the mat on both sides, does not. (Tokens are not held
+// to it: see candidateRectangles.)
 const (
 	sideContrastMM     = 4.0
 	sideContrastLevels = 16

@@ -16,11 +16,15 @@ import (
 // search, which starts from clusters of unexplained keypoints, never looks
 // there. At a token's size, too, the panels printed on a card's face pass
 // for cards. So tokens are looked for where a card may lie that no face
-// named: around the centre of each cell no named card holds, a rectangle
+// named: around the centres that pairs of the side search's segments a
+// token's side apart propose, or two of them meeting square at a corner
+// (a token on a mat of its tone may show no more), and around the centre
+// of each cell holding a card found but not named, a rectangle
 // of a token's size whose four sides lie on straight edges: first on the
-// side search's own edges (the pairs of its segments a token's side apart,
-// their sides moved onto the edges and standing out from what lies around,
-// as the side search checks a card: sidedTokens), then, around the
+// side search's own edges (the proposals' sides moved onto the edges, as
+// the side search checks a card, but not held to stand out from what lies
+// around: a token's face may be of the mat's tone: sidedTokens), then,
+// around the
 // proposals those leave, with a card's plain border just inside
 // (rectanglesAround), and last, where neither found one, on edges found
 // again around the proposal at the second look's lower thresholds (a
@@ -67,7 +71,7 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 	if shape.short <= 0 {
 		return nil
 	}
-	cands := sideCandidates(segs, shape)
+	cands := append(sideCandidates(segs, shape), cornerCandidates(segs, shape)...)
 	taken := make([]models.Quad, 0, len(found))
 	for _, f := range found {
 		if f.kind == models.KindToken {
@@ -247,6 +251,68 @@ func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Recta
 				continue
 			}
 			out = append(out, clockwiseFromTopLeft(rc.quad))
+		}
+	}
+	return out
+}
+
+// A token on a mat of its own tone may show only two of its sides on the
+// frame's edges, meeting at a corner: no pair of parallel segments a
+// token's side apart proposes it. cornerCandidates proposes, for each two
+// segments square to each other whose ends meet (within sideEndSlackPx of
+// where their lines cross), the rectangles of shape that have that corner
+// and lie along both, either segment along the long side, when each
+// segment is at least cornerMinShare of its side long and no longer than
+// the side.
+const cornerMinShare = 0.4
+
+// cornerCandidates gives the rectangles of shape that pairs of segments
+// meeting square at a corner propose (see cornerMinShare).
+func cornerCandidates(segs []segment, shape outlineShape) []sideCandidate {
+	par := sideParallelDeg * math.Pi / 180
+	var out []sideCandidate
+	for i := range segs {
+		a := segs[i]
+		ca, sa := math.Cos(a.theta), math.Sin(a.theta)
+		proj := func(p models.Point) (u, w float64) { return p.X*ca + p.Y*sa, -p.X*sa + p.Y*ca }
+		for j := i + 1; j < len(segs); j++ {
+			b := segs[j]
+			if dirDiff(b.theta, a.theta+math.Pi/2) > par {
+				continue
+			}
+			// In a's frame a runs along w at u = a.rho, b along u at about w = wb.
+			e0, e1 := b.ends()
+			ub0, wb0 := proj(e0)
+			ub1, wb1 := proj(e1)
+			wb := (wb0 + wb1) / 2
+			// The corner: an end of each segment where the lines cross.
+			var aFar, bFar float64
+			switch {
+			case math.Abs(a.t0-wb) <= sideEndSlackPx:
+				aFar = a.t1
+			case math.Abs(a.t1-wb) <= sideEndSlackPx:
+				aFar = a.t0
+			default:
+				continue
+			}
+			switch {
+			case math.Abs(ub0-a.rho) <= sideEndSlackPx:
+				bFar = ub1
+			case math.Abs(ub1-a.rho) <= sideEndSlackPx:
+				bFar = ub0
+			default:
+				continue
+			}
+			lenA, lenB := a.length(), math.Abs(ub1-ub0)
+			for _, d := range [2][2]float64{{shape.short, shape.long}, {shape.long, shape.short}} {
+				du, dw := d[0], d[1] // across a (along b), and along a
+				if lenA < cornerMinShare*dw || lenA > (1+stackSizeTolerance)*dw || lenB < cornerMinShare*du || lenB > (1+stackSizeTolerance)*du {
+					continue
+				}
+				uEnd := a.rho + math.Copysign(du, bFar-a.rho)
+				wEnd := wb + math.Copysign(dw, aFar-wb)
+				out = append(out, sideCandidate{alpha: a.theta, u0: math.Min(a.rho, uEnd), u1: math.Max(a.rho, uEnd), w0: math.Min(wb, wEnd), w1: math.Max(wb, wEnd)})
+			}
 		}
 	}
 	return out

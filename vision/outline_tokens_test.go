@@ -70,6 +70,35 @@ func TestTokenSideFaint(t *testing.T) {
 	}
 }
 
+// TestTokenTwoSidesShow renders a token whose face is of about the mat's
+// tone, its light border standing out on two sides that meet at a corner
+// and only faintly on the other two (a green poster token on a green
+// mat): no two of its sides on the frame's edges are parallel, and it
+// stands out from the mat little (the side search's contrast check, which
+// the token search leaves to the look that must name what it finds). The
+// corner proposes it, and it is found once, at its size.
+func TestTokenTwoSidesShow(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	for _, deg := range []float64{0, 6, -12} {
+		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+		cx, cy := float64(v.size.X)*0.45, float64(v.size.Y)*0.5
+		w, h := models.TokenShortMM*px, models.TokenLongMM*px
+		fillTone(&gray, cardRect(cx, cy, w, h, deg), 200)
+		// The left and top sides' border, 2 mm wide, 16 grey levels off the mat.
+		a := deg * math.Pi / 180
+		ca, sa := math.Cos(a), math.Sin(a)
+		fillTone(&gray, cardRect(cx-(w/2-px)*ca, cy-(w/2-px)*sa, 2*px, h, deg), 126)
+		fillTone(&gray, cardRect(cx+(h/2-px)*sa, cy-(h/2-px)*ca, w, 2*px, deg), 126)
+		// The face inside the border, of about the mat's tone.
+		fillTone(&gray, cardRect(cx, cy, w-4*px, h-4*px, deg), 102)
+		gocv.GaussianBlur(gray, &gray, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+		_, tokens := searchTokens(t, gray, v, cx, cy)
+		gray.Close()
+		checkOneToken(t, deg, tokens, cx, cy, w, h)
+	}
+}
+
 // fillTone fills the polygon pts of a grey image with tone.
 func fillTone(gray *gocv.Mat, pts []image.Point, tone uint8) {
 	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
