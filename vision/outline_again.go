@@ -33,6 +33,12 @@ import (
 // camera blurs (σ 2 px) shows its four sides (at half, two or three).
 const againThresholdScale = 0.35
 
+// againThresholds are the second look's Canny thresholds: the frame's
+// scaled by againThresholdScale.
+func (o *outlineFinder) againThresholds() (low, high float64) {
+	return math.Round(o.low * againThresholdScale), math.Round(o.high * againThresholdScale)
+}
+
 // againMinShare: a leftover segment at least this share of a card's short
 // side long is looked around. A faint card may leave at the frame's
 // thresholds only a short mark at its edge (a cost gem, a short name
@@ -285,7 +291,7 @@ func (o *outlineFinder) lookIn(gray gocv.Mat, v *view, points []keypoint, dets [
 		}
 		return segs
 	}
-	low, high := math.Round(o.low*againThresholdScale), math.Round(o.high*againThresholdScale)
+	low, high := o.againThresholds()
 	look := func(r image.Rectangle, more []segment) bool {
 		ws, thinPix, _, err := o.windowSegments(b, gray, r, hiddenAll, low, high, sideMinShare*shape.short)
 		if err != nil {

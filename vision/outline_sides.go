@@ -108,6 +108,13 @@ func (s segment) mid() models.Point {
 	return models.Point{X: s.rho*c - t*sn, Y: s.rho*sn + t*c}
 }
 
+// frame gives a point's coordinates in the segment's frame: u across it
+// (the segment lies at u = rho), w along it (from t0 to t1).
+func (s segment) frame() func(p models.Point) (u, w float64) {
+	c, sn := math.Cos(s.theta), math.Sin(s.theta)
+	return func(p models.Point) (u, w float64) { return p.X*c + p.Y*sn, -p.X*sn + p.Y*c }
+}
+
 // ends gives the segment's two ends.
 func (s segment) ends() (models.Point, models.Point) {
 	c, sn := math.Cos(s.theta), math.Sin(s.theta)
@@ -696,8 +703,7 @@ func sideCandidates(segs []segment, shape outlineShape) []sideCandidate {
 	var out []sideCandidate
 	for i := range segs {
 		a := segs[i]
-		ca, sa := math.Cos(a.theta), math.Sin(a.theta)
-		proj := func(p models.Point) (u, w float64) { return p.X*ca + p.Y*sa, -p.X*sa + p.Y*ca }
+		proj := a.frame()
 		for j := i + 1; j < len(segs); j++ {
 			b := segs[j]
 			if dirDiff(a.theta, b.theta) > par {

@@ -39,15 +39,23 @@ func sidedCards(t *testing.T, gray gocv.Mat, v *view) (closed []unknownCard, sid
 	t.Helper()
 	o := newOutlineFinder()
 	defer o.close()
+	closed, _, sided = sideSearchWith(t, o, gray, v)
+	return closed, sided
+}
+
+// sideSearchWith is sidedCards with the outline finder o, left as the
+// side search leaves it for the searches after it (the token search);
+// found are the closed outlines as readCards places them.
+func sideSearchWith(t *testing.T, o *outlineFinder, gray gocv.Mat, v *view) (closed []unknownCard, found []placed, sided []stackedCard) {
+	t.Helper()
 	closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found []placed
 	for _, u := range closed {
 		found = append(found, placed{u.quad, u.kind})
 	}
-	return closed, o.findSidedCards(gray, v, nil, nil, found, nil)
+	return closed, found, o.findSidedCards(gray, v, nil, nil, found, nil)
 }
 
 // TestSidedCardTouchingMatPattern renders, on a mat with printed rings, a

@@ -78,11 +78,14 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 			taken = append(taken, f.quad)
 		}
 	}
-	// The tokens whose four sides the side search's edges show.
 	var out []stackedCard
-	for _, q := range o.sidedTokens(gray, cands, v, shape, named, taken) {
+	take := func(q models.Quad) {
 		taken = append(taken, q)
 		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
+	}
+	// The tokens whose four sides the side search's edges show.
+	for _, q := range o.sidedTokens(gray, cands, v, shape, named, taken) {
+		take(q)
 	}
 	var centres []models.Point
 	for _, c := range cands {
@@ -131,8 +134,7 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		cellSquares = append(cellSquares, sq)
 	}
 	for _, q := range o.cellTokens(gray, v, cellSquares, shape, named, taken, o.low, o.high) {
-		taken = append(taken, q)
-		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
+		take(q)
 	}
 	if len(centres) == 0 {
 		return out
@@ -148,9 +150,7 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 			if sameCardAsAny(r.quad, taken) {
 				continue
 			}
-			q := clockwiseFromTopLeft(r.quad)
-			taken = append(taken, q)
-			out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
+			take(clockwiseFromTopLeft(r.quad))
 		}
 		if len(out) == before && !squares[i].Empty() {
 			faint = append(faint, squares[i])
@@ -160,10 +160,9 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 	// mat, art of the mat's tone up to the border) leaves that side off
 	// the frame's edges: the squares where nothing was found are searched
 	// again at the second look's thresholds (againThresholdScale).
-	low, high := math.Round(o.low*againThresholdScale), math.Round(o.high*againThresholdScale)
+	low, high := o.againThresholds()
 	for _, q := range o.cellTokens(gray, v, faint, shape, named, taken, low, high) {
-		taken = append(taken, q)
-		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
+		take(q)
 	}
 	return out
 }
@@ -273,8 +272,7 @@ func cornerCandidates(segs []segment, shape outlineShape) []sideCandidate {
 	var out []sideCandidate
 	for i := range segs {
 		a := segs[i]
-		ca, sa := math.Cos(a.theta), math.Sin(a.theta)
-		proj := func(p models.Point) (u, w float64) { return p.X*ca + p.Y*sa, -p.X*sa + p.Y*ca }
+		proj := a.frame()
 		for j := i + 1; j < len(segs); j++ {
 			b := segs[j]
 			if dirDiff(b.theta, a.theta+math.Pi/2) > par {

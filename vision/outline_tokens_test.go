@@ -115,18 +115,12 @@ func searchTokens(t *testing.T, gray gocv.Mat, v *view, cx, cy float64) (sided, 
 	t.Helper()
 	o := newOutlineFinder()
 	defer o.close()
-	closed, err := o.findUnknownCards(gray, sharpnessOf(gray, v), v, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var found []placed
+	closed, found, sided := sideSearchWith(t, o, gray, v)
 	for _, u := range closed {
 		if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {
 			t.Fatalf("the token's outline was found closed (%v %.0f×%.0f)", u.kind, sideLen(u.quad, 0), sideLen(u.quad, 1))
 		}
-		found = append(found, placed{u.quad, u.kind})
 	}
-	sided = o.findSidedCards(gray, v, nil, nil, found, nil)
 	return sided, o.findStackedTokens(gray, v, found, nil)
 }
 
