@@ -460,19 +460,25 @@ func inAnyRect(p models.Point, rects []image.Rectangle) bool {
 }
 
 // matEdge reports whether segment s lies beyond the realm's grid (its
-// middle more than againGridTolMM outside its outer lines) along its edge
-// (parallel to the grid's lines within sideParallelDeg): the mat's edge or
-// a border printed on it, not a card's side. (A card lying wholly off the
-// grid is no card in play, and one over the grid's edge has sides across
-// it.)
+// middle more than againGridTolMM outside its outer lines) along the edge
+// it lies beyond (parallel to that edge's grid line within
+// sideParallelDeg): the mat's edge or a border printed on it, not a card's
+// side. A side square to that edge is a card's lying off the grid, on the
+// mat beside the realm or cut by the camera frame's edge, whose sides run
+// out from the grid (a mat's edge and its printed borders run along it).
 func matEdge(s segment, v *view) bool {
-	if dirDiff(s.theta, 0) > sideParallelDeg*math.Pi/180 && dirDiff(s.theta, math.Pi/2) > sideParallelDeg*math.Pi/180 {
+	tol := sideParallelDeg * math.Pi / 180
+	// theta is the direction square to the segment: 0 for one running down
+	// the image (along the grid's columns), π/2 for one across it.
+	down, across := dirDiff(s.theta, 0) <= tol, dirDiff(s.theta, math.Pi/2) <= tol
+	if !down && !across {
 		return false
 	}
-	m, tol := s.mid(), againGridTolMM*v.pxPerMM
+	m, in := s.mid(), againGridTolMM*v.pxPerMM
 	x0, y0 := v.marginMM*v.pxPerMM, v.marginMM*v.pxPerMM
 	x1, y1 := x0+v.geo.WidthMM()*v.pxPerMM, y0+v.geo.HeightMM()*v.pxPerMM
-	return m.X < x0-tol || m.X > x1+tol || m.Y < y0-tol || m.Y > y1+tol
+	besideX, besideY := m.X < x0-in || m.X > x1+in, m.Y < y0-in || m.Y > y1+in
+	return (besideX && down) || (besideY && across)
 }
 
 // againFoundTolMM: a segment parallel to a side of a card found (within

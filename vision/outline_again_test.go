@@ -181,3 +181,34 @@ func faintCardsFrame(t *testing.T, cards []image.Rectangle, lighter uint8, band 
 	}
 	return img, cal
 }
+
+// TestMatEdge: a segment beyond the grid that runs along the edge it lies
+// beyond is the mat's edge or a border printed on it; one running out from
+// the grid is a card's side.
+func TestMatEdge(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	x0, y0 := v.marginMM*px, v.marginMM*px
+	x1, y1 := x0+v.geo.WidthMM()*px, y0+v.geo.HeightMM()*px
+	mx := (x0 + x1) / 2
+	seg := func(ax, ay, bx, by float64) segment {
+		return sideSegment(models.Point{X: ax, Y: ay}, models.Point{X: bx, Y: by})
+	}
+	for _, c := range []struct {
+		name string
+		s    segment
+		want bool
+	}{
+		{"along the grid's bottom, below it", seg(mx-80*px, y1+40*px, mx+80*px, y1+40*px), true},
+		{"along the grid's top, above it", seg(mx-80*px, y0-40*px, mx+80*px, y0-40*px), true},
+		{"along the grid's right side, beside it", seg(x1+40*px, y0+50*px, x1+40*px, y0+150*px), true},
+		{"out from the grid's bottom, below it", seg(mx, y1+20*px, mx+2*px, y1+80*px), false},
+		{"out from the grid's left side, beside it", seg(x0-80*px, y0+100*px, x0-20*px, y0+101*px), false},
+		{"across the grid, within it", seg(mx-80*px, y0+100*px, mx+80*px, y0+100*px), false},
+		{"slanted, below the grid", seg(mx, y1+20*px, mx+40*px, y1+60*px), false},
+	} {
+		if got := matEdge(c.s, v); got != c.want {
+			t.Errorf("%s: matEdge = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

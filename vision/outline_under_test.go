@@ -365,3 +365,55 @@ func TestUnderCardCutByFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestOffGridCardCutByFrame renders a low-texture card lying wholly below
+// the realm's grid, on the mat's border, its lower end beyond the camera
+// frame's bottom edge: its two long sides run out from the grid, square to
+// the mat's edge. They are a card's sides, not the mat's edge or a border
+// printed along it (matEdge), and findUnderCards finds the card at its
+// place and size.
+func TestOffGridCardCutByFrame(t *testing.T) {
+	// The realm high in the frame: the frame's bottom edge cuts the mat's
+	// border about 80 mm below the grid.
+	v, err := newView(models.Quad{{X: 100, Y: 580}, {X: 1180, Y: 580}, {X: 1180, Y: 50}, {X: 100, Y: 50}}, models.DefaultRealm(), 1280, 720, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := v.pxPerMM
+	w, h := models.CardShortMM*px, models.CardLongMM*px
+	frame := framePlanes(v, 0)
+	if frame == nil {
+		t.Fatal("the test view's frame shows all of the top-down image: no edge to cut a card")
+	}
+	edge := float64(v.size.Y)
+	for y := float64(v.size.Y) - 1; y > 0; y-- {
+		if !beyond(models.Point{X: float64(v.size.X) / 2, Y: y}, frame) {
+			edge = y + 1
+			break
+		}
+	}
+	gridBottom := (v.marginMM + v.geo.HeightMM()) * px
+	cx, cy := float64(v.size.X)*0.45, edge-0.85*h+h/2
+	if top := cy - h/2; top < gridBottom+5*px {
+		t.Fatalf("the card's top at %.0f, the grid's bottom at %.0f: the card does not lie off the grid", top, gridBottom)
+	}
+	gray, _ := underScene(v, cx, cy, w, h, 2, nil)
+	gocv.Rectangle(&gray, image.Rect(0, int(edge), v.size.X, v.size.Y), color.RGBA{}, -1)
+	_, under := underCards(t, gray, v, nil)
+	gray.Close()
+	n := 0
+	for _, s := range under {
+		qc := s.quad.Center()
+		if math.Hypot(qc.X-cx, qc.Y-cy) > 6 {
+			t.Errorf("a card reported at %.0f,%.0f, none there (card at %.0f,%.0f)", qc.X, qc.Y, cx, cy)
+			continue
+		}
+		n++
+		if short, long, off := outlineSizeOff(s.quad, w, h, 0.05); off {
+			t.Errorf("the card's outline is %.0f×%.0f, want %.0f×%.0f", short, long, w, h)
+		}
+	}
+	if n != 1 {
+		t.Errorf("the card cut by the frame off the grid was reported %d times, want 1", n)
+	}
+}
