@@ -376,6 +376,18 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			a.outlines.tookFaint(cards[len(cards)-1])
 		}
 	}
+	// Cards alone on the mat showing three sides, the fourth too faint,
+	// kept only when named by their look (outline_three.go).
+	for _, q := range a.outlines.oneSideFaint(found) {
+		if covered(q, quadsOfPlaced(found)) {
+			continue
+		}
+		if d, ok := a.nameByLook(q, v, quadsOfPlaced(found)); ok {
+			named = append(named, namedCard{len(cards), d, true})
+			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+		}
+	}
 	a.lap("unexplained outlines")
 	// A site under a unit centred on it shows only its two short ends.
 	// A site whose outline was found but not named may be named so too.

@@ -42,6 +42,9 @@ type sideBuffers struct {
 	px    []int32
 	codes []byte
 	segs  []segment // the segments no card found explains, this frame's once searched
+	// oneFaint holds this frame's rectangles whose fourth side shows too
+	// faintly, on the mat, for the side search (see oneSideFaint).
+	oneFaint []rectangle
 }
 
 func newSideBuffers() sideBuffers {
@@ -470,7 +473,9 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 	unmasked := func(cands []sideCandidate, skip func(q models.Quad) bool) []rectangle {
 		return o.unmaskedRectangles(gray, cands, grey, v, shape, foundQuads, skip)
 	}
-	return cardsFromSegments(segs, raw, grey, v, shape, points, dets, found, foundQuads, cardSized, shows, o.hidden, unmasked)
+	out := cardsFromSegments(segs, raw, grey, v, shape, points, dets, found, foundQuads, cardSized, shows, o.hidden, unmasked)
+	b.oneFaint = oneSideFaint(segs, raw, grey, v, shape, append(foundQuads[:len(foundQuads):len(foundQuads)], quadsOfPlaced(placedOf(out))...), cardSized, b.oneFaint[:0])
+	return out
 }
 
 // cardsFromSegments finds the rectangles of a standard card's shape that

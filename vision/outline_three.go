@@ -139,3 +139,54 @@ func threeSidesStandOut(q models.Quad, missing int, grey edgeMap, d float64) boo
 	}
 	return len(diffs) > 0 && medianCount(diffs) >= sideContrastLevels
 }
+
+// A card alone on the mat whose rim is as dark as the mat (a black-bordered
+// card on navy felt, in a soft or low-resolution frame) shows three sides on
+// the frame's edges and the fourth too faintly: the side search, which
+// wants all four, finds no card. oneSideFaint proposes it as
+// threeSidedRectangles does with nothing hidden: three sides on edges, the
+// fourth put a card's side from the one opposite it. Three sides make no
+// card (a site's panel and a grid line make three), so such a rectangle is
+// kept only when its look names a card (Analyzer.readCards).
+
+// oneFaintMax bounds the rectangles oneSideFaint keeps in one frame.
+const oneFaintMax = 8
+
+// oneSideFaint appends to out the rectangles of shape, best supported
+// first, that pairs of the segments (sorted longest first) propose whose
+// three sides lie on the edges thin and stand out on the blurred image grey
+// while the fourth does not (see threeSidedRectangles), and that neither
+// the quads explained nor a rectangle kept before covers. Those of a card
+// found of a standard card's size (cardSized) are not looked at.
+func oneSideFaint(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, explained, cardSized []models.Quad, out []rectangle) []rectangle {
+	if len(segs) < 2 {
+		return out
+	}
+	if len(segs) > sideMaxSegments {
+		segs = segs[:sideMaxSegments]
+	}
+	skip := func(q models.Quad) bool { return sameCardAsAny(q, cardSized) }
+	for _, r := range threeSidedRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, nil) {
+		if len(out) >= oneFaintMax {
+			break
+		}
+		if covered(r.quad, explained) || covered(r.quad, quadsOfRects(out)) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// oneSideFaint gives this frame's rectangles whose fourth side shows too
+// faintly (see oneSideFaint) that no card found covers.
+func (o *outlineFinder) oneSideFaint(found []placed) []models.Quad {
+	var out []models.Quad
+	quads := quadsOfPlaced(found)
+	for _, r := range o.sides.oneFaint {
+		if !covered(r.quad, quads) {
+			out = append(out, r.quad)
+		}
+	}
+	return out
+}
