@@ -16,6 +16,11 @@
 // and the copy kept beside the journal, take those, so that a resumed game
 // reads the mat by them from its first frame.
 //
+// An image file cut short (a copy interrupted, a frame still being
+// written) decodes with its lower part grey; ReadImage tells it from a whole
+// one by how JPEG and PNG files end, and the frames folder skips it as a
+// corrupt frame, as analyze and calibrate refuse it, naming the file.
+//
 // A change gate spares vision the frames in which nothing moved since the
 // board last settled. The gate's small grey top-down picture also serves
 // the cover watch: a card the tracker holds hidden under another often shows

@@ -242,10 +242,12 @@ func (f *framesSource) Read(dst *gocv.Mat) (Frame, error) {
 	name := f.files[f.next]
 	fr := Frame{Index: f.next, Time: float64(f.next) / f.fps, Name: name}
 	f.next++
-	img := gocv.IMRead(name, gocv.IMReadColor)
-	if img.Empty() {
-		img.Close()
-		return fr, fmt.Errorf("%s: %w (not a readable image)", name, ErrCorruptFrame)
+	img, err := ReadImage(name)
+	if err != nil {
+		if !errors.Is(err, ErrCorruptFrame) {
+			err = fmt.Errorf("%w: %w", ErrCorruptFrame, err) // gone since listed: skipped too
+		}
+		return fr, err
 	}
 	img.CopyTo(dst)
 	img.Close()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/pipeline"
 	"github.com/tablecam/tablecam/vision"
 	"gocv.io/x/gocv"
 )
@@ -156,14 +157,13 @@ func analyzeImage(an *vision.Analyzer, path string, corners *models.Quad, saved 
 	if _, err := os.Stat(path); err != nil {
 		return analysis{}, err
 	}
-	frame := gocv.IMRead(path, gocv.IMReadColor)
-	defer frame.Close()
-	if frame.Empty() {
-		return analysis{}, fmt.Errorf("%s: not an image OpenCV can read (corrupt or unsupported format)", path)
+	frame, err := pipeline.ReadImage(path)
+	if err != nil {
+		return analysis{}, err
 	}
+	defer frame.Close()
 	res := analysis{obs: models.FrameObservation{Image: path, Cards: []models.CardObservation{}}}
 	var cal *calibration.Calibration
-	var err error
 	switch {
 	case corners != nil:
 		cal, err = calibration.FromCorners(*corners, frame.Cols(), frame.Rows())

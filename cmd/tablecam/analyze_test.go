@@ -82,18 +82,30 @@ func TestAnalyzeCommand(t *testing.T) {
 	if err := os.WriteFile(corrupt, []byte("\xff\xd8\xff garbage, not a JPEG"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A copy of one.jpg cut short: OpenCV decodes it, its lower part grey.
+	cut := filepath.Join(dir, "cut.jpg")
+	whole, err := os.ReadFile(good1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cut, whole[:len(whole)*6/10], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	debug := filepath.Join(dir, "debug")
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), env{
-		args:   []string{"analyze", "--catalog", sampleCatalogDir, "--cache", filepath.Join(dir, "cache"), "--corners", tableCorners, "--json", "--debug", debug, good1, corrupt, good2},
+		args:   []string{"analyze", "--catalog", sampleCatalogDir, "--cache", filepath.Join(dir, "cache"), "--corners", tableCorners, "--json", "--debug", debug, good1, corrupt, cut, good2},
 		stdin:  strings.NewReader(""),
 		stdout: &out, stderr: &errOut,
 	})
 	if code != 2 {
-		t.Errorf("exit code %d, want 2 (one unreadable image)", code)
+		t.Errorf("exit code %d, want 2 (two unreadable images)", code)
 	}
 	if !strings.Contains(errOut.String(), corrupt) {
 		t.Errorf("stderr does not name the corrupt file:\n%s", errOut.String())
+	}
+	if !strings.Contains(errOut.String(), cut+": the JPEG data stops before the end of the image") {
+		t.Errorf("stderr does not name the file cut short and its problem:\n%s", errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 {

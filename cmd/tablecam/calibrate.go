@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablecam/tablecam/calibration"
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/pipeline"
 )
 
 // calibrateResult is what "tablecam calibrate --json" prints.
@@ -93,12 +94,12 @@ func runCalibrate(_ context.Context, e env) int {
 		fmt.Fprintf(e.stderr, "tablecam calibrate: %s: %s\n", path, problem)
 		return 2
 	}
-	frame := gocv.IMRead(path, gocv.IMReadColor)
-	defer frame.Close()
-	if frame.Empty() {
-		fmt.Fprintf(e.stderr, "tablecam calibrate: %s: cannot read the image (not a JPEG, PNG or other image OpenCV reads)\n", path)
+	frame, err := pipeline.ReadImage(path)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "tablecam calibrate: %v\n", err)
 		return 2
 	}
+	defer frame.Close()
 	var cal *calibration.Calibration
 	if *corners != "" {
 		q, err := calibration.ParseCorners(*corners)

@@ -144,13 +144,23 @@ func TestCalibrateCommandBadInput(t *testing.T) {
 	gocv.IMWrite(blank, m)
 	m.Close()
 	missing := filepath.Join(dir, "missing.jpg")
+	// blank.png cut short: OpenCV would read it, the lower part missing.
+	cut := filepath.Join(dir, "cut.png")
+	whole, err := os.ReadFile(blank)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cut, whole[:len(whole)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
 		want []string // in stderr
 	}{
 		{"missing file", []string{missing}, []string{missing, "no such file"}},
-		{"not an image", []string{garbage}, []string{garbage, "cannot read the image"}},
+		{"not an image", []string{garbage}, []string{garbage, "not an image OpenCV can read"}},
+		{"cut short", []string{cut}, []string{cut, "stops before its end"}},
 		{"no realm", []string{"--out", "-", blank}, []string{blank, "no realm found", "--corners"}},
 		{"markers required", []string{"--markers", "--out", "-", blank}, []string{blank, "ArUco markers"}},
 		{"bad corners", []string{"--corners", "1,2 3,4", blank}, []string{"--corners", "want 4 points"}},
