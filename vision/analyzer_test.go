@@ -7,9 +7,11 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tablecam/tablecam/calibration"
+	"github.com/tablecam/tablecam/imagefile"
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
 )
@@ -285,5 +287,37 @@ func TestAnalyzerClosedTwice(t *testing.T) {
 	}
 	if _, ok := a.Identify(frame); ok {
 		t.Error("Identify after Close named a card")
+	}
+}
+
+// TestFaceScanCutShort indexes a catalog one of whose scans is cut short
+// (an interrupted copy): OpenCV would read it with its lower half grey and
+// index that. NewAnalyzer refuses the catalog instead, naming the card and
+// the file.
+func TestFaceScanCutShort(t *testing.T) {
+	var cards []*models.Card
+	for i, c := range devCatalog(t).Cards() {
+		if i == 4 {
+			break
+		}
+		cc := *c
+		cards = append(cards, &cc)
+	}
+	data, err := os.ReadFile(cards[2].Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), filepath.Base(cards[2].Image))
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cards[2].Image = cut
+	a, err := NewAnalyzer(models.NewCatalog(cards), Options{CacheDir: t.TempDir()})
+	if err == nil {
+		a.Close()
+		t.Fatal("a catalog with a scan cut short was indexed")
+	}
+	if !errors.Is(err, imagefile.ErrTruncated) || !strings.Contains(err.Error(), cut) || !strings.Contains(err.Error(), cards[2].Name) {
+		t.Errorf("error %q: want it to name %s and %q and wrap imagefile.ErrTruncated", err, cut, cards[2].Name)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/tablecam/tablecam/imagefile"
 	"github.com/tablecam/tablecam/models"
 	"gocv.io/x/gocv"
 )
@@ -86,6 +87,10 @@ func uprightFace(c *models.Card, opts Options) (gocv.Mat, error) {
 // uprightImage reads a card's scan (flags: grey or colour) at its own
 // size, a site scanned portrait turned to landscape.
 func uprightImage(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, error) {
+	// A scan cut short decodes, half grey: no face to index.
+	if err := imagefile.CheckFile(c.Image); err != nil {
+		return gocv.Mat{}, fmt.Errorf("vision: reference face of %q: %s: %w", c.Name, c.Image, err)
+	}
 	img := gocv.IMRead(c.Image, flags)
 	if img.Empty() {
 		img.Close()

@@ -104,7 +104,7 @@ func TestAnalyzeCommand(t *testing.T) {
 	if !strings.Contains(errOut.String(), corrupt) {
 		t.Errorf("stderr does not name the corrupt file:\n%s", errOut.String())
 	}
-	if !strings.Contains(errOut.String(), cut+": the JPEG data stops before the end of the image") {
+	if !strings.Contains(errOut.String(), cut+": image file cut short: the JPEG data stops before the end of the image") {
 		t.Errorf("stderr does not name the file cut short and its problem:\n%s", errOut.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
