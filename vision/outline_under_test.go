@@ -311,18 +311,7 @@ func TestUnderCardCutByFrame(t *testing.T) {
 	v := sidesTestView(t)
 	px := v.pxPerMM
 	w, h := models.CardShortMM*px, models.CardLongMM*px
-	frame := framePlanes(v, 0)
-	if frame == nil {
-		t.Fatal("the test view's frame shows all of the top-down image: no edge to cut a card")
-	}
-	// The frame's bottom edge in the top-down image, below the realm.
-	edge := float64(v.size.Y)
-	for y := float64(v.size.Y) - 1; y > 0; y-- {
-		if !beyond(models.Point{X: float64(v.size.X) / 2, Y: y}, frame) {
-			edge = y + 1
-			break
-		}
-	}
+	edge := frameBottom(t, v)
 	if edge >= float64(v.size.Y)-h/4 {
 		t.Fatalf("the frame's bottom edge at %.0f: too near the image's end (%d) for the test", edge, v.size.Y)
 	}
@@ -381,17 +370,7 @@ func TestOffGridCardCutByFrame(t *testing.T) {
 	}
 	px := v.pxPerMM
 	w, h := models.CardShortMM*px, models.CardLongMM*px
-	frame := framePlanes(v, 0)
-	if frame == nil {
-		t.Fatal("the test view's frame shows all of the top-down image: no edge to cut a card")
-	}
-	edge := float64(v.size.Y)
-	for y := float64(v.size.Y) - 1; y > 0; y-- {
-		if !beyond(models.Point{X: float64(v.size.X) / 2, Y: y}, frame) {
-			edge = y + 1
-			break
-		}
-	}
+	edge := frameBottom(t, v)
 	gridBottom := (v.marginMM + v.geo.HeightMM()) * px
 	cx, cy := float64(v.size.X)*0.45, edge-0.85*h+h/2
 	if top := cy - h/2; top < gridBottom+5*px {
@@ -416,4 +395,20 @@ func TestOffGridCardCutByFrame(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the card cut by the frame off the grid was reported %d times, want 1", n)
 	}
+}
+
+// frameBottom gives where the camera frame's bottom edge crosses the middle
+// of view v's top-down image (the first row below it beyond the frame).
+func frameBottom(t *testing.T, v *view) float64 {
+	t.Helper()
+	frame := framePlanes(v, 0)
+	if frame == nil {
+		t.Fatal("the test view's frame shows all of the top-down image: no edge to cut a card")
+	}
+	for y := float64(v.size.Y) - 1; y > 0; y-- {
+		if !beyond(models.Point{X: float64(v.size.X) / 2, Y: y}, frame) {
+			return y + 1
+		}
+	}
+	return float64(v.size.Y)
 }
