@@ -80,6 +80,7 @@ func (o *outlineFinder) findUnknownCards(gray gocv.Mat, sharpness float64, v *vi
 	// The thin edges and the blurred image as well, for the side search
 	// (findSidedCards) later in the frame.
 	o.sides.ready = false
+	o.sides.oneFaint = o.sides.oneFaint[:0] // this frame's, once the side search runs
 	if err := o.edges.cannyWidth(gray, o.noMask, &o.sides.thin, o.low, o.high, cannyOptions{blur: true, within: o.within, hidden: o.hidden, thickToo: edges, blurred: &o.sides.grey}, widestVectors); err != nil {
 		return nil, err
 	}
