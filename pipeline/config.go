@@ -34,6 +34,8 @@ type Config struct {
 	Corners     *models.Quad
 	// Detect tunes automatic calibration.
 	Detect calibration.Options
+	// FindRealm, when set, replaces calibration.Detect (tests).
+	FindRealm func(frame gocv.Mat, opts calibration.Options) (*calibration.Calibration, error)
 	// Geometry is the mat's realm cell size when the user states it: every
 	// calibration (given, made from Corners, found, or resumed) takes it.
 	// Zero keeps each calibration's own (models.DefaultRealm() for one made

@@ -4,6 +4,11 @@
 // processed frame to its consumer as a models.Update, and takes what the
 // players type (manual events, undo, corrections, recalibration, pause).
 //
+// Finding the realm takes up to a few seconds. A camera's frames do not wait
+// for it: the search runs beside the frame loop and the frames meanwhile are
+// shown "looking for the realm…"; a file's frames wait, so that a replay is
+// the same every time.
+//
 // A realm found automatically is checked twice over: the camera or the mat
 // moving is noticed and the realm found again, and before the game starts a
 // realm on which vision does not read both Avatars is doubted and the realm

@@ -54,7 +54,7 @@ func (s *Session) doubtRealm(mat *gocv.Mat, fr Frame, cal *calibration.Calibrati
 	if s.avatarsSeen == 3 || float64(fr.Index-s.doubtFrom) < fps*max(doubtSeconds, 4*window) {
 		return nil
 	}
-	found, err := calibration.Detect(*mat, s.cfg.Detect)
+	found, err := s.findRealm(mat, findDoubt)
 	if err != nil || s.triedRealm(found) {
 		// Nothing new in this frame: look again a few frames on.
 		s.doubtFrom += doubtRetryFrames

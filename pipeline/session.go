@@ -59,6 +59,8 @@ type Session struct {
 	doubtFrom   int                        // the frame from which it was judged
 	avatarsSeen int                        // whose Avatars vision read on doubtCal: 1 south, 2 north
 	triedCals   []*calibration.Calibration // realms doubted before doubtCal
+	finding     chan foundRealm            // a realm search running beside the loop (live sources), or nil
+	findingFor  string                     // what it is for: findStart, findMoved or findDoubt
 
 	// ended is set once the journal is closed: players can no longer add to it.
 	ended bool
@@ -344,7 +346,7 @@ func (s *Session) process(ctx context.Context, mat *gocv.Mat, fr Frame) {
 		case fr.Index < s.nextDetect:
 			err = errNotYet
 		default:
-			cal, err = calibration.Detect(*mat, s.cfg.Detect)
+			cal, err = s.findRealm(mat, findStart)
 		}
 		if err != nil {
 			s.mu.Unlock()
@@ -500,6 +502,61 @@ func anyUnnamed(cards []models.CardObservation) bool {
 // errNotYet stands for a realm search put off to a later frame.
 var errNotYet = errors.New("not yet")
 
+// Finding the realm takes from a fraction of a second to several seconds
+// (calibration.Detect tries again on a faint or bowed grid). A file's frames
+// wait for it, so that a replay is the same every time; a camera's do not:
+// the search runs beside the frame loop on a copy of the frame, the frames
+// that come meanwhile are shown with "looking for the realm…" (the overlay
+// does not freeze), and the realm found is taken with a later frame. One
+// search runs at a time.
+
+// foundRealm is the answer of a realm search run beside the frame loop.
+type foundRealm struct {
+	cal *calibration.Calibration
+	err error
+}
+
+// What a realm search is for: the first realm, the realm again after the
+// camera or the mat moved, or another realm while the one in use is doubted.
+const (
+	findStart = "start"
+	findMoved = "moved"
+	findDoubt = "doubt"
+)
+
+// findRealm looks for the realm in mat, for why. From a live source it
+// gives errNotYet while the search (started on this frame's copy, or on an
+// earlier frame's) runs, or while a search for something else runs, and its
+// answer with the first frame after it ends.
+func (s *Session) findRealm(mat *gocv.Mat, why string) (*calibration.Calibration, error) {
+	find := s.cfg.FindRealm
+	if find == nil {
+		find = calibration.Detect
+	}
+	if !s.src.Live() {
+		return find(*mat, s.cfg.Detect)
+	}
+	if s.finding != nil && s.findingFor != why {
+		return nil, errNotYet
+	}
+	if s.finding == nil {
+		frame, opts, ch := mat.Clone(), s.cfg.Detect, make(chan foundRealm, 1)
+		s.finding, s.findingFor = ch, why
+		go func() {
+			defer frame.Close()
+			cal, err := find(frame, opts)
+			ch <- foundRealm{cal, err}
+		}()
+	}
+	select {
+	case r := <-s.finding:
+		s.finding = nil
+		return r.cal, r.err
+	default:
+		return nil, errNotYet
+	}
+}
+
 // driftEvery is how often, in frames, the pipeline checks that the camera
 // and the mat have not moved (a check costs about half a millisecond);
 // driftPersist is how many checks in a row must agree before it acts. The
@@ -523,6 +580,9 @@ func (s *Session) checkDrift(mat *gocv.Mat, fr Frame, cal *calibration.Calibrati
 	moved, score := cal.Drifted(*mat)
 	if !moved {
 		s.drifts, s.driftTold = 0, false
+		if s.findingFor == findMoved {
+			s.finding = nil // the camera is back: the search's answer is not wanted
+		}
 		return nil
 	}
 	s.drifts++
@@ -539,7 +599,10 @@ func (s *Session) checkDrift(mat *gocv.Mat, fr Frame, cal *calibration.Calibrati
 		}
 		return nil
 	}
-	found, err := calibration.Detect(*mat, s.cfg.Detect)
+	found, err := s.findRealm(mat, findMoved)
+	if errors.Is(err, errNotYet) {
+		return nil
+	}
 	if err != nil {
 		if !s.driftTold {
 			s.logf("frame %d: the camera or the mat moved (drift %.2f) and the realm is not found again yet: %v", fr.Index, score, err)
