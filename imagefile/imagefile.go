@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 )
 
-// ErrTruncated is wrapped by Check and CheckFile for image data that stops
+// ErrTruncated is wrapped by Check for image data that stops
 // before the image's end.
 var ErrTruncated = errors.New("image file cut short")
 
@@ -41,14 +40,4 @@ func Check(data []byte) error {
 		}
 	}
 	return nil
-}
-
-// CheckFile is Check of the file at path; an error reading it is returned
-// as it is.
-func CheckFile(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	return Check(data)
 }

@@ -8,9 +8,6 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/tablecam/tablecam/imagefile"
@@ -84,27 +81,6 @@ func TestCheck(t *testing.T) {
 				t.Errorf("Check: %v; cut short %v, want %v", err, got, c.cut)
 			}
 		})
-	}
-}
-
-func TestCheckFile(t *testing.T) {
-	dir := t.TempDir()
-	jpg := jpegBytes(t, picture())
-	whole, cut := filepath.Join(dir, "whole.jpg"), filepath.Join(dir, "cut.jpg")
-	if err := os.WriteFile(whole, jpg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cut, jpg[:len(jpg)/2], 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := imagefile.CheckFile(whole); err != nil {
-		t.Errorf("a whole JPEG: %v", err)
-	}
-	if err := imagefile.CheckFile(cut); !errors.Is(err, imagefile.ErrTruncated) {
-		t.Errorf("a JPEG cut short: %v, want ErrTruncated", err)
-	}
-	if err := imagefile.CheckFile(filepath.Join(dir, "missing.jpg")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // image file whose data stops before its end (see imagefile).
 var ErrTruncatedImage = imagefile.ErrTruncated
 
-// ReadImage reads an image file in colour (BGR), as gocv.IMRead reads it.
+// ReadImage reads an image file in colour (BGR), as gocv.IMRead would.
 // An error names the file and the problem, and wraps ErrCorruptFrame when
 // the file is there but is not a whole image: a JPEG or PNG cut short (also
 // ErrTruncatedImage: OpenCV would decode it, its lower part grey), or a file
@@ -27,8 +27,10 @@ func ReadImage(path string) (gocv.Mat, error) {
 	if err := imagefile.Check(data); err != nil {
 		return gocv.Mat{}, fmt.Errorf("%s: %w", path, corruptImage{err})
 	}
-	img := gocv.IMRead(path, gocv.IMReadColor)
-	if img.Empty() {
+	// Decoded from the bytes read (IMDecode turns by the EXIF orientation
+	// as IMRead does): the file is read once.
+	img, err := gocv.IMDecode(data, gocv.IMReadColor)
+	if err != nil || img.Empty() {
 		img.Close()
 		return gocv.Mat{}, fmt.Errorf("%s: %w", path, corruptImage{errors.New("not an image OpenCV can read (an unsupported format, or damaged)")})
 	}

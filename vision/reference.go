@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/tablecam/tablecam/imagefile"
@@ -87,14 +88,21 @@ func uprightFace(c *models.Card, opts Options) (gocv.Mat, error) {
 // uprightImage reads a card's scan (flags: grey or colour) at its own
 // size, a site scanned portrait turned to landscape.
 func uprightImage(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, error) {
-	// A scan cut short decodes, half grey: no face to index.
-	if err := imagefile.CheckFile(c.Image); err != nil {
+	// The file is read once: checked whole (a scan cut short decodes, half
+	// grey: no face to index), then decoded from the same bytes (IMDecode
+	// turns by the EXIF orientation as IMRead does).
+	unreadable := func() error { return fmt.Errorf("vision: reference face of %q: cannot read image %s", c.Name, c.Image) }
+	data, err := os.ReadFile(c.Image)
+	if err != nil {
+		return gocv.Mat{}, unreadable()
+	}
+	if err := imagefile.Check(data); err != nil {
 		return gocv.Mat{}, fmt.Errorf("vision: reference face of %q: %s: %w", c.Name, c.Image, err)
 	}
-	img := gocv.IMRead(c.Image, flags)
-	if img.Empty() {
+	img, err := gocv.IMDecode(data, flags)
+	if err != nil || img.Empty() {
 		img.Close()
-		return gocv.Mat{}, fmt.Errorf("vision: reference face of %q: cannot read image %s", c.Name, c.Image)
+		return gocv.Mat{}, unreadable()
 	}
 	kind := kindOf(c)
 	if kind == models.KindSite && img.Rows() > img.Cols() {
