@@ -378,7 +378,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 	}
 	// Cards alone on the mat showing three sides, the fourth too faint,
 	// kept only when named by their look (outline_three.go).
-	for _, q := range a.outlines.oneSideFaint(found) {
+	for _, q := range a.outlines.oneSideFaint() {
 		if covered(q, quadsOfPlaced(found)) {
 			continue
 		}

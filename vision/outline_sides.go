@@ -402,7 +402,7 @@ func frameEdgeMap(m gocv.Mat, w, h int) (edgeMap, bool) {
 // it no card on top.
 func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint, dets []detection, found []placed, shows faceShown) []stackedCard {
 	b := &o.sides
-	b.segs, b.oneFaint = b.segs[:0], b.oneFaint[:0]
+	b.segs = b.segs[:0]
 	if !b.ready {
 		return nil
 	}
