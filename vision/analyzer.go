@@ -31,6 +31,7 @@ type Analyzer struct {
 	// frame's reading ends.
 	laps   interface{ lap(stage string) }
 	muted  *mutedBuffers // the muted cards' search (outline_muted.go)
+	cast   lightCast     // the colour cast of the frame being read (light_cast.go)
 	closed bool
 }
 
@@ -190,7 +191,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		}
 	}
 	if reuse {
-		obs.Occluded = handCoversShrunk(small, coarse, a.outlines.notFaint(a.stable.cards), &a.images.hand)
+		obs.Occluded = handCoversShrunk(small, coarse, a.outlines.notFaint(a.stable.cards), a.cast, &a.images.hand)
 		a.lap("hand")
 		// While a hand is over the realm the tracker ignores the frame: keep
 		// reporting the last stable cards rather than reading half-hidden ones.
@@ -222,7 +223,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		return obs, rescale, err
 	}
 	obs.Cards = cards
-	obs.Occluded = handCoversShrunk(small, coarse, a.outlines.notFaint(cards), &a.images.hand)
+	obs.Occluded = handCoversShrunk(small, coarse, a.outlines.notFaint(cards), a.cast, &a.images.hand)
 	a.lap("hand")
 	if !a.opts.NoReuse && !obs.Occluded {
 		if a.stable != nil {
@@ -271,6 +272,8 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		a.lap("scale check")
 	}
 	dets = sizedAsTheirFellows(dets) // scale.go
+	a.cast = a.readCast(dets, v)     // light_cast.go
+	a.lap("colour cast")
 	dets = a.inTheirColours(dets, v) // covered_tone.go
 	cards = make([]models.CardObservation, 0, len(dets))
 	var named []namedCard // checked against the frame at the end (consistency.go)

@@ -51,7 +51,7 @@ func (a *Analyzer) armOver(v *view, found []placed, cells []models.Cell, shares 
 			quads[i][j] = models.Point{X: c.X * 0.5, Y: c.Y * 0.5}
 		}
 	}
-	h, ok := readHandImageFrom(top, coarse, quads, &a.images.hand)
+	h, ok := readHandImageFrom(top, coarse, quads, a.cast, &a.images.hand)
 	if !ok {
 		return nil
 	}

@@ -123,7 +123,7 @@ func TestHandShrunkOnce(t *testing.T) {
 				if !ok {
 					t.Fatalf("set %d still %d: no hand image", sc.set, sc.i)
 				}
-				got, ok := readHandImageFrom(top, coarse, qs, &shrunk)
+				got, ok := readHandImageFrom(top, coarse, qs, lightCast{}, &shrunk)
 				if !ok || !shrunk.ok {
 					t.Fatalf("set %d still %d: no hand image kept", sc.set, sc.i)
 				}
@@ -138,7 +138,7 @@ func TestHandShrunkOnce(t *testing.T) {
 			}
 			cards := obs.Cards
 			for k, cs := range [][]models.CardObservation{cards, nil, cards[:len(cards)/2]} {
-				if w, g := handCovers(top, coarse, cs), handCoversShrunk(top, coarse, cs, &shrunk); w != g {
+				if w, g := handCovers(top, coarse, cs), handCoversShrunk(top, coarse, cs, lightCast{}, &shrunk); w != g {
 					t.Errorf("set %d still %d (hand %v), test %d: hand %v with the kept image, %v without", sc.set, sc.i, scene.Truth.Occluded, k, g, w)
 				}
 			}

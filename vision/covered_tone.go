@@ -2,7 +2,6 @@ package vision
 
 import (
 	"math"
-	"slices"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -10,39 +9,56 @@ import (
 // toneSpread compares the colour of what shows of a card named under
 // others, or by its look, with its face's colour over the same pixels:
 // for each channel the median, over those pixels, of the log ratio of the
-// image's value to the face's, and it gives how far apart the largest and
-// the smallest of the three lie. The light's brightness scales all three
-// alike, and its colour cast a little each; a red face where a blue card
-// shows sets them far apart, which the grey comparison of covered_name.go
-// and the look's correlation (each channel less its flat tone) cannot
-// see. The median leaves out the pixels of a card on top that was not
-// found. quad is the face's outline in top-down pixels (its top-left
-// first, clockwise), onTop the outlines of the cards found on it. ok is
-// false when too little shows or the face has no look.
+// image's value to the face's (toneRatios), less the frame's colour cast
+// (a.cast, see readCast), and it gives how far apart the largest and the
+// smallest of the three lie. The light's brightness scales all three
+// alike, and its colour, once the cast is taken out, a little each; a red
+// face where a blue card shows sets them far apart, which the grey
+// comparison of covered_name.go and the look's correlation (each channel
+// less its flat tone) cannot see. quad is the face's outline in top-down
+// pixels (its top-left first, clockwise), onTop the outlines of the cards
+// found on it. ok is false when too little shows or the face has no look.
 func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop []models.Quad) (float64, bool) {
+	m, ok := a.toneRatios(v, ref, quad, onTop, 1)
+	if !ok {
+		return 0, false
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for c, r := range m {
+		lo, hi = min(lo, r-a.cast[c]), max(hi, r-a.cast[c])
+	}
+	return hi - lo, true
+}
+
+// toneRatios gives, for each channel (BGR), the median over the pixels
+// that show of a card (see toneSpread), every step-th of them along rows
+// and columns, of the log ratio of the image's value to its face's. The
+// median leaves out the pixels of a card on top that was not found.
+func (a *Analyzer) toneRatios(v *view, ref *reference, quad models.Quad, onTop []models.Quad, step int) ([3]float64, bool) {
+	var m [3]float64
 	colour := a.images.small
 	if colour.Empty() || v.size.X <= 0 {
-		return 0, false
+		return m, false
 	}
 	w, h := faceSizePx(ref.Kind, lookPxPerMM)
 	if len(ref.Look) != 3*w*h {
-		return 0, false
+		return m, false
 	}
 	px, ok := warpLook(colour, float64(colour.Cols())/float64(v.size.X), [4]models.Point(quad), w, h)
 	if !ok {
-		return 0, false
+		return m, false
 	}
 	shown, ok := shownMask([4]models.Point(quad), w, h, hiddenBy(onTop))
 	if !ok {
-		return 0, false
+		return m, false
 	}
-	inner := (w - 2*lookBorder) * (h - 2*lookBorder)
+	inner := ((w - 2*lookBorder + step - 1) / step) * ((h - 2*lookBorder + step - 1) / step)
 	var ratios [3][]float64
 	for c := range ratios {
 		ratios[c] = make([]float64, 0, inner)
 	}
-	for y := lookBorder; y < h-lookBorder; y++ {
-		for x := lookBorder; x < w-lookBorder; x++ {
+	for y := lookBorder; y < h-lookBorder; y += step {
+		for x := lookBorder; x < w-lookBorder; x += step {
 			if !shown[y*w+x] {
 				continue
 			}
@@ -55,15 +71,59 @@ func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop [
 		}
 	}
 	if len(ratios[0]) < inner/5 {
-		return 0, false
+		return m, false
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, r := range ratios {
-		slices.Sort(r)
-		m := r[len(r)/2]
-		lo, hi = min(lo, m), max(hi, m)
+	for c, r := range ratios {
+		m[c] = kthSmallest(r, len(r)/2)
 	}
-	return hi - lo, true
+	return m, true
+}
+
+// kthSmallest is the k-th smallest of v (from 0), what v[k] would be once
+// v is sorted; it reorders v. A selection by partitions about a median of
+// three, in linear time on average: a frame's colour checks take a
+// hundred thousand ratios' medians, which a sort took three times as
+// long over.
+func kthSmallest(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for hi > lo {
+		// Median of three as the pivot, the three put in order.
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[hi] < v[mid] {
+			v[hi], v[mid] = v[mid], v[hi]
+		}
+		pivot := v[mid]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		// v[lo..j] ≤ pivot ≤ v[i..hi], and v[j+1..i-1] equal the pivot.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }
 
 // toneFloor is the grey level added to each channel's values before their
@@ -166,9 +226,26 @@ const weakFitInliers = 2 * minInliers
 // (sidesShow). others are the other cards found; those over d's
 // outline that may lie on it (liesOn) are left out of the comparison.
 func (a *Analyzer) inItsColours(d detection, v *view, others []placed) bool {
-	if d.score > 0 || (d.inliers >= weakFitInliers && float64(d.inliers) >= weakFitShare*float64(max(d.matches, 1))) {
+	if firmFit(d) {
 		return true
 	}
+	over := a.lyingOn(d, others)
+	if d.inliers < weakFitSideInliers && !a.sidesShow(v, d.quad, over) {
+		return false
+	}
+	return a.toneAgrees(v, &a.index.refs[d.ref], d.quad, over)
+}
+
+// firmFit reports whether the keypoint fit d is no weak fit (see
+// weakFitShare and weakFitInliers): one found by its look or its outline
+// (a score), or one that explains many of its face's matches.
+func firmFit(d detection) bool {
+	return d.score > 0 || (d.inliers >= weakFitInliers && float64(d.inliers) >= weakFitShare*float64(max(d.matches, 1)))
+}
+
+// lyingOn gives the outlines of the cards of others that may lie on the
+// card d names (liesOn) and overlap it.
+func (a *Analyzer) lyingOn(d detection, others []placed) []models.Quad {
 	kind := a.index.refs[d.ref].Kind
 	var over []models.Quad
 	for _, p := range others {
@@ -176,10 +253,7 @@ func (a *Analyzer) inItsColours(d detection, v *view, others []placed) bool {
 			over = append(over, p.quad)
 		}
 	}
-	if d.inliers < weakFitSideInliers && !a.sidesShow(v, d.quad, over) {
-		return false
-	}
-	return a.toneAgrees(v, &a.index.refs[d.ref], d.quad, over)
+	return over
 }
 
 // A weak fit can also lay a face where no card lies: turned off the cards

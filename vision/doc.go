@@ -76,7 +76,10 @@
 // and the grey comparison of covered sites take each channel's flat tone
 // out, a face named by either must also have the colours of what shows:
 // the channels' median ratios to the face's may not lie far apart, as a
-// colour cast lets them (covered_tone.go). Tokens
+// colour cast lets them (covered_tone.go); the frame's own cast (a warm
+// lamp, a camera balanced for other light), read off the cards the
+// keypoints name firmly, is taken out first, and out of the hand test's
+// image too (light_cast.go). Tokens
 // lying on other cards are looked for where the side search's segments or
 // an unnamed card propose one, by four sides a token's size apart on the
 // side search's edges (checked as a card's sides are), and in the cell of

@@ -119,7 +119,7 @@ func TestForeignBoundAsUnbounded(t *testing.T) {
 			}
 			coarse := v.scaled(0.5)
 			top := coarse.warp(frame)
-			handCoversWith(top, coarse, obs.Cards, compare, nil)
+			handCoversWith(top, coarse, obs.Cards, compare, lightCast{}, nil)
 			top.Close()
 			frame.Close()
 		}

@@ -30,13 +30,14 @@ var (
 // handCovers reports whether a hand or arm reaches over the realm in the
 // top-down BGR image.
 func handCovers(top gocv.Mat, v *view, cards []models.CardObservation) bool {
-	return handCoversShrunk(top, v, cards, nil)
+	return handCoversShrunk(top, v, cards, lightCast{}, nil)
 }
 
-// handCoversShrunk is handCovers, with the hand tests' shrunk image kept in
-// (or taken from) shrunk when it is not nil (see readHandImageFrom).
-func handCoversShrunk(top gocv.Mat, v *view, cards []models.CardObservation, shrunk *handShrunk) bool {
-	return handCoversWith(top, v, cards, foreignCovers, shrunk)
+// handCoversShrunk is handCovers in a frame of colour cast cast (see
+// readCast), with the hand tests' shrunk image kept in (or taken from)
+// shrunk when it is not nil (see readHandImageFrom).
+func handCoversShrunk(top gocv.Mat, v *view, cards []models.CardObservation, cast lightCast, shrunk *handShrunk) bool {
+	return handCoversWith(top, v, cards, foreignCovers, cast, shrunk)
 }
 
 // foreignTest is a test for foreign objects in handCovers' small image (see
@@ -45,14 +46,14 @@ type foreignTest func(small, ycc, onCards gocv.Mat, v *view, origin image.Point,
 
 // handCoversWith is handCoversShrunk with the foreign-object test foreign,
 // run when no skin is seen.
-func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, foreign foreignTest, shrunk *handShrunk) bool {
+func handCoversWith(top gocv.Mat, v *view, cards []models.CardObservation, foreign foreignTest, cast lightCast, shrunk *handShrunk) bool {
 	quads := make([]models.Quad, len(cards))
 	for i, c := range cards {
 		for j, p := range c.Quad {
 			quads[i][j] = v.fromImg.Apply(p)
 		}
 	}
-	h, ok := readHandImageFrom(top, v, quads, shrunk)
+	h, ok := readHandImageFrom(top, v, quads, cast, shrunk)
 	if !ok {
 		return false
 	}
@@ -96,13 +97,14 @@ func (h *handShrunk) close() { h.small.Close() }
 // readHandImage reads the hand tests' image off the view's top-down BGR
 // image, with the cards found at quads (the view's pixels).
 func readHandImage(top gocv.Mat, v *view, quads []models.Quad) (handImage, bool) {
-	return readHandImageFrom(top, v, quads, nil)
+	return readHandImageFrom(top, v, quads, lightCast{}, nil)
 }
 
-// readHandImageFrom is readHandImage, shrinking top only once: when
-// shrunk is not nil, top shrunk is taken from it when it holds it (ok), or
-// else kept there (see handShrunk).
-func readHandImageFrom(top gocv.Mat, v *view, quads []models.Quad, shrunk *handShrunk) (handImage, bool) {
+// readHandImageFrom is readHandImage in a frame of colour cast cast
+// (taken out of the image first, see readCast), shrinking top only once:
+// when shrunk is not nil, top shrunk is taken from it when it holds it
+// (ok), or else kept there (see handShrunk).
+func readHandImageFrom(top gocv.Mat, v *view, quads []models.Quad, cast lightCast, shrunk *handShrunk) (handImage, bool) {
 	if top.Channels() != 3 {
 		return handImage{}, false
 	}
@@ -138,6 +140,7 @@ func readHandImageFrom(top gocv.Mat, v *view, quads []models.Quad, shrunk *handS
 		}
 		polys = append(polys, poly)
 	}
+	cast.remove(small)
 	onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
 	if len(polys) > 0 {
 		fillEach(&onCards, polys)
