@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/tablecam/tablecam/calibration"
@@ -112,16 +113,18 @@ func runAnalyze(ctx context.Context, e env) int {
 	}
 	defer an.Close()
 
+	// Each image is read and its realm found on every core at once (up to
+	// seconds an image); the analyzer reads them, and their results are
+	// printed, one at a time in the order given.
 	code := 0
-	for _, path := range images {
-		if ctx.Err() != nil {
-			return 1
-		}
-		res, err := analyzeImage(an, path, corners, saved, f)
+	prepare := func(path string) preparedImage { return prepareImage(path, corners, saved, f) }
+	done := inOrder(ctx, images, runtime.GOMAXPROCS(0), prepare, func(path string, p preparedImage) bool {
+		defer p.close()
+		res, err := analyzeImage(an, path, p, f)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
 			code = 2
-			continue
+			return true
 		}
 		if !res.obs.Mat.Found && code == 0 {
 			code = 1
@@ -129,7 +132,8 @@ func runAnalyze(ctx context.Context, e env) int {
 		if f.json {
 			if err := writeAnalysisJSON(e.stdout, res.obs); err != nil {
 				fmt.Fprintf(e.stderr, "tablecam analyze: %v\n", err)
-				return 1
+				code = 1
+				return false
 			}
 		} else {
 			writeAnalysisText(e.stdout, res)
@@ -140,6 +144,10 @@ func runAnalyze(ctx context.Context, e env) int {
 		if f.json && res.cells != "" {
 			fmt.Fprintf(e.stderr, "tablecam analyze: %s: %s\n", path, res.cells)
 		}
+		return true
+	}, preparedImage.close)
+	if !done {
+		return 1 // interrupted, or the output failed
 	}
 	return code
 }
@@ -153,40 +161,69 @@ type analysis struct {
 	cells   string // the cell size the cards showed, when the calibration states another
 }
 
-func analyzeImage(an *vision.Analyzer, path string, corners *models.Quad, saved *calibration.Calibration, f analyzeFlags) (analysis, error) {
+// preparedImage is an image read, and its calibration (nil when its realm
+// was not found: problem says why), ready for the analyzer; err is why
+// the image could not be read.
+type preparedImage struct {
+	frame   gocv.Mat
+	cal     *calibration.Calibration
+	problem error
+	err     error
+}
+
+func (p preparedImage) close() {
+	if p.err == nil {
+		p.frame.Close()
+	}
+}
+
+// prepareImage reads the image at path and finds its realm: from corners
+// or the saved calibration when given, else by calibration.Detect. It
+// needs nothing from other images, so images are prepared at once.
+func prepareImage(path string, corners *models.Quad, saved *calibration.Calibration, f analyzeFlags) preparedImage {
 	if _, err := os.Stat(path); err != nil {
-		return analysis{}, err
+		return preparedImage{err: err}
 	}
 	frame, err := pipeline.ReadImage(path)
 	if err != nil {
-		return analysis{}, err
+		return preparedImage{err: err}
 	}
-	defer frame.Close()
-	res := analysis{obs: models.FrameObservation{Image: path, Cards: []models.CardObservation{}}}
-	var cal *calibration.Calibration
+	p := preparedImage{frame: frame}
 	switch {
 	case corners != nil:
-		cal, err = calibration.FromCorners(*corners, frame.Cols(), frame.Rows())
+		p.cal, err = calibration.FromCorners(*corners, frame.Cols(), frame.Rows())
 		if err != nil {
-			return analysis{}, fmt.Errorf("%s: --corners: %w", path, err)
+			frame.Close()
+			return preparedImage{err: fmt.Errorf("%s: --corners: %w", path, err)}
 		}
-		cal.South = f.south
+		p.cal.South = f.south
 	case saved != nil:
 		c := *saved
-		cal = &c
+		p.cal = &c
 	default:
-		cal, err = calibration.Detect(frame, calibration.Options{South: f.south, Geometry: f.geometry})
+		p.cal, err = calibration.Detect(frame, calibration.Options{South: f.south, Geometry: f.geometry})
 		if err != nil {
-			res.problem = fmt.Errorf("realm not found: %w (give --corners)", err)
+			p.problem = fmt.Errorf("realm not found: %w (give --corners)", err)
 		}
 	}
-	if cal != nil && f.geometry != (models.RealmGeometry{}) && cal.Geometry != f.geometry {
+	if cal := p.cal; cal != nil && f.geometry != (models.RealmGeometry{}) && cal.Geometry != f.geometry {
 		// Stated by the user: over the default of corners and over a saved
 		// calibration's. A new value, not cal with Geometry changed: a
 		// calibration caches its transforms, which depend on it.
-		cal = &calibration.Calibration{Corners: cal.Corners, ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight,
+		p.cal = &calibration.Calibration{Corners: cal.Corners, ImageWidth: cal.ImageWidth, ImageHeight: cal.ImageHeight,
 			South: cal.South, Geometry: f.geometry, Method: cal.Method, Reference: cal.Reference, Score: cal.Score}
 	}
+	return p
+}
+
+// analyzeImage reads the cards of the image at path, prepared by
+// prepareImage, and writes its annotated copy when asked to.
+func analyzeImage(an *vision.Analyzer, path string, p preparedImage, f analyzeFlags) (analysis, error) {
+	if p.err != nil {
+		return analysis{}, p.err
+	}
+	frame, cal := p.frame, p.cal
+	res := analysis{obs: models.FrameObservation{Image: path, Cards: []models.CardObservation{}}, problem: p.problem}
 	if cal != nil {
 		res.method = cal.Method
 		obs, err := an.Analyze(frame, cal)
