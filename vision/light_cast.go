@@ -83,16 +83,5 @@ func (c lightCast) remove(img gocv.Mat) {
 	if err != nil {
 		return
 	}
-	var lut [3][256]uint8
-	for ch := range lut {
-		g := math.Exp(-c[ch])
-		for v := range 256 {
-			lut[ch][v] = uint8(min(255, math.Round(float64(v)*g)))
-		}
-	}
-	lb, lg, lr := &lut[0], &lut[1], &lut[2]
-	for p := 0; p+2 < len(data); p += 3 {
-		px := data[p : p+3 : p+3]
-		px[0], px[1], px[2] = lb[px[0]], lg[px[1]], lr[px[2]]
-	}
+	scaleChannels(data, [3]float64{math.Exp(-c[0]), math.Exp(-c[1]), math.Exp(-c[2])})
 }

@@ -935,9 +935,8 @@ func balanceWhite(img, mask gocv.Mat) {
 		return
 	}
 	grey := (sum[0] + sum[1] + sum[2]) / 3
-	var lut [3][256]uint8 // each channel's table: B, G, R
-	same := true
-	for c := range 3 {
+	var gains [3]float64
+	for c := range gains {
 		share := sum[c] / grey
 		lo, hi := 1/paperTint, paperTint
 		switch c {
@@ -947,7 +946,17 @@ func balanceWhite(img, mask gocv.Mat) {
 			lo = 1
 		}
 		g := min(max(share, lo), hi) / share
-		g = min(max(g, 1/maxWhiteGain), maxWhiteGain)
+		gains[c] = min(max(g, 1/maxWhiteGain), maxWhiteGain)
+	}
+	scaleChannels(data, gains)
+}
+
+// scaleChannels scales each channel of BGR pixels (data, three bytes a
+// pixel) in place by its gain, rounded and clipped at 255.
+func scaleChannels(data []byte, gains [3]float64) {
+	var lut [3][256]uint8 // each channel's table: B, G, R
+	same := true
+	for c, g := range gains {
 		for v := range 256 {
 			lut[c][v] = uint8(min(255, math.Round(float64(v)*g)))
 			same = same && lut[c][v] == uint8(v)
