@@ -64,19 +64,11 @@ func (a *Analyzer) readCast(dets []detection, v *view) lightCast {
 	return cast
 }
 
-// remove takes a strong cast out of a BGR image in place: each channel
-// is scaled by the inverse of its gain (clipped at 255). A cast within the
-// tint paper may have (paperTint either way in every channel) is left: the
-// hand test's skin colours were measured under lamps of every colour that
-// light tables (the renderer's warm and cool lamps, within that tint), and
-// taking such a cast out lost hands seen so. balanceWhite takes out a
-// stronger cast only as far as the cards' paper shows it beyond that
-// tint, and leaves the tint: a warm lamp then turned the wooden table and
-// warm card art skin-toned. The cast the cards' faces show is the surer
-// measure, and it is taken out whole.
+// remove takes the cast out of a BGR image in place: each channel is
+// scaled by the inverse of its gain (clipped at 255). The hand test calls
+// it only for a strong cast the cards' paper shows too (seenOnPaper).
 func (c lightCast) remove(img gocv.Mat) {
-	tol := math.Log(paperTint)
-	if max(math.Abs(c[0]), math.Abs(c[1]), math.Abs(c[2])) <= tol || img.Channels() != 3 {
+	if img.Channels() != 3 {
 		return
 	}
 	data, err := img.DataPtrUint8()
@@ -84,4 +76,32 @@ func (c lightCast) remove(img gocv.Mat) {
 		return
 	}
 	scaleChannels(data, [3]float64{math.Exp(-c[0]), math.Exp(-c[1]), math.Exp(-c[2])})
+}
+
+// seenOnPaper says whether the hand test should take the cast out: a
+// strong cast (beyond the tint paper may have, paperTint either way, in
+// some channel) that the cards' white paper (paper, see paperShares)
+// shows too, tinted along the cast's direction by more than that tint.
+// A cast within paper's tint is left: the hand test's skin colours were
+// measured under lamps of every colour that light tables (the
+// renderer's warm and cool lamps, within that tint), and taking such a
+// cast out lost hands seen so. balanceWhite takes a stronger cast out only
+// as far as the paper shows it beyond that tint, and leaves the tint: a
+// warm lamp then turned the wooden table and warm card art skin-toned;
+// the cards' faces measure the cast whole. But they measure it against
+// the catalog's faces: scans made under a warm lamp make a camera in
+// daylight read cool, while its paper is white. The light's own cast
+// tints the paper as well.
+func (c lightCast) seenOnPaper(paper [3]float64) bool {
+	tol := math.Log(paperTint)
+	norm := math.Sqrt(c[0]*c[0] + c[1]*c[1] + c[2]*c[2])
+	if max(math.Abs(c[0]), math.Abs(c[1]), math.Abs(c[2])) <= tol || norm == 0 {
+		return false
+	}
+	var along float64
+	mean := (math.Log(paper[0]) + math.Log(paper[1]) + math.Log(paper[2])) / 3
+	for ch := range c {
+		along += (math.Log(paper[ch]) - mean) * c[ch] / norm
+	}
+	return along > tol
 }

@@ -3,8 +3,11 @@ package vision
 import (
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/tablecam/tablecam/models"
 
 	"gocv.io/x/gocv"
 )
@@ -92,6 +95,76 @@ func TestKthSmallest(t *testing.T) {
 			if got := kthSmallest(slices.Clone(run), k); got != want[k] {
 				t.Errorf("%s: %d-th smallest %g, want %g", name, k, got, want[k])
 			}
+		}
+	}
+}
+
+// TestCastSeenOnPaper: the hand test takes out a strong cast only when
+// the cards' paper shows it too; paper within its tint (cream), a cast
+// within paper's tint, or paper tinted across the cast leaves the image be.
+func TestCastSeenOnPaper(t *testing.T) {
+	warm := lightCast{-0.3, 0.05, 0.25}
+	shares := func(b, g, r float64) [3]float64 {
+		m := (b + g + r) / 3
+		return [3]float64{b / m, g / m, r / m}
+	}
+	for _, tc := range []struct {
+		name  string
+		cast  lightCast
+		paper [3]float64
+		want  bool
+	}{
+		{"warm lamp, warm paper", warm, shares(0.7, 1, 1.25), true},
+		{"warm lamp, paper clipped to a lesser tint", warm, shares(0.8, 1, 1.1), true},
+		{"warm faces, white paper", warm, shares(1, 1, 1), false},
+		{"warm faces, cream paper", warm, shares(0.92, 1, 1.05), false},
+		{"warm faces, cool paper", warm, shares(1.2, 1, 0.8), false},
+		{"cool lamp, cool paper", lightCast{0.25, 0.02, -0.27}, shares(1.3, 1, 0.75), true},
+		{"a tint within paper's", lightCast{-0.1, 0.02, 0.08}, shares(0.7, 1, 1.25), false},
+	} {
+		if got := tc.cast.seenOnPaper(tc.paper); got != tc.want {
+			t.Errorf("%s: seen on paper %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestHandsWithWarmScans: a catalog scanned under a warm lamp (red ×1.25,
+// blue ×0.7) makes untinted frames read a cool cast off the cards' faces,
+// but their paper is white: the hand test must leave the frame's colours
+// be and see what it sees with the catalog as scanned (warmed, still 0001
+// was taken for a hand). The colour check takes the cast out, so the
+// cards are named as well.
+func TestHandsWithWarmScans(t *testing.T) {
+	cat := devCatalog(t)
+	dir := t.TempDir()
+	var cards []*models.Card
+	for _, c := range cat.Cards() {
+		face := gocv.IMRead(c.Image, gocv.IMReadColor)
+		if face.Empty() {
+			t.Fatalf("cannot read %s", c.Image)
+		}
+		tint(t, face, 0.7, 1, 1.25)
+		cc := *c
+		cc.Image = filepath.Join(dir, filepath.Base(c.Image))
+		if !gocv.IMWrite(cc.Image, face) {
+			t.Fatalf("cannot write %s", cc.Image)
+		}
+		face.Close()
+		cards = append(cards, &cc)
+	}
+	scanned := newTestAnalyzer(t, cat)
+	warmScans := newTestAnalyzer(t, models.NewCatalog(cards))
+	for _, i := range []int{1, 10, 23, 31, 37} {
+		want, truth := analyzeAlteredStill(t, scanned, i, func(gocv.Mat) {})
+		got, _ := analyzeAlteredStill(t, warmScans, i, func(gocv.Mat) {})
+		if got.Occluded != want.Occluded {
+			t.Errorf("still %04d with warm scans: occluded %v, with the catalog as scanned %v (truth %v)", i, got.Occluded, want.Occluded, truth.Occluded)
+		}
+		if ws, gs := scoreStill(want, truth), scoreStill(got, truth); gs.named < ws.named-1 || gs.wrongNames > 0 {
+			t.Errorf("still %04d with warm scans: %d cards named (%d wrong), with the catalog as scanned %d", i, gs.named, gs.wrongNames, ws.named)
+		}
+		if warmScans.cast[2] > -0.1 {
+			t.Errorf("still %04d with warm scans: cast %.3f read in red, want it cool", i, warmScans.cast[2])
 		}
 	}
 }

@@ -140,10 +140,12 @@ func readHandImageFrom(top gocv.Mat, v *view, quads []models.Quad, cast lightCas
 		}
 		polys = append(polys, poly)
 	}
-	cast.remove(small)
 	onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
 	if len(polys) > 0 {
 		fillEach(&onCards, polys)
+		if paper, ok := paperShares(small, onCards); ok && cast.seenOnPaper(paper) {
+			cast.remove(small)
+		}
 		balanceWhite(small, onCards)
 	}
 	// Both tests read the small image in YCrCb: converted once.
@@ -890,13 +892,38 @@ const (
 // balanceWhite scales the channels of a BGR image in place by the white
 // patch rule, read where mask is non-zero.
 func balanceWhite(img, mask gocv.Mat) {
+	share, ok := paperShares(img, mask)
+	if !ok {
+		return
+	}
+	data, _ := img.DataPtrUint8()
+	var gains [3]float64
+	for c := range gains {
+		lo, hi := 1/paperTint, paperTint
+		switch c {
+		case 0: // blue
+			hi = 1
+		case 2: // red
+			lo = 1
+		}
+		g := min(max(share[c], lo), hi) / share[c]
+		gains[c] = min(max(g, 1/maxWhiteGain), maxWhiteGain)
+	}
+	scaleChannels(data, gains)
+}
+
+// paperShares gives the white patch of a BGR image where mask is
+// non-zero (the brightest whitePatchShare of its pixels, those clipped in
+// a channel left out): each channel's sum over the grey mean of the three
+// (1, 1, 1 for neutral paper). ok is false when there is no such patch.
+func paperShares(img, mask gocv.Mat) (share [3]float64, ok bool) {
 	data, err := img.DataPtrUint8()
 	if err != nil || img.Channels() != 3 || len(data) < 3 {
-		return
+		return share, false
 	}
 	in, err := mask.DataPtrUint8()
 	if err != nil || len(in)*3 != len(data) {
-		return
+		return share, false
 	}
 	// One pass: how many pixels have each brightness, and their channels'
 	// sums, so that the brightest share's sums need no second pass.
@@ -932,23 +959,13 @@ func balanceWhite(img, mask gocv.Mat) {
 		}
 	}
 	if sum[0] == 0 || sum[1] == 0 || sum[2] == 0 {
-		return
+		return share, false
 	}
 	grey := (sum[0] + sum[1] + sum[2]) / 3
-	var gains [3]float64
-	for c := range gains {
-		share := sum[c] / grey
-		lo, hi := 1/paperTint, paperTint
-		switch c {
-		case 0: // blue
-			hi = 1
-		case 2: // red
-			lo = 1
-		}
-		g := min(max(share, lo), hi) / share
-		gains[c] = min(max(g, 1/maxWhiteGain), maxWhiteGain)
+	for c := range share {
+		share[c] = sum[c] / grey
 	}
-	scaleChannels(data, gains)
+	return share, true
 }
 
 // scaleChannels scales each channel of BGR pixels (data, three bytes a
