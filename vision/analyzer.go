@@ -272,9 +272,10 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		a.lap("scale check")
 	}
 	dets = sizedAsTheirFellows(dets) // scale.go
-	a.cast = a.readCast(dets, v)     // light_cast.go
+	fits := a.placedFits(dets)
+	a.cast = a.readCast(dets, fits, v) // light_cast.go
 	a.lap("colour cast")
-	dets = a.inTheirColours(dets, v) // covered_tone.go
+	dets = a.inTheirColours(dets, fits, v) // covered_tone.go
 	cards = make([]models.CardObservation, 0, len(dets))
 	var named []namedCard // checked against the frame at the end (consistency.go)
 	var quads []models.Quad

@@ -344,13 +344,18 @@ func liesOn(top, under models.CardKind) bool {
 	return rank(top) >= rank(under)
 }
 
-// inTheirColours keeps the frame's keypoint fits that are in their faces'
-// colours (inItsColours).
-func (a *Analyzer) inTheirColours(dets []detection, v *view) []detection {
+// placedFits gives the outline and kind of each keypoint fit of dets.
+func (a *Analyzer) placedFits(dets []detection) []placed {
 	all := make([]placed, len(dets))
 	for i, d := range dets {
 		all[i] = placed{d.quad, a.index.refs[d.ref].Kind}
 	}
+	return all
+}
+
+// inTheirColours keeps the frame's keypoint fits that are in their faces'
+// colours (inItsColours); all is placedFits(dets).
+func (a *Analyzer) inTheirColours(dets []detection, all []placed, v *view) []detection {
 	kept := dets[:0:0]
 	for _, d := range dets {
 		if a.inItsColours(d, v, all) {

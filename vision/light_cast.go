@@ -34,12 +34,9 @@ const castStep = 2
 type lightCast [3]float64
 
 // readCast reads the frame's colour cast off the cards of dets named
-// firmly (see above), through the view v; the other fits may lie on them.
-func (a *Analyzer) readCast(dets []detection, v *view) lightCast {
-	all := make([]placed, len(dets))
-	for i, d := range dets {
-		all[i] = placed{d.quad, a.index.refs[d.ref].Kind}
-	}
+// firmly (see above), through the view v; the other fits may lie on them
+// (all is placedFits(dets)).
+func (a *Analyzer) readCast(dets []detection, all []placed, v *view) lightCast {
 	var per [3][]float64
 	for _, d := range dets {
 		if !firmFit(d) {

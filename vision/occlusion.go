@@ -143,10 +143,14 @@ func readHandImageFrom(top gocv.Mat, v *view, quads []models.Quad, cast lightCas
 	onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
 	if len(polys) > 0 {
 		fillEach(&onCards, polys)
-		if paper, ok := paperShares(small, onCards); ok && cast.seenOnPaper(paper) {
+		paper, ok := paperShares(small, onCards)
+		if ok && cast.seenOnPaper(paper) {
 			cast.remove(small)
+			paper, ok = paperShares(small, onCards) // the paper as the image now shows it
 		}
-		balanceWhite(small, onCards)
+		if ok {
+			balanceWhite(small, paper)
+		}
 	}
 	// Both tests read the small image in YCrCb: converted once.
 	ycc := gocv.NewMat()
@@ -890,13 +894,12 @@ const (
 )
 
 // balanceWhite scales the channels of a BGR image in place by the white
-// patch rule, read where mask is non-zero.
-func balanceWhite(img, mask gocv.Mat) {
-	share, ok := paperShares(img, mask)
-	if !ok {
+// patch rule, given the image's white patch (share, see paperShares).
+func balanceWhite(img gocv.Mat, share [3]float64) {
+	data, err := img.DataPtrUint8()
+	if err != nil || img.Channels() != 3 {
 		return
 	}
-	data, _ := img.DataPtrUint8()
 	var gains [3]float64
 	for c := range gains {
 		lo, hi := 1/paperTint, paperTint

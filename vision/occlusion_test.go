@@ -267,7 +267,9 @@ func TestBalanceWhiteAsDirect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		balanceWhite(img, m)
+		if share, ok := paperShares(img, m); ok {
+			balanceWhite(img, share)
+		}
 		got, _ := img.DataPtrUint8()
 		want := slices.Clone(pix)
 		balanceWhiteDirect(want, mask)
@@ -315,7 +317,9 @@ func TestBalanceWhiteSkipsClipped(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer m.Close()
-		balanceWhite(img, m)
+		if share, ok := paperShares(img, m); ok {
+			balanceWhite(img, share)
+		}
 		// A shade of paper at 0.6 of full brightness: clipped under neither light.
 		v := img.GetVecbAt(h/6, w/2)
 		return float64(v[2]) / float64(v[1]), float64(v[0]) / float64(v[1])

@@ -6,8 +6,8 @@ import "context"
 // once, and use with each result, in the items' order, on the calling
 // goroutine: a slow step that needs nothing from the others (reading an
 // image and finding its realm, up to seconds each) runs on every core,
-// while the step that must keep the order (the analyzer, which remembers
-// the frame before, and the output) runs one at a time. At most workers
+// while the step that must keep the order (the analyzer, which learns the
+// mat's cell size from frame to frame, and the output) runs one at a time. At most workers
 // results are made or wait to be used at once, so memory stays bounded.
 // When use returns false, or ctx is done, no further item is started, and
 // the results already made are given to discard instead (to free them)
