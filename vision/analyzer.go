@@ -288,11 +288,8 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 	// shortlist by perceptual hash, then feature matching. What still fits
 	// no face is reported unknown.
 	// (Card outlines need the full resolution: at 1 px/mm they break up.)
-	found := make([]placed, 0, len(dets))
+	found := a.placedFits(dets)
 	unnamed := unnamedSites{} // found's sites found by their outline and not named
-	for _, d := range dets {
-		found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
-	}
 	unknown, err := a.outlines.findUnknownCards(gray, sharpness, v, quads)
 	if err != nil {
 		return nil, rescale, err
