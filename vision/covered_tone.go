@@ -18,16 +18,110 @@ import (
 // less its flat tone) cannot see. quad is the face's outline in top-down
 // pixels (its top-left first, clockwise), onTop the outlines of the cards
 // found on it. ok is false when too little shows or the face has no look.
+//
+// A lamp's glare, or its reflection off a glossy card or a sleeve, adds
+// white light over part of a card rather than scaling it: a dark channel
+// gains far more than a bright one, so a blue face under a broad glare
+// shows its red raised most, and its ratios as far apart as a wrong
+// face's. When the ratios lie apart on a card that mostly shows
+// (glareMinShown), the card is read again with the glare taken out
+// (deglared), and the larger of two spreads counts when it is the
+// smaller: that of the part of the card least brightened (the third of
+// its pixels whose intensity, the sum of the three channels, is raised
+// least over the face's), and that of the whole card once each pixel's
+// glare is taken out (the white light the channels share beyond the
+// gains that part shows). A face of other colours differs from what shows
+// in both: intensity does not depend on which channel holds which colour,
+// so the least brightened part of such a face is the true face's, and
+// white light taken out leaves its colours as wrong as before.
+// (A third of what shows of a card mostly covered is too little to tell
+// a face's colours by.)
 func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop []models.Quad) (float64, bool) {
-	m, ok := a.toneRatios(v, ref, quad, onTop, 1)
+	px, ok := a.tonePixels(v, ref, quad, onTop, 1)
 	if !ok {
 		return 0, false
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for c, r := range m {
-		lo, hi = min(lo, r-a.cast[c]), max(hi, r-a.cast[c])
+	spreadOf := func(m [3]float64) float64 {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for c, r := range m {
+			lo, hi = min(lo, r-a.cast[c]), max(hi, r-a.cast[c])
+		}
+		return hi - lo
 	}
-	return hi - lo, true
+	spread := spreadOf(medianRatios(px, nil))
+	w, h := faceSizePx(ref.Kind, lookPxPerMM)
+	if spread > toneCloseSpread && float64(len(px)) >= glareMinShown*float64((w-2*lookBorder)*(h-2*lookBorder)) {
+		least, deglared := deglared(px)
+		if s := max(spreadOf(least), spreadOf(deglared)); s < spread {
+			spread = s
+		}
+	}
+	return spread, true
+}
+
+// glareMinShown is the least share of a card's face that must show for
+// its colours to be read with a glare taken out (toneSpread).
+const glareMinShown = 0.5
+
+// deglared gives the channels' median log ratios (see toneRatios) of the
+// third of the pixels px whose intensity is raised least over the face's
+// (least), and of all of them once each pixel's glare is taken out: the
+// light all three channels hold beyond what least's gains give the face
+// (at most the least of the three excesses; none where a channel holds
+// less).
+func deglared(px []tonePixel) (least, deglared [3]float64) {
+	lift := make([]float64, len(px))
+	for i, p := range px {
+		lift[i] = math.Log((p.img[0] + p.img[1] + p.img[2] + 3*toneFloor) / (p.face[0] + p.face[1] + p.face[2] + 3*toneFloor))
+	}
+	limit := kthSmallest(append([]float64(nil), lift...), len(px)/3)
+	dim := make([]tonePixel, 0, len(px)/3+1)
+	for i, p := range px {
+		if lift[i] <= limit {
+			dim = append(dim, p)
+		}
+	}
+	least = medianRatios(dim, nil)
+	var gain [3]float64
+	for c := range gain {
+		gain[c] = math.Exp(least[c])
+	}
+	glare := func(p tonePixel) float64 {
+		g := math.Inf(1)
+		for c := range p.img {
+			g = min(g, p.img[c]+toneFloor-gain[c]*(p.face[c]+toneFloor))
+		}
+		return max(g, 0)
+	}
+	return least, medianRatios(px, glare)
+}
+
+// tonePixel is a pixel of a card that shows and its face's pixel there:
+// their channels (BGR).
+type tonePixel struct{ img, face [3]float64 }
+
+// medianRatios gives, for each channel, the median over px of the log
+// ratio of the image's value, less the pixel's glare (none when glare is
+// nil), to its face's.
+func medianRatios(px []tonePixel, glare func(tonePixel) float64) [3]float64 {
+	var m [3]float64
+	if len(px) == 0 {
+		return m
+	}
+	r := make([]float64, len(px))
+	for c := range m {
+		for i, p := range px {
+			g := 0.0
+			if glare != nil {
+				g = glare(p)
+			}
+			// A few grey levels more on each side keep a dark
+			// channel's ratio from running off.
+			r[i] = math.Log((p.img[c] + toneFloor - g) / (p.face[c] + toneFloor))
+		}
+		m[c] = kthSmallest(r, len(r)/2)
+	}
+	return m
 }
 
 // toneRatios gives, for each channel (BGR), the median over the pixels
@@ -35,48 +129,51 @@ func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop [
 // and columns, of the log ratio of the image's value to its face's. The
 // median leaves out the pixels of a card on top that was not found.
 func (a *Analyzer) toneRatios(v *view, ref *reference, quad models.Quad, onTop []models.Quad, step int) ([3]float64, bool) {
-	var m [3]float64
+	px, ok := a.tonePixels(v, ref, quad, onTop, step)
+	if !ok {
+		return [3]float64{}, false
+	}
+	return medianRatios(px, nil), true
+}
+
+// tonePixels gives the pixels of a card's thumbnail that show (see
+// toneRatios), with its face's.
+func (a *Analyzer) tonePixels(v *view, ref *reference, quad models.Quad, onTop []models.Quad, step int) ([]tonePixel, bool) {
 	colour := a.images.small
 	if colour.Empty() || v.size.X <= 0 {
-		return m, false
+		return nil, false
 	}
 	w, h := faceSizePx(ref.Kind, lookPxPerMM)
 	if len(ref.Look) != 3*w*h {
-		return m, false
+		return nil, false
 	}
-	px, ok := warpLook(colour, float64(colour.Cols())/float64(v.size.X), [4]models.Point(quad), w, h)
+	img, ok := warpLook(colour, float64(colour.Cols())/float64(v.size.X), [4]models.Point(quad), w, h)
 	if !ok {
-		return m, false
+		return nil, false
 	}
 	shown, ok := shownMask([4]models.Point(quad), w, h, hiddenBy(onTop))
 	if !ok {
-		return m, false
+		return nil, false
 	}
 	inner := ((w - 2*lookBorder + step - 1) / step) * ((h - 2*lookBorder + step - 1) / step)
-	var ratios [3][]float64
-	for c := range ratios {
-		ratios[c] = make([]float64, 0, inner)
-	}
+	px := make([]tonePixel, 0, inner)
 	for y := lookBorder; y < h-lookBorder; y += step {
 		for x := lookBorder; x < w-lookBorder; x += step {
 			if !shown[y*w+x] {
 				continue
 			}
 			i := 3 * (y*w + x)
-			for c := range ratios {
-				// A few grey levels more on each side keep a dark
-				// channel's ratio from running off.
-				ratios[c] = append(ratios[c], math.Log((float64(px[i+c])+toneFloor)/(float64(ref.Look[i+c])+toneFloor)))
+			var p tonePixel
+			for c := range 3 {
+				p.img[c], p.face[c] = float64(img[i+c]), float64(ref.Look[i+c])
 			}
+			px = append(px, p)
 		}
 	}
-	if len(ratios[0]) < inner/5 {
-		return m, false
+	if len(px) < inner/5 {
+		return nil, false
 	}
-	for c, r := range ratios {
-		m[c] = kthSmallest(r, len(r)/2)
-	}
-	return m, true
+	return px, true
 }
 
 // kthSmallest is the k-th smallest of v (from 0), what v[k] would be once

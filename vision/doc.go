@@ -79,7 +79,11 @@
 // colour cast lets them (covered_tone.go); the frame's own cast (a warm
 // lamp, a camera balanced for other light), read off the cards the
 // keypoints name firmly, is taken out first, and out of the hand test's
-// image too (light_cast.go). Tokens
+// image too (light_cast.go). A card that mostly shows and whose ratios
+// lie apart is read again with a lamp's glare taken out (the white light
+// added over part of it, which raises its dark channels most): its least
+// brightened third, and the whole of it less the white light its
+// channels share, must both have the face's colours. Tokens
 // lying on other cards are looked for where the side search's segments or
 // an unnamed card propose one, by four sides a token's size apart on the
 // side search's edges (checked as a card's sides are), and in the cell of
