@@ -138,27 +138,7 @@ func turnedColours(t *testing.T, from, to string) string {
 // fit is kept whatever its colours, as the keypoints alone decide it.
 func TestWeakFitInOtherColours(t *testing.T) {
 	cat, r := posterCatalog(t)
-	dir := t.TempDir()
-	var twinned []*models.Card
-	for _, c := range cat.Cards() {
-		twinned = append(twinned, c)
-		if c.Image == "" {
-			continue
-		}
-		twin := *c
-		twin.Image = turnedColours(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
-		twin.Name, twin.Slug = c.Name+" at Dusk", c.Slug+"_at_dusk"
-		twinned = append(twinned, &twin)
-	}
-	a := newTestAnalyzer(t, models.NewCatalog(twinned))
-	refOf := func(name string) int {
-		for i := range a.index.refs {
-			if a.index.refs[i].card.Name == name {
-				return i
-			}
-		}
-		return -1
-	}
+	a, refOf := twinnedAnalyzer(t, cat)
 	var cards, keptTrue, droppedTwin, droppedFew, keptStrong int
 	for i := 0; i < 4; i++ {
 		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
@@ -216,6 +196,35 @@ func TestWeakFitInOtherColours(t *testing.T) {
 	if keptStrong != cards {
 		t.Errorf("strong fits kept for %d of %d cards, want all", keptStrong, cards)
 	}
+}
+
+// twinnedAnalyzer gives an Analyzer of the catalog cat with each face
+// beside its twin in other colours (turnedColours), named after it "at
+// Dusk", and a function giving a name's reference (-1 when none).
+func twinnedAnalyzer(t *testing.T, cat *models.Catalog) (*Analyzer, func(name string) int) {
+	t.Helper()
+	dir := t.TempDir()
+	var twinned []*models.Card
+	for _, c := range cat.Cards() {
+		twinned = append(twinned, c)
+		if c.Image == "" {
+			continue
+		}
+		twin := *c
+		twin.Image = turnedColours(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
+		twin.Name, twin.Slug = c.Name+" at Dusk", c.Slug+"_at_dusk"
+		twinned = append(twinned, &twin)
+	}
+	a := newTestAnalyzer(t, models.NewCatalog(twinned))
+	refOf := func(name string) int {
+		for i := range a.index.refs {
+			if a.index.refs[i].card.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	return a, refOf
 }
 
 // TestWeakFitOffItsCard moves the outline of each fully visible card of

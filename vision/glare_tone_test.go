@@ -2,7 +2,6 @@ package vision
 
 import (
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -19,27 +18,7 @@ import (
 // every true face agrees, and no recoloured one does.
 func TestToneUnderGlare(t *testing.T) {
 	cat, r := posterCatalog(t)
-	dir := t.TempDir()
-	var twinned []*models.Card
-	for _, c := range cat.Cards() {
-		twinned = append(twinned, c)
-		if c.Image == "" {
-			continue
-		}
-		twin := *c
-		twin.Image = turnedColours(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
-		twin.Name, twin.Slug = c.Name+" at Dusk", c.Slug+"_at_dusk"
-		twinned = append(twinned, &twin)
-	}
-	a := newTestAnalyzer(t, models.NewCatalog(twinned))
-	refOf := func(name string) int {
-		for i := range a.index.refs {
-			if a.index.refs[i].card.Name == name {
-				return i
-			}
-		}
-		return -1
-	}
+	a, refOf := twinnedAnalyzer(t, cat)
 	var cards, trueAgrees, twinAgrees, plainAgrees int
 	for i := 0; i < 4; i++ {
 		seed := synth.SceneSeed(71, i)
