@@ -341,6 +341,7 @@ type visionBench struct {
 	precision                                  ratio
 	idSites, idUnits, idTokens, idFull, idHalf ratio
 	wrongNames                                 int
+	namedOnNoCard                              int // cards named that match no card of the truth (no true centre near theirs)
 	rotation, owner, tapped                    ratio
 	occluded                                   ratio
 	occTP, occFP, occFN                        int
@@ -509,8 +510,16 @@ func (b *visionBench) score(obs models.FrameObservation, t *synth.SceneTruth, im
 		}
 		matchOf[p.ti], usedObs[p.oi] = p.oi, true
 	}
-	for _, u := range usedObs {
+	for oi, u := range usedObs {
 		b.precision.add(u)
+		if oc := obs.Cards[oi]; !u && oc.Identified() {
+			// A name where no true card's centre lies near: a card
+			// not on the table, or one placed far off its own.
+			b.namedOnNoCard++
+			if b.log != nil {
+				fmt.Fprintf(b.log, "%s: %s %s (rotation %d) named, matching no true card\n", image, cellName(oc.Cell), oc.NameOr(""), oc.Rotation)
+			}
+		}
 	}
 	for ti, tc := range t.Cards {
 		m := matchOf[ti]
@@ -782,6 +791,7 @@ func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
 	fmt.Fprintf(w, "identity, fully visible  %s  target ≥ %.0f%%  %s\n", b.idFull, 100*targetIDFull, mark(b.idFull.value() >= targetIDFull))
 	fmt.Fprintf(w, "identity, sites 40–80%%   %s  target ≥ %.0f%%  %s\n", b.idHalf, 100*targetIDHalfSite, mark(b.idHalf.value() >= targetIDHalfSite))
 	fmt.Fprintf(w, "wrong names              %d\n", b.wrongNames)
+	fmt.Fprintf(w, "named, matching no card  %d\n", b.namedOnNoCard)
 	b.reportFaceless(w, "")
 	fmt.Fprintf(w, "\nrotation                 %s  target ≥ %.0f%%  %s\n", b.rotation, 100*targetRotation, mark(b.rotation.value() >= targetRotation))
 	fmt.Fprintf(w, "owner                    %s\n", b.owner)
@@ -824,6 +834,7 @@ func (b *visionBench) reportFrames(w io.Writer, note string) {
 	fmt.Fprintf(w, "  identity, fully visible  %s  target ≥ %.0f%%  %s\n", b.idFull, 100*targetIDFull, mark(b.idFull.value() >= targetIDFull))
 	fmt.Fprintf(w, "  identity, sites 40–80%%   %s  target ≥ %.0f%%  %s\n", b.idHalf, 100*targetIDHalfSite, mark(b.idHalf.value() >= targetIDHalfSite))
 	fmt.Fprintf(w, "  wrong names              %d\n", b.wrongNames)
+	fmt.Fprintf(w, "  named, matching no card  %d\n", b.namedOnNoCard)
 	b.reportFaceless(w, "  ")
 	fmt.Fprintf(w, "  rotation                 %s\n", b.rotation)
 	if len(b.frameCPU) > 0 {

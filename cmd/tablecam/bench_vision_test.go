@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 )
 
 func TestBenchVision(t *testing.T) {
@@ -158,5 +159,40 @@ func TestTurnedHalfRound(t *testing.T) {
 		if got := turnedHalfRound(tt.detected, truth); got != tt.want {
 			t.Errorf("%s: turnedHalfRound = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestScoreNamedOnNoCard scores a frame with one true card against
+// observations that name it in its place, name a card where none lies,
+// and leave an outline unnamed where none lies: only the second counts
+// as named matching no card, and both unmatched ones cost precision.
+func TestScoreNamedOnNoCard(t *testing.T) {
+	square := func(x, y float64) models.Quad {
+		return models.Quad{{X: x, Y: y}, {X: x + 60, Y: y}, {X: x + 60, Y: y + 80}, {X: x, Y: y + 80}}
+	}
+	name := func(s string) *string { return &s }
+	truth := &synth.SceneTruth{Cards: []synth.CardTruth{{Name: "Bog Frog", Quad: square(100, 100), VisibleFraction: 1}}}
+	obs := models.FrameObservation{Cards: []models.CardObservation{
+		{Name: name("Bog Frog"), Quad: square(102, 101)},
+		{Name: name("Ember Wisp"), Quad: square(400, 100)},
+		{Quad: square(700, 100)},
+	}}
+	var log bytes.Buffer
+	b := newVisionBench()
+	b.log = &log
+	b.score(obs, truth, "frame.jpg")
+	if b.namedOnNoCard != 1 || b.wrongNames != 0 {
+		t.Errorf("named matching no card %d, wrong names %d; want 1 and 0", b.namedOnNoCard, b.wrongNames)
+	}
+	if got := b.precision.String(); !strings.Contains(got, "(1/3)") {
+		t.Errorf("precision %s, want 1 of 3", got)
+	}
+	if !strings.Contains(log.String(), "Ember Wisp (rotation 0) named, matching no true card") {
+		t.Errorf("the misses list does not name the card:\n%s", log.String())
+	}
+	var report bytes.Buffer
+	b.report(&report, benchVisionFlags{})
+	if !strings.Contains(report.String(), "named, matching no card  1") {
+		t.Errorf("the report lacks the count:\n%s", report.String())
 	}
 }
