@@ -48,7 +48,7 @@ func (a *Analyzer) toneSpread(v *view, ref *reference, quad models.Quad, onTop [
 		}
 		return hi - lo
 	}
-	spread := spreadOf(medianRatios(px, nil))
+	spread := spreadOf(medianRatios(px))
 	w, h := faceSizePx(ref.Kind, lookPxPerMM)
 	if spread > toneCloseSpread && float64(len(px)) >= glareMinShown*float64((w-2*lookBorder)*(h-2*lookBorder)) {
 		least, deglared := deglared(px)
@@ -81,19 +81,24 @@ func deglared(px []tonePixel) (least, deglared [3]float64) {
 			dim = append(dim, p)
 		}
 	}
-	least = medianRatios(dim, nil)
+	least = medianRatios(dim)
 	var gain [3]float64
 	for c := range gain {
 		gain[c] = math.Exp(least[c])
 	}
-	glare := func(p tonePixel) float64 {
-		g := math.Inf(1)
+	unglared := make([]tonePixel, len(px))
+	for i, p := range px {
+		glare := math.Inf(1)
 		for c := range p.img {
-			g = min(g, p.img[c]+toneFloor-gain[c]*(p.face[c]+toneFloor))
+			glare = min(glare, p.img[c]+toneFloor-gain[c]*(p.face[c]+toneFloor))
 		}
-		return max(g, 0)
+		glare = max(glare, 0)
+		unglared[i] = p
+		for c := range p.img {
+			unglared[i].img[c] -= glare
+		}
 	}
-	return least, medianRatios(px, glare)
+	return least, medianRatios(unglared)
 }
 
 // tonePixel is a pixel of a card that shows and its face's pixel there:
@@ -101,9 +106,8 @@ func deglared(px []tonePixel) (least, deglared [3]float64) {
 type tonePixel struct{ img, face [3]float64 }
 
 // medianRatios gives, for each channel, the median over px of the log
-// ratio of the image's value, less the pixel's glare (none when glare is
-// nil), to its face's.
-func medianRatios(px []tonePixel, glare func(tonePixel) float64) [3]float64 {
+// ratio of the image's value to its face's.
+func medianRatios(px []tonePixel) [3]float64 {
 	var m [3]float64
 	if len(px) == 0 {
 		return m
@@ -111,13 +115,9 @@ func medianRatios(px []tonePixel, glare func(tonePixel) float64) [3]float64 {
 	r := make([]float64, len(px))
 	for c := range m {
 		for i, p := range px {
-			g := 0.0
-			if glare != nil {
-				g = glare(p)
-			}
 			// A few grey levels more on each side keep a dark
 			// channel's ratio from running off.
-			r[i] = math.Log((p.img[c] + toneFloor - g) / (p.face[c] + toneFloor))
+			r[i] = math.Log((p.img[c] + toneFloor) / (p.face[c] + toneFloor))
 		}
 		m[c] = kthSmallest(r, len(r)/2)
 	}
@@ -133,7 +133,7 @@ func (a *Analyzer) toneRatios(v *view, ref *reference, quad models.Quad, onTop [
 	if !ok {
 		return [3]float64{}, false
 	}
-	return medianRatios(px, nil), true
+	return medianRatios(px), true
 }
 
 // tonePixels gives the pixels of a card's thumbnail that show (see
