@@ -300,6 +300,14 @@ func readSceneView(t *testing.T, a *Analyzer, r *synth.Renderer, seed int64) (*s
 	if err != nil {
 		t.Fatal(err)
 	}
+	v, quads := sceneView(t, a, scene)
+	return scene, v, quads
+}
+
+// sceneView reads the scene with a and gives its view and its cards'
+// outlines in the view's top-down pixels.
+func sceneView(t *testing.T, a *Analyzer, scene *synth.Scene) (*view, []models.Quad) {
+	t.Helper()
 	frame, cal, _ := analyzeSynthScene(t, a, scene)
 	v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
 	frame.Close()
@@ -312,5 +320,5 @@ func readSceneView(t *testing.T, a *Analyzer, r *synth.Renderer, seed int64) (*s
 			quads[i][k] = v.fromImg.Apply(p)
 		}
 	}
-	return scene, v, quads
+	return v, quads
 }

@@ -21,13 +21,8 @@ func TestToneUnderGlare(t *testing.T) {
 	a, refOf := twinnedAnalyzer(t, cat)
 	var cards, trueAgrees, twinAgrees, plainAgrees int
 	for i := 0; i < 4; i++ {
-		seed := synth.SceneSeed(71, i)
-		scene, err := r.Scene(seed, synth.SceneOptions{JPEGQuality: 85})
-		if err != nil {
-			t.Fatal(err)
-		}
 		// Before the glare: the true faces agree.
-		_, v, quads := readSceneView(t, a, r, seed)
+		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
 		for k, c := range scene.Truth.Cards {
 			if c.VisibleFraction < 1 || c.Token || refOf(c.Name) < 0 {
 				continue
@@ -41,12 +36,7 @@ func TestToneUnderGlare(t *testing.T) {
 				addGlare(scene, c.Quad)
 			}
 		}
-		frame, cal, _ := analyzeSynthScene(t, a, scene)
-		v, err = newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
-		frame.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		v, _ = sceneView(t, a, scene) // the cards' outlines are as before
 		for k, c := range scene.Truth.Cards {
 			right, twin := refOf(c.Name), refOf(c.Name+" at Dusk")
 			if c.VisibleFraction < 1 || c.Token || right < 0 || twin < 0 {
