@@ -378,6 +378,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		}
 	}
 	// Cards alone on the mat showing three sides, the fourth too faint,
+	// and cards whose fourth side shows over only part of its length,
 	// kept only when named by their look (outline_three.go).
 	for _, q := range a.outlines.oneSideFaint() {
 		if covered(q, quadsOfPlaced(found)) {

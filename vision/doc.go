@@ -102,7 +102,11 @@
 // only a thin band along each found card's outline cleared, and a
 // rectangle that misses the edges only where it crosses a matched face is
 // checked again on edges found anew in a window around it, nothing left
-// out (outline_sides.go, windowEdges).
+// out (outline_sides.go, windowEdges). A card whose four sides show but
+// one of them only over part of its length (its rim pale where it crosses
+// a pale card under a lamp's glare), and one alone on the mat whose fourth
+// side is too faint, are kept only when their look names them
+// (outline_three.go).
 // A card partly under others is looked for after the covered sites, from
 // leftover straight edges that run into a card found and from parallel
 // side pairs partly under one: kept when at least 45% of its border and

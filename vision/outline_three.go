@@ -155,7 +155,8 @@ const oneFaintMax = 8
 // oneSideFaint appends to out the rectangles of shape, best supported
 // first, that pairs of the segments (sorted longest first) propose whose
 // three sides lie on the edges thin and stand out on the blurred image grey
-// while the fourth does not (see threeSidedRectangles), and that neither
+// while the fourth does not (see threeSidedRectangles) or does over only
+// part of its length (see weakSidedRectangles), and that neither
 // the quads explained nor a rectangle kept before covers. Those of a card
 // found of a standard card's size (cardSized) are not looked at.
 func oneSideFaint(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, explained, cardSized []models.Quad, out []rectangle) []rectangle {
@@ -166,7 +167,10 @@ func oneSideFaint(segs []segment, thin, grey edgeMap, v *view, shape outlineShap
 		segs = segs[:sideMaxSegments]
 	}
 	skip := func(q models.Quad) bool { return sameCardAsAny(q, cardSized) }
-	for _, r := range threeSidedRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, nil) {
+	cands := sideCandidates(segs, shape)
+	rects := append(threeSidedRectangles(cands, thin, grey, v, shape, skip, nil), weakSidedRectangles(cands, thin, grey, v, shape, skip)...)
+	sort.SliceStable(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
+	for _, r := range rects {
 		if len(out) >= oneFaintMax {
 			break
 		}
@@ -183,4 +187,66 @@ func oneSideFaint(segs []segment, thin, grey edgeMap, v *view, shape outlineShap
 // cover as it names them.
 func (o *outlineFinder) oneSideFaint() []models.Quad {
 	return quadsOfRects(o.sides.oneFaint)
+}
+
+// A card lying over the edge of another whose rim is pale where it
+// crosses that card's face (a lamp's glare over both, or a pale card on a
+// pale one) shows its fourth side there only in part: too much for the
+// side missing that threeSidedRectangles wants, too little for the side
+// search, which wants every side on edges over stackSideSupport of its
+// length. weakSidedRectangles proposes those cards for oneSideFaint, so
+// that they too are kept only when their look names a card.
+
+// weakSideFloor is the least share of its length the weak side of a
+// rectangle weakSidedRectangles proposes lies on edges.
+const weakSideFloor = 0.4
+
+// weakSidedRectangles gives the rectangles of shape the proposals (cands)
+// make whose four sides pass the first look at the edges thin (roughSides)
+// and, moved onto them, whose three sides lie on edges over
+// stackSideSupport of their length (over stackMeanSupport together) and
+// stand out on grey, while the fourth lies on edges over weakSideFloor of
+// its length but under stackSideSupport. Best supported first; skip as
+// for candidateRectangles.
+func weakSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool) []rectangle {
+	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}, lines: map[lineKey]*lineCounts{}}
+	var rects []rectangle
+	for _, c := range cands {
+		q0 := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1)
+		if skip(q0) {
+			continue
+		}
+		if on, _ := roughSides(q0, thin, nil); !on {
+			continue
+		}
+		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
+		a, b := sideLen(q, 0), sideLen(q, 1)
+		short, long := math.Min(a, b), math.Max(a, b)
+		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
+			continue
+		}
+		weak := -1
+		for i := range q {
+			h, n := sideSupport(q[i], q[(i+1)%4], thin.onNear)
+			if float64(h) >= stackSideSupport*float64(n) {
+				continue
+			}
+			if weak >= 0 || float64(h) < weakSideFloor*float64(n) {
+				weak = -1
+				break
+			}
+			weak = i
+		}
+		if weak < 0 {
+			continue
+		}
+		sup, ok := threeSidesSupport(q, weak, thin.onNear)
+		if !ok || !threeSidesStandOut(q, weak, grey, sideContrastMM*v.pxPerMM) {
+			continue
+		}
+		e := math.Abs(short/shape.short-1) + math.Abs(long/shape.long-1)
+		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
+	}
+	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
+	return rects
 }
