@@ -12,7 +12,11 @@
 // face at once (a locality-sensitive hash over all faces' descriptors, with a
 // ratio test against the best match on any other face), and per face a
 // similarity (turn, scale near 1, shift) is fitted with RANSAC, one card at a
-// time, removing each accepted card's inliers. A card in plain view has far
+// time, removing each accepted card's inliers. A fit whose inliers lie
+// along one line and explain few of its face's matches is chance (the
+// keypoints along a face's straight edge match those along any straight
+// edge of the frame, and a fit on them turns the face as it likes) and is
+// not taken. A card in plain view has far
 // more keypoints than its fit needs, so a first pass looks up half the
 // keypoints in a few hash tables, and only the keypoints the cards it finds
 // do not explain are looked up in all of them. A hash table splits a

@@ -417,7 +417,7 @@ func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, grid *poin
 			if x.peers[r] >= minWeakPeers {
 				least = minWeakInliers
 			}
-			if n < least || !spreadEnough(pairs, flags, ref) {
+			if n < least || !spreadEnough(pairs, flags, ref) || byChanceInLine(pairs, flags, n) {
 				break
 			}
 			d := detection{ref: r, sim: sim, inliers: n, matches: len(pairs)}
@@ -476,6 +476,64 @@ const (
 func confirmed(d detection, n, matches int) bool {
 	agree, checked := d.inliers-n, d.matches-matches
 	return agree >= weakAgree && float64(agree) >= weakShare*float64(checked)
+}
+
+// Keypoints along a face's straight edge (a band of its art, its frame)
+// look alike, and match those along any straight edge of the frame: a
+// card's rim, a grid line, the line between a lamp's glare and a card. A
+// face with long straight edges and little else draws such matches from
+// all over the frame, hundreds of them, and a few along one frame edge
+// always fit it: a fit that turns the face to lay its edge on that one and
+// places nothing. A fit whose inliers lie along one line (across it, they
+// spread less than lineInlierWidth) and are under lineMinShare of the
+// face's matches is taken for such a chance. A card whose keypoints show
+// only along one line (the rest of it covered) fits most of its few
+// matches there.
+const (
+	lineInlierWidth = 3 * inlierThreshold // top-down pixels: a band about twice the inlier distance
+	lineMinShare    = 0.05
+)
+
+// byChanceInLine reports whether a fit with n inliers (flags) among the
+// pairs lies along one line and explains under lineMinShare of them.
+func byChanceInLine(pairs []pointPair, flags []bool, n int) bool {
+	if float64(n) >= lineMinShare*float64(len(pairs)) {
+		return false
+	}
+	pts := make([]models.Point, 0, n)
+	for i, in := range flags {
+		if in {
+			pts = append(pts, models.Point{X: pairs[i].fx, Y: pairs[i].fy})
+		}
+	}
+	return widthAcross(pts) < lineInlierWidth
+}
+
+// widthAcross gives the extent of the points across their main axis (the
+// direction they spread most along); 0 for fewer than two. (A bounding
+// box does not tell points on one line: a slanted line fills one.)
+func widthAcross(pts []models.Point) float64 {
+	if len(pts) < 2 {
+		return 0
+	}
+	var mx, my float64
+	for _, p := range pts {
+		mx, my = mx+p.X, my+p.Y
+	}
+	mx, my = mx/float64(len(pts)), my/float64(len(pts))
+	var cxx, cyy, cxy float64
+	for _, p := range pts {
+		dx, dy := p.X-mx, p.Y-my
+		cxx, cyy, cxy = cxx+dx*dx, cyy+dy*dy, cxy+dx*dy
+	}
+	th := 0.5 * math.Atan2(2*cxy, cxx-cyy) // the main axis
+	ux, uy := math.Cos(th), math.Sin(th)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		w := -(p.X-mx)*uy + (p.Y-my)*ux
+		lo, hi = math.Min(lo, w), math.Max(hi, w)
+	}
+	return hi - lo
 }
 
 // spreadEnough rejects fits whose inliers all sit in a tiny patch of the

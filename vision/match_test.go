@@ -586,3 +586,74 @@ func TestInsideBothWindings(t *testing.T) {
 		}
 	}
 }
+
+// TestByChanceInLine tells fits that are chance alignments along one line
+// from cards: the fit's inliers (the nine placed pairs, first) among the
+// pairs drawn as a frame's matches to one face come, a few true ones and,
+// for a face of long straight edges, many by chance all over the frame.
+func TestByChanceInLine(t *testing.T) {
+	const faceW, faceH = 126.0, 176.0
+	rng := rand.New(rand.NewPCG(7, 11))
+	random := func(n int) []pointPair {
+		out := make([]pointPair, n)
+		for i := range out {
+			out[i] = pointPair{rng.Float64() * faceW, rng.Float64() * faceH, rng.Float64() * 1200, rng.Float64() * 900}
+		}
+		return out
+	}
+	// Nine keypoints 7 px apart along a horizontal frame edge (y 480),
+	// matched to keypoints along the face's slanted band edge.
+	edge := func() []pointPair {
+		var out []pointPair
+		for i := range 9 {
+			s := float64(i) * 7
+			out = append(out, pointPair{20 + s*0.6, 30 + s*0.8, 850 + s, 480 + rng.Float64()*3})
+		}
+		return out
+	}
+	// Nine keypoints over the face, where a card turned 90° lies.
+	card := func() []pointPair {
+		var out []pointPair
+		for i := range 9 {
+			rx, ry := 15+float64(i%3)*45, 20+float64(i/3)*65
+			out = append(out, pointPair{rx, ry, 700 - ry, 300 + rx})
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		pairs []pointPair
+		want  bool
+	}{
+		{"a straight edge among many chance matches", append(edge(), random(400)...), true},
+		{"a card in plain view among as many", append(card(), random(400)...), false},
+		{"a card showing only along one edge", append(edge(), random(12)...), false},
+	}
+	for _, tc := range tests {
+		flags := make([]bool, len(tc.pairs))
+		for i := range 9 {
+			flags[i] = true
+		}
+		if got := byChanceInLine(tc.pairs, flags, 9); got != tc.want {
+			t.Errorf("%s: byChanceInLine = %v with 9 inliers of %d pairs, want %v", tc.name, got, len(tc.pairs), tc.want)
+		}
+	}
+}
+
+func TestWidthAcross(t *testing.T) {
+	tests := []struct {
+		name string
+		pts  []models.Point
+		want float64
+	}{
+		{"none", nil, 0},
+		{"a slanted line", []models.Point{{X: 0, Y: 0}, {X: 30, Y: 40}, {X: 60, Y: 80}}, 0},
+		{"a slanted band 4 wide", []models.Point{{X: 0, Y: 0}, {X: 60, Y: 80}, {X: 30 + 3.2, Y: 40 - 2.4}}, 4},
+		{"a square", []models.Point{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 10}, {X: 0, Y: 10}}, 10},
+	}
+	for _, tc := range tests {
+		if got := widthAcross(tc.pts); math.Abs(got-tc.want) > 0.5 {
+			t.Errorf("%s: widthAcross = %.2f, want %.0f", tc.name, got, tc.want)
+		}
+	}
+}
