@@ -384,6 +384,8 @@ func (x *lookIndex) lookViews(colour gocv.Mat, scale float64, quad models.Quad, 
 				px = turnedLook(turned[turn-2])
 			} else if px, ok = warpLook(colour, scale, src, k.w, k.h); !ok {
 				continue
+			} else {
+				unclipped(px, k.w, k.h)
 			}
 			turned[turn] = px
 			v := lookView{kind: ki, turn: turn, src: src, px: px, coarse: k.levels[1].vector(px, k.w, k.h)}
@@ -449,6 +451,90 @@ func warpLookInto(out []byte, colour gocv.Mat, scale float64, src [4]models.Poin
 		}
 	}
 	return out, true
+}
+
+// A lamp's reflection off a glossy card or sleeve burns part of it to the
+// camera's white, and a rim about the burn is washed towards it: those
+// pixels show little of the face, and in a correlation their brightness
+// outweighs the art. unclipped gives them the thumbnail's median colour,
+// which the comparison's flat tone takes out, so that they weigh almost
+// nothing. A broad glare, burning more of the face, is left as it is: the
+// comparison's ramps take out much of its spread, and a patch of one tone
+// in its middle would not be.
+
+// lookClipLevel is the level from which a thumbnail pixel whose three
+// channels all reach it counts as burnt to white.
+const lookClipLevel = 250
+
+// lookMaxClipped is the largest share of a thumbnail's pixels burnt to
+// white that unclipped fills in: a reflection's.
+const lookMaxClipped = 0.1
+
+// lookMaxRimmed is the largest share of burnt pixels whose rim unclipped
+// fills in too: a small reflection's rim is washed out steeply, a broader
+// glare's fades slowly and shows the face.
+const lookMaxRimmed = 0.04
+
+// unclipped sets the pixels of a w × h thumbnail (BGR bytes) burnt to
+// white (lookClipLevel), and those beside them (a thumbnail pixel is 2 mm:
+// the washed rim), to the median colour of the others, when at most
+// lookMaxClipped of them are burnt.
+func unclipped(px []byte, w, h int) {
+	n := w * h
+	burnt := func(i int) bool {
+		p := px[3*i : 3*i+3]
+		return p[0] >= lookClipLevel && p[1] >= lookClipLevel && p[2] >= lookClipLevel
+	}
+	var core []int
+	for i := 0; i < n; i++ {
+		if burnt(i) {
+			core = append(core, i)
+		}
+	}
+	if len(core) == 0 || float64(len(core)) > lookMaxClipped*float64(n) {
+		return
+	}
+	masked := make([]bool, n)
+	rim := 0
+	if float64(len(core)) <= lookMaxRimmed*float64(n) {
+		rim = 1
+	}
+	for _, i := range core {
+		x, y := i%w, i/w
+		for yy := max(y-rim, 0); yy <= min(y+rim, h-1); yy++ {
+			for xx := max(x-rim, 0); xx <= min(x+rim, w-1); xx++ {
+				masked[yy*w+xx] = true
+			}
+		}
+	}
+	var hist [3][256]int
+	kept := 0
+	for i := 0; i < n; i++ {
+		if !masked[i] {
+			kept++
+			for c := range 3 {
+				hist[c][px[3*i+c]]++
+			}
+		}
+	}
+	if kept == 0 {
+		return
+	}
+	var median [3]byte
+	for c := range hist {
+		half, sum := (kept+1)/2, 0
+		for v, k := range hist[c] {
+			if sum += k; sum >= half {
+				median[c] = byte(v)
+				break
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		if masked[i] {
+			copy(px[3*i:3*i+3], median[:])
+		}
+	}
 }
 
 // turnedLook is a thumbnail (BGR, row by row) turned 180°.

@@ -73,7 +73,9 @@
 // after what a flat tone, ramps and the kind's mean face explain is taken
 // out; a name only well clear of every other face's; an outline found a
 // little off its card, in place or in size, is first aligned on the
-// kind's layout by millimetre steps and percent scales; an outline whose
+// kind's layout by millimetre steps and percent scales; a small patch a
+// lamp's reflection burnt to white, and its rim, take the thumbnail's
+// median colour first, so that they weigh nothing; an outline whose
 // best fit is a card's face shrunk to a token's is compared as that card's
 // kind), a site under a card
 // by the look of the part that shows (appearance_masked.go). As the look
