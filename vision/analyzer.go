@@ -360,7 +360,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 	// Tokens on stacks, found where no card was named and kept only when
 	// named by their look (outline_tokens.go).
 	for _, t := range a.outlines.findStackedTokens(gray, v, found, namedQuads(named)) {
-		if d, ok := a.nameByLook(t.quad, v, quadsOfPlaced(found)); ok && a.index.refs[d.ref].Kind == models.KindToken {
+		if d, ok := a.nameToken(t, v, quadsOfPlaced(found)); ok {
 			named = append(named, namedCard{len(cards), d, false})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, models.KindToken})

@@ -95,7 +95,10 @@
 // side search's edges (checked as a card's sides are), and in the cell of
 // a card found by its outline but not named, on Canny's edges of that cell
 // with the card's own face left in; each is kept only when its look names
-// a token (outline_tokens.go). A token-sized panel printed on a found card's face
+// a token (outline_tokens.go), and of the rectangles proposed for one
+// token (a few millimetres apart: a rim beside a card's edge can make the
+// one off the token the best supported) the others are looked at in turn
+// when the best supported names none. A token-sized panel printed on a found card's face
 // is not a token.
 // A card whose border shows faintly (a pale card on a pale mat, a frame
 // out of focus) leaves straight edges that no card found explains; on the

@@ -79,6 +79,10 @@ type stackedCard struct {
 	quad   models.Quad
 	kind   models.CardKind
 	tapped bool
+	// alts are other rectangles proposed for the same token, less well
+	// supported (see findStackedTokens): tried in turn when the look names
+	// no token in quad.
+	alts []models.Quad
 }
 
 // findStackedCards finds the cards whose whole border shows but that no

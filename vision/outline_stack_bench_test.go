@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"sort"
@@ -211,7 +212,7 @@ func TestStackedCardsSideCounts(t *testing.T) {
 		plainSideCounts = true
 		want := s.run(a)
 		plainSideCounts = false
-		if !slices.Equal(got, want) {
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: stacked cards %v, counting each side anew %v", s.name, got, want)
 		}
 		cards += len(want)

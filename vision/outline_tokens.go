@@ -60,6 +60,51 @@ const tokenMaxCentres = 8
 // tokenApartMM: proposals whose centres lie this near one place are one.
 const tokenApartMM = 8.0
 
+// Of two rectangles proposed for one token (sameCardAsAny), the better
+// supported by the edges is taken, and the other kept as its alternative:
+// a token's rim beside a card's edge can make a rectangle a few
+// millimetres off it the best supported, and the look, which decides,
+// names no token there. tokenMaxAlts bounds the alternatives a token keeps.
+const tokenMaxAlts = 2
+
+// nameToken names the token the token search proposed (t) by its look:
+// in its rectangle, else in its alternatives in turn; ok is false when the
+// look names no token in any (onTop: the cards found, as for nameByLook).
+func (a *Analyzer) nameToken(t stackedCard, v *view, onTop []models.Quad) (detection, bool) {
+	for _, q := range append([]models.Quad{t.quad}, t.alts...) {
+		if d, ok := a.nameByLook(q, v, onTop); ok && a.index.refs[d.ref].Kind == models.KindToken {
+			return d, true
+		}
+	}
+	return detection{}, false
+}
+
+// tokenProposal is a rectangle proposed for a token and its alternatives.
+type tokenProposal struct {
+	quad models.Quad
+	alts []models.Quad
+}
+
+// proposeToken adds q (proposed after those in out, so less well supported)
+// to out: as an alternative of the proposal for the same token when there
+// is one, else, unless a proposal covers it, as a new proposal.
+func proposeToken(out []tokenProposal, q models.Quad) []tokenProposal {
+	for i := range out {
+		if sameCardAsAny(q, []models.Quad{out[i].quad}) {
+			if len(out[i].alts) < tokenMaxAlts {
+				out[i].alts = append(out[i].alts, q)
+			}
+			return out
+		}
+	}
+	for _, p := range out {
+		if covered(q, []models.Quad{p.quad}) {
+			return out
+		}
+	}
+	return append(out, tokenProposal{quad: q})
+}
+
 // findStackedTokens gives the token-sized rectangles whose four sides show,
 // around where the straight segments the side search found (no card found
 // explains them: outline_sides.go) propose a token: two parallel ones a
@@ -79,13 +124,13 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		}
 	}
 	var out []stackedCard
-	take := func(q models.Quad) {
-		taken = append(taken, q)
-		out = append(out, stackedCard{quad: q, kind: models.KindToken, tapped: landscape(q)})
+	take := func(p tokenProposal) {
+		taken = append(taken, p.quad)
+		out = append(out, stackedCard{quad: p.quad, kind: models.KindToken, tapped: landscape(p.quad), alts: p.alts})
 	}
 	// The tokens whose four sides the side search's edges show.
-	for _, q := range o.sidedTokens(gray, cands, v, shape, named, taken) {
-		take(q)
+	for _, p := range o.sidedTokens(gray, cands, v, shape, named, taken) {
+		take(p)
 	}
 	var centres []models.Point
 	for _, c := range cands {
@@ -133,8 +178,8 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		squares = append(squares, sq)
 		cellSquares = append(cellSquares, sq)
 	}
-	for _, q := range o.cellTokens(gray, v, cellSquares, shape, named, taken, o.low, o.high) {
-		take(q)
+	for _, p := range o.cellTokens(gray, v, cellSquares, shape, named, taken, o.low, o.high) {
+		take(p)
 	}
 	if len(centres) == 0 {
 		return out
@@ -150,7 +195,7 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 			if sameCardAsAny(r.quad, taken) {
 				continue
 			}
-			take(clockwiseFromTopLeft(r.quad))
+			take(tokenProposal{quad: clockwiseFromTopLeft(r.quad)})
 		}
 		if len(out) == before && !squares[i].Empty() {
 			faint = append(faint, squares[i])
@@ -161,8 +206,8 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 	// the frame's edges: the squares where nothing was found are searched
 	// again at the second look's thresholds (againThresholdScale).
 	low, high := o.againThresholds()
-	for _, q := range o.cellTokens(gray, v, faint, shape, named, taken, low, high) {
-		take(q)
+	for _, p := range o.cellTokens(gray, v, faint, shape, named, taken, low, high) {
+		take(p)
 	}
 	return out
 }
@@ -192,8 +237,8 @@ func namedQuads(named []namedCard) []models.Quad {
 // token's shape) make on its edges (outline_sides.go: the edges of
 // what no card found explains), best supported first, none within a named
 // card (named) nor of a token found already (taken), none covering
-// another.
-func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *view, shape outlineShape, named, taken []models.Quad) []models.Quad {
+// another (those of one token are its alternatives: proposeToken).
+func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *view, shape outlineShape, named, taken []models.Quad) []tokenProposal {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -203,13 +248,13 @@ func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *vie
 		return nil
 	}
 	skip := func(q models.Quad) bool { return insideAny(q.Center(), named) || sameCardAsAny(q, taken) }
-	var out []models.Quad
+	var out []tokenProposal
 	rects, _ := candidateRectangles(cands, thin, grey, v, shape, skip, nil)
 	for _, r := range rects {
-		if covered(r.quad, out) || sameCardAsAny(r.quad, taken) {
+		if sameCardAsAny(r.quad, taken) {
 			continue
 		}
-		out = append(out, clockwiseFromTopLeft(r.quad))
+		out = proposeToken(out, clockwiseFromTopLeft(r.quad))
 	}
 	return out
 }
@@ -220,11 +265,11 @@ func (o *outlineFinder) sidedTokens(gray gocv.Mat, cands []sideCandidate, v *vie
 // out (o.hidden) but not the outlines found by their edges, on which the
 // token may lie. Those within a named card (named) or of a token found
 // already (taken) are left out.
-func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Rectangle, shape outlineShape, named, taken []models.Quad, low, high float64) []models.Quad {
+func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Rectangle, shape outlineShape, named, taken []models.Quad, low, high float64) []tokenProposal {
 	b := &o.tokens
 	grid := gridLines(v)
 	skip := func(q models.Quad) bool { return insideAny(q.Center(), named) || sameCardAsAny(q, taken) }
-	var out []models.Quad
+	var out []tokenProposal
 	for _, r := range squares {
 		if r.Empty() {
 			continue
@@ -246,10 +291,10 @@ func (o *outlineFinder) cellTokens(gray gocv.Mat, v *view, squares []image.Recta
 		thin := edgeMap{pix: thinPix, w: r.Dx(), h: r.Dy(), off: r.Min}
 		grey := edgeMap{pix: greyPix, w: r.Dx(), h: r.Dy(), off: r.Min}
 		for _, rc := range sidedRectangles(segs, thin, grey, v, shape, skip) {
-			if covered(rc.quad, out) || sameCardAsAny(rc.quad, taken) {
+			if sameCardAsAny(rc.quad, taken) {
 				continue
 			}
-			out = append(out, clockwiseFromTopLeft(rc.quad))
+			out = proposeToken(out, clockwiseFromTopLeft(rc.quad))
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
+	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
 
@@ -142,5 +143,79 @@ func checkOneToken(t *testing.T, deg float64, tokens []stackedCard, cx, cy, w, h
 	}
 	if n != 1 {
 		t.Errorf("turned %v°: the token was proposed %d times, want once", deg, n)
+	}
+}
+
+// TestProposeToken: a rectangle proposed for a token already proposed is
+// kept as its alternative (at most tokenMaxAlts), one another proposal
+// covers is dropped, and one apart is a proposal of its own.
+func TestProposeToken(t *testing.T) {
+	rect := func(x, y float64) models.Quad { // a token's 44 × 63 px, its top-left at x, y
+		return models.Quad{{X: x, Y: y}, {X: x + 44, Y: y}, {X: x + 44, Y: y + 63}, {X: x, Y: y + 63}}
+	}
+	var out []tokenProposal
+	out = proposeToken(out, rect(100, 100))
+	out = proposeToken(out, rect(100, 108)) // the same token, 8 px off
+	out = proposeToken(out, rect(300, 100)) // another
+	out = proposeToken(out, rect(104, 96))  // the first again
+	out = proposeToken(out, rect(98, 104))  // and again: past tokenMaxAlts
+	if len(out) != 2 {
+		t.Fatalf("%d proposals, want 2", len(out))
+	}
+	if out[0].quad != rect(100, 100) || len(out[0].alts) != tokenMaxAlts || out[0].alts[0] != rect(100, 108) || out[0].alts[1] != rect(104, 96) {
+		t.Errorf("first proposal %v with alternatives %v, want it with 100,108 and 104,96", out[0].quad, out[0].alts)
+	}
+	if out[1].quad != rect(300, 100) || len(out[1].alts) != 0 {
+		t.Errorf("second proposal %v with alternatives %v, want 300,100 alone", out[1].quad, out[1].alts)
+	}
+	// A landscape rectangle (another card's shape) centred in the first:
+	// covered, dropped.
+	out = proposeToken(out, models.Quad{{X: 90, Y: 110}, {X: 153, Y: 110}, {X: 153, Y: 154}, {X: 90, Y: 154}})
+	if len(out) != 2 || len(out[0].alts) != tokenMaxAlts {
+		t.Errorf("a rectangle covered by a proposal was kept: %d proposals", len(out))
+	}
+}
+
+// TestTokenNamedByAlternative reads poster scenes and, for each fully
+// visible token, proposes a rectangle 10 mm off it along its long side
+// (as a token's rim beside a card's edge makes the best supported one),
+// whose look names no token, with the token's true outline as its
+// alternative: nameToken must name the token by the alternative.
+func TestTokenNamedByAlternative(t *testing.T) {
+	a, r := posterAnalyzer(t)
+	tried := 0
+	for i := 0; i < 8 && tried < 4; i++ {
+		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(29, i))
+		for k, c := range scene.Truth.Cards {
+			if !c.Token || c.VisibleFraction < 1 {
+				continue
+			}
+			q := quads[k]
+			// 10 mm along the long side, from the first corner to the fourth.
+			l := math.Hypot(q[3].X-q[0].X, q[3].Y-q[0].Y)
+			dx, dy := (q[3].X-q[0].X)/l*10*v.pxPerMM, (q[3].Y-q[0].Y)/l*10*v.pxPerMM
+			var off models.Quad
+			for j, p := range q {
+				off[j] = models.Point{X: p.X + dx, Y: p.Y + dy}
+			}
+			if d, ok := a.nameByLook(off, v, nil); ok && a.index.refs[d.ref].Kind == models.KindToken {
+				continue // named even off its place: says nothing here
+			}
+			if d, ok := a.nameByLook(q, v, nil); !ok || a.index.refs[d.ref].card.Name != c.Name {
+				continue // not named in its own outline either
+			}
+			tried++
+			d, ok := a.nameToken(stackedCard{quad: off, kind: models.KindToken, alts: []models.Quad{q}}, v, nil)
+			switch {
+			case !ok:
+				t.Errorf("scene %d: %s, proposed 10 mm off with its outline as the alternative, not named", i, c.Name)
+			case a.index.refs[d.ref].card.Name != c.Name:
+				t.Errorf("scene %d: %s named %s", i, c.Name, a.index.refs[d.ref].card.Name)
+			}
+		}
+	}
+	t.Logf("%d tokens named in their outline and not 10 mm off it", tried)
+	if tried < 2 {
+		t.Fatalf("only %d tokens named in their outline and not 10 mm off it", tried)
 	}
 }
