@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"testing"
@@ -25,7 +26,7 @@ func TestGlaredCardsKeepTheirNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var glared, right, wrong int
+	var glared, right int
 	for i := range 4 {
 		scene, err := r.Scene(synth.SceneSeed(91, i), synth.SceneOptions{HandChance: -1, JPEGQuality: 90})
 		if err != nil {
@@ -41,24 +42,33 @@ func TestGlaredCardsKeepTheirNames(t *testing.T) {
 		}
 		frame, _, obs := analyzeSynthScene(t, a, scene) // scene_test.go
 		frame.Close()
-		for _, c := range cards {
-			glared++
-			o, ok := observationAt(obs, c.Quad.Center())
-			switch {
-			case !ok || o.Name == nil:
-				t.Logf("scene %d: %s glared, not named", i, c.Name)
-			case *o.Name != c.Name:
-				wrong++
-				t.Errorf("scene %d: %s glared, named %s", i, c.Name, *o.Name)
-			default:
-				right++
-			}
-		}
+		glared += len(cards)
+		right += namedRight(t, obs, cards, fmt.Sprintf("scene %d", i), "glared")
 	}
 	t.Logf("glared cards named right: %d of %d", right, glared)
 	if glared < 10 || float64(right) < 0.8*float64(glared) {
 		t.Errorf("glared cards named right %d of %d, want 10 or more cards and 80%% of them", right, glared)
 	}
+}
+
+// namedRight gives how many of the cards obs names right, logging those it
+// does not name and reporting those it names wrongly as errors (scene and
+// what: the scene and what was done to the cards, for the messages).
+func namedRight(t *testing.T, obs models.FrameObservation, cards []synth.CardTruth, scene, what string) int {
+	t.Helper()
+	right := 0
+	for _, c := range cards {
+		o, ok := observationAt(obs, c.Quad.Center())
+		switch {
+		case !ok || o.Name == nil:
+			t.Logf("%s: %s %s, not named", scene, c.Name, what)
+		case *o.Name != c.Name:
+			t.Errorf("%s: %s %s, named %s", scene, c.Name, what, *o.Name)
+		default:
+			right++
+		}
+	}
+	return right
 }
 
 // glare mirrors the room in a card's sleeve over a band across the middle

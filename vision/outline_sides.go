@@ -571,10 +571,8 @@ func candidateRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sha
 			continue
 		}
 		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
-		a, bb := sideLen(q, 0), sideLen(q, 1)
-		short, long := math.Min(a, bb), math.Max(a, bb)
-		e := math.Abs(short/shape.short-1) + math.Abs(long/shape.long-1)
-		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
+		e, sized := sizedAs(q, shape)
+		if !sized {
 			continue
 		}
 		sup, good := sidesSupportOver(q, -1, thin.onNear, sideFloorOf(shape.kind))

@@ -63,20 +63,27 @@ func threeSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sh
 			u0 = u1 - (c.u1 - c.u0)
 		}
 		q = rectangleOf(c.alpha, u0, u1, w0, w1)
-		a, b := sideLen(q, 0), sideLen(q, 1)
-		short, long := math.Min(a, b), math.Max(a, b)
-		e := math.Abs(short/shape.short-1) + math.Abs(long/shape.long-1)
-		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
+		e, sized := sizedAs(q, shape)
+		if !sized {
 			continue
 		}
-		sup, ok := threeSidesSupport(q, missing, thin.onNear)
-		if !ok || !threeSidesStandOut(q, missing, grey, sideContrastMM*v.pxPerMM) {
-			continue
+		if r, ok := threeSidesShown(q, missing, e, thin, grey, v, shape); ok {
+			rects = append(rects, r)
 		}
-		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
 	return rects
+}
+
+// threeSidesShown gives q (of sizeError e) as a rectangle of shape when
+// its sides but the missing one lie on the edges thin (threeSidesSupport)
+// and stand out on grey.
+func threeSidesShown(q models.Quad, missing int, e float64, thin, grey edgeMap, v *view, shape outlineShape) (rectangle, bool) {
+	sup, ok := threeSidesSupport(q, missing, thin.onNear)
+	if !ok || !threeSidesStandOut(q, missing, grey, sideContrastMM*v.pxPerMM) {
+		return rectangle{}, false
+	}
+	return rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e}, true
 }
 
 // missingSide gives the one side of q (side i from q[i] to q[i+1]) that
@@ -220,9 +227,8 @@ func weakSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sha
 			continue
 		}
 		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
-		a, b := sideLen(q, 0), sideLen(q, 1)
-		short, long := math.Min(a, b), math.Max(a, b)
-		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
+		e, sized := sizedAs(q, shape)
+		if !sized {
 			continue
 		}
 		weak := -1
@@ -240,12 +246,9 @@ func weakSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sha
 		if weak < 0 {
 			continue
 		}
-		sup, ok := threeSidesSupport(q, weak, thin.onNear)
-		if !ok || !threeSidesStandOut(q, weak, grey, sideContrastMM*v.pxPerMM) {
-			continue
+		if r, ok := threeSidesShown(q, weak, e, thin, grey, v, shape); ok {
+			rects = append(rects, r)
 		}
-		e := math.Abs(short/shape.short-1) + math.Abs(long/shape.long-1)
-		rects = append(rects, rectangle{quad: q, shape: shape, support: sup - sideSizeWeight*e})
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
 	return rects

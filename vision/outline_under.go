@@ -165,13 +165,12 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 			continue
 		}
 		q := u.snapped(c)
-		a, bb := sideLen(q, 0), sideLen(q, 1)
-		short, long := math.Min(a, bb), math.Max(a, bb)
-		if math.Abs(short/shape.short-1) > stackSizeTolerance || math.Abs(long/shape.long-1) > stackSizeTolerance {
+		e, sized := sizedAs(q, shape)
+		if !sized {
 			continue
 		}
 		if score, ok := u.check(q); ok {
-			rects = append(rects, rectangle{quad: clockwiseFromTopLeft(q), shape: shape, support: score - sideSizeWeight*sizeError(q, shape)})
+			rects = append(rects, rectangle{quad: clockwiseFromTopLeft(q), shape: shape, support: score - sideSizeWeight*e})
 		}
 	}
 	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
@@ -205,8 +204,16 @@ func (o *outlineFinder) findUnderCards(gray gocv.Mat, v *view, found []placed) [
 // outline ranks before that of a line a few millimetres in, as in the side
 // search (candidateRectangles).
 func sizeError(q models.Quad, shape outlineShape) float64 {
+	e, _ := sizedAs(q, shape)
+	return e
+}
+
+// sizedAs gives q's sizeError and whether each of its sides is within
+// stackSizeTolerance of a card's of shape.
+func sizedAs(q models.Quad, shape outlineShape) (e float64, ok bool) {
 	a, b := sideLen(q, 0), sideLen(q, 1)
-	return math.Abs(math.Min(a, b)/shape.short-1) + math.Abs(math.Max(a, b)/shape.long-1)
+	es, el := math.Abs(math.Min(a, b)/shape.short-1), math.Abs(math.Max(a, b)/shape.long-1)
+	return es + el, es <= stackSizeTolerance && el <= stackSizeTolerance
 }
 
 // underSearch holds what findUnderCards checks its rectangles on: the side

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -32,18 +33,8 @@ func TestNamedUnderReflection(t *testing.T) {
 		}
 		frame, _, obs := analyzeSynthScene(t, a, scene) // scene_test.go
 		frame.Close()
-		for _, c := range shown {
-			cards++
-			o, ok := observationAt(obs, c.Quad.Center())
-			switch {
-			case !ok || o.Name == nil:
-				t.Logf("scene %d: %s under a reflection, not named", i, c.Name)
-			case *o.Name != c.Name:
-				t.Errorf("scene %d: %s under a reflection, named %s", i, c.Name, *o.Name)
-			default:
-				right++
-			}
-		}
+		cards += len(shown)
+		right += namedRight(t, obs, shown, fmt.Sprintf("scene %d", i), "under a reflection") // glare_name_test.go
 	}
 	t.Logf("cards under a reflection named right: %d of %d", right, cards)
 	if cards < 20 || float64(right) < 0.75*float64(cards) {
