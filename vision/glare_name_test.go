@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 	"testing"
@@ -26,49 +25,49 @@ func TestGlaredCardsKeepTheirNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var glared, right int
-	for i := range 4 {
-		scene, err := r.Scene(synth.SceneSeed(91, i), synth.SceneOptions{HandChance: -1, JPEGQuality: 90})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cards []synth.CardTruth
-		for _, c := range scene.Truth.Cards {
-			if c.VisibleFraction < 0.999 || c.Token {
-				continue
-			}
-			cards = append(cards, c)
-			glare(scene, c.Quad)
-		}
-		frame, _, obs := analyzeSynthScene(t, a, scene) // scene_test.go
-		frame.Close()
-		glared += len(cards)
-		right += namedRight(t, obs, cards, fmt.Sprintf("scene %d", i), "glared")
-	}
+	glared, right := namedWhenMarked(t, a, r, 91, 4, 90, "glared", glare)
 	t.Logf("glared cards named right: %d of %d", right, glared)
 	if glared < 10 || float64(right) < 0.8*float64(glared) {
 		t.Errorf("glared cards named right %d of %d, want 10 or more cards and 80%% of them", right, glared)
 	}
 }
 
-// namedRight gives how many of the cards obs names right, logging those it
-// does not name and reporting those it names wrongly as errors (scene and
-// what: the scene and what was done to the cards, for the messages).
-func namedRight(t *testing.T, obs models.FrameObservation, cards []synth.CardTruth, scene, what string) int {
+// namedWhenMarked renders n scenes of r (seeds SceneSeed(seed, 0…n-1), no
+// hand, JPEG quality q), marks each fully visible card but a token with
+// mark (its outline in the scene's pixels) and reads the scene with a. It
+// gives how many cards were marked and how many a named right, logging
+// those it did not name and reporting those it named wrongly as errors
+// (what: what mark did, for the messages).
+func namedWhenMarked(t *testing.T, a *Analyzer, r *synth.Renderer, seed int64, n, q int, what string, mark func(*synth.Scene, models.Quad)) (cards, right int) {
 	t.Helper()
-	right := 0
-	for _, c := range cards {
-		o, ok := observationAt(obs, c.Quad.Center())
-		switch {
-		case !ok || o.Name == nil:
-			t.Logf("%s: %s %s, not named", scene, c.Name, what)
-		case *o.Name != c.Name:
-			t.Errorf("%s: %s %s, named %s", scene, c.Name, what, *o.Name)
-		default:
-			right++
+	for i := range n {
+		scene, err := r.Scene(synth.SceneSeed(seed, i), synth.SceneOptions{HandChance: -1, JPEGQuality: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var marked []synth.CardTruth
+		for _, c := range scene.Truth.Cards {
+			if c.VisibleFraction >= 0.999 && !c.Token {
+				marked = append(marked, c)
+				mark(scene, c.Quad)
+			}
+		}
+		frame, _, obs := analyzeSynthScene(t, a, scene) // scene_test.go
+		frame.Close()
+		for _, c := range marked {
+			cards++
+			o, ok := observationAt(obs, c.Quad.Center())
+			switch {
+			case !ok || o.Name == nil:
+				t.Logf("scene %d: %s %s, not named", i, c.Name, what)
+			case *o.Name != c.Name:
+				t.Errorf("scene %d: %s %s, named %s", i, c.Name, what, *o.Name)
+			default:
+				right++
+			}
 		}
 	}
-	return right
+	return cards, right
 }
 
 // glare mirrors the room in a card's sleeve over a band across the middle

@@ -318,7 +318,7 @@ func (o *outlineFinder) lookIn(gray gocv.Mat, v *view, points []keypoint, dets [
 				segs = segs[:sideMaxSegments]
 			}
 			skip := func(q models.Quad) bool { return sameCardAsAny(q, cardSized) }
-			rects := threeSidedRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, hiddenAll)
+			rects := threeSidedRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, hiddenAll, false)
 			for _, c := range keptCards(rects, v, points, dets, all, quadsOfPlaced(all), cardSized, shows) {
 				if !covered(c.quad, quadsOfRects(b.three)) {
 					b.three = append(b.three, rectangle{quad: c.quad, shape: shape})

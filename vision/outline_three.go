@@ -29,9 +29,10 @@ import (
 // sideContrastLevels), while the fourth passes near edges over less than
 // sideRoughShare of its length and would pass were its points within the
 // quads hidden on edges (see roughSides): it is put a card's side (its
-// size as proposed) from the one opposite it. Best supported first; skip
-// as for candidateRectangles.
-func threeSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool, hidden []models.Quad) []rectangle {
+// size as proposed) from the one opposite it. With partial, also those
+// whose fourth side shows over only part of its length (see weakSide).
+// Best supported first; skip as for candidateRectangles.
+func threeSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool, hidden []models.Quad, partial bool) []rectangle {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -44,6 +45,23 @@ func threeSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, sh
 		}
 		missing := missingSide(q0, thin, hidden)
 		if missing < 0 {
+			if !partial {
+				continue
+			}
+			if on, _ := roughSides(q0, thin, nil); !on {
+				continue
+			}
+			// All four sides near edges: the fourth may show in part.
+			q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
+			e, sized := sizedAs(q, shape)
+			if !sized {
+				continue
+			}
+			if weak := weakSide(q, thin); weak >= 0 {
+				if r, ok := threeSidesShown(q, weak, e, thin, grey, v, shape); ok {
+					rects = append(rects, r)
+				}
+			}
 			continue
 		}
 		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
@@ -162,8 +180,8 @@ const oneFaintMax = 8
 // oneSideFaint appends to out the rectangles of shape, best supported
 // first, that pairs of the segments (sorted longest first) propose whose
 // three sides lie on the edges thin and stand out on the blurred image grey
-// while the fourth does not (see threeSidedRectangles) or does over only
-// part of its length (see weakSidedRectangles), and that neither
+// while the fourth does not or does over only part of its length (see
+// threeSidedRectangles, partial), and that neither
 // the quads explained nor a rectangle kept before covers. Those of a card
 // found of a standard card's size (cardSized) are not looked at.
 func oneSideFaint(segs []segment, thin, grey edgeMap, v *view, shape outlineShape, explained, cardSized []models.Quad, out []rectangle) []rectangle {
@@ -174,10 +192,7 @@ func oneSideFaint(segs []segment, thin, grey edgeMap, v *view, shape outlineShap
 		segs = segs[:sideMaxSegments]
 	}
 	skip := func(q models.Quad) bool { return sameCardAsAny(q, cardSized) }
-	cands := sideCandidates(segs, shape)
-	rects := append(threeSidedRectangles(cands, thin, grey, v, shape, skip, nil), weakSidedRectangles(cands, thin, grey, v, shape, skip)...)
-	sort.SliceStable(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
-	for _, r := range rects {
+	for _, r := range threeSidedRectangles(sideCandidates(segs, shape), thin, grey, v, shape, skip, nil, true) {
 		if len(out) >= oneFaintMax {
 			break
 		}
@@ -201,55 +216,27 @@ func (o *outlineFinder) oneSideFaint() []models.Quad {
 // pale one) shows its fourth side there only in part: too much for the
 // side missing that threeSidedRectangles wants, too little for the side
 // search, which wants every side on edges over stackSideSupport of its
-// length. weakSidedRectangles proposes those cards for oneSideFaint, so
-// that they too are kept only when their look names a card.
+// length. threeSidedRectangles proposes those cards too when partial (for
+// oneSideFaint), so that they are kept only when their look names a card.
 
 // weakSideFloor is the least share of its length the weak side of a
-// rectangle weakSidedRectangles proposes lies on edges.
+// rectangle (weakSide) lies on edges.
 const weakSideFloor = 0.4
 
-// weakSidedRectangles gives the rectangles of shape the proposals (cands)
-// make whose four sides pass the first look at the edges thin (roughSides)
-// and, moved onto them, whose three sides lie on edges over
-// stackSideSupport of their length (over stackMeanSupport together) and
-// stand out on grey, while the fourth lies on edges over weakSideFloor of
-// its length but under stackSideSupport. Best supported first; skip as
-// for candidateRectangles.
-func weakSidedRectangles(cands []sideCandidate, thin, grey edgeMap, v *view, shape outlineShape, skip func(q models.Quad) bool) []rectangle {
-	snap := sideSnapper{edges: thin, done: map[snapKey]float64{}, lines: map[lineKey]*lineCounts{}}
-	var rects []rectangle
-	for _, c := range cands {
-		q0 := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1)
-		if skip(q0) {
+// weakSide gives the one side of q (side i from q[i] to q[i+1]) that lies
+// on the edges thin over less than stackSideSupport of its length but
+// over weakSideFloor, the three others over stackSideSupport; or -1.
+func weakSide(q models.Quad, thin edgeMap) int {
+	weak := -1
+	for i := range q {
+		h, n := sideSupport(q[i], q[(i+1)%4], thin.onNear)
+		if float64(h) >= stackSideSupport*float64(n) {
 			continue
 		}
-		if on, _ := roughSides(q0, thin, nil); !on {
-			continue
+		if weak >= 0 || float64(h) < weakSideFloor*float64(n) {
+			return -1
 		}
-		q := snap.outermost(c.alpha, c.u0, c.u1, c.w0, c.w1)
-		e, sized := sizedAs(q, shape)
-		if !sized {
-			continue
-		}
-		weak := -1
-		for i := range q {
-			h, n := sideSupport(q[i], q[(i+1)%4], thin.onNear)
-			if float64(h) >= stackSideSupport*float64(n) {
-				continue
-			}
-			if weak >= 0 || float64(h) < weakSideFloor*float64(n) {
-				weak = -1
-				break
-			}
-			weak = i
-		}
-		if weak < 0 {
-			continue
-		}
-		if r, ok := threeSidesShown(q, weak, e, thin, grey, v, shape); ok {
-			rects = append(rects, r)
-		}
+		weak = i
 	}
-	sort.Slice(rects, func(i, j int) bool { return rects[i].support > rects[j].support })
-	return rects
+	return weak
 }

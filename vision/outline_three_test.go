@@ -98,7 +98,7 @@ func faintOnCardFrame(t *testing.T, path string, below, faint image.Rectangle) (
 // The end is painted over along all its length, and, in a second copy,
 // along partEndShare of it from one corner: the fourth side then shows
 // over part of its length, too little for the side search and too much
-// for a side missing (weakSidedRectangles).
+// for a side missing (threeSidedRectangles, partial).
 func TestCardOneSideFaint(t *testing.T) {
 	a, r := posterAnalyzer(t)
 	const faintEndMM, partEndShare = 12.0, 0.45

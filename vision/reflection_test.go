@@ -1,7 +1,6 @@
 package vision
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -18,24 +17,7 @@ import (
 // none wrongly.
 func TestNamedUnderReflection(t *testing.T) {
 	a, r := posterAnalyzer(t)
-	var cards, right int
-	for i := range 6 {
-		scene, err := r.Scene(synth.SceneSeed(83, i), synth.SceneOptions{HandChance: -1, JPEGQuality: 85})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var shown []synth.CardTruth
-		for _, c := range scene.Truth.Cards {
-			if c.VisibleFraction == 1 && !c.Token {
-				shown = append(shown, c)
-				addReflection(scene, c.Quad)
-			}
-		}
-		frame, _, obs := analyzeSynthScene(t, a, scene) // scene_test.go
-		frame.Close()
-		cards += len(shown)
-		right += namedRight(t, obs, shown, fmt.Sprintf("scene %d", i), "under a reflection") // glare_name_test.go
-	}
+	cards, right := namedWhenMarked(t, a, r, 83, 6, 85, "under a reflection", addReflection) // glare_name_test.go
 	t.Logf("cards under a reflection named right: %d of %d", right, cards)
 	if cards < 20 || float64(right) < 0.75*float64(cards) {
 		t.Errorf("cards under a reflection named right %d of %d, want 20 or more cards and 75%% of them", right, cards)
