@@ -483,9 +483,12 @@ type squareMemo struct {
 	bins  []int
 }
 
-func newSquareMemo() *squareMemo {
+// newSquareMemo is the memo of one frame's squares; with plain set, each
+// side's edge pixels are counted point by point (countOnLine), as
+// lineCount's reference for tests.
+func newSquareMemo(plain bool) *squareMemo {
 	m := &squareMemo{done: map[snapKey]float64{}}
-	if !plainSideCounts {
+	if !plain {
 		m.lines = map[lineKey]*lineCounts{}
 	}
 	return m
@@ -530,7 +533,7 @@ func (o *outlineFinder) stackEdges(gray gocv.Mat, r image.Rectangle, squares []i
 	}
 	b.px = edgePixelsInto(b.px[:0], e.thin.pix, e.grey, within)
 	e.px = b.px
-	e.seen = newSquareMemo()
+	e.seen = newSquareMemo(o.plainSideCounts)
 	return e, nil
 }
 
@@ -577,7 +580,7 @@ func (e squareEdges) rectanglesAround(r image.Rectangle, v *view, c models.Point
 	// row: those of the square's rows are one run.
 	seen := e.seen
 	if seen == nil {
-		seen = newSquareMemo()
+		seen = newSquareMemo(false)
 	}
 	in := r.Sub(e.thin.off)
 	byDir := &seen.byDir
@@ -1111,11 +1114,6 @@ func countOnLine(alongU bool, pos, lo, hi float64, on func(alongU bool, pos, t f
 	}
 	return n
 }
-
-// plainSideCounts, set by tests, has the stacked-card search count each
-// side's edge pixels point by point (countOnLine), as lineCount's
-// reference.
-var plainSideCounts = false
 
 // lineKey is a line of the rectangles' sides: at pos along u (alongU) or
 // w, of the rectangles turned by alpha.

@@ -209,9 +209,9 @@ func TestStackedCardsSideCounts(t *testing.T) {
 	cards := 0
 	for _, s := range stackedSearches(t, a, n) {
 		got := s.run(a)
-		plainSideCounts = true
+		a.outlines.plainSideCounts = true
 		want := s.run(a)
-		plainSideCounts = false
+		a.outlines.plainSideCounts = false
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: stacked cards %v, counting each side anew %v", s.name, got, want)
 		}

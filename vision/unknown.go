@@ -45,6 +45,9 @@ type outlineFinder struct {
 	// The frame's Canny thresholds (see sharpness.go), set by
 	// findUnknownCards for the searches after it.
 	low, high float64
+	// plainSideCounts, set by tests, has the stacked-card search count
+	// each side's edge pixels point by point (see newSquareMemo).
+	plainSideCounts bool
 }
 
 func newOutlineFinder() *outlineFinder {
