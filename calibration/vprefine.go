@@ -23,6 +23,7 @@ type pencilSamples struct {
 	centre models.Point
 	a, b   []float64 // offsets from centre (x, y)
 	r      []float64
+	light  []int   // the bin offset of each sample: the light lines' bins follow the dark ones'
 	span   float64 // the frame's longer side
 }
 
@@ -54,6 +55,7 @@ func newPencilSamples(rm *ridgeMap, theta float64) pencilSamples {
 			ps.a = append(ps.a, x-c.X)
 			ps.b = append(ps.b, y-c.Y)
 			ps.r = append(ps.r, s)
+			ps.light = append(ps.light, ps.lightOffset(s))
 		}
 	}
 	return ps
@@ -63,35 +65,69 @@ func newPencilSamples(rm *ridgeMap, theta float64) pencilSamples {
 // at direction alpha from the frame's centre and inverse distance kappa
 // (0: at infinity; negative: on the other side): the sum over 2-px bins of
 // the squared total response, for dark and light lines apart.
-func (ps pencilSamples) alignment(alpha, kappa float64, bins []float64) float64 {
+func (ps pencilSamples) alignment(alpha, kappa float64, buf *alignBuffers) float64 {
+	var e [1]float64
+	ps.alignments(alpha, []float64{kappa}, buf, e[:])
+	return e[0]
+}
+
+// alignBuffers are the scratch space of alignment: the bins, 2 px wide
+// across a line of twice the frame's longer side, for dark lines and then
+// light ones, all zero between calls; and the samples turned to a direction.
+type alignBuffers struct {
+	bins, along, across []float64
+}
+
+func (ps pencilSamples) newAlignBuffers() *alignBuffers {
+	return &alignBuffers{
+		bins:   make([]float64, 2*int(ps.span)),
+		along:  make([]float64, len(ps.r)),
+		across: make([]float64, len(ps.r)),
+	}
+}
+
+// lightOffset is where the bins of a sample of response r begin: the light
+// lines' (r < 0) after the dark ones'.
+func (ps pencilSamples) lightOffset(r float64) int {
+	if r < 0 {
+		return int(ps.span)
+	}
+	return 0
+}
+
+// alignments sets e[i] to the alignment at alpha and kappas[i]: the
+// samples are turned to alpha once for all the distances.
+func (ps pencilSamples) alignments(alpha float64, kappas []float64, buf *alignBuffers, e []float64) {
 	ex, ey := math.Cos(alpha), math.Sin(alpha)
-	n := len(bins) / 2
-	for i := range bins {
-		bins[i] = 0
+	bins := buf.bins
+	half := float64(len(bins)) / 4
+	along, across := buf.along[:len(ps.r)], buf.across[:len(ps.r)]
+	for i := range ps.r {
+		along[i] = ps.a[i]*ex + ps.b[i]*ey
+		across[i] = -ps.a[i]*ey + ps.b[i]*ex
 	}
-	half := float64(n) / 4
-	for i, r := range ps.r {
-		a := ps.a[i]*ex + ps.b[i]*ey
-		b := -ps.a[i]*ey + ps.b[i]*ex
-		den := 1 - kappa*a
-		if den < 0.2 {
-			continue
+	for j, kappa := range kappas {
+		lo, hi := len(bins), -1 // the bins used
+		for i, r := range ps.r {
+			den := 1 - kappa*along[i]
+			if den < 0.2 {
+				continue
+			}
+			s := across[i] / den * 0.5
+			if s < -half || s >= half {
+				continue
+			}
+			k := int(s+half) + ps.light[i]
+			bins[k] += r
+			lo, hi = min(lo, k), max(hi, k)
 		}
-		s := b / den / 2
-		if s < -half || s >= half {
-			continue
+		var sum float64
+		for k := lo; k <= hi; k++ {
+			sum += bins[k] * bins[k]
+			bins[k] = 0
 		}
-		k := int(s + half)
-		if r < 0 {
-			k += n / 2
-		}
-		bins[k] += r
+		e[j] = sum
 	}
-	var e float64
-	for _, v := range bins {
-		e += v * v
-	}
-	return e
 }
 
 // scanSamples is about how many samples refineVanishingPoint's scans read.
@@ -108,6 +144,7 @@ func (ps pencilSamples) thinned(n int) pencilSamples {
 		out.a = append(out.a, ps.a[i])
 		out.b = append(out.b, ps.b[i])
 		out.r = append(out.r, ps.r[i])
+		out.light = append(out.light, ps.light[i])
 	}
 	return out
 }
@@ -152,7 +189,18 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 		alpha, kappa = theta, 0
 	}
 	kappa = math.Max(-kmax, math.Min(kmax, kappa))
-	bins := make([]float64, 4*int(ps.span))
+	bins := ps.newAlignBuffers()
+	// The distances the scans try, as fractions of kmax: every 0.05 for
+	// the polish, every 0.1 for the wide scan.
+	kappasBy := func(step float64) []float64 {
+		var ks []float64
+		for k := -1.0; k <= 1+1e-9; k += step {
+			ks = append(ks, k*kmax)
+		}
+		return ks
+	}
+	polishKappas, wideKappas := kappasBy(0.05), kappasBy(0.1)
+	es := make([]float64, len(polishKappas))
 	const deg = math.Pi / 180
 	// polish scans within 3° of a start (the alignment has false maxima
 	// at card edges and the table's grain), in steps that move a line at
@@ -185,8 +233,9 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 		a0 := alpha
 		scan = append(scan, peak{alpha, kappa, thin.alignment(alpha, kappa, bins)})
 		for d := -3.0; d <= 3+1e-9; d += 0.25 {
-			for k := -1.0; k <= 1+1e-9; k += 0.05 {
-				scan = append(scan, peak{a0 + d*deg, k * kmax, thin.alignment(a0+d*deg, k*kmax, bins)})
+			thin.alignments(a0+d*deg, polishKappas, bins, es)
+			for i, k := range polishKappas {
+				scan = append(scan, peak{a0 + d*deg, k, es[i]})
 			}
 		}
 		sort.Slice(scan, func(i, j int) bool { return scan[i].e > scan[j].e })
@@ -221,9 +270,10 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 		// polished too, and wins if it then lines up better.
 		wa, wk, we := alpha, kappa, math.Inf(-1)
 		for d := -wide; d <= wide+1e-9; d++ {
-			for k := -1.0; k <= 1+1e-9; k += 0.1 {
-				if e := thin.alignment(alpha+d*deg, k*kmax, bins); e > we {
-					we, wa, wk = e, alpha+d*deg, k*kmax
+			thin.alignments(alpha+d*deg, wideKappas, bins, es)
+			for i, k := range wideKappas {
+				if e := es[i]; e > we {
+					we, wa, wk = e, alpha+d*deg, k
 				}
 			}
 		}

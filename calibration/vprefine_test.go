@@ -132,3 +132,88 @@ func TestRefineVanishingPointScanMaxima(t *testing.T) {
 		t.Errorf("the receding lines' direction at the centre is %.2f° off (want ≤ 0.3°)", d)
 	}
 }
+
+// TestAlignmentsAsBinned checks alignments, which turns the samples once
+// for many distances and clears and sums only the bins it used, against
+// the alignment worked out plainly: every sample binned at its place
+// across the pencil, dark and light apart, and the squares of all the bins
+// summed. They must agree exactly, so that the pencil search finds the
+// same vanishing points.
+func TestAlignmentsAsBinned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	plain := func(ps pencilSamples, alpha, kappa float64) float64 {
+		ex, ey := math.Cos(alpha), math.Sin(alpha)
+		n := 2 * int(ps.span)
+		bins := make([]float64, 2*n)
+		half := float64(n) / 4
+		for i, r := range ps.r {
+			a := ps.a[i]*ex + ps.b[i]*ey
+			b := -ps.a[i]*ey + ps.b[i]*ex
+			den := 1 - kappa*a
+			if den < 0.2 {
+				continue
+			}
+			s := b / den / 2
+			if s < -half || s >= half {
+				continue
+			}
+			k := int(s + half)
+			if r < 0 {
+				k += n / 2
+			}
+			bins[k] += r
+		}
+		var e float64
+		for _, v := range bins {
+			e += v * v
+		}
+		return e
+	}
+	for _, tc := range []struct {
+		name    string
+		w, h    float64
+		samples int
+	}{
+		{"none", 1280, 720, 0},
+		{"one", 1280, 720, 1},
+		{"wide frame", 1280, 720, 3000},
+		{"tall frame", 540, 960, 2000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := pencilSamples{centre: models.Point{X: tc.w / 2, Y: tc.h / 2}, span: math.Max(tc.w, tc.h)}
+			for range tc.samples {
+				r := 2.5 + 3*rng.Float64()
+				if rng.IntN(2) == 0 {
+					r = -r
+				}
+				ps.a = append(ps.a, (rng.Float64()-0.5)*tc.w)
+				ps.b = append(ps.b, (rng.Float64()-0.5)*tc.h)
+				ps.r = append(ps.r, r)
+				ps.light = append(ps.light, ps.lightOffset(r))
+			}
+			kmax := 1.2 / ps.span
+			var kappas []float64
+			for k := -1.0; k <= 1+1e-9; k += 0.1 {
+				kappas = append(kappas, k*kmax)
+			}
+			buf := ps.newAlignBuffers()
+			got := make([]float64, len(kappas))
+			for _, alpha := range []float64{0, 0.3, math.Pi / 2, 2.9, -1.1} {
+				ps.alignments(alpha, kappas, buf, got)
+				for i, kappa := range kappas {
+					if want := plain(ps, alpha, kappa); got[i] != want {
+						t.Errorf("alpha %.2f kappa %.5f: alignments %v, binned plainly %v", alpha, kappa, got[i], want)
+					}
+					if one := ps.alignment(alpha, kappa, buf); one != got[i] {
+						t.Errorf("alpha %.2f kappa %.5f: alignment %v, alignments %v", alpha, kappa, one, got[i])
+					}
+				}
+			}
+			for i, v := range buf.bins {
+				if v != 0 {
+					t.Fatalf("bin %d left at %v: the bins must be clear between calls", i, v)
+				}
+			}
+		})
+	}
+}
