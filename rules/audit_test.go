@@ -205,6 +205,17 @@ func TestRulebookAudit(t *testing.T) {
 			"This is also the Avatar's maximum life, which cannot be exceeded.",
 			[]string{atLife("12", "20"), southTurn, amount("life_gain", "south", "15")},
 			[]string{}, []check{player("south", 20, false, false)}},
+		// Rulebook, Avatars: "This is also the Avatar's maximum life, which cannot be exceeded";
+		// clarifications, Maximum and Minimum Life: "An avatar's maximum life is the value printed on
+		// their card (20), and cannot exceed that number". A seat set up above it starts at the maximum.
+		{"a game set up above the printed life starts at the printed life",
+			"This is also the Avatar's maximum life, which cannot be exceeded.",
+			[]string{atLife("25", "20"), southTurn},
+			[]string{}, []check{player("south", 20, false, false)}},
+		{"a seat set up above the printed life cannot heal above it later",
+			"This is also the Avatar's maximum life, which cannot be exceeded.",
+			[]string{atLife("25", "20"), southTurn, amount("damage", "south", "3"), amount("life_gain", "south", "5")},
+			[]string{}, []check{player("south", 20, false, false)}},
 		{"a game set up at life 0 starts at death's door, and damage is a death blow",
 			"When an Avatar's life is reduced to 0, they are now at death's door",
 			[]string{atLife("0", "20"), southTurn, amount("damage", "south", "1")},

@@ -78,7 +78,8 @@ func TestEventsBeforeGameStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := g.State()
-	if st.Players["south"].Life != 25 || len(st.Realm.Cells["B2"].Units) != 1 || st.Realm.Cells["C4"].Units[0].Card != "Test Warden" {
+	// The seat's life 25 is above the printed 20, the maximum ("which cannot be exceeded").
+	if st.Players["south"].Life != 20 || len(st.Realm.Cells["B2"].Units) != 1 || st.Realm.Cells["C4"].Units[0].Card != "Test Warden" {
 		t.Errorf("seats not applied: %+v", st)
 	}
 }

@@ -41,17 +41,18 @@ func (g *Game) start(ev models.Event) ([]models.Warning, error) {
 		}
 		// The printed life is both the starting life and the maximum
 		// ("This is also the Avatar's maximum life, which cannot be
-		// exceeded"). A seat's life sets up a game already under way: the
-		// Avatar's life now, which raises the maximum only when it is above
-		// the printed value, and at 0 the Avatar is already at death's door.
-		life := g.opts.startingLife
+		// exceeded"; clarifications: "An avatar's maximum life is the value
+		// printed on their card (20), and cannot exceed that number"). A
+		// seat's life sets up a game already under way: the Avatar's life
+		// now, never above that maximum, and at 0 the Avatar is already at
+		// death's door.
+		maxLife := g.opts.startingLife
 		if card.Life != nil && *card.Life > 0 {
-			life = *card.Life
+			maxLife = *card.Life
 		}
-		maxLife := life
+		life := maxLife
 		if s.seat.Life != nil {
-			life = *s.seat.Life
-			maxLife = max(maxLife, life)
+			life = min(*s.seat.Life, maxLife)
 		}
 		g.seats[s.p] = seat{avatar: card, life: life, maxLife: maxLife, deathsDoor: life == 0}
 		sq := g.board.at(cell)
