@@ -183,6 +183,14 @@ func TestRulebookAudit(t *testing.T) {
 			then(then(realmOf(gameStart, "Windy Peak", "Stone Field"), summon("south", "C1", "Void Wraith")),
 				append(nextSouthTurn, moved("Void Wraith", "C1", "C2"), summon("south", "C2", "Brass Amulet"))...),
 			[]string{}, nil},
+		// Rulebook, Units: "A unit is a collective term that includes both Avatars and minions";
+		// Casting Artifacts: "conjured into the realm atop any site you control or directly into the
+		// waiting hands of one of your units". An artifact lying there has no hands.
+		{"an artifact is not conjured into the hands of another artifact",
+			"it is conjured into the realm atop any site you control or directly into the waiting hands of one of your units",
+			then(realmOf(gameStart, "Windy Peak", "Stone Field"), summon("south", "B1", "Brass Amulet"),
+				cellEvent("card_removed", "B1", "Stone Field"), summon("south", "B1", "Brass Amulet")),
+			[]string{"summon.not_own_site"}, nil},
 		{"a Monument cannot be carried, so it goes atop a site you control",
 			"Monuments are an artifact subtype that cannot be carried.",
 			then(then(realmOf(gameStart, "Windy Peak", "Stone Field"), summon("south", "C1", "Void Wraith")),

@@ -83,7 +83,7 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	var ws []models.Warning
 	// An artifact may also be conjured into the hands of one of the caster's
 	// units, unless it cannot be carried (Automatons and Monuments).
-	carried := carriable(card) && g.hasUnitOf(cell, p)
+	carried := carriable(card) && g.hasBearerOf(cell, p)
 	if !card.Token {
 		ws = append(ws, g.inactiveWarning(p, cellsOf(cell), "cast "+card.Name)...)
 		ws = append(ws, g.castChecks(p, card, cellsOf(cell), ev.Amount)...)
@@ -113,10 +113,13 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	return ws, nil
 }
 
-// hasUnitOf reports whether player p has a unit at cell c.
-func (g *Game) hasUnitOf(c models.Cell, p models.Player) bool {
+// hasBearerOf reports whether player p has a unit (an Avatar or a minion)
+// at cell c that can take an artifact into its hands. Another artifact or an
+// aura is no unit: "A unit is a collective term that includes both Avatars and
+// minions" (Units). An unnamed card may be a minion, so it counts.
+func (g *Game) hasBearerOf(c models.Cell, p models.Player) bool {
 	for _, u := range g.board.at(c).units {
-		if u.owner == p {
+		if u.owner == p && (u.avatar || u.minion() || unnamed(u.card)) {
 			return true
 		}
 	}
