@@ -280,6 +280,14 @@ func TestRulebookAudit(t *testing.T) {
 			"card list: \"Amethyst Core: Provides (A) and ① to its controller.\"",
 			then(realmOf(gameStart, "Stone Field"), summon("south", "C1", "Sky Core")),
 			[]string{}, []check{affinity("south", 1, 1, 0, 0), mana("south", 1, 2)}},
+		// Rulebook, Cards: "Some cards will bend or even break the rules in this rulebook, in these
+		// cases the card's text takes precedence" (card list: "Elementalist: You have an additional
+		// (E)(F)(W)(A).").
+		{"an Avatar that gives its player threshold adds to their affinity",
+			"card list: \"Elementalist: You have an additional (E)(F)(W)(A).\"",
+			then(realmOf(`{"type":"game_start","south":{"avatar":"Test Adept"},"north":{"avatar":"Test Warden"},"first":"south"}`, "Stone Field"),
+				`{"type":"spell_cast","player":"south","card":"Spark"}`),
+			[]string{}, []check{affinity("south", 0, 1, 1, 1), affinity("north", 0, 0, 0, 0), mana("south", 0, 1)}},
 		{"a site that provides no mana still gives threshold",
 			"card list: \"Wedding Hall: Provides no mana, but …\"; Rubble \"provides no mana or threshold\"",
 			then(realmOf(gameStart, "Hollow Hall"), summon("south", "C1", "Scout")),

@@ -19,7 +19,8 @@
 // off its element. Automatons are minions; Automatons and Monuments cannot be carried. Besides a
 // site's threshold symbols, cards whose text plainly says so provide mana or threshold ("Provides
 // (F)", "Provides no mana", "Only provides mana and threshold while in your back row", "(A) — Provides
-// (2) instead", "unless completely empty", "if not adjacent to the void", "for everyone"; provides.go).
+// (2) instead", "unless completely empty", "if not adjacent to the void", "for everyone", an Avatar's "You
+// have an additional (E)(F)(W)(A)"; provides.go).
 //
 // A card the camera could not name (an event with "unnamed": true and no card; a seat with
 // "unnamed": true) plays by what needs no card text: an unnamed site fills its cell, obeys placement

@@ -23,6 +23,8 @@ func testCatalog() *models.Catalog {
 	}
 	cards := []*models.Card{
 		avatar("Test Seer"), avatar("Test Warden"),
+		{Name: "Test Adept", Slug: "test-adept", Type: models.Avatar, Life: models.IntPtr(20), Attack: models.IntPtr(1),
+			RulesText: "Tap → Play or draw a site.\n\nYou have an additional (F)(W)."},
 		site("Ember Flat", th(0, 0, 1, 0), models.Ordinary),
 		site("Tide Pool", th(0, 0, 0, 1), models.Ordinary),
 		site("Windy Peak", th(1, 0, 0, 0), models.Ordinary),

@@ -7,9 +7,13 @@ import (
 )
 
 // affinity sums the threshold symbols of the sites p controls (Rubble gives
-// nothing) and the threshold p's other cards provide ("Provides (F)").
+// nothing), the threshold p's other cards provide ("Provides (F)") and what
+// p's Avatar gives them ("You have an additional (E)(F)(W)(A)").
 func (g *Game) affinity(p models.Player) models.Thresholds {
 	var t models.Thresholds
+	if a := g.seats[p].avatar; a != nil {
+		t = t.Add(g.provisionOf(a).threshold)
+	}
 	for i := range g.board {
 		sq := &g.board[i]
 		if g.providesTo(sq.site, p) {

@@ -13,6 +13,9 @@ import (
 // sentences are read; anything that depends on the game (nearby units, "this
 // turn", "while in the void") is left to the players.
 type provision struct {
+	// threshold also holds what an Avatar's text gives its player ("You
+	// have an additional (E)(F)(W)(A)", Elementalist).
+	//
 	// mana and threshold: what a minion or artifact provides its controller
 	// turn after turn ("Provides (F)", "Provides (A) and ① to its
 	// controller", "Älvalinne Dryads provide ①"), as the rulebook allows:
@@ -47,6 +50,9 @@ var (
 	provideSymbol   = regexp.MustCompile(`\(([AEFW1-9])\)|([①②③④⑤])`)
 	// insteadPattern matches "(A) — Provides (2) instead".
 	insteadPattern = regexp.MustCompile(`^((?:\([AEFW]\))+)\s*[—–-]\s*[Pp]rovides (?:\((\d)\)|([①②③④⑤])) instead\b`)
+	// additionalPattern matches an Avatar's whole sentence "You have an
+	// additional (E)(F)(W)(A)." (Elementalist).
+	additionalPattern = regexp.MustCompile(`(?i)^you have an additional ((?:\([AEFW]\)\s*)+)\.?$`)
 )
 
 // provisionOf reads what card c provides from its rules text.
@@ -74,6 +80,10 @@ func provisionOf(c *models.Card) provision {
 				m := insteadPattern.FindStringSubmatch(sentence)
 				pr.gatedMana = manaSymbol(m[2] + m[3])
 				pr.gate = thresholdSymbols(m[1])
+			case c.Type == models.Avatar:
+				if m := additionalPattern.FindStringSubmatch(sentence); m != nil {
+					pr.threshold = pr.threshold.Add(thresholdSymbols(m[1]))
+				}
 			case c.Type != models.Site:
 				m := providesPattern.FindStringSubmatch(sentence)
 				if m == nil {
