@@ -93,6 +93,14 @@ func TestRulebookAudit(t *testing.T) {
 		return `{"type":"game_start","south":{"avatar":"Test Seer","life":` + south + `},"north":{"avatar":"Test Warden","life":` + north + `},"first":"south"}`
 	}
 
+	startAs := func(southAvatar string) string {
+		return `{"type":"game_start","south":{"avatar":"` + southAvatar + `"},"north":{"avatar":"Test Warden"},"first":"south"}`
+	}
+	// South's Wayfinder plays C2 and moves there, then C3 and moves there.
+	wayfinder := []string{startAs("Test Wayfinder"),
+		southTurn, played("south", "C2", "Ember Flat"), moved("Test Wayfinder", "C1", "C2"), southEnd, northTurn, northEnd,
+		southTurn, played("south", "C3", "Ember Flat"), moved("Test Wayfinder", "C2", "C3"), southEnd, northTurn, northEnd, southTurn}
+
 	cases := []struct {
 		name   string
 		rule   string
@@ -100,6 +108,32 @@ func TestRulebookAudit(t *testing.T) {
 		want   []string
 		checks []check
 	}{
+		// Avatars whose text plays sites by another rule. Rulebook, Cards: "Some cards will bend or
+		// even break the rules in this rulebook, in these cases the card's text takes precedence";
+		// Adjacent and Nearby: "Adjacent: Refers to the card's own location, and the squares that it
+		// shares a border with."
+		{"an Avatar that plays sites to an adjacent location starts beside itself",
+			"card list: \"Pathfinder: Tap → If able, play the topmost site of your atlas to an adjacent location and move there.\"",
+			[]string{startAs("Test Wayfinder"), southTurn, played("south", "C2", "Ember Flat"), moved("Test Wayfinder", "C1", "C2")},
+			[]string{}, nil},
+		{"an Avatar that plays sites to an adjacent location follows itself",
+			"card list: \"Pathfinder: … play the topmost site of your atlas to an adjacent location and move there.\"",
+			wayfinder, []string{}, []check{mana("south", 2, 2)}},
+		{"an Avatar that plays sites to an adjacent location cannot play away from itself",
+			"card list: \"Pathfinder: … play the topmost site of your atlas to an adjacent location and move there.\"",
+			then(wayfinder, played("south", "C1", "Ember Flat")),
+			[]string{"site.not_adjacent"}, nil},
+		{"an Avatar that replaces an adjacent Rubble with a site",
+			"card list: \"Geomancer: Tap → Replace an adjacent Rubble with the topmost site of your atlas.\"",
+			then(realmOf(startAs("Test Delver"), "Stone Field", "Stone Field"), `{"type":"site_destroyed","cell":"C1"}`,
+				played("south", "C2", "Rubble"), played("south", "C2", "Ember Flat")),
+			[]string{}, nil},
+		{"that Avatar replaces only an adjacent Rubble",
+			"a site must be placed adjacent to another site that you control",
+			then(realmOf(startAs("Test Delver"), "Stone Field", "Stone Field"), `{"type":"site_destroyed","cell":"C1"}`,
+				played("south", "C3", "Rubble"), played("south", "C3", "Ember Flat")),
+			[]string{"site.not_adjacent"}, nil},
+
 		// Summoning sickness, Charge, and what a tap pays for.
 		{"a minion cannot tap the turn it enters",
 			"A minion suffering from summoning sickness cannot tap, or be tapped, to pay for costs",

@@ -20,7 +20,9 @@
 // site's threshold symbols, cards whose text plainly says so provide mana or threshold ("Provides
 // (F)", "Provides no mana", "Only provides mana and threshold while in your back row", "(A) — Provides
 // (2) instead", "unless completely empty", "if not adjacent to the void", "for everyone", an Avatar's "You
-// have an additional (E)(F)(W)(A)"; provides.go).
+// have an additional (E)(F)(W)(A)"; provides.go). An Avatar whose text plays sites by another rule
+// places them by it: "play the topmost site of your atlas to an adjacent location" (Pathfinder),
+// "Replace an adjacent Rubble with the topmost site of your atlas" (Geomancer; placement.go).
 //
 // A card the camera could not name (an event with "unnamed": true and no card; a seat with
 // "unnamed": true) plays by what needs no card text: an unnamed site fills its cell, obeys placement

@@ -59,8 +59,12 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 
 // placementWarnings checks where p put a site: next to one of theirs, or, with
 // none, as close as possible to their Avatar (Manhattan distance, counting only
-// cells a site may go on).
+// cells a site may go on). An Avatar whose text plays sites otherwise has its
+// own rule (avatarPlacement).
 func (g *Game) placementWarnings(p models.Player, cell models.Cell, card *models.Card) []models.Warning {
+	if ws, ok := g.avatarPlacement(p, cell, card); ok {
+		return ws
+	}
 	own := g.board.sitesOf(p)
 	if len(own) > 0 {
 		for _, c := range own {
@@ -97,6 +101,46 @@ func (g *Game) placementWarnings(p models.Player, cell models.Cell, card *models
 			p, label(card), avatarCell, best, joinCells(nearest), cell, d)}
 	}
 	return nil
+}
+
+// Avatar texts that play sites by another rule than "adjacent to another site
+// that you control": the card's text takes precedence over the rulebook
+// ("Some cards will bend or even break the rules in this rulebook, in these
+// cases the card's text takes precedence", Cards).
+const (
+	// Pathfinder: "Tap → If able, play the topmost site of your atlas to an
+	// adjacent location and move there."
+	playsNextToAvatar = "play the topmost site of your atlas to an adjacent location"
+	// Geomancer: "Tap → Replace an adjacent Rubble with the topmost site of
+	// your atlas."
+	replacesRubbleNextToAvatar = "replace an adjacent rubble with the topmost site of your atlas"
+)
+
+// avatarPlacement checks a site p played on cell c by their Avatar's own
+// rule, when its text has one: ok is false when the usual rule applies.
+// "Adjacent" takes in the Avatar's own location and the squares that share a
+// border with it (Adjacent and Nearby).
+func (g *Game) avatarPlacement(p models.Player, cell models.Cell, card *models.Card) (ws []models.Warning, ok bool) {
+	avatar, avatarCell, found := g.board.avatarOf(p)
+	if !found {
+		return nil, false
+	}
+	text := strings.ToLower(avatar.card.RulesText)
+	next := cell.Distance(avatarCell) <= 1
+	switch {
+	case strings.Contains(text, playsNextToAvatar):
+		if next {
+			return nil, true
+		}
+		return []models.Warning{warn(SiteNotAdjacent, p, cellsOf(cell, avatarCell),
+			"%s at %s is not adjacent to %s's Avatar %s at %s, which plays its sites to an adjacent location (card text).",
+			capital(label(card)), cell, p, label(avatar.card), avatarCell)}, true
+	case strings.Contains(text, replacesRubbleNextToAvatar):
+		if s := g.board.at(cell).site; next && s != nil && s.rubble() {
+			return nil, true // it replaced an adjacent Rubble
+		}
+	}
+	return nil, false
 }
 
 // placeRubble puts Rubble on a cell (an effect filled a void, or a site was
