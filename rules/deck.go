@@ -175,20 +175,53 @@ func deckHeader(text string) (DeckSection, bool) {
 	return "", false
 }
 
+// deckRules is what the deck's Avatar's text changes in the deck-building
+// rules; the card's text takes precedence over the rulebook (Cards).
+type deckRules struct {
+	avatar string
+	// noAtlas: "You have no atlas, but your spellbook may contain sites"
+	// (Magician).
+	noAtlas bool
+	// uniqueAtlas: "Your atlas can't contain duplicates" (Pathfinder).
+	uniqueAtlas bool
+}
+
+// deckRulesOf reads the deck-building rules the deck's Avatar's text sets.
+func deckRulesOf(d *Deck) deckRules {
+	var r deckRules
+	for _, e := range d.Entries {
+		if e.Section != AvatarSection || e.Card.Type != models.Avatar {
+			continue
+		}
+		text := strings.ToLower(strings.ReplaceAll(e.Card.RulesText, "’", "'"))
+		r.avatar = e.Card.Name
+		r.noAtlas = strings.Contains(text, "you have no atlas, but your spellbook may contain sites")
+		r.uniqueAtlas = strings.Contains(text, "your atlas can't contain duplicates")
+		break
+	}
+	return r
+}
+
 // CheckDeck lists why a deck is not legal (nothing when it is): exactly one
 // Avatar; an atlas of at least 30 sites and nothing else; a spellbook of at
 // least 60 spells and no sites or Avatars; no tokens; and no more copies of a
 // card, across the whole deck, than its rarity allows (Ordinary 4, Exceptional
-// 3, Elite 2, Unique 1; the Avatar does not count).
+// 3, Elite 2, Unique 1; the Avatar does not count). An Avatar whose text says
+// so changes these: "You have no atlas, but your spellbook may contain sites"
+// (no atlas; sites in the spellbook, beside its 60 spells), "Your atlas can't
+// contain duplicates" (one copy of each site).
 func CheckDeck(d *Deck) []DeckProblem {
 	var ps []DeckProblem
 	add := func(line int, format string, args ...any) {
 		ps = append(ps, DeckProblem{Line: line, Message: fmt.Sprintf(format, args...)})
 	}
+	dr := deckRulesOf(d)
 	if n := d.Count(AvatarSection); n != 1 {
 		add(d.Headers[AvatarSection], "the deck has %d Avatars; a deck includes exactly one Avatar", n)
 	}
-	if n := d.Count(AtlasSection); n < MinAtlas {
+	if n := d.Count(AtlasSection); dr.noAtlas && n > 0 {
+		add(d.Headers[AtlasSection], "the atlas has %d sites, but %s has no atlas (its sites go in the spellbook)", n, dr.avatar)
+	} else if n < MinAtlas && !dr.noAtlas {
 		add(d.Headers[AtlasSection], "the atlas has %d sites; it needs at least %d", n, MinAtlas)
 	}
 	if n := d.Count(SpellbookSection); n < MinSpellbook {
@@ -212,7 +245,7 @@ func CheckDeck(d *Deck) []DeckProblem {
 			add(e.Line, "%s is a %s, not an Avatar", c.Name, kind)
 		case e.Section == AtlasSection && c.Type != models.Site:
 			add(e.Line, "%s is a %s; the atlas holds only sites", c.Name, kind)
-		case e.Section == SpellbookSection && !c.Type.IsSpell():
+		case e.Section == SpellbookSection && !c.Type.IsSpell() && !(dr.noAtlas && c.Type == models.Site):
 			add(e.Line, "%s is a %s; the spellbook holds only spells", c.Name, kind)
 		}
 		if c.Type == models.Avatar {
@@ -226,7 +259,7 @@ func CheckDeck(d *Deck) []DeckProblem {
 		}
 		t.total += e.Count
 		t.lines = append(t.lines, e.Line)
-		if limit := c.Rarity.MaxCopies(); limit > 0 && t.total > limit && t.over == 0 {
+		if limit := copyLimit(c, e.Section, dr); limit > 0 && t.total > limit && t.over == 0 {
 			t.over = e.Line
 		}
 	}
@@ -243,8 +276,21 @@ func CheckDeck(d *Deck) []DeckProblem {
 			}
 			where = " (lines " + strings.Join(ls, ", ") + ")"
 		}
+		if dr.uniqueAtlas && c.Type == models.Site && c.Rarity.MaxCopies() > 1 {
+			add(t.over, "%d copies of %s%s; %s's atlas can't contain duplicates", t.total, c.Name, where, dr.avatar)
+			continue
+		}
 		add(t.over, "%d copies of %s%s; %s cards are limited to %d per deck", t.total, c.Name, where, c.Rarity, c.Rarity.MaxCopies())
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
 	return ps
+}
+
+// copyLimit is how many copies of c a deck may hold: its rarity's limit, or
+// one of a site in the atlas of an Avatar whose atlas can't contain duplicates.
+func copyLimit(c *models.Card, section DeckSection, dr deckRules) int {
+	if dr.uniqueAtlas && c.Type == models.Site && section == AtlasSection {
+		return 1
+	}
+	return c.Rarity.MaxCopies()
 }

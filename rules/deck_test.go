@@ -25,8 +25,16 @@ func deckList(avatar string, atlas, spellbook []string) string {
 
 func deckCatalog() *models.Catalog {
 	cards := testCatalog().Cards()
-	for i := 0; i < 10; i++ {
+	// Avatars whose text changes the deck-building rules (card list: Magician, Pathfinder).
+	cards = append(cards,
+		&models.Card{Name: "Test Conjurer", Slug: "test-conjurer", Type: models.Avatar, Life: models.IntPtr(20),
+			RulesText: "You have no atlas, but your spellbook may contain sites, and you start with seven cards.\n\nTap → Play a site."},
+		&models.Card{Name: "Test Roamer", Slug: "test-roamer", Type: models.Avatar, Life: models.IntPtr(20),
+			RulesText: "Your atlas can’t contain duplicates. Draw no sites during setup.\n\nTap → If able, play the topmost site of your atlas to an adjacent location and move there."})
+	for i := 0; i < 30; i++ {
 		cards = append(cards, &models.Card{Name: fmt.Sprintf("Plain %d", i), Slug: fmt.Sprintf("plain-%d", i), Type: models.Site, Rarity: models.Ordinary})
+	}
+	for i := 0; i < 10; i++ {
 		cards = append(cards, &models.Card{Name: fmt.Sprintf("Bolt %d", i), Slug: fmt.Sprintf("bolt-%d", i), Type: models.Magic, Rarity: models.Ordinary, Cost: models.IntPtr(1)})
 	}
 	return models.NewCatalog(cards)
@@ -66,6 +74,28 @@ func TestCheckDeck(t *testing.T) {
 			[]string{"5 copies of Scout (lines 27, 35)\x00Ordinary cards are limited to 4"}, nil},
 		{"too many Unique copies", func(a string, at, sp []string) (string, []string, []string) { return a, at, append(sp, "1 sky knight") },
 			[]string{"2 copies of Sky Knight"}, nil},
+		// Rulebook, Cards: "Some cards will bend or even break the rules in this rulebook, in these
+		// cases the card's text takes precedence."
+		{"an Avatar with no atlas keeps its sites in the spellbook", func(a string, at, sp []string) (string, []string, []string) {
+			return "1 Test Conjurer", nil, append(sp, "4 Ember Flat", "4 Plain 0")
+		}, nil, nil},
+		{"an Avatar with no atlas has no atlas", func(a string, at, sp []string) (string, []string, []string) {
+			return "1 Test Conjurer", []string{"4 Ember Flat"}, sp
+		}, []string{"Test Conjurer has no atlas"}, []int{5}},
+		{"an Avatar whose atlas can't contain duplicates", func(a string, at, sp []string) (string, []string, []string) {
+			var sites []string
+			for i := 0; i < 29; i++ {
+				sites = append(sites, fmt.Sprintf("1 Plain %d", i))
+			}
+			return "1 Test Roamer", append(sites, "2 Tide Pool"), sp
+		}, []string{"2 copies of Tide Pool\x00Test Roamer's atlas can't contain duplicates"}, []int{35}},
+		{"an Avatar whose atlas can't contain duplicates, with none", func(a string, at, sp []string) (string, []string, []string) {
+			var sites []string
+			for i := 0; i < 30; i++ {
+				sites = append(sites, fmt.Sprintf("1 Plain %d", i))
+			}
+			return "1 Test Roamer", sites, sp
+		}, nil, nil},
 		{"a token", func(a string, at, sp []string) (string, []string, []string) {
 			return a, at, append(sp, "1 Spirit Token")
 		},
