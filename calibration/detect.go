@@ -308,24 +308,33 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 		return h, score, err
 	}
 	// A wide-angle lens bows the grid's lines too much for a straight
-	// lattice to fit them (see lensretry.go).
-	if hb, sb, ok := detectUndistorted(frame, g); ok {
-		return hb, sb, nil
-	}
-	// Lines too blurred to show (see sharpen.go); not a grid refused.
-	if errors.As(err, new(noGridError)) {
-		if hs, ss, ok := detectSharpened(frame, g); ok {
-			return hs, ss, nil
-		}
-	}
-	// The edges' grid and the line profiles' about equally clear: the
-	// blur of a moving camera may have taken the lines' depth (see
-	// sharpen.go).
+	// lattice to fit them (see lensretry.go); or the lines are too blurred
+	// to show (see sharpen.go): not a grid refused. Or the edges' grid and
+	// the line profiles' are about equally clear: the blur of a moving
+	// camera may have taken the lines' depth (see sharpen.go). The
+	// searches run at once, each taking seconds; the lens's realm comes
+	// first.
 	var split splitGridsError
-	if errors.As(err, &split) {
-		if hs, ss, ok := detectSharpened(frame, g); ok && sameRealm(hs, split.edges, g) {
-			return onBandCentres(frame, hs, g), ss, nil
+	isSplit, noGrid := errors.As(err, &split), errors.As(err, new(noGridError))
+	var lensed, sharpened struct {
+		h     homography
+		score float64
+		ok    bool
+	}
+	concurrently(func() {
+		lensed.h, lensed.score, lensed.ok = detectUndistorted(frame, g)
+	}, func() {
+		if isSplit || noGrid {
+			sharpened.h, sharpened.score, sharpened.ok = detectSharpened(frame, g)
 		}
+	})
+	switch {
+	case lensed.ok:
+		return lensed.h, lensed.score, nil
+	case sharpened.ok && noGrid:
+		return sharpened.h, sharpened.score, nil
+	case sharpened.ok && isSplit && sameRealm(sharpened.h, split.edges, g):
+		return onBandCentres(frame, sharpened.h, g), sharpened.score, nil
 	}
 	return h, score, err
 }

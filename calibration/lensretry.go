@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"sync"
 
 	"gocv.io/x/gocv"
 
@@ -38,15 +39,43 @@ var retryLensKs = []float64{0.08, 0.16}
 // refused.
 const strongLensK = 0.06
 
-// detectUndistorted is detectThroughLens by each of retryLensKs in turn,
-// the first realm found.
+// detectUndistorted is detectThroughLens by each of retryLensKs, the
+// first realm found in their order. The searches run at once: each takes
+// seconds, and they are made for frames that find no realm otherwise.
 func detectUndistorted(frame gocv.Mat, g models.RealmGeometry) (homography, float64, bool) {
-	for _, k := range retryLensKs {
-		if h, score, ok := detectThroughLens(frame, g, k); ok && bentAsLens(frame, h, g, k) {
-			return h, score, true
+	type found struct {
+		h     homography
+		score float64
+		ok    bool
+	}
+	tries := make([]found, len(retryLensKs))
+	searches := make([]func(), len(retryLensKs))
+	for i, k := range retryLensKs {
+		searches[i] = func() {
+			h, score, ok := detectThroughLens(frame, g, k)
+			tries[i] = found{h, score, ok && bentAsLens(frame, h, g, k)}
+		}
+	}
+	concurrently(searches...)
+	for _, t := range tries {
+		if t.ok {
+			return t.h, t.score, true
 		}
 	}
 	return homography{}, 0, false
+}
+
+// concurrently runs each of fs in its own goroutine and waits for all.
+func concurrently(fs ...func()) {
+	var wg sync.WaitGroup
+	for _, f := range fs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	wg.Wait()
 }
 
 // lensOverProfiles checks a realm h that the line profiles found on

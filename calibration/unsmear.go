@@ -42,31 +42,56 @@ func detectUnsmeared(frame gocv.Mat, g models.RealmGeometry, h homography, score
 	// whole: the undo is tried at the length read and a little longer.
 	// A lattice is taken only when two of the lengths find it: undone
 	// too far, the lines' echoes can pass for a lattice of their own.
-	var found []homography
-	var scores []float64
-	for _, k := range []float64{1, 1.05, 1.1} {
-		try := work.Clone()
-		channels := gocv.Split(try)
-		mk := m
-		mk.Length *= k
-		for i := range channels {
-			mk.Undo(&channels[i])
-		}
-		gocv.Merge(channels, &try)
-		for _, c := range channels {
-			c.Close()
-		}
-		hk, sk, errk := detectGrid(try, g)
-		try.Close()
-		if errk != nil {
+	// The first two lengths are searched at once (each search takes
+	// seconds); the third only when one of them found a lattice, as
+	// otherwise no two can agree.
+	type try struct {
+		h     homography
+		score float64
+		ok    bool
+	}
+	search := func(k float64) try {
+		h, s, err := detectUnsmearedBy(work, m, k, g)
+		return try{h, s, err == nil}
+	}
+	var first [2]try
+	concurrently(func() { first[0] = search(1) }, func() { first[1] = search(1.05) })
+	var found []try
+	for _, t := range first {
+		if !t.ok {
 			continue
 		}
-		for i, f := range found {
-			if sameRealm(f, hk, g) {
-				return toFrame(f, scale), scores[i], nil
+		if len(found) > 0 && sameRealm(found[0].h, t.h, g) {
+			return toFrame(found[0].h, scale), found[0].score, nil
+		}
+		found = append(found, t)
+	}
+	if len(found) == 0 {
+		return h, score, err
+	}
+	if t := search(1.1); t.ok {
+		for _, f := range found {
+			if sameRealm(f.h, t.h, g) {
+				return toFrame(f.h, scale), f.score, nil
 			}
 		}
-		found, scores = append(found, hk), append(scores, sk)
 	}
 	return h, score, err
+}
+
+// detectUnsmearedBy is detectGrid on work (a frame at the working width)
+// with the smear m, made k times as long, undone in each colour.
+func detectUnsmearedBy(work gocv.Mat, m motionblur.Smear, k float64, g models.RealmGeometry) (homography, float64, error) {
+	try := work.Clone()
+	defer try.Close()
+	channels := gocv.Split(try)
+	m.Length *= k
+	for i := range channels {
+		m.Undo(&channels[i])
+	}
+	gocv.Merge(channels, &try)
+	for _, c := range channels {
+		c.Close()
+	}
+	return detectGrid(try, g)
 }
