@@ -197,16 +197,24 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 		}
 		if errors.Is(err, ErrNotFound) {
 			// Thin, faint lines mostly under cards: read over the
-			// mat's cloth alone (see cloth.go).
-			if hc, sc, ok := detectOnClothFrame(frame, g); ok {
-				hm, s, err = hc, sc, nil
+			// mat's cloth alone (see cloth.go). Or lines blurred wider
+			// than the first sharpening undoes (see resharpen.go): the
+			// last retry. Both run at once; the cloth's realm comes first.
+			var cloth, resharpened struct {
+				h     homography
+				score float64
+				ok    bool
 			}
-		}
-		if errors.Is(err, ErrNotFound) {
-			// Lines blurred wider than the first sharpening undoes
-			// (see resharpen.go): the last retry.
-			if hr, sr, ok := detectResharpened(frame, g); ok {
-				hm, s, err = hr, sr, nil
+			concurrently(func() {
+				cloth.h, cloth.score, cloth.ok = detectOnClothFrame(frame, g)
+			}, func() {
+				resharpened.h, resharpened.score, resharpened.ok = detectResharpened(frame, g)
+			})
+			switch {
+			case cloth.ok:
+				hm, s, err = cloth.h, cloth.score, nil
+			case resharpened.ok:
+				hm, s, err = resharpened.h, resharpened.score, nil
 			}
 		}
 		if err != nil {

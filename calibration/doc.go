@@ -131,7 +131,7 @@
 // frame can split the evidence between two wrong grids, one of which the sharpened frame shows too).
 // The retries that cost only frames no search before them found a realm in, each of which takes
 // seconds on a frame that has none (the two strong lenses and the sharpening; the smear undone at its
-// first two lengths), run at once on their own goroutines and are judged in the order above: the same
+// first two lengths; the search over the cloth and the wide masks' sharpening), run at once on their own goroutines and are judged in the order above: the same
 // realm as one after another, given sooner on a machine with several cores. The smear's third length
 // is tried only when one of the first two found a lattice, as no two lengths can agree otherwise.
 // A doubtful grid gives ErrNotFound rather than a guess; FromCorners and ParseCorners
