@@ -204,13 +204,36 @@ func exitCode(err error) int {
 
 // readFrames reads and scores every frame with an, showing progress on
 // barOut; realm says whether realm detection is measured too.
+//
+// The realms are found first, every frame's, and the cards read after: a
+// session finds the realm once and then reads frame after frame, and a
+// frame read right after a realm search would pay for that search's
+// garbage (hundreds of megabytes on a frame it retries) and find the
+// processor's caches full of it, which doubles its time.
 func (b *visionBench) readFrames(ctx context.Context, an *vision.Analyzer, frames []benchFrame, f benchVisionFlags, barOut io.Writer, desc string, realm bool) error {
+	detected := make([]*calibration.Calibration, len(frames))
+	if realm || f.detect {
+		bar := benchBar(barOut, len(frames), "finding realms")
+		for i, fr := range frames {
+			if ctx.Err() != nil {
+				return errInterrupted
+			}
+			cal, err := b.realm(fr)
+			if err != nil {
+				return err
+			}
+			detected[i] = cal
+			bar.Add(1)
+		}
+		bar.Finish()
+		runtime.GC()
+	}
 	bar := benchBar(barOut, len(frames), desc)
-	for _, fr := range frames {
+	for i, fr := range frames {
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
-		if err := b.frame(an, fr, f.detect, realm); err != nil {
+		if err := b.frame(an, fr, f.detect, detected[i]); err != nil {
 			return err
 		}
 		bar.Add(1)
@@ -335,7 +358,7 @@ type visionBench struct {
 	cornerErr                                  []float64
 	south                                      map[calibration.Side]int // frames by the image side given as south (the truth's)
 	turned                                     int                      // realms found within targetCornerErr but turned half round
-	realmMS, realmCPU                          []float64                // Detect's time per frame, and its thread's CPU time
+	realmMS, realmCPU                          []float64                // Detect's time per frame, and the CPU time of all its goroutines
 	recall                                     []ratio
 	recall50                                   ratio
 	precision                                  ratio
@@ -386,8 +409,51 @@ func turnedHalfRound(detected, truth models.Quad) bool {
 	return half <= targetCornerErr*width && half < worst
 }
 
-// frame reads one still and scores it.
-func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected, realm bool) error {
+// realm finds the realm of one still and scores it: the calibration found,
+// or nil.
+func (b *visionBench) realm(fr benchFrame) (*calibration.Calibration, error) {
+	img := gocv.IMRead(fr.image, gocv.IMReadColor)
+	defer img.Close()
+	if img.Empty() {
+		return nil, fmt.Errorf("%s: cannot read image", fr.image)
+	}
+	t := fr.truth
+	realmWidth := math.Hypot(t.Corners[1].X-t.Corners[0].X, t.Corners[1].Y-t.Corners[0].Y)
+	// The user's setting for this camera: the image side the truth's
+	// south edge (A1–E1) faces.
+	south := calibration.SideOf(t.Corners)
+	b.south[south]++
+	start, cpu := time.Now(), processCPUTime()
+	detected, err := calibration.Detect(img, calibration.Options{Geometry: t.Geometry, South: south})
+	b.realmMS = append(b.realmMS, ms(time.Since(start)))
+	if cpu >= 0 {
+		b.realmCPU = append(b.realmCPU, ms(processCPUTime()-cpu))
+	}
+	b.found.add(err == nil)
+	if err != nil {
+		if b.log != nil {
+			fmt.Fprintf(b.log, "%s: realm not found: %v\n", fr.image, err)
+		}
+		return nil, nil
+	}
+	worst := 0.0
+	for i := range t.Corners {
+		worst = math.Max(worst, math.Hypot(detected.Corners[i].X-t.Corners[i].X, detected.Corners[i].Y-t.Corners[i].Y))
+	}
+	b.cornerErr = append(b.cornerErr, worst/realmWidth)
+	if turnedHalfRound(detected.Corners, t.Corners) {
+		b.turned++
+		if b.log != nil {
+			fmt.Fprintf(b.log, "%s: realm found turned half round (south given as the image %s)\n", fr.image, south)
+		}
+	}
+	return detected, nil
+}
+
+// frame reads the cards of one still and scores them, with the truth
+// corners or, when useDetected is set, the realm detected (nil: not
+// found, and the truth corners are used).
+func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected bool, detected *calibration.Calibration) error {
 	img := gocv.IMRead(fr.image, gocv.IMReadColor)
 	defer img.Close()
 	if img.Empty() {
@@ -395,38 +461,6 @@ func (b *visionBench) frame(an *vision.Analyzer, fr benchFrame, useDetected, rea
 	}
 	t := fr.truth
 	b.frames++
-	realmWidth := math.Hypot(t.Corners[1].X-t.Corners[0].X, t.Corners[1].Y-t.Corners[0].Y)
-	var detected *calibration.Calibration
-	var err error
-	// The user's setting for this camera: the image side the truth's
-	// south edge (A1–E1) faces.
-	south := calibration.SideOf(t.Corners)
-	if realm || useDetected {
-		b.south[south]++
-		start, cpu := time.Now(), threadCPUTime()
-		detected, err = calibration.Detect(img, calibration.Options{Geometry: t.Geometry, South: south})
-		b.realmMS = append(b.realmMS, ms(time.Since(start)))
-		if cpu >= 0 {
-			b.realmCPU = append(b.realmCPU, ms(threadCPUTime()-cpu))
-		}
-		b.found.add(err == nil)
-		if err != nil && b.log != nil {
-			fmt.Fprintf(b.log, "%s: realm not found: %v\n", fr.image, err)
-		}
-	}
-	if detected != nil {
-		worst := 0.0
-		for i := range t.Corners {
-			worst = math.Max(worst, math.Hypot(detected.Corners[i].X-t.Corners[i].X, detected.Corners[i].Y-t.Corners[i].Y))
-		}
-		b.cornerErr = append(b.cornerErr, worst/realmWidth)
-		if turnedHalfRound(detected.Corners, t.Corners) {
-			b.turned++
-			if b.log != nil {
-				fmt.Fprintf(b.log, "%s: realm found turned half round (south given as the image %s)\n", fr.image, south)
-			}
-		}
-	}
 	cal, err := calibration.FromCorners(t.Corners, img.Cols(), img.Rows())
 	if err != nil {
 		return fmt.Errorf("%s: truth corners: %w", fr.image, err)
@@ -773,7 +807,7 @@ func (b *visionBench) report(w io.Writer, f benchVisionFlags) {
 		}
 		fmt.Fprintln(w, ")")
 		if len(b.realmCPU) > 0 {
-			fmt.Fprintf(w, "realm CPU per frame      median %.0f ms, p95 %.0f ms, max %.0f ms  (calibration.Detect's thread)\n",
+			fmt.Fprintf(w, "realm CPU per frame      median %.0f ms, p95 %.0f ms, max %.0f ms  (calibration.Detect, all its goroutines)\n",
 				percentile(b.realmCPU, 0.5), percentile(b.realmCPU, 0.95), percentile(b.realmCPU, 1))
 		} else {
 			fmt.Fprintf(w, "realm time per frame     median %.0f ms, p95 %.0f ms, max %.0f ms  (calibration.Detect)\n",
@@ -848,6 +882,17 @@ func (b *visionBench) reportFrames(w io.Writer, note string) {
 // the system cannot say. It reads the thread's CPU clock, which counts in
 // nanoseconds (getrusage's RUSAGE_THREAD counts in scheduler ticks on some
 // kernels: a 1.7 ms step read as 0).
+// processCPUTime is the CPU time of the whole process, all its threads
+// (user and system), or -1 when the system does not tell: what a search
+// that runs on several goroutines costs, when nothing else runs.
+func processCPUTime() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return -1
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func threadCPUTime() time.Duration {
 	var ts unix.Timespec
 	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
