@@ -101,9 +101,14 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	u := &unit{card: card, owner: p, entered: true}
 	sq := g.board.at(cell)
 	sq.units = append(sq.units, u)
-	// A card that provides mana does so as it enters, as a site does.
-	if n := g.provisionOf(card).mana; n > 0 && g.inTurn(p) {
+	// A card that provides mana does so as it enters, as a site does
+	// (Finwife, FAQ: "when it enters the realm and at the start of each of
+	// your turns"); one that adds to its site's mana adds it at once too.
+	if n := g.unitMana(cell, u); n > 0 && g.inTurn(p) {
 		g.seats[p].manaTotal += n
+	}
+	if s := sq.site; s != nil && !s.rubble() && g.inTurn(s.controller) && g.siteThreshold(cell, s) {
+		g.seats[s.controller].manaTotal += g.provisionOf(card).siteMana
 	}
 	g.act(p)
 	if w, ok := g.voidWarning(u, cell, "was summoned to"); ok {

@@ -17,9 +17,7 @@ func (g *Game) affinity(p models.Player) models.Thresholds {
 	for i := range g.board {
 		sq := &g.board[i]
 		if g.providesTo(sq.site, p) {
-			if g.siteThreshold(models.CellAt(i), sq.site) {
-				t = t.Add(sq.site.card.Thresholds)
-			}
+			t = t.Add(g.siteAffinity(models.CellAt(i), sq.site))
 		}
 		for _, u := range sq.units {
 			if u.owner == p && !u.avatar {

@@ -42,6 +42,32 @@ type provision struct {
 	nearVoidOnly bool
 	// everyone: "Provides mana and threshold for everyone" (Avalon).
 	everyone bool
+	// opponentMana: what a site also provides its controller's opponent
+	// while its gate is met: "(W) — Provides (2) instead but also provides
+	// (1) for your opponent" (City of Plenty).
+	opponentMana int
+
+	// voidOnly: the mana of a minion or artifact is provided only while it
+	// is in the void: "Provides (3) while in the void" (Ether Core).
+	voidOnly bool
+	// perEnemyAvatar: mana a minion provides for each nearby enemy Avatar:
+	// "Provides (2) for each nearby enemy Avatar" (Finwife; FAQ: "when it
+	// enters the realm and at the start of each of your turns").
+	perEnemyAvatar int
+
+	// What a card standing on a site does to that site:
+	// siteMana and siteThreshold: "This site provides an additional (1) and
+	// (E)(F)(W)(A)" (Shrine of the Dragonlord), for the site's controller.
+	siteMana      int
+	siteThreshold models.Thresholds
+	// siteNoThreshold: "This site doesn't provide threshold" (Granary Rats).
+	siteNoThreshold bool
+	// siteStartMana: "Black Obelisk's site has “At the start of your turn,
+	// lose 2 life and gain ② this turn.”": the site's controller gains it at
+	// the start of their turn (FAQ: "it only matters who controls the site
+	// that Black Obelisk occupies"; on Rubble it "will have no effect"). The
+	// life is lost by a life_loss event, as any other.
+	siteStartMana int
 }
 
 var (
@@ -53,6 +79,20 @@ var (
 	// additionalPattern matches an Avatar's whole sentence "You have an
 	// additional (E)(F)(W)(A)." (Elementalist).
 	additionalPattern = regexp.MustCompile(`(?i)^you have an additional ((?:\([AEFW]\)\s*)+)\.?$`)
+	// opponentPattern matches "… but also provides (1) for your opponent" (City of Plenty).
+	opponentPattern = regexp.MustCompile(`(?i)\bbut also provides (\(\d\)|[①②③④⑤]) for your opponent\b`)
+	// voidOnlyPattern matches "Provides (3) while in the void." (Ether Core).
+	voidOnlyPattern = regexp.MustCompile(`(?i)^provides (\(\d\)|[①②③④⑤]) while in the void\.?$`)
+	// perEnemyAvatarPattern matches "Provides (2) for each nearby enemy Avatar." (Finwife).
+	perEnemyAvatarPattern = regexp.MustCompile(`(?i)^provides (\(\d\)|[①②③④⑤]) for each nearby enemy avatar\.?$`)
+	// siteAdditionalPattern matches "This site provides an additional (1) and
+	// (E)(F)(W)(A)." (Shrine of the Dragonlord).
+	siteAdditionalPattern = regexp.MustCompile(`(?i)^this site provides an additional ((?:\([AEFW1-9]\)|[①②③④⑤]|\s|and)+?)\.?$`)
+	// siteNoThresholdPattern matches "This site doesn't provide threshold." (Granary Rats).
+	siteNoThresholdPattern = regexp.MustCompile(`(?i)^this site (?:doesn['’]t|does not) provide threshold\.?$`)
+	// siteStartPattern matches "Black Obelisk's site has “At the start of
+	// your turn, lose 2 life and gain ② this turn.”".
+	siteStartPattern = regexp.MustCompile(`(?i)\bsite has [“"]at the start of your turn, (?:lose \d+ life and )?gain (\(\d\)|[①②③④⑤]) this turn\.?[”"]\.?$`)
 )
 
 // provisionOf reads what card c provides from its rules text.
@@ -80,21 +120,33 @@ func provisionOf(c *models.Card) provision {
 				m := insteadPattern.FindStringSubmatch(sentence)
 				pr.gatedMana = manaSymbol(m[2] + m[3])
 				pr.gate = thresholdSymbols(m[1])
+				if o := opponentPattern.FindStringSubmatch(sentence); o != nil {
+					pr.opponentMana = manaSymbol(strings.Trim(o[1], "()"))
+				}
 			case c.Type == models.Avatar:
 				if m := additionalPattern.FindStringSubmatch(sentence); m != nil {
 					pr.threshold = pr.threshold.Add(thresholdSymbols(m[1]))
 				}
+			case c.Type != models.Site && voidOnlyPattern.MatchString(sentence):
+				pr.voidOnly = true
+				pr.mana = manaSymbol(strings.Trim(voidOnlyPattern.FindStringSubmatch(sentence)[1], "()"))
+			case c.Type != models.Site && perEnemyAvatarPattern.MatchString(sentence):
+				pr.perEnemyAvatar = manaSymbol(strings.Trim(perEnemyAvatarPattern.FindStringSubmatch(sentence)[1], "()"))
+			case c.Type != models.Site && siteAdditionalPattern.MatchString(sentence):
+				m := siteAdditionalPattern.FindStringSubmatch(sentence)
+				pr.siteThreshold = thresholdSymbols(m[1])
+				pr.siteMana = symbolMana(m[1])
+			case c.Type != models.Site && siteNoThresholdPattern.MatchString(sentence):
+				pr.siteNoThreshold = true
+			case c.Type != models.Site && siteStartPattern.MatchString(sentence):
+				pr.siteStartMana = manaSymbol(strings.Trim(siteStartPattern.FindStringSubmatch(sentence)[1], "()"))
 			case c.Type != models.Site:
 				m := providesPattern.FindStringSubmatch(sentence)
 				if m == nil {
 					continue
 				}
 				pr.threshold = pr.threshold.Add(thresholdSymbols(m[1]))
-				for _, sym := range provideSymbol.FindAllStringSubmatch(m[1], -1) {
-					if s := sym[1] + sym[2]; !strings.Contains("AEFW", s) {
-						pr.mana += manaSymbol(s)
-					}
-				}
+				pr.mana += symbolMana(m[1])
 			}
 		}
 	}
@@ -117,6 +169,17 @@ func thresholdSymbols(text string) models.Thresholds {
 		}
 	}
 	return t
+}
+
+// symbolMana adds up the mana symbols ("(2)", "①") of text.
+func symbolMana(text string) int {
+	n := 0
+	for _, sym := range provideSymbol.FindAllStringSubmatch(text, -1) {
+		if s := sym[1] + sym[2]; !strings.Contains("AEFW", s) {
+			n += manaSymbol(s)
+		}
+	}
+	return n
 }
 
 // manaSymbol reads "1"…"9" or "①"…"⑤".
@@ -162,19 +225,44 @@ func (g *Game) providesTo(s *site, p models.Player) bool {
 
 // siteMana gives the mana the site at cell c provides now: one, none for a
 // site that "Provides no mana" or a back-row site out of its back row, or
-// what it provides instead while its controller meets its ability's threshold.
+// what it provides instead while its controller meets its ability's
+// threshold; plus what a card on it adds ("This site provides an additional
+// (1)", Shrine of the Dragonlord).
 func (g *Game) siteMana(c models.Cell, s *site) int {
 	if !g.siteThreshold(c, s) {
 		return 0
 	}
+	n := 1
 	pr := g.provisionOf(s.card)
 	switch {
 	case pr.noMana:
-		return 0
+		n = 0
 	case pr.gatedMana > 0 && g.affinity(s.controller).Meets(pr.gate):
-		return pr.gatedMana
+		n = pr.gatedMana
 	}
-	return 1
+	for _, u := range g.board.at(c).units {
+		n += g.provisionOf(u.card).siteMana
+	}
+	return n
+}
+
+// siteAffinity gives the threshold the site at cell c adds now: its symbols
+// and what a card on it adds ("This site provides an additional
+// (E)(F)(W)(A)"), or none while a card on it says "This site doesn't provide
+// threshold" (Granary Rats).
+func (g *Game) siteAffinity(c models.Cell, s *site) models.Thresholds {
+	if !g.siteThreshold(c, s) {
+		return models.Thresholds{}
+	}
+	t := s.card.Thresholds
+	for _, u := range g.board.at(c).units {
+		pr := g.provisionOf(u.card)
+		if pr.siteNoThreshold {
+			return models.Thresholds{}
+		}
+		t = t.Add(pr.siteThreshold)
+	}
+	return t
 }
 
 // provisionOf caches provisionOf by card, since it reads rules text.
@@ -199,10 +287,42 @@ func (g *Game) manaProvided(p models.Player) int {
 		if g.providesTo(sq.site, p) {
 			n += g.siteMana(c, sq.site)
 		}
+		if s := sq.site; s != nil && !s.rubble() {
+			// "Provides (2) instead but also provides (1) for your opponent."
+			if pr := g.provisionOf(s.card); pr.opponentMana > 0 && s.controller == p.Opponent() &&
+				g.siteThreshold(c, s) && g.affinity(s.controller).Meets(pr.gate) {
+				n += pr.opponentMana
+			}
+			// "Black Obelisk's site has “At the start of your turn, … gain ②
+			// this turn.”"
+			if s.controller == p {
+				for _, u := range sq.units {
+					n += g.provisionOf(u.card).siteStartMana
+				}
+			}
+		}
 		for _, u := range sq.units {
 			if u.owner == p && !u.avatar {
-				n += g.provisionOf(u.card).mana
+				n += g.unitMana(c, u)
 			}
+		}
+	}
+	return n
+}
+
+// unitMana gives the mana a minion or artifact at cell c provides its
+// controller now: "Provides ①", "Provides (3) while in the void", "Provides
+// (2) for each nearby enemy Avatar" (nearby: its own location and the eight
+// around it, in its region, so never while it is submerged or burrowed).
+func (g *Game) unitMana(c models.Cell, u *unit) int {
+	pr := g.provisionOf(u.card)
+	n := pr.mana
+	if pr.voidOnly && !g.board.void(c) {
+		n = 0
+	}
+	if pr.perEnemyAvatar > 0 && !u.under {
+		if _, ac, ok := g.board.avatarOf(u.owner.Opponent()); ok && abs(ac.Col-c.Col) <= 1 && abs(ac.Row-c.Row) <= 1 {
+			n += pr.perEnemyAvatar
 		}
 	}
 	return n

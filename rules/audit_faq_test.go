@@ -1,0 +1,184 @@
+package rules
+
+import (
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// TestRealProvisions reads what every real card whose text speaks of
+// providing (or of an "additional" threshold) provides, against a table
+// written from the card list. Cards whose provision depends on what the
+// camera cannot see (a choice, an aura's area, "this turn", a cemetery, a
+// Ward) are listed with nothing: they are left to the players.
+func TestRealProvisions(t *testing.T) {
+	cat := realCatalog(t)
+	th := func(air, earth, fire, water int) models.Thresholds {
+		return models.Thresholds{Air: air, Earth: earth, Fire: fire, Water: water}
+	}
+	want := map[string]provision{
+		"Abundance":                {}, // "Each affected site provides one additional mana." (an aura's area)
+		"Algae Bloom":              {}, // "Genesis → Provides (A)(E)(F) this turn."
+		"Älvalinne Dryads":         {mana: 1},
+		"Amethyst Core":            {mana: 1, threshold: th(1, 0, 0, 0)},
+		"Annual Fair":              {}, // "(1) → Gain (A), (E), (F), or (W) this turn."
+		"Aquamarine Core":          {mana: 1, threshold: th(0, 0, 0, 1)},
+		"Atlantean Fate":           {}, // an aura's area
+		"Autumn Bloom":             {},
+		"Avalon":                   {everyone: true},
+		"Beacon":                   {},
+		"Blacksmith Family":        {threshold: th(0, 0, 1, 0)},
+		"Caerleon-Upon-Usk":        {backRowOnly: true},
+		"Castle Servants":          {threshold: th(1, 0, 0, 0)},
+		"City of Glass":            {gatedMana: 2, gate: th(1, 0, 0, 0)},
+		"City of Plenty":           {gatedMana: 2, gate: th(0, 0, 0, 1), opponentMana: 1},
+		"City of Souls":            {gatedMana: 2, gate: th(0, 1, 0, 0)},
+		"City of Traitors":         {gatedMana: 2, gate: th(0, 0, 1, 0)},
+		"Common Cottagers":         {threshold: th(0, 1, 0, 0)},
+		"Desert Bloom":             {},
+		"Drought":                  {}, // an aura's area
+		"Elementalist":             {threshold: th(1, 1, 1, 1)},
+		"Ether Core":               {mana: 3, voidOnly: true},
+		"Ferryman's Coin":          {},
+		"Field Laborers":           {},
+		"Finwife":                  {perEnemyAvatar: 2},
+		"Fisherman's Family":       {threshold: th(0, 0, 0, 1)},
+		"Ghost Town":               {},
+		"Glastonbury Tor":          {backRowOnly: true},
+		"Granary Rats":             {siteNoThreshold: true},
+		"Homecoming":               {},
+		"Joyous Garde":             {backRowOnly: true},
+		"Key to the City":          {mana: 1},
+		"Myrrh's Trophy Room":      {}, // counts an opponent's cemetery
+		"Onyx Core":                {mana: 1, threshold: th(0, 1, 0, 0)},
+		"Pristine Paradise":        {unlessEmpty: true},
+		"Rubble":                   {noMana: true},
+		"Ruby Core":                {mana: 1, threshold: th(0, 0, 1, 0)},
+		"Shrine of the Dragonlord": {siteMana: 1, siteThreshold: th(1, 1, 1, 1)},
+		"Sinterfee":                {}, // a target
+		"Sow the Earth":            {},
+		"Temple of Moloch":         {},
+		"The Colour Out of Space":  {nearVoidOnly: true},
+		"The Empyrean":             {}, // "if you control a nearby Angel or Ward"
+		"Tintagel":                 {backRowOnly: true},
+		"Twilight Bloom":           {},
+		"Valley of Delight":        {}, // "Choose one: (A), (E), (F), (W)": a choice
+		"Wedding Hall":             {noMana: true},
+		"Black Obelisk":            {siteStartMana: 2},
+	}
+	mentions := regexp.MustCompile(`(?i)provide|additional \(|gain \(`)
+	for _, c := range cat.Cards() {
+		w, listed := want[c.Name]
+		if !listed {
+			if mentions.MatchString(c.RulesText) {
+				t.Errorf("%s (%q) speaks of providing but is not in the table", c.Name, c.RulesText)
+			}
+			continue
+		}
+		if got := provisionOf(c); !reflect.DeepEqual(got, w) {
+			t.Errorf("%s (%q):\nprovides %+v\nwant     %+v", c.Name, c.RulesText, got, w)
+		}
+		delete(want, c.Name)
+	}
+	for name := range want {
+		t.Errorf("%s is not in the card list", name)
+	}
+}
+
+// TestRealFAQ plays the cards of the clarifications' card-by-card FAQ, and
+// cards whose own text changes what a site provides or where it goes.
+func TestRealFAQ(t *testing.T) {
+	cat := realCatalog(t)
+	type check func(t *testing.T, st models.GameState)
+	mana := func(p string, avail, total int) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			if got := st.Players[p].Mana; got != (models.ManaState{Available: avail, Total: total}) {
+				t.Errorf("%s mana %d/%d, want %d/%d", p, got.Available, got.Total, avail, total)
+			}
+		}
+	}
+	affinity := func(p string, air, earth, fire, water int) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			want := models.Thresholds{Air: air, Earth: earth, Fire: fire, Water: water}
+			if got := st.Players[p].Affinity; got != want {
+				t.Errorf("%s affinity %v, want %v", p, got, want)
+			}
+		}
+	}
+	// North's Avatar starts at C3, nearby south's C2.
+	nearNorth := `{"type":"game_start","south":{"avatar":"Sorcerer"},"north":{"avatar":"Geomancer","cell":"C3"},"first":"south"}`
+	water4 := realmOf(nearNorth, "Stream", "Pond", "Autumn River", "Stream")
+
+	cases := []struct {
+		name   string
+		rule   string
+		lines  []string
+		want   []string
+		checks []check
+	}{
+		{"Shrine of the Dragonlord adds mana and threshold to its site",
+			"Shrine of the Dragonlord: This site provides an additional (1) and (E)(F)(W)(A).",
+			then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Shrine of the Dragonlord")),
+			[]string{}, []check{mana("south", 1, 3), affinity("south", 1, 1, 1, 3)}},
+		{"Shrine of the Dragonlord's site provides two mana turn after turn",
+			"Shrine of the Dragonlord: This site provides an additional (1) and (E)(F)(W)(A).",
+			then(then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Shrine of the Dragonlord")), nextSouthTurn...),
+			[]string{}, []check{mana("south", 3, 3)}},
+		{"Granary Rats take their site's threshold, not its mana",
+			"Granary Rats: This site doesn't provide threshold.",
+			then(realmOf(realStart, "Arid Desert", "Stream"), summon("south", "C1", "Granary Rats")),
+			[]string{}, []check{mana("south", 1, 2), affinity("south", 0, 0, 0, 1)}},
+		{"Black Obelisk's site gains its controller two mana at the start of their turn",
+			"Black Obelisk: Black Obelisk's site has \"At the start of your turn, lose 2 life and gain (2) this turn.\"",
+			then(then(realmOf(realStart, "Stream", "Pond", "Autumn River"), summon("south", "C1", "Black Obelisk")), nextSouthTurn...),
+			[]string{}, []check{mana("south", 5, 5)}},
+		{"Black Obelisk on Rubble has no effect",
+			"FAQ, Black Obelisk: \"Assuming no one controls the Rubble, Black Obelisk will have no effect.\"",
+			then(then(realmOf(realStart, "Stream", "Pond", "Autumn River"), summon("south", "C1", "Black Obelisk"),
+				`{"type":"site_destroyed","cell":"C1"}`), nextSouthTurn...),
+			[]string{}, []check{mana("south", 2, 2)}},
+		{"Finwife near an enemy Avatar provides two mana as she enters",
+			"FAQ, Finwife: \"Assuming it's near at least one enemy Avatar, when it enters the realm and at the start of each of your turns.\"",
+			then(water4, summon("south", "C2", "Finwife")),
+			[]string{}, []check{mana("south", 4, 6)}},
+		{"Finwife near an enemy Avatar provides two mana at the start of the turn",
+			"FAQ, Finwife: \"… and at the start of each of your turns.\"",
+			then(then(water4, summon("south", "C2", "Finwife")), nextSouthTurn...),
+			[]string{}, []check{mana("south", 6, 6)}},
+		{"Finwife far from the enemy Avatar provides nothing",
+			"Finwife: Provides (2) for each nearby enemy Avatar.",
+			then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Finwife")),
+			[]string{}, []check{mana("south", 0, 2)}},
+		{"City of Plenty also provides one mana for the opponent",
+			"City of Plenty: (W) — Provides (2) instead but also provides (1) for your opponent.",
+			then(realmOf(realStart, "Stream", "City of Plenty"), southEnd, northTurn),
+			[]string{}, []check{mana("north", 1, 1)}},
+		{"City of Plenty without water provides nothing for the opponent",
+			"City of Plenty: (W) — Provides (2) instead but also provides (1) for your opponent.",
+			then(realmOf(realStart, "Arid Desert", "City of Plenty"), southEnd, northTurn),
+			[]string{}, []check{mana("north", 0, 0)}},
+		{"Ether Core provides nothing atop a site",
+			"Ether Core: Provides (3) while in the void.",
+			then(then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Ether Core")), nextSouthTurn...),
+			[]string{}, []check{mana("south", 2, 2)}},
+		{"Ether Core provides three mana in the void",
+			"Ether Core: Provides (3) while in the void.",
+			then(then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Ether Core"), moved("Ether Core", "C1", "C2")), nextSouthTurn...),
+			[]string{}, []check{mana("south", 5, 5)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, all := play(t, cat, tc.lines...)
+			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
+			}
+			for _, c := range tc.checks {
+				c(t, g.State())
+			}
+		})
+	}
+}
