@@ -182,3 +182,26 @@ func TestRealFAQ(t *testing.T) {
 		})
 	}
 }
+
+// TestRealPosternGate: a site that enters under the opponent's control.
+func TestRealPosternGate(t *testing.T) {
+	cat := realCatalog(t)
+	// FAQ, Postern Gate: "Do I get mana for playing Postern Gate? No. The site
+	// comes into play as your opponent's site." "Do I play this adjacent to my
+	// sites, or my opponent's sites? You play it adjacent to your own sites."
+	g, all := play(t, cat, then(realmOf(realStart, "Stream"), played("south", "B1", "Postern Gate"))...)
+	if got := allCodes(all); len(got) != 0 {
+		t.Errorf("warnings %v, want none", got)
+	}
+	st := g.State()
+	if got := st.Realm.Cells["B1"].Site.Controller; got != models.North {
+		t.Errorf("Postern Gate controlled by %v, want north", got)
+	}
+	if got := st.Players["south"].Mana; got != (models.ManaState{Available: 1, Total: 1}) {
+		t.Errorf("south mana %+v, want 1/1 (no mana for Postern Gate)", got)
+	}
+	g, _ = play(t, cat, then(realmOf(realStart, "Stream"), played("south", "B1", "Postern Gate"), southEnd, northTurn)...)
+	if got := g.State().Players["north"].Mana; got != (models.ManaState{Available: 1, Total: 1}) {
+		t.Errorf("north mana %+v, want 1/1 from Postern Gate", got)
+	}
+}

@@ -45,10 +45,19 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 		avatar.tapped, avatar.tapUnused = true, false
 	}
 
-	sq.site = &site{card: card, controller: p}
+	controller := p
+	if entersUnderOpponent(card) {
+		// Postern Gate: "Enters the realm under an opponent's control." FAQ:
+		// "Do I get mana for playing Postern Gate? No. The site comes into
+		// play as your opponent's site. If you play it on their turn …, they
+		// get the mana immediately." It is still played adjacent to your own
+		// sites ("You play it adjacent to your own sites").
+		controller = p.Opponent()
+	}
+	sq.site = &site{card: card, controller: controller}
 	// A site that enters during its controller's turn provides its mana at once.
-	if g.inTurn(p) {
-		g.seats[p].manaTotal += g.siteMana(cell, sq.site)
+	if g.inTurn(controller) {
+		g.seats[controller].manaTotal += g.siteMana(cell, sq.site)
 	}
 	g.act(p)
 	// Units already here stay at their level; a unit that was under Rubble may now be under water.
@@ -141,6 +150,13 @@ func (g *Game) avatarPlacement(p models.Player, cell models.Cell, card *models.C
 		}
 	}
 	return nil, false
+}
+
+// entersUnderOpponent reports whether a site's text says it "Enters the
+// realm under an opponent's control" (Postern Gate).
+func entersUnderOpponent(c *models.Card) bool {
+	text := strings.ToLower(strings.ReplaceAll(c.RulesText, "’", "'"))
+	return strings.Contains(text, "enters the realm under an opponent's control")
 }
 
 // placeRubble puts Rubble on a cell (an effect filled a void, or a site was
