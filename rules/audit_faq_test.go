@@ -109,6 +109,14 @@ func TestRealFAQ(t *testing.T) {
 			}
 		}
 	}
+	water := func(want string) check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			if got := groups(st.Realm.BodiesOfWater); got != want {
+				t.Errorf("bodies of water %s, want %s", got, want)
+			}
+		}
+	}
 	// North's Avatar starts at C3, nearby south's C2.
 	nearNorth := `{"type":"game_start","south":{"avatar":"Sorcerer"},"north":{"avatar":"Geomancer","cell":"C3"},"first":"south"}`
 	water4 := realmOf(nearNorth, "Stream", "Pond", "Autumn River", "Stream")
@@ -161,6 +169,21 @@ func TestRealFAQ(t *testing.T) {
 			"City of Plenty: (W) — Provides (2) instead but also provides (1) for your opponent.",
 			then(realmOf(realStart, "Arid Desert", "City of Plenty"), southEnd, northTurn),
 			[]string{}, []check{mana("north", 0, 0)}},
+		// Flooded sites are water sites. FAQ, Giant Shark: "Tide Naiads move
+		// to a land site … by the time the "On Enter" effect would be
+		// checked, the site is water."
+		{"a Frog may submerge under Mismanaged Mortuary, which is flooded",
+			"Mismanaged Mortuary: Flooded. …",
+			then(realmOf(realStart, "Mismanaged Mortuary"), summon("south", "C1", "Frog"), cellEvent("unit_under", "C1", "Frog")),
+			[]string{}, []check{water("[C1]")}},
+		{"Tide Naiads flood the land site they stand on",
+			"Tide Naiads: This site is flooded. It is a water site.",
+			then(realmOf(realStart, "Stream", "Pond", "Arid Desert"), summon("south", "D1", "Tide Naiads")),
+			[]string{}, []check{water("[B1 C1 D1]")}},
+		{"a Frog may submerge under the land site Tide Naiads flood",
+			"Tide Naiads: This site is flooded. It is a water site.",
+			then(realmOf(realStart, "Stream", "Pond", "Arid Desert"), summon("south", "D1", "Tide Naiads"), summon("south", "D1", "Frog"), cellEvent("unit_under", "D1", "Frog")),
+			[]string{}, nil},
 		{"Ether Core provides nothing atop a site",
 			"Ether Core: Provides (3) while in the void.",
 			then(then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Ether Core")), nextSouthTurn...),

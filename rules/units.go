@@ -219,7 +219,7 @@ func (g *Game) forbiddenUnder(c models.Cell, found func(u *unit, site, region st
 			continue
 		}
 		need, region := models.Burrowing, "underground"
-		if sq.site.water() {
+		if g.water(c) {
 			need, region = models.Submerge, "underwater"
 		}
 		if !hasKeyword(u.card, need) {
@@ -257,10 +257,10 @@ func (g *Game) boundWarnings(c models.Cell, only *unit) []models.Warning {
 			continue
 		}
 		switch {
-		case !sq.site.water() && hasKeyword(u.card, models.Waterbound):
+		case !g.water(c) && hasKeyword(u.card, models.Waterbound):
 			ws = append(ws, warn(UnitWaterbound, u.owner, cellsOf(c),
 				"%s is Waterbound but stands on %s at %s, a land site, where it is disabled (Waterbound).", u.card.Name, sq.site.name(), c))
-		case sq.site.water() && hasKeyword(u.card, models.Landbound):
+		case g.water(c) && hasKeyword(u.card, models.Landbound):
 			ws = append(ws, warn(UnitLandbound, u.owner, cellsOf(c),
 				"%s is Landbound but stands on %s at %s, a water site, where it is disabled (Landbound).", u.card.Name, sq.site.name(), c))
 		}
