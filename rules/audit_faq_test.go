@@ -117,6 +117,14 @@ func TestRealFAQ(t *testing.T) {
 			}
 		}
 	}
+	standing := func() check {
+		return func(t *testing.T, st models.GameState) {
+			t.Helper()
+			if len(st.Standing) != 0 {
+				t.Errorf("standing warnings %v, want none", codes(st.Standing))
+			}
+		}
+	}
 	// North's Avatar starts at C3, nearby south's C2.
 	nearNorth := `{"type":"game_start","south":{"avatar":"Sorcerer"},"north":{"avatar":"Geomancer","cell":"C3"},"first":"south"}`
 	water4 := realmOf(nearNorth, "Stream", "Pond", "Autumn River", "Stream")
@@ -184,6 +192,22 @@ func TestRealFAQ(t *testing.T) {
 			"Tide Naiads: This site is flooded. It is a water site.",
 			then(realmOf(realStart, "Stream", "Pond", "Arid Desert"), summon("south", "D1", "Tide Naiads"), summon("south", "D1", "Frog"), cellEvent("unit_under", "D1", "Frog")),
 			[]string{}, nil},
+		// Planar Gate: "Minions here can traverse the void, gaining Voidwalk
+		// until leaving it." FAQ: "Treat it as: Minions here may move as if
+		// they had Voidwalk. If they do so to enter the void, they gain
+		// Voidwalk until they leave the void."
+		{"a minion steps from Planar Gate into the void and stays there",
+			"FAQ, Planar Gate: \"If they do so to enter the void, they gain Voidwalk until they leave the void.\"",
+			then(then(realmOf(realStart, "Stream", "Planar Gate"), summon("south", "B1", "Frog")), append(nextSouthTurn, moved("Frog", "B1", "A1"))...),
+			[]string{}, []check{standing()}},
+		{"a minion that left the void lost the Voidwalk Planar Gate gave it",
+			"FAQ, Planar Gate: \"… they gain Voidwalk until they leave the void.\"",
+			then(realmOf(realStart, "Stream", "Planar Gate"), summon("south", "B1", "Frog"),
+				southEnd, northTurn, northEnd, southTurn, moved("Frog", "B1", "A1"), // into the void from Planar Gate
+				southEnd, northTurn, northEnd, southTurn, moved("Frog", "A1", "B1"), // out of it: Voidwalk is gone
+				southEnd, northTurn, northEnd, southTurn, moved("Frog", "B1", "C1"),
+				southEnd, northTurn, northEnd, southTurn, moved("Frog", "C1", "C2")), // into the void from Stream
+			[]string{"unit.void"}, nil},
 		{"Ether Core provides nothing atop a site",
 			"Ether Core: Provides (3) while in the void.",
 			then(then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Ether Core")), nextSouthTurn...),

@@ -38,6 +38,10 @@ type unit struct {
 	// tap yet, so a site played next is that tap's ability, in whichever order
 	// the camera saw the two.
 	tapUnused bool
+	// voidwalking: the minion entered the void from a site that lets it
+	// ("Minions here can traverse the void, gaining Voidwalk until leaving
+	// it", Planar Gate) and has Voidwalk until it leaves the void.
+	voidwalking bool
 	// sickWarned: unit.summoning_sick was raised for this unit this turn, so
 	// its tap and its move are one breach, warned once.
 	sickWarned bool
@@ -52,6 +56,10 @@ func (u *unit) minion() bool { return isMinion(u.card) }
 func (u *unit) summoningSick() bool {
 	return u.entered && u.minion() && !hasKeyword(u.card, models.Charge)
 }
+
+// voidwalks reports whether the unit may exist in the void: it has Voidwalk,
+// or has gained it from a Planar Gate.
+func (u *unit) voidwalks() bool { return u.voidwalking || hasKeyword(u.card, models.Voidwalk) }
 
 // square is what one cell of the realm holds.
 type square struct {

@@ -62,7 +62,7 @@ func (g *Game) standing() []models.Warning {
 		sq := g.board.at(c)
 		if sq.site == nil {
 			for _, u := range sq.units {
-				if u.minion() && !hasKeyword(u.card, models.Voidwalk) {
+				if u.minion() && !u.voidwalks() {
 					ws = append(ws, warn(UnitVoid, u.owner, cellsOf(c),
 						"%s is still in the void at %s; a minion without Voidwalk in the void is banished: take it off the table (The Void).",
 						u.card.Name, c))

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -99,6 +100,15 @@ func (g *Game) move(ev models.Event) ([]models.Warning, error) {
 	}
 	g.board.removeUnit(from, u)
 	u.under, u.tapUnused = false, false
+	// Planar Gate, FAQ: "Treat it as: Minions here may move as if they had
+	// Voidwalk. If they do so to enter the void, they gain Voidwalk until
+	// they leave the void."
+	switch {
+	case !g.board.void(to):
+		u.voidwalking = false
+	case g.traversesVoid(from):
+		u.voidwalking = true
+	}
 	if from != to && (u.avatar || u.minion()) {
 		// A unit moves by tapping: for Move and Attack, or to defend or
 		// intercept on the opponent's turn.
@@ -186,12 +196,20 @@ func (g *Game) voidWarning(u *unit, c models.Cell, how string) (models.Warning, 
 	case u.avatar:
 		return warn(UnitVoid, u.owner, cellsOf(c),
 			"The Avatar %s %s the void at %s; Avatars can never enter a region other than the surface (Avatars).", label(u.card), how, c), true
-	case u.minion() && !hasKeyword(u.card, models.Voidwalk):
+	case u.minion() && !u.voidwalks():
 		return warn(UnitVoid, u.owner, cellsOf(c),
 			"%s %s the void at %s without Voidwalk and is banished; a minion in the void is banished unless an ability lets it exist there (The Void).",
 			u.card.Name, how, c), true
 	}
 	return models.Warning{}, false
+}
+
+// traversesVoid reports whether the site at cell c lets the minions there
+// enter the void: "Minions here can traverse the void, gaining Voidwalk until
+// leaving it" (Planar Gate).
+func (g *Game) traversesVoid(c models.Cell) bool {
+	s := g.board.at(c).site
+	return s != nil && !s.rubble() && strings.Contains(strings.ToLower(s.card.RulesText), "minions here can traverse the void")
 }
 
 // subsurfaceWarnings checks every unit under the site of cell c: under a land
