@@ -252,3 +252,63 @@ func TestRealPosternGate(t *testing.T) {
 		t.Errorf("north mana %+v, want 1/1 from Postern Gate", got)
 	}
 }
+
+// versus builds a game in which south plays its sites at C1, B1, D1 (one a
+// turn) while north plays Stream at C4 and then northSite at C3, and starts
+// south's next turn.
+func versus(northSite string, south ...string) []string {
+	cells := []string{"C1", "B1", "D1"}
+	north := []string{"Stream", northSite}
+	lines := []string{realStart}
+	for i, s := range south {
+		lines = append(lines, southTurn, played("south", cells[i], s), southEnd, northTurn)
+		if i < len(north) {
+			lines = append(lines, played("north", []string{"C4", "C3"}[i], north[i]))
+		}
+		lines = append(lines, northEnd)
+	}
+	return append(lines, southTurn)
+}
+
+// TestRealCastAnywhere: cards whose text, or whose site's text, lets a
+// player cast a minion to a site they do not control. Rulebook, Cards: "Some
+// cards will bend or even break the rules in this rulebook, in these cases
+// the card's text takes precedence".
+func TestRealCastAnywhere(t *testing.T) {
+	cat := realCatalog(t)
+	towers := []string{"Dark Tower", "Dark Tower", "Dark Tower"}
+	deserts := []string{"Arid Desert", "Arid Desert", "Arid Desert"}
+	cases := []struct {
+		name  string
+		rule  string
+		lines []string
+		want  []string
+	}{
+		{"Castle Haunt to the opponent's Elite site", "Castle Haunt: May be cast to any Elite or Unique site.",
+			then(versus("Planar Gate", towers...), summon("south", "C3", "Castle Haunt")), []string{}},
+		{"Castle Haunt to the opponent's Ordinary site", "Castle Haunt: May be cast to any Elite or Unique site.",
+			then(versus("Pond", towers...), summon("south", "C3", "Castle Haunt")), []string{"summon.not_own_site"}},
+		{"Saracen Scout to the opponent's site without enemies", "Saracen Scout: May be cast to any site without enemies.",
+			then(versus("Pond", deserts...), summon("south", "C3", "Saracen Scout")), []string{}},
+		{"Saracen Scout to the opponent's site with their Avatar", "Saracen Scout: May be cast to any site without enemies.",
+			then(versus("Pond", deserts...), summon("south", "C4", "Saracen Scout")), []string{"summon.not_own_site"}},
+		{"Lugbog Cat to the opponent's water site", "Lugbog Cat: Can and must be cast to any water site.",
+			then(versus("Pond", "Stream", "Pond", "Stream"), summon("south", "C3", "Lugbog Cat")), []string{}},
+		{"a minion to the opponent's Donnybrook Inn", "Donnybrook Inn: Anyone may cast minions here …",
+			then(versus("Donnybrook Inn", deserts...), summon("south", "C3", "Granary Rats")), []string{}},
+		{"a minion to the opponent's City of Traitors", "City of Traitors: … your opponent can cast minions to this site Stealthed.",
+			then(versus("City of Traitors", deserts...), summon("south", "C3", "Granary Rats")), []string{}},
+		{"a Knight to the opponent's Tournament Grounds", "Tournament Grounds: Anyone may cast Knights, Sirs, or Dames to this site …",
+			then(versus("Tournament Grounds", "Steppe", "Arid Desert", "Arid Desert"), summon("south", "C3", "Penitent Knight")), []string{}},
+		{"another minion to the opponent's Tournament Grounds", "Tournament Grounds: Anyone may cast Knights, Sirs, or Dames to this site …",
+			then(versus("Tournament Grounds", deserts...), summon("south", "C3", "Granary Rats")), []string{"summon.not_own_site"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, all := play(t, cat, tc.lines...)
+			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
+			}
+		})
+	}
+}

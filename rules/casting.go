@@ -89,7 +89,7 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 		ws = append(ws, g.castChecks(p, card, cellsOf(cell), ev.Amount)...)
 		s := g.board.at(cell).site
 		placed := !carried && card.Type != models.Aura // auras and carried artifacts have no site rule
-		if placed && s != nil && (s.rubble() || s.controller != p) {
+		if placed && s != nil && (s.rubble() || s.controller != p) && !g.mayCastTo(card, p, cell) {
 			ws = append(ws, warn(SummonNotOwnSite, p, cellsOf(cell),
 				"%s was cast to %s at %s, which %s does not control; a minion or artifact is cast atop a site you control (Casting Spells).",
 				card.Name, s.label(), cell, p))
@@ -116,6 +116,71 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	}
 	ws = append(ws, g.boundWarnings(cell, u)...)
 	return ws, nil
+}
+
+// mayCastTo reports whether a card's text, or the text of the site at cell,
+// lets player p cast card to a site they do not control ("Some cards will
+// bend or even break the rules in this rulebook, in these cases the card's
+// text takes precedence", Cards):
+//   - Castle Haunt: "May be cast to any Elite or Unique site."
+//   - Saracen Scout: "May be cast to any site without enemies."
+//   - Lugbog Cat: "Can and must be cast to any water site."
+//   - Jack the Ripper: "May be cast to any Mortal, …"
+//   - Donnybrook Inn: "Anyone may cast minions here …"
+//   - City of Traitors: "… your opponent can cast minions to this site Stealthed."
+//   - Tournament Grounds: "Anyone may cast Knights, Sirs, or Dames to this site …"
+func (g *Game) mayCastTo(card *models.Card, p models.Player, cell models.Cell) bool {
+	sq := g.board.at(cell)
+	text := lowerText(card)
+	switch {
+	case strings.Contains(text, "may be cast to any elite or unique site"):
+		return !sq.site.rubble() && (sq.site.card.Rarity == models.Elite || sq.site.card.Rarity == models.Unique)
+	case strings.Contains(text, "may be cast to any site without enemies"):
+		for _, u := range sq.units {
+			if u.owner != p {
+				return false
+			}
+		}
+		return true
+	case strings.Contains(text, "cast to any water site"):
+		return g.water(cell)
+	case strings.Contains(text, "may be cast to any mortal"):
+		for _, u := range sq.units {
+			if isMinion(u.card) && hasSubtype(u.card, "Mortal") {
+				return true
+			}
+		}
+	}
+	if sq.site.rubble() || !isMinion(card) {
+		return false
+	}
+	site := lowerText(sq.site.card)
+	switch {
+	case strings.Contains(site, "anyone may cast minions here"):
+		return true
+	case strings.Contains(site, "your opponent can cast minions to this site"):
+		return p != sq.site.controller
+	case strings.Contains(site, "anyone may cast knights, sirs, or dames to this site"):
+		return isKnightly(card)
+	}
+	return false
+}
+
+// lowerText gives a card's rules text in lower case, with typographic
+// apostrophes made plain.
+func lowerText(c *models.Card) string {
+	return strings.ToLower(strings.ReplaceAll(c.RulesText, "’", "'"))
+}
+
+// isKnightly reports whether a card is a Knight, Sir or Dame by its name
+// ("Black Knight", "Sir Gareth", "Dame …").
+func isKnightly(c *models.Card) bool {
+	for _, w := range strings.Fields(c.Name) {
+		if w == "Knight" || w == "Knights" {
+			return true
+		}
+	}
+	return strings.HasPrefix(c.Name, "Sir ") || strings.HasPrefix(c.Name, "Dame ")
 }
 
 // hasBearerOf reports whether player p has a unit (an Avatar or a minion)
