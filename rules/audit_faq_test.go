@@ -312,3 +312,56 @@ func TestRealCastAnywhere(t *testing.T) {
 		})
 	}
 }
+
+// TestRealMovementText: cards whose text changes how far a unit steps.
+func TestRealMovementText(t *testing.T) {
+	cat := realCatalog(t)
+	// Seven sites: C1, B1, D1, C2, B2, D2 and A1, two steps from C1.
+	wide := func(first string) []string {
+		return realmOf(realStart, first, "Dark Tower", "Dark Tower", "Steppe", "Steppe", "Steppe", "Arid Desert")
+	}
+	cases := []struct {
+		name  string
+		rule  string
+		lines []string
+		want  []string
+	}{
+		{"Felbog Frog Men leap over a site in one step",
+			"Felbog Frog Men: Can leap entirely over adjacent sites in one step. FAQ: \"Is this a 'move as if adjacent' ability? Yes.\"",
+			then(then(realmOf(realStart, "Stream", "Pond", "Autumn River"), summon("south", "B1", "Felbog Frog Men")), append(nextSouthTurn, moved("Felbog Frog Men", "B1", "D1"))...),
+			[]string{}},
+		{"Felbog Frog Men do not leap over the void",
+			"Felbog Frog Men: Can leap entirely over adjacent sites in one step.",
+			then(then(realmOf(realStart, "Stream", "Pond", "Autumn River", "Pond", "Stream", "Pond", "Stream"), summon("south", "A1", "Felbog Frog Men")),
+				append(nextSouthTurn, moved("Felbog Frog Men", "A1", "A3"))...),
+			[]string{"unit.move_range", "unit.void"}},
+		{"an Airborne minion moves freely away from Updraft Ridge",
+			"FAQ, Updraft Ridge: \"Treat it as: Airborne minions atop Updraft Ridge move freely away.\"",
+			then(wide("Updraft Ridge"), summon("south", "C1", "Gyre Hippogriffs"), moved("Gyre Hippogriffs", "C1", "A1")),
+			[]string{}},
+		{"an Airborne minion moves two steps from another site",
+			"By default, units can move one step.",
+			then(wide("Dark Tower"), summon("south", "C1", "Gyre Hippogriffs"), moved("Gyre Hippogriffs", "C1", "A1")),
+			[]string{"unit.move_range"}},
+		{"Polar Bears cross from the bottom edge to the top",
+			"Polar Bears: Can move as if the top and bottom edges of the realm were connected.",
+			then(then(versus("Pond", "Stream", "Pond"), summon("south", "C1", "Polar Bears")), append(nextSouthTurn, moved("Polar Bears", "C1", "C4"))...),
+			[]string{}},
+		{"Phantom Steed steps from Astral Alcazar to a far void",
+			"Astral Alcazar: Units can move between this site and any void as if they were adjacent.",
+			then(then(realmOf(realStart, "Astral Alcazar", "Dark Tower", "Dark Tower"), summon("south", "C1", "Phantom Steed")), append(nextSouthTurn, moved("Phantom Steed", "C1", "E4"))...),
+			[]string{}},
+		{"Phantom Steed runs three steps at most from another site",
+			"some abilities allow units to take additional steps (such as Movement +1)",
+			then(then(realmOf(realStart, "Dark Tower", "Dark Tower", "Dark Tower"), summon("south", "C1", "Phantom Steed")), append(nextSouthTurn, moved("Phantom Steed", "C1", "E4"))...),
+			[]string{"unit.move_range"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, all := play(t, cat, tc.lines...)
+			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
+			}
+		})
+	}
+}

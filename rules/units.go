@@ -290,7 +290,9 @@ func (g *Game) boundWarnings(c models.Cell, only *unit) []models.Warning {
 // step to an adjacent location, plus N with Movement +N; an Airborne unit
 // moving over the surface may step diagonally; an Immobile one takes no steps
 // of its own. Forced movement and teleports are not steps, so the message
-// says so.
+// says so. Cards whose text moves a unit otherwise are followed: Updraft
+// Ridge, Astral Alcazar, Felbog Frog Men, and the connected top and bottom
+// edges of Polar Bears, Polar Explorers and Ruler of Thul.
 func (g *Game) rangeWarning(u *unit, from, to models.Cell) (models.Warning, bool) {
 	if from == to || !(u.avatar || u.minion()) {
 		return models.Warning{}, false // artifacts and auras move only as they are carried or moved
@@ -298,10 +300,31 @@ func (g *Game) rangeWarning(u *unit, from, to models.Cell) (models.Warning, bool
 	if unnamed(u.card) {
 		return models.Warning{}, false // its keywords (Airborne, Movement +N) are unknown
 	}
-	steps := from.Distance(to)
 	airborne := hasKeyword(u.card, models.Airborne) && !u.under && !g.board.void(from)
+	dc, dr := abs(from.Col-to.Col), abs(from.Row-to.Row)
+	if g.wrapsRows(u, from) {
+		dr = min(dr, models.Rows-dr)
+	}
+	steps := dc + dr
 	if airborne {
-		steps = max(abs(from.Col-to.Col), abs(from.Row-to.Row))
+		steps = max(dc, dr)
+	}
+	switch {
+	case airborne && u.minion() && g.siteSays(from, "airborne minions atop", "move freely away"):
+		// Updraft Ridge, FAQ: "Treat it as: Airborne minions atop Updraft
+		// Ridge move freely away." Moving Freely: "they spend no steps when
+		// moving".
+		return models.Warning{}, false
+	case (g.board.void(to) && g.siteSays(from, "between this site and any void as if they were adjacent")) ||
+		(g.board.void(from) && g.siteSays(to, "between this site and any void as if they were adjacent")):
+		steps = 1 // Astral Alcazar
+	case steps == 2 && (dc == 0 || dr == 0) && strings.Contains(lowerText(u.card), "can leap entirely over adjacent sites in one step"):
+		// Felbog Frog Men, FAQ: "Is this a "move as if adjacent" ability?
+		// Yes." "Can they defend from two sites away? Yes (assuming in a
+		// straight line)."
+		if mid := (models.Cell{Col: (from.Col + to.Col) / 2, Row: (from.Row + to.Row) / 2}); !g.board.void(mid) {
+			steps = 1
+		}
 	}
 	if hasKeyword(u.card, models.Immobile) {
 		return warn(UnitMoveRange, u.owner, cellsOf(from, to),
@@ -322,6 +345,49 @@ func (g *Game) rangeWarning(u *unit, from, to models.Cell) (models.Warning, bool
 	return warn(UnitMoveRange, u.owner, cellsOf(from, to),
 		"%s moved %d steps from %s to %s but can take %s, unless an effect moved or teleported it; by default units can move one step (Moving your Units).",
 		u.card.Name, steps, from, to, how), true
+}
+
+// siteSays reports whether the text of the site at cell c holds every one of
+// parts (lower case).
+func (g *Game) siteSays(c models.Cell, parts ...string) bool {
+	s := g.board.at(c).site
+	if s == nil || s.rubble() {
+		return false
+	}
+	text := lowerText(s.card)
+	for _, p := range parts {
+		if !strings.Contains(text, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapsRows reports whether unit u at cell c moves "as if the top and bottom
+// edges of the realm were connected": by its own text (Polar Bears), an
+// allied Polar Explorers at its location ("Allied units here can …"), or an
+// allied Ruler of Thul anywhere ("Allies can …").
+func (g *Game) wrapsRows(u *unit, c models.Cell) bool {
+	const edges = "as if the top and bottom edges of the realm were connected"
+	text := lowerText(u.card)
+	if strings.Contains(text, "can move "+edges) && !strings.Contains(text, "allies can move") && !strings.Contains(text, "units here can move") {
+		return true
+	}
+	for _, cell := range models.AllCells() {
+		for _, v := range g.board.at(cell).units {
+			if v == u || v.owner != u.owner {
+				continue
+			}
+			vt := lowerText(v.card)
+			switch {
+			case strings.Contains(vt, "allies can move "+edges):
+				return true
+			case cell == c && strings.Contains(vt, "allied units here can move "+edges):
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func abs(n int) int {
