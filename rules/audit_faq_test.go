@@ -20,13 +20,13 @@ func TestRealProvisions(t *testing.T) {
 	}
 	want := map[string]provision{
 		"Abundance":                {}, // "Each affected site provides one additional mana." (an aura's area)
-		"Algae Bloom":              {}, // "Genesis → Provides (A)(E)(F) this turn."
+		"Algae Bloom":              {genesisThreshold: th(1, 1, 1, 0)},
 		"Älvalinne Dryads":         {mana: 1},
 		"Amethyst Core":            {mana: 1, threshold: th(1, 0, 0, 0)},
 		"Annual Fair":              {}, // "(1) → Gain (A), (E), (F), or (W) this turn."
 		"Aquamarine Core":          {mana: 1, threshold: th(0, 0, 0, 1)},
 		"Atlantean Fate":           {}, // an aura's area
-		"Autumn Bloom":             {},
+		"Autumn Bloom":             {genesisThreshold: th(1, 0, 1, 1)},
 		"Avalon":                   {everyone: true},
 		"Beacon":                   {},
 		"Blacksmith Family":        {threshold: th(0, 0, 1, 0)},
@@ -37,7 +37,7 @@ func TestRealProvisions(t *testing.T) {
 		"City of Souls":            {gatedMana: 2, gate: th(0, 1, 0, 0)},
 		"City of Traitors":         {gatedMana: 2, gate: th(0, 0, 1, 0)},
 		"Common Cottagers":         {threshold: th(0, 1, 0, 0)},
-		"Desert Bloom":             {},
+		"Desert Bloom":             {genesisThreshold: th(1, 1, 0, 1)},
 		"Drought":                  {}, // an aura's area
 		"Elementalist":             {threshold: th(1, 1, 1, 1)},
 		"Ether Core":               {mana: 3, voidOnly: true},
@@ -45,7 +45,7 @@ func TestRealProvisions(t *testing.T) {
 		"Field Laborers":           {},
 		"Finwife":                  {perEnemyAvatar: 2},
 		"Fisherman's Family":       {threshold: th(0, 0, 0, 1)},
-		"Ghost Town":               {},
+		"Ghost Town":               {genesisMana: 1},
 		"Glastonbury Tor":          {backRowOnly: true},
 		"Granary Rats":             {siteNoThreshold: true},
 		"Homecoming":               {},
@@ -63,12 +63,16 @@ func TestRealProvisions(t *testing.T) {
 		"The Colour Out of Space":  {nearVoidOnly: true},
 		"The Empyrean":             {}, // "if you control a nearby Angel or Ward"
 		"Tintagel":                 {backRowOnly: true},
-		"Twilight Bloom":           {},
+		"Twilight Bloom":           {genesisThreshold: th(0, 1, 1, 1)},
 		"Valley of Delight":        {}, // "Choose one: (A), (E), (F), (W)": a choice
 		"Wedding Hall":             {noMana: true},
+		"Dark Tower":               {genesisMana: 1, genesisOnly: "dark tower"},
+		"Gothic Tower":             {genesisMana: 1, genesisOnly: "gothic tower"},
+		"Lone Tower":               {genesisMana: 1, genesisOnly: "lone tower"},
+		"Occult Ritual":            {}, // "for each allied Spellcaster here"
 		"Black Obelisk":            {siteStartMana: 2},
 	}
-	mentions := regexp.MustCompile(`(?i)provide|additional \(|gain \(`)
+	mentions := regexp.MustCompile(`(?i)provide|additional \(|gain [(①②③④⑤]`)
 	for _, c := range cat.Cards() {
 		w, listed := want[c.Name]
 		if !listed {
@@ -208,6 +212,27 @@ func TestRealFAQ(t *testing.T) {
 				southEnd, northTurn, northEnd, southTurn, moved("Frog", "B1", "C1"),
 				southEnd, northTurn, northEnd, southTurn, moved("Frog", "C1", "C2")), // into the void from Stream
 			[]string{"unit.void"}, nil},
+		// A site's Genesis that provides for the turn it is played.
+		{"Algae Bloom's Genesis provides (A)(E)(F) the turn it is played",
+			"Algae Bloom: Genesis → Provides (A)(E)(F) this turn.",
+			then(realmOf(realStart, "Stream"), played("south", "B1", "Algae Bloom")),
+			[]string{}, []check{affinity("south", 1, 1, 1, 2), mana("south", 2, 2)}},
+		{"Algae Bloom's Genesis threshold is gone the next turn",
+			"Algae Bloom: Genesis → Provides (A)(E)(F) this turn.",
+			then(then(realmOf(realStart, "Stream"), played("south", "B1", "Algae Bloom")), nextSouthTurn...),
+			[]string{}, []check{affinity("south", 0, 0, 0, 2), mana("south", 2, 2)}},
+		{"Ghost Town's Genesis gains one mana",
+			"Ghost Town: Genesis → Gain (1) this turn.",
+			then(realmOf(realStart, "Stream"), played("south", "B1", "Ghost Town")),
+			[]string{}, []check{mana("south", 3, 3)}},
+		{"the only Dark Tower gains one mana",
+			"Dark Tower: Genesis → If this is the only Dark Tower you control, gain ① this turn.",
+			then(realmOf(realStart, "Stream"), played("south", "B1", "Dark Tower")),
+			[]string{}, []check{mana("south", 3, 3)}},
+		{"a second Dark Tower gains nothing",
+			"Dark Tower: Genesis → If this is the only Dark Tower you control, gain ① this turn.",
+			then(realmOf(realStart, "Dark Tower"), played("south", "B1", "Dark Tower")),
+			[]string{}, []check{mana("south", 2, 2)}},
 		{"Ether Core provides nothing atop a site",
 			"Ether Core: Provides (3) while in the void.",
 			then(then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Ether Core")), nextSouthTurn...),

@@ -30,6 +30,9 @@ type seat struct {
 	defeated       bool
 	manaTotal      int // provided this turn
 	manaSpent      int
+	// thresholdThisTurn: what a site's Genesis provided for this turn only
+	// ("Genesis → Provides (A)(E)(F) this turn", Algae Bloom).
+	thresholdThisTurn models.Thresholds
 }
 
 func (s *seat) available() int { return max(0, s.manaTotal-s.manaSpent) }

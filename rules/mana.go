@@ -14,6 +14,7 @@ func (g *Game) affinity(p models.Player) models.Thresholds {
 	if a := g.seats[p].avatar; a != nil {
 		t = t.Add(g.provisionOf(a).threshold)
 	}
+	t = t.Add(g.seats[p].thresholdThisTurn)
 	for i := range g.board {
 		sq := &g.board[i]
 		if g.providesTo(sq.site, p) {

@@ -59,6 +59,7 @@ func (g *Game) playSite(ev models.Event) ([]models.Warning, error) {
 	if g.inTurn(controller) {
 		g.seats[controller].manaTotal += g.siteMana(cell, sq.site)
 	}
+	g.genesis(sq.site)
 	g.act(p)
 	// Units already here stay at their level; a unit that was under Rubble may now be under water.
 	ws = append(ws, g.subsurfaceWarnings(cell)...)

@@ -42,6 +42,14 @@ type provision struct {
 	nearVoidOnly bool
 	// everyone: "Provides mana and threshold for everyone" (Avalon).
 	everyone bool
+	// genesisThreshold and genesisMana: what a site's Genesis gives its
+	// controller the turn it is played: "Genesis → Provides (A)(E)(F) this
+	// turn" (Algae Bloom), "Genesis → Gain (1) this turn" (Ghost Town), and,
+	// when genesisOnly is set, "Genesis → If this is the only Dark Tower you
+	// control, gain ① this turn" (genesisOnly is "dark tower").
+	genesisThreshold models.Thresholds
+	genesisMana      int
+	genesisOnly      string
 	// opponentMana: what a site also provides its controller's opponent
 	// while its gate is met: "(W) — Provides (2) instead but also provides
 	// (1) for your opponent" (City of Plenty).
@@ -79,6 +87,10 @@ var (
 	// additionalPattern matches an Avatar's whole sentence "You have an
 	// additional (E)(F)(W)(A)." (Elementalist).
 	additionalPattern = regexp.MustCompile(`(?i)^you have an additional ((?:\([AEFW]\)\s*)+)\.?$`)
+	// genesisPattern matches a site's "Genesis → Provides (A)(E)(F) this
+	// turn.", "Genesis → Gain (1) this turn." and "Genesis → If this is the
+	// only Dark Tower you control, gain ① this turn."
+	genesisPattern = regexp.MustCompile(`(?i)^genesis\s*(?:→|->)\s*(?:if this is the only (.+?) you control, )?(?:provides|gain) ((?:\([AEFW1-9]\)|[①②③④⑤])+) this turn\.?$`)
 	// opponentPattern matches "… but also provides (1) for your opponent" (City of Plenty).
 	opponentPattern = regexp.MustCompile(`(?i)\bbut also provides (\(\d\)|[①②③④⑤]) for your opponent\b`)
 	// voidOnlyPattern matches "Provides (3) while in the void." (Ether Core).
@@ -116,6 +128,11 @@ func provisionOf(c *models.Card) provision {
 				pr.nearVoidOnly = true
 			case c.Type == models.Site && strings.HasPrefix(lower, "provides mana and threshold for everyone"):
 				pr.everyone = true
+			case c.Type == models.Site && genesisPattern.MatchString(sentence):
+				m := genesisPattern.FindStringSubmatch(sentence)
+				pr.genesisOnly = strings.ToLower(m[1])
+				pr.genesisThreshold = thresholdSymbols(m[2])
+				pr.genesisMana = symbolMana(m[2])
 			case c.Type == models.Site && insteadPattern.MatchString(sentence):
 				m := insteadPattern.FindStringSubmatch(sentence)
 				pr.gatedMana = manaSymbol(m[2] + m[3])
@@ -215,6 +232,33 @@ func (g *Game) siteThreshold(c models.Cell, s *site) bool {
 		return false
 	}
 	return true
+}
+
+// genesis gives a site's controller what its Genesis provides this turn, as
+// the site is played: threshold for the rest of the turn, and mana when it is
+// their turn (only the active player has mana). A Genesis that asks that the
+// site be "the only Dark Tower you control" counts the sites of that name.
+func (g *Game) genesis(s *site) {
+	pr := g.provisionOf(s.card)
+	if pr.genesisThreshold == (models.Thresholds{}) && pr.genesisMana == 0 {
+		return
+	}
+	if pr.genesisOnly != "" {
+		n := 0
+		for _, c := range g.board.sitesOf(s.controller) {
+			if strings.EqualFold(g.board.at(c).site.name(), pr.genesisOnly) {
+				n++
+			}
+		}
+		if n > 1 {
+			return
+		}
+	}
+	seat := &g.seats[s.controller]
+	seat.thresholdThisTurn = seat.thresholdThisTurn.Add(pr.genesisThreshold)
+	if g.inTurn(s.controller) {
+		seat.manaTotal += pr.genesisMana
+	}
 }
 
 // providesTo reports whether site s provides for player p: its controller,

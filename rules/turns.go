@@ -34,6 +34,7 @@ func (g *Game) turnStart(ev models.Event) ([]models.Warning, error) {
 	for _, q := range models.Players {
 		g.seats[q].manaTotal, g.seats[q].manaSpent = 0, 0
 		g.seats[q].immuneThisTurn = false
+		g.seats[q].thresholdThisTurn = models.Thresholds{}
 	}
 	g.seats[p].manaTotal = g.manaProvided(p)
 	return ws, nil
@@ -55,6 +56,7 @@ func (g *Game) endTurn() {
 	for _, q := range models.Players {
 		g.seats[q].manaTotal, g.seats[q].manaSpent = 0, 0
 		g.seats[q].immuneThisTurn = false
+		g.seats[q].thresholdThisTurn = models.Thresholds{}
 	}
 	for i := range g.board {
 		for _, u := range g.board[i].units {
