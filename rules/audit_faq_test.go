@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"reflect"
 	"regexp"
 	"testing"
@@ -386,6 +387,43 @@ func TestRealMovementText(t *testing.T) {
 			_, all := play(t, cat, tc.lines...)
 			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRealCastCosts: texts that change what casting a minion costs or needs.
+func TestRealCastCosts(t *testing.T) {
+	cat := realCatalog(t)
+	lives := func(south, north int) string {
+		return fmt.Sprintf(`{"type":"game_start","south":{"avatar":"Sorcerer","life":%d},"north":{"avatar":"Geomancer","life":%d},"first":"south"}`, south, north)
+	}
+	cases := []struct {
+		name  string
+		rule  string
+		lines []string
+		want  []string
+		avail int
+	}{
+		{"an Ordinary minion costs one less at Hamlet", "Hamlet: Ordinary minions cost (1) less to cast to this site.",
+			then(realmOf(realStart, "Stream", "Hamlet"), summon("south", "B1", "Polar Bears")), []string{}, 1},
+		{"an Ordinary minion costs its price elsewhere", "Hamlet: Ordinary minions cost (1) less to cast to this site.",
+			then(realmOf(realStart, "Stream", "Hamlet"), summon("south", "C1", "Polar Bears")), []string{}, 0},
+		{"Black Knight costs two less to a player with more life", "Black Knight: Costs (2) less to cast if you have more life than each opponent.",
+			then(realmOf(lives(20, 15), "Steppe", "Stream", "Pond"), summon("south", "C1", "Black Knight")), []string{}, 0},
+		{"Black Knight costs five at equal life", "Black Knight: Costs (2) less to cast if you have more life than each opponent.",
+			then(realmOf(lives(20, 20), "Steppe", "Stream", "Pond"), summon("south", "C1", "Black Knight")), []string{"mana.insufficient"}, 0},
+		{"a Knight needs no threshold at Tournament Grounds", "Tournament Grounds: … and may do so for no threshold.",
+			then(realmOf(realStart, "Arid Desert", "Arid Desert", "Tournament Grounds"), summon("south", "D1", "Penitent Knight")), []string{}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, all := play(t, cat, tc.lines...)
+			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
+			}
+			if got := g.State().Players["south"].Mana.Available; got != tc.avail {
+				t.Errorf("south has %d mana left, want %d", got, tc.avail)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tablecam/tablecam/models"
@@ -9,11 +10,12 @@ import (
 
 // castChecks checks a spell's cost against p's mana and its threshold against
 // p's affinity, then pays the cost. x is the X paid for a spell whose cost is
-// X (the card list gives it no cost); it is ignored for the others.
-func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cell, x int) []models.Warning {
+// X (the card list gives it no cost); it is ignored for the others. terms are
+// what the card's or its site's text changes (castTerms).
+func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cell, x int, terms castTerms) []models.Warning {
 	var ws []models.Warning
 	// An unnamed card of p may provide what the affinity lacks: no warning.
-	if need := card.Thresholds; !g.affinity(p).Meets(need) && !g.holdsUnnamed(p) {
+	if need := card.Thresholds; !terms.noThreshold && !g.affinity(p).Meets(need) && !g.holdsUnnamed(p) {
 		have := g.affinity(p)
 		ws = append(ws, warn(ThresholdUnmet, p, cells,
 			"%s needs a threshold of %s but %s's affinity is %s (missing %s); your affinity must meet a spell's threshold to cast it (Elemental Threshold).",
@@ -21,7 +23,7 @@ func (g *Game) castChecks(p models.Player, card *models.Card, cells []models.Cel
 	}
 	if card.Cost == nil && x > 0 {
 		ws = append(ws, g.spend(p, x, cells, fmt.Sprintf("%s was cast with X = %d", card.Name, x))...)
-	} else if cost := card.CostOrZero(); cost > 0 {
+	} else if cost := max(0, card.CostOrZero()-terms.discount); cost > 0 {
 		ws = append(ws, g.spend(p, cost, cells, fmt.Sprintf("%s costs %d mana", card.Name, cost))...)
 	}
 	return ws
@@ -48,7 +50,7 @@ func (g *Game) castSpell(ev models.Event) ([]models.Warning, error) {
 		return nil, fieldErr("card", nil, "%s is a %s, not a spell", card.Name, strings.ToLower(string(card.Type)))
 	}
 	ws := g.inactiveWarning(ev.Player, cells, "cast "+card.Name)
-	ws = append(ws, g.castChecks(ev.Player, card, cells, ev.Amount)...)
+	ws = append(ws, g.castChecks(ev.Player, card, cells, ev.Amount, castTerms{})...)
 	g.act(ev.Player)
 	return ws, nil
 }
@@ -86,7 +88,7 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	carried := carriable(card) && g.hasBearerOf(cell, p)
 	if !card.Token {
 		ws = append(ws, g.inactiveWarning(p, cellsOf(cell), "cast "+card.Name)...)
-		ws = append(ws, g.castChecks(p, card, cellsOf(cell), ev.Amount)...)
+		ws = append(ws, g.castChecks(p, card, cellsOf(cell), ev.Amount, g.castTermsAt(p, card, cell))...)
 		s := g.board.at(cell).site
 		placed := !carried && card.Type != models.Aura // auras and carried artifacts have no site rule
 		if placed && s != nil && (s.rubble() || s.controller != p) && !g.mayCastTo(card, p, cell) {
@@ -116,6 +118,70 @@ func (g *Game) summon(ev models.Event) ([]models.Warning, error) {
 	}
 	ws = append(ws, g.boundWarnings(cell, u)...)
 	return ws, nil
+}
+
+// castTerms is what a text changes in casting a spell: a discount on its
+// cost, or no threshold needed.
+type castTerms struct {
+	discount    int
+	noThreshold bool
+}
+
+var (
+	// rarityDiscount matches "Ordinary minions cost (1) less to cast to this
+	// site." (Hamlet, Town, Major City) and "Unique minions cost (1) less to
+	// cast to nearby sites." (Camelot).
+	rarityDiscount = regexp.MustCompile(`(?i)\b(ordinary|exceptional|elite|unique) minions cost \((\d)\) less to cast to (this site|nearby sites)\b`)
+	// lifeDiscount matches "Costs (2) less to cast if you have more life
+	// than each opponent." (Black Knight; "less life", White Knight).
+	lifeDiscount = regexp.MustCompile(`(?i)\bcosts \((\d)\) less to cast if you have (more|less) life than each opponent\b`)
+)
+
+// castTermsAt gives what the texts of card and of the sites at and around
+// cell change in casting card there (rulebook, Cards: "the card's text takes
+// precedence"):
+//   - Hamlet, Town, Major City: "Ordinary minions cost (1) less to cast to this site."
+//   - Camelot: "Unique minions cost (1) less to cast to nearby sites."
+//   - Donnybrook Inn: "Anyone may cast minions here and they may do so for ① less."
+//   - Dragonlord's Lair: "Dragons cast to this site require no threshold and cost (1) less."
+//   - Tournament Grounds: "Anyone may cast Knights, Sirs, or Dames to this site and may do so for no threshold."
+//   - Black Knight, White Knight: "Costs (2) less to cast if you have more (less) life than each opponent."
+func (g *Game) castTermsAt(p models.Player, card *models.Card, cell models.Cell) castTerms {
+	var t castTerms
+	if !isMinion(card) {
+		return t
+	}
+	if m := lifeDiscount.FindStringSubmatch(card.RulesText); m != nil {
+		mine, theirs := g.seats[p].life, g.seats[p.Opponent()].life
+		if (strings.EqualFold(m[2], "more") && mine > theirs) || (strings.EqualFold(m[2], "less") && mine < theirs) {
+			t.discount += int(m[1][0] - '0')
+		}
+	}
+	for _, c := range models.AllCells() {
+		s := g.board.at(c).site
+		if s == nil || s.rubble() || abs(c.Col-cell.Col) > 1 || abs(c.Row-cell.Row) > 1 {
+			continue
+		}
+		here := c == cell
+		text := lowerText(s.card)
+		if m := rarityDiscount.FindStringSubmatch(text); m != nil && strings.EqualFold(m[1], string(card.Rarity)) &&
+			(here || m[3] == "nearby sites") {
+			t.discount += int(m[2][0] - '0')
+		}
+		if !here {
+			continue
+		}
+		switch {
+		case strings.Contains(text, "anyone may cast minions here and they may do so for ① less"):
+			t.discount++
+		case strings.Contains(text, "dragons cast to this site require no threshold and cost (1) less") && hasSubtype(card, "Dragon"):
+			t.discount++
+			t.noThreshold = true
+		case strings.Contains(text, "knights, sirs, or dames to this site and may do so for no threshold") && isKnightly(card):
+			t.noThreshold = true
+		}
+	}
+	return t
 }
 
 // mayCastTo reports whether a card's text, or the text of the site at cell,
