@@ -20,7 +20,14 @@
 // site's threshold symbols, cards whose text plainly says so provide mana or threshold ("Provides
 // (F)", "Provides no mana", "Only provides mana and threshold while in your back row", "(A) — Provides
 // (2) instead", "unless completely empty", "if not adjacent to the void", "for everyone", an Avatar's "You
-// have an additional (E)(F)(W)(A)"; provides.go). An Avatar whose text plays sites by another rule
+// have an additional (E)(F)(W)(A)", a site's "Genesis → Provides (A)(E)(F) this turn", a card that
+// changes its site: "This site provides an additional (1)", "This site doesn't provide threshold",
+// Black Obelisk, Finwife's "for each nearby enemy Avatar"; provides.go). A flooded site is a water site
+// (Tide Naiads, Mismanaged Mortuary; water.go); Postern Gate enters under the opponent's control; a
+// minion may enter the void from Planar Gate. Texts that let a minion be cast to a site its player does
+// not control, or lower its cost or threshold (Castle Haunt, Donnybrook Inn, Hamlet, Black Knight…), and
+// texts that change a unit's steps (Felbog Frog Men, Updraft Ridge, Astral Alcazar, Polar Bears) are
+// followed (casting.go, units.go). An Avatar whose text plays sites by another rule
 // places them by it: "play the topmost site of your atlas to an adjacent location" (Pathfinder),
 // "Replace an adjacent Rubble with the topmost site of your atlas" (Geomancer; placement.go).
 //
