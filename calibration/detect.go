@@ -200,11 +200,7 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 			// mat's cloth alone (see cloth.go). Or lines blurred wider
 			// than the first sharpening undoes (see resharpen.go): the
 			// last retry. Both run at once; the cloth's realm comes first.
-			var cloth, resharpened struct {
-				h     homography
-				score float64
-				ok    bool
-			}
+			var cloth, resharpened gridTry
 			concurrently(func() {
 				cloth.h, cloth.score, cloth.ok = detectOnClothFrame(frame, g)
 			}, func() {
@@ -324,11 +320,7 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 	// first.
 	var split splitGridsError
 	isSplit, noGrid := errors.As(err, &split), errors.As(err, new(noGridError))
-	var lensed, sharpened struct {
-		h     homography
-		score float64
-		ok    bool
-	}
+	var lensed, sharpened gridTry
 	concurrently(func() {
 		lensed.h, lensed.score, lensed.ok = detectUndistorted(frame, g)
 	}, func() {

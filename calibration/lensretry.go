@@ -43,17 +43,12 @@ const strongLensK = 0.06
 // first realm found in their order. The searches run at once: each takes
 // seconds, and they are made for frames that find no realm otherwise.
 func detectUndistorted(frame gocv.Mat, g models.RealmGeometry) (homography, float64, bool) {
-	type found struct {
-		h     homography
-		score float64
-		ok    bool
-	}
-	tries := make([]found, len(retryLensKs))
+	tries := make([]gridTry, len(retryLensKs))
 	searches := make([]func(), len(retryLensKs))
 	for i, k := range retryLensKs {
 		searches[i] = func() {
 			h, score, ok := detectThroughLens(frame, g, k)
-			tries[i] = found{h, score, ok && bentAsLens(frame, h, g, k)}
+			tries[i] = gridTry{h, score, ok && bentAsLens(frame, h, g, k)}
 		}
 	}
 	concurrently(searches...)
@@ -63,6 +58,14 @@ func detectUndistorted(frame gocv.Mat, g models.RealmGeometry) (homography, floa
 		}
 	}
 	return homography{}, 0, false
+}
+
+// gridTry is what one of the searches that run at once found: a lattice
+// and its score, when ok.
+type gridTry struct {
+	h     homography
+	score float64
+	ok    bool
 }
 
 // concurrently runs each of fs in its own goroutine and waits for all.

@@ -45,18 +45,13 @@ func detectUnsmeared(frame gocv.Mat, g models.RealmGeometry, h homography, score
 	// The first two lengths are searched at once (each search takes
 	// seconds); the third only when one of them found a lattice, as
 	// otherwise no two can agree.
-	type try struct {
-		h     homography
-		score float64
-		ok    bool
-	}
-	search := func(k float64) try {
+	search := func(k float64) gridTry {
 		h, s, err := detectUnsmearedBy(work, m, k, g)
-		return try{h, s, err == nil}
+		return gridTry{h, s, err == nil}
 	}
-	var first [2]try
+	var first [2]gridTry
 	concurrently(func() { first[0] = search(1) }, func() { first[1] = search(1.05) })
-	var found []try
+	var found []gridTry
 	for _, t := range first {
 		if !t.ok {
 			continue
