@@ -96,7 +96,6 @@ func TestRealProvisions(t *testing.T) {
 // cards whose own text changes what a site provides or where it goes.
 func TestRealFAQ(t *testing.T) {
 	cat := realCatalog(t)
-	type check func(t *testing.T, st models.GameState)
 	mana := func(p string, avail, total int) check {
 		return func(t *testing.T, st models.GameState) {
 			t.Helper()
@@ -134,13 +133,7 @@ func TestRealFAQ(t *testing.T) {
 	nearNorth := `{"type":"game_start","south":{"avatar":"Sorcerer"},"north":{"avatar":"Geomancer","cell":"C3"},"first":"south"}`
 	water4 := realmOf(nearNorth, "Stream", "Pond", "Autumn River", "Stream")
 
-	cases := []struct {
-		name   string
-		rule   string
-		lines  []string
-		want   []string
-		checks []check
-	}{
+	cases := []ruleCase{
 		{"Shrine of the Dragonlord adds mana and threshold to its site",
 			"Shrine of the Dragonlord: This site provides an additional (1) and (E)(F)(W)(A).",
 			then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Shrine of the Dragonlord")),
@@ -251,17 +244,7 @@ func TestRealFAQ(t *testing.T) {
 			then(then(realmOf(realStart, "Stream", "Pond"), summon("south", "C1", "Ether Core"), moved("Ether Core", "C1", "C2")), nextSouthTurn...),
 			[]string{}, []check{mana("south", 5, 5)}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			g, all := play(t, cat, tc.lines...)
-			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
-			}
-			for _, c := range tc.checks {
-				c(t, g.State())
-			}
-		})
-	}
+	runRuleCases(t, cat, cases)
 }
 
 // TestRealPosternGate: a site that enters under the opponent's control.

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -35,7 +34,6 @@ func TestRealAvatarsLife(t *testing.T) {
 // rulebook: keywords, Automatons, X costs, tokens and what cards provide.
 func TestRealCardsRules(t *testing.T) {
 	cat := realCatalog(t)
-	type check func(t *testing.T, st models.GameState)
 	mana := func(avail, total int) check {
 		return func(t *testing.T, st models.GameState) {
 			t.Helper()
@@ -58,13 +56,7 @@ func TestRealCardsRules(t *testing.T) {
 	// Sites at C1, B1, D1, C2, B2: 5 mana, 1 earth, 4 fire.
 	fireRealm := realmOf(realStart, "Arid Desert", "Arid Desert", "Red Desert", "Steppe", "Red Desert")
 
-	cases := []struct {
-		name   string
-		rule   string
-		lines  []string
-		want   []string
-		checks []check
-	}{
+	cases := []ruleCase{
 		{"Gyre Hippogriffs (Airborne, Charge) tap and step diagonally the turn they arrive",
 			"Airborne units only get to move diagonally on the surface (clarifications); Charge lifts summoning sickness",
 			then(airRealm, summon("south", "B1", "Gyre Hippogriffs"), cellEvent("card_tapped", "B1", "Gyre Hippogriffs"), moved("Gyre Hippogriffs", "B1", "C2")),
@@ -161,15 +153,5 @@ func TestRealCardsRules(t *testing.T) {
 			then(fireRealm, summon("south", "C1", "Sand Worm"), southEnd, northTurn, northEnd, southTurn, cellEvent("unit_under", "C1", "Sand Worm")),
 			[]string{}, nil},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			g, all := play(t, cat, tc.lines...)
-			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
-			}
-			for _, c := range tc.checks {
-				c(t, g.State())
-			}
-		})
-	}
+	runRuleCases(t, cat, cases)
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -32,7 +31,6 @@ var nextSouthTurn = []string{southEnd, northTurn, northEnd, southTurn}
 // where it says "clarifications", the judges' comprehensive clarifications).
 // Each case quotes the line it checks.
 func TestRulebookAudit(t *testing.T) {
-	type check func(t *testing.T, st models.GameState)
 	player := func(p string, life int, door, defeated bool) check {
 		return func(t *testing.T, st models.GameState) {
 			t.Helper()
@@ -101,13 +99,7 @@ func TestRulebookAudit(t *testing.T) {
 		southTurn, played("south", "C2", "Ember Flat"), moved("Test Wayfinder", "C1", "C2"), southEnd, northTurn, northEnd,
 		southTurn, played("south", "C3", "Ember Flat"), moved("Test Wayfinder", "C2", "C3"), southEnd, northTurn, northEnd, southTurn}
 
-	cases := []struct {
-		name   string
-		rule   string
-		lines  []string
-		want   []string
-		checks []check
-	}{
+	cases := []ruleCase{
 		// Avatars whose text plays sites by another rule. Rulebook, Cards: "Some cards will bend or
 		// even break the rules in this rulebook, in these cases the card's text takes precedence";
 		// Adjacent and Nearby: "Adjacent: Refers to the card's own location, and the squares that it
@@ -367,15 +359,5 @@ func TestRulebookAudit(t *testing.T) {
 			then(realmOf(gameStart, "Ember Flat"), played("south", "C2", "Old Keep")),
 			[]string{}, []check{affinity("south", 0, 0, 1, 0), mana("south", 1, 1)}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			g, all := play(t, testCatalog(), tc.lines...)
-			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
-			}
-			for _, c := range tc.checks {
-				c(t, g.State())
-			}
-		})
-	}
+	runRuleCases(t, testCatalog(), cases)
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -141,4 +142,35 @@ func applyLine(g *Game, line string) ([]models.Warning, error) {
 		return nil, err
 	}
 	return g.Apply(ev)
+}
+
+// check looks at a game's state after a scenario's events.
+type check func(t *testing.T, st models.GameState)
+
+// ruleCase is one scenario of the rule audits: the events played, the
+// rule it checks (quoted from the rulebook, the clarifications or a card),
+// the warning codes wanted over all the events, and checks of the state
+// after the last.
+type ruleCase struct {
+	name   string
+	rule   string
+	lines  []string
+	want   []string
+	checks []check
+}
+
+// runRuleCases plays each case with the catalog cat as a subtest.
+func runRuleCases(t *testing.T, cat *models.Catalog, cases []ruleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g, all := play(t, cat, tc.lines...)
+			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
+			}
+			for _, c := range tc.checks {
+				c(t, g.State())
+			}
+		})
+	}
 }

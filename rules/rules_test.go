@@ -35,7 +35,6 @@ func moved(card, from, to string) string {
 // game_start, the warning codes it must raise (in order), and checks on the
 // final state.
 func TestRules(t *testing.T) {
-	type check func(t *testing.T, st models.GameState)
 	south := func(f func(t *testing.T, p models.PlayerState)) check {
 		return func(t *testing.T, st models.GameState) { t.Helper(); f(t, st.Players["south"]) }
 	}
