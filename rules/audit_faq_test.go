@@ -295,39 +295,27 @@ func TestRealCastAnywhere(t *testing.T) {
 	cat := realCatalog(t)
 	towers := []string{"Dark Tower", "Dark Tower", "Dark Tower"}
 	deserts := []string{"Arid Desert", "Arid Desert", "Arid Desert"}
-	cases := []struct {
-		name  string
-		rule  string
-		lines []string
-		want  []string
-	}{
+	cases := []ruleCase{
 		{"Castle Haunt to the opponent's Elite site", "Castle Haunt: May be cast to any Elite or Unique site.",
-			then(versus("Planar Gate", towers...), summon("south", "C3", "Castle Haunt")), []string{}},
+			then(versus("Planar Gate", towers...), summon("south", "C3", "Castle Haunt")), []string{}, nil},
 		{"Castle Haunt to the opponent's Ordinary site", "Castle Haunt: May be cast to any Elite or Unique site.",
-			then(versus("Pond", towers...), summon("south", "C3", "Castle Haunt")), []string{"summon.not_own_site"}},
+			then(versus("Pond", towers...), summon("south", "C3", "Castle Haunt")), []string{"summon.not_own_site"}, nil},
 		{"Saracen Scout to the opponent's site without enemies", "Saracen Scout: May be cast to any site without enemies.",
-			then(versus("Pond", deserts...), summon("south", "C3", "Saracen Scout")), []string{}},
+			then(versus("Pond", deserts...), summon("south", "C3", "Saracen Scout")), []string{}, nil},
 		{"Saracen Scout to the opponent's site with their Avatar", "Saracen Scout: May be cast to any site without enemies.",
-			then(versus("Pond", deserts...), summon("south", "C4", "Saracen Scout")), []string{"summon.not_own_site"}},
+			then(versus("Pond", deserts...), summon("south", "C4", "Saracen Scout")), []string{"summon.not_own_site"}, nil},
 		{"Lugbog Cat to the opponent's water site", "Lugbog Cat: Can and must be cast to any water site.",
-			then(versus("Pond", "Stream", "Pond", "Stream"), summon("south", "C3", "Lugbog Cat")), []string{}},
+			then(versus("Pond", "Stream", "Pond", "Stream"), summon("south", "C3", "Lugbog Cat")), []string{}, nil},
 		{"a minion to the opponent's Donnybrook Inn", "Donnybrook Inn: Anyone may cast minions here …",
-			then(versus("Donnybrook Inn", deserts...), summon("south", "C3", "Granary Rats")), []string{}},
+			then(versus("Donnybrook Inn", deserts...), summon("south", "C3", "Granary Rats")), []string{}, nil},
 		{"a minion to the opponent's City of Traitors", "City of Traitors: … your opponent can cast minions to this site Stealthed.",
-			then(versus("City of Traitors", deserts...), summon("south", "C3", "Granary Rats")), []string{}},
+			then(versus("City of Traitors", deserts...), summon("south", "C3", "Granary Rats")), []string{}, nil},
 		{"a Knight to the opponent's Tournament Grounds", "Tournament Grounds: Anyone may cast Knights, Sirs, or Dames to this site …",
-			then(versus("Tournament Grounds", "Steppe", "Arid Desert", "Arid Desert"), summon("south", "C3", "Penitent Knight")), []string{}},
+			then(versus("Tournament Grounds", "Steppe", "Arid Desert", "Arid Desert"), summon("south", "C3", "Penitent Knight")), []string{}, nil},
 		{"another minion to the opponent's Tournament Grounds", "Tournament Grounds: Anyone may cast Knights, Sirs, or Dames to this site …",
-			then(versus("Tournament Grounds", deserts...), summon("south", "C3", "Granary Rats")), []string{"summon.not_own_site"}},
+			then(versus("Tournament Grounds", deserts...), summon("south", "C3", "Granary Rats")), []string{"summon.not_own_site"}, nil},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, all := play(t, cat, tc.lines...)
-			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
-			}
-		})
-	}
+	runRuleCases(t, cat, cases)
 }
 
 // TestRealMovementText: cards whose text changes how far a unit steps.
@@ -337,50 +325,38 @@ func TestRealMovementText(t *testing.T) {
 	wide := func(first string) []string {
 		return realmOf(realStart, first, "Dark Tower", "Dark Tower", "Steppe", "Steppe", "Steppe", "Arid Desert")
 	}
-	cases := []struct {
-		name  string
-		rule  string
-		lines []string
-		want  []string
-	}{
+	cases := []ruleCase{
 		{"Felbog Frog Men leap over a site in one step",
 			"Felbog Frog Men: Can leap entirely over adjacent sites in one step. FAQ: \"Is this a 'move as if adjacent' ability? Yes.\"",
 			then(then(realmOf(realStart, "Stream", "Pond", "Autumn River"), summon("south", "B1", "Felbog Frog Men")), append(nextSouthTurn, moved("Felbog Frog Men", "B1", "D1"))...),
-			[]string{}},
+			[]string{}, nil},
 		{"Felbog Frog Men do not leap over the void",
 			"Felbog Frog Men: Can leap entirely over adjacent sites in one step.",
 			then(then(realmOf(realStart, "Stream", "Pond", "Autumn River", "Pond", "Stream", "Pond", "Stream"), summon("south", "A1", "Felbog Frog Men")),
 				append(nextSouthTurn, moved("Felbog Frog Men", "A1", "A3"))...),
-			[]string{"unit.move_range", "unit.void"}},
+			[]string{"unit.move_range", "unit.void"}, nil},
 		{"an Airborne minion moves freely away from Updraft Ridge",
 			"FAQ, Updraft Ridge: \"Treat it as: Airborne minions atop Updraft Ridge move freely away.\"",
 			then(wide("Updraft Ridge"), summon("south", "C1", "Gyre Hippogriffs"), moved("Gyre Hippogriffs", "C1", "A1")),
-			[]string{}},
+			[]string{}, nil},
 		{"an Airborne minion moves two steps from another site",
 			"By default, units can move one step.",
 			then(wide("Dark Tower"), summon("south", "C1", "Gyre Hippogriffs"), moved("Gyre Hippogriffs", "C1", "A1")),
-			[]string{"unit.move_range"}},
+			[]string{"unit.move_range"}, nil},
 		{"Polar Bears cross from the bottom edge to the top",
 			"Polar Bears: Can move as if the top and bottom edges of the realm were connected.",
 			then(then(versus("Pond", "Stream", "Pond"), summon("south", "C1", "Polar Bears")), append(nextSouthTurn, moved("Polar Bears", "C1", "C4"))...),
-			[]string{}},
+			[]string{}, nil},
 		{"Phantom Steed steps from Astral Alcazar to a far void",
 			"Astral Alcazar: Units can move between this site and any void as if they were adjacent.",
 			then(then(realmOf(realStart, "Astral Alcazar", "Dark Tower", "Dark Tower"), summon("south", "C1", "Phantom Steed")), append(nextSouthTurn, moved("Phantom Steed", "C1", "E4"))...),
-			[]string{}},
+			[]string{}, nil},
 		{"Phantom Steed runs three steps at most from another site",
 			"some abilities allow units to take additional steps (such as Movement +1)",
 			then(then(realmOf(realStart, "Dark Tower", "Dark Tower", "Dark Tower"), summon("south", "C1", "Phantom Steed")), append(nextSouthTurn, moved("Phantom Steed", "C1", "E4"))...),
-			[]string{"unit.move_range"}},
+			[]string{"unit.move_range"}, nil},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, all := play(t, cat, tc.lines...)
-			if got := allCodes(all); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("rule %q:\nwarnings %v, want %v", tc.rule, got, tc.want)
-			}
-		})
-	}
+	runRuleCases(t, cat, cases)
 }
 
 // TestRealCastCosts: texts that change what casting a minion costs or needs.
