@@ -189,7 +189,7 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 		alpha, kappa = theta, 0
 	}
 	kappa = math.Max(-kmax, math.Min(kmax, kappa))
-	bins := ps.newAlignBuffers()
+	buf := ps.newAlignBuffers()
 	// The distances the scans try, as fractions of kmax: every 0.05 for
 	// the polish, every 0.1 for the wide scan.
 	kappasBy := func(step float64) []float64 {
@@ -208,13 +208,13 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 	// The scans read a thinned set of samples, the climb all of them.
 	thin := ps.thinned(scanSamples)
 	climb := func(alpha, kappa float64) (float64, float64, float64) {
-		best := ps.alignment(alpha, kappa, bins)
+		best := ps.alignment(alpha, kappa, buf)
 		for _, st := range [][2]float64{{0.1 * deg, 0.02 * kmax}, {0.05 * deg, 0.01 * kmax}} {
 			for iter := 0; iter < 8; iter++ {
 				improved := false
 				for _, mv := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 					a, k := alpha+mv[0]*st[0], math.Max(-kmax, math.Min(kmax, kappa+mv[1]*st[1]))
-					if e := ps.alignment(a, k, bins); e > best {
+					if e := ps.alignment(a, k, buf); e > best {
 						best, alpha, kappa, improved = e, a, k, true
 					}
 				}
@@ -231,9 +231,9 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 		type peak struct{ alpha, kappa, e float64 }
 		var scan []peak
 		a0 := alpha
-		scan = append(scan, peak{alpha, kappa, thin.alignment(alpha, kappa, bins)})
+		scan = append(scan, peak{alpha, kappa, thin.alignment(alpha, kappa, buf)})
 		for d := -3.0; d <= 3+1e-9; d += 0.25 {
-			thin.alignments(a0+d*deg, polishKappas, bins, es)
+			thin.alignments(a0+d*deg, polishKappas, buf, es)
 			for i, k := range polishKappas {
 				scan = append(scan, peak{a0 + d*deg, k, es[i]})
 			}
@@ -270,7 +270,7 @@ func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec
 		// polished too, and wins if it then lines up better.
 		wa, wk, we := alpha, kappa, math.Inf(-1)
 		for d := -wide; d <= wide+1e-9; d++ {
-			thin.alignments(alpha+d*deg, wideKappas, bins, es)
+			thin.alignments(alpha+d*deg, wideKappas, buf, es)
 			for i, k := range wideKappas {
 				if e := es[i]; e > we {
 					we, wa, wk = e, alpha+d*deg, k
