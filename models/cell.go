@@ -80,6 +80,11 @@ func (c Cell) Neighbors() []Cell {
 // Adjacent reports whether c and d share an edge.
 func (c Cell) Adjacent(d Cell) bool { return c.Distance(d) == 1 }
 
+// Nearby reports whether d is c or one of the eight cells around it,
+// diagonals included (the rulebook's Adjacent and Nearby: "the card's own
+// location, and all squares that surround it").
+func (c Cell) Nearby(d Cell) bool { return abs(c.Col-d.Col) <= 1 && abs(c.Row-d.Row) <= 1 }
+
 // Distance is the Manhattan distance between two cells.
 func (c Cell) Distance(d Cell) int { return abs(c.Col-d.Col) + abs(c.Row-d.Row) }
 

@@ -159,7 +159,7 @@ func (g *Game) castTermsAt(p models.Player, card *models.Card, cell models.Cell)
 	}
 	for _, c := range models.AllCells() {
 		s := g.board.at(c).site
-		if s == nil || s.rubble() || abs(c.Col-cell.Col) > 1 || abs(c.Row-cell.Row) > 1 {
+		if s == nil || s.rubble() || !c.Nearby(cell) {
 			continue
 		}
 		here := c == cell

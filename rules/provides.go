@@ -365,7 +365,7 @@ func (g *Game) unitMana(c models.Cell, u *unit) int {
 		n = 0
 	}
 	if pr.perEnemyAvatar > 0 && !u.under {
-		if _, ac, ok := g.board.avatarOf(u.owner.Opponent()); ok && abs(ac.Col-c.Col) <= 1 && abs(ac.Row-c.Row) <= 1 {
+		if _, ac, ok := g.board.avatarOf(u.owner.Opponent()); ok && ac.Nearby(c) {
 			n += pr.perEnemyAvatar
 		}
 	}
