@@ -193,7 +193,7 @@ func deckRulesOf(d *Deck) deckRules {
 		if e.Section != AvatarSection || e.Card.Type != models.Avatar {
 			continue
 		}
-		text := strings.ToLower(strings.ReplaceAll(e.Card.RulesText, "’", "'"))
+		text := lowerText(e.Card)
 		r.avatar = e.Card.Name
 		r.noAtlas = strings.Contains(text, "you have no atlas, but your spellbook may contain sites")
 		r.uniqueAtlas = strings.Contains(text, "your atlas can't contain duplicates")

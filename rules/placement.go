@@ -156,7 +156,7 @@ func (g *Game) avatarPlacement(p models.Player, cell models.Cell, card *models.C
 // entersUnderOpponent reports whether a site's text says it "Enters the
 // realm under an opponent's control" (Postern Gate).
 func entersUnderOpponent(c *models.Card) bool {
-	text := strings.ToLower(strings.ReplaceAll(c.RulesText, "’", "'"))
+	text := lowerText(c)
 	return strings.Contains(text, "enters the realm under an opponent's control")
 }
 
