@@ -583,10 +583,16 @@ func (sc benchScore) print(w io.Writer, game string) {
 
 // recordedGameCatalog is the catalog a recorded game was most likely rendered
 // with (`tablecam synth game` draws the faces of the bundled sample catalog
-// unless told otherwise): the catalog folder beside the game's games folder,
-// else the bundled sample catalog, else "" (openCatalog's own choice).
+// unless told otherwise, and renders them into the game's folder when it
+// finds none): the catalog folder in the game's folder, else the one beside
+// the game's games folder, else the bundled sample catalog, else ""
+// (openCatalog's own choice).
 func recordedGameCatalog(gameDir string) string {
-	if p, err := filepath.Abs(filepath.Join(gameDir, "..", "..", "catalog")); err == nil {
+	for _, c := range []string{filepath.Join(gameDir, "catalog"), filepath.Join(gameDir, "..", "..", "catalog")} {
+		p, err := filepath.Abs(c)
+		if err != nil {
+			continue
+		}
 		if _, err := os.Stat(filepath.Join(p, "cards.json")); err == nil {
 			return p
 		}

@@ -58,7 +58,7 @@ func runBenchVision(ctx context.Context, e env) int {
 	fs.SetOutput(e.stderr)
 	var f benchVisionFlags
 	fs.StringVar(&f.frames, "frames", "", "directory of NNNN.jpg frames with NNNN.json truth (default: the bundled samples/stills)")
-	fs.StringVar(&f.catalog, "catalog", "", "catalog directory with the frames' reference faces (default: the bundled sample catalog)")
+	fs.StringVar(&f.catalog, "catalog", "", "catalog directory with the frames' reference faces (default: a catalog folder in or beside the frames folder, as synth leaves one, else the bundled sample catalog)")
 	fs.StringVar(&f.cache, "cache", "", "directory of the index cache and of rendered bench catalogs (default: the user cache directory)")
 	fs.IntVar(&f.limit, "limit", 0, "read only the first N frames")
 	fs.IntVar(&f.threads, "threads", 1, "OpenCV threads while timing (1: one core, as the targets are stated)")
@@ -88,9 +88,9 @@ func runBenchVision(ctx context.Context, e env) int {
 		f.frames = p
 	}
 	if f.catalog == "" {
-		p, err := samples.Path("catalog")
+		p, err := framesCatalog(f.frames)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "tablecam bench vision: no --catalog given and %v\n", err)
+			fmt.Fprintf(e.stderr, "tablecam bench vision: no --catalog given, none beside %s, and %v\n", f.frames, err)
 			return 2
 		}
 		f.catalog = p
@@ -945,4 +945,17 @@ func facesOf(cat *models.Catalog) map[string]bool {
 		}
 	}
 	return out
+}
+
+// framesCatalog is the catalog a folder of frames was most likely rendered
+// with: a catalog folder inside it (where synth scenes renders the sample
+// catalog when it finds no bundled one) or beside it (samples/stills and
+// samples/catalog), else the bundled sample catalog.
+func framesCatalog(frames string) (string, error) {
+	for _, p := range []string{filepath.Join(frames, "catalog"), filepath.Join(frames, "..", "catalog")} {
+		if _, err := os.Stat(filepath.Join(p, "cards.json")); err == nil {
+			return filepath.Clean(p), nil
+		}
+	}
+	return samples.Path("catalog")
 }

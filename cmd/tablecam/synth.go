@@ -96,9 +96,7 @@ func runSynth(ctx context.Context, e env) int {
 		}
 	case "scenes":
 		var cat *models.Catalog
-		var cleanup func()
-		cat, cleanup, err = synthCatalog(*catalogDir, *seed)
-		defer cleanup()
+		cat, err = synthCatalog(*catalogDir, *out, e.stderr)
 		if err == nil {
 			err = synth.WriteStills(ctx, *out, cat, *seed, *count, synth.StillsOptions{Scene: synth.SceneOptions{Width: width, Height: height, SleeveChance: *sleeves, ObjectChance: *objects, MaxRollDeg: *roll}, Progress: progress("scenes")})
 		}
@@ -107,9 +105,7 @@ func runSynth(ctx context.Context, e env) int {
 		}
 	case "game":
 		var cat *models.Catalog
-		var cleanup func()
-		cat, cleanup, err = synthCatalog(*catalogDir, *seed)
-		defer cleanup()
+		cat, err = synthCatalog(*catalogDir, *out, e.stderr)
 		if err == nil {
 			var t *synth.GameTruth
 			t, err = synth.WriteGame(ctx, *out, cat, *seed, synth.GameOptions{Width: width, Height: height, MaxBytes: gameByteCap(width, height, *turns), Turns: *turns, Frames: *frames, Progress: progress("game frames")})
@@ -174,27 +170,36 @@ func gameByteCap(width, height, turns int) int64 {
 	return int64(c)
 }
 
-// synthCatalog loads the catalog to render with: the user's directory, else
-// the bundled sample catalog, else the sample catalog rendered from seed
-// into a temporary folder (cleanup removes it).
-func synthCatalog(dir string, seed int64) (cat *models.Catalog, cleanup func(), err error) {
-	cleanup = func() {}
+// sampleCatalogSeed is the seed the bundled sample catalog is rendered
+// from (samples/generate.go): rendered again from it, the catalog is the
+// bundled one, face for face.
+const sampleCatalogSeed = 1
+
+// synthCatalog is the catalog scenes and games are rendered with: the one
+// in dir when given, else the bundled sample catalog. Without the samples
+// folder (the binary installed on its own) the sample catalog is rendered
+// afresh into out/catalog and kept there, so that the frames written can be
+// read against the faces they show (--catalog out/catalog; bench vision and
+// bench tracker look there by themselves); a line on stderr says so.
+func synthCatalog(dir, out string, stderr io.Writer) (*models.Catalog, error) {
 	if dir != "" {
-		cat, err = models.LoadCatalog(dir)
-		return cat, cleanup, err
+		return models.LoadCatalog(dir)
 	}
-	if p, err := samples.Path("catalog"); err == nil {
-		if cat, err := models.LoadCatalog(p); err == nil {
-			return cat, cleanup, nil
+	p, err := samples.Path("catalog")
+	if err == nil {
+		cat, err := models.LoadCatalog(p)
+		if err == nil {
+			return cat, nil
 		}
+		fmt.Fprintf(stderr, "bundled sample catalog unreadable: %v\n", err)
 	}
-	tmp, err := os.MkdirTemp("", "tablecam-synth-catalog")
+	own := filepath.Join(out, "catalog")
+	cat, err := synth.RenderCatalog(own, sampleCatalogSeed, synth.CatalogOptions{})
 	if err != nil {
-		return nil, cleanup, err
+		return nil, fmt.Errorf("rendering the sample catalog into %s: %w", own, err)
 	}
-	cleanup = func() { os.RemoveAll(tmp) }
-	cat, err = synth.RenderCatalog(tmp, seed, synth.CatalogOptions{})
-	return cat, cleanup, err
+	fmt.Fprintf(stderr, "no bundled sample catalog found: rendered it into %s (read these frames with --catalog %s)\n", own, own)
+	return cat, nil
 }
 
 func newBar(w io.Writer, total int, desc string) *progressbar.ProgressBar {

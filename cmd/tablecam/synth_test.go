@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 )
 
@@ -85,4 +86,65 @@ func TestGameByteCap(t *testing.T) {
 			t.Errorf("gameByteCap(%d, %d, %d) = %d, want %d", tc.w, tc.h, tc.turns, got, tc.want)
 		}
 	}
+}
+
+// TestSynthWithoutSamples runs synth scenes as an installed binary would,
+// with no samples folder to find: it renders the sample catalog into the
+// output folder, says so, and the bench then reads the scenes against it by
+// itself and names every fully visible card (a catalog rendered from another
+// seed, or thrown away, would leave every card unknown).
+func TestSynthWithoutSamples(t *testing.T) {
+	t.Setenv("TABLECAM_SAMPLES", t.TempDir()) // a folder with no samples in it
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	args := []string{"scenes", "--out", out, "--count", "2", "--quiet"}
+	if code := runSynth(context.Background(), env{args: args, stdout: &stdout, stderr: &stderr}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	own := filepath.Join(out, "catalog")
+	if !strings.Contains(stderr.String(), "rendered it into "+own) {
+		t.Errorf("stderr %q does not say where the catalog went", stderr.String())
+	}
+	cat, err := models.LoadCatalog(own)
+	if err != nil {
+		t.Fatalf("the catalog the scenes were rendered with: %v", err)
+	}
+	bundled, err := models.LoadCatalog(sampleCatalogDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat.Len() != bundled.Len() {
+		t.Errorf("rendered %d cards, the bundled catalog has %d", cat.Len(), bundled.Len())
+	}
+	for _, c := range bundled.Cards() {
+		a, b := readFile(t, filepath.Join(own, "images", c.Slug+".png")), readFile(t, filepath.Join(sampleCatalogDir, "images", c.Slug+".png"))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: the face rendered differs from the bundled one", c.Slug)
+		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code := run(context.Background(), env{
+		args:   []string{"bench", "vision", "--frames", out, "--cache", t.TempDir(), "--no-realm"},
+		stdin:  strings.NewReader(""),
+		stdout: &stdout, stderr: &stderr,
+	})
+	if code != 0 {
+		t.Fatalf("bench vision: exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "catalog "+own) {
+		t.Errorf("bench vision did not read the scenes against %s:\n%s", own, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "identity, fully visible   100.0%") {
+		t.Errorf("fully visible cards not all named:\n%s", stdout.String())
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
