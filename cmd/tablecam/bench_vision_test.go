@@ -196,3 +196,32 @@ func TestScoreNamedOnNoCard(t *testing.T) {
 		t.Errorf("the report lacks the count:\n%s", report.String())
 	}
 }
+
+// TestScoreRecallNotOccluded counts the cards at least half visible of the
+// frames with nothing over the realm on a line of their own: a card missed
+// under a hand counts against the recall of all frames only.
+func TestScoreRecallNotOccluded(t *testing.T) {
+	square := func(x, y float64) models.Quad {
+		return models.Quad{{X: x, Y: y}, {X: x + 60, Y: y}, {X: x + 60, Y: y + 80}, {X: x, Y: y + 80}}
+	}
+	name := func(s string) *string { return &s }
+	cards := []synth.CardTruth{
+		{Name: "Bog Frog", Quad: square(100, 100), VisibleFraction: 1},
+		{Name: "Ember Wisp", Quad: square(400, 100), VisibleFraction: 0.6},
+	}
+	found := models.FrameObservation{Cards: []models.CardObservation{{Name: name("Bog Frog"), Quad: square(101, 100)}}}
+	b := newVisionBench()
+	b.score(found, &synth.SceneTruth{Cards: cards}, "clear.jpg")                // Ember Wisp missed in a clear frame
+	b.score(found, &synth.SceneTruth{Cards: cards, Occluded: true}, "hand.jpg") // and under a hand
+	if got := b.recall50.String(); !strings.Contains(got, "(2/4)") {
+		t.Errorf("recall %s, want 2 of 4", got)
+	}
+	if got := b.recall50Clear.String(); !strings.Contains(got, "(1/2)") {
+		t.Errorf("recall in frames not occluded %s, want 1 of 2", got)
+	}
+	var report bytes.Buffer
+	b.report(&report, benchVisionFlags{})
+	if !strings.Contains(report.String(), "in frames not occluded   50.0% (1/2)") {
+		t.Errorf("the report lacks the line:\n%s", report.String())
+	}
+}
