@@ -191,14 +191,14 @@ func synthCatalog(dir, out string, stderr io.Writer) (*models.Catalog, error) {
 		if err == nil {
 			return cat, nil
 		}
-		fmt.Fprintf(stderr, "bundled sample catalog unreadable: %v\n", err)
+		fmt.Fprintf(stderr, "tablecam synth: the bundled sample catalog is unreadable (%v): rendering the sample catalog\n", err)
 	}
 	own := filepath.Join(out, "catalog")
 	cat, err := synth.RenderCatalog(own, sampleCatalogSeed, synth.CatalogOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("rendering the sample catalog into %s: %w", own, err)
 	}
-	fmt.Fprintf(stderr, "no bundled sample catalog found: rendered it into %s (read these frames with --catalog %s)\n", own, own)
+	fmt.Fprintf(stderr, "tablecam synth: no bundled sample catalog found: rendered it into %s (read these frames with --catalog %s)\n", own, own)
 	return cat, nil
 }
 
