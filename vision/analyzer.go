@@ -87,7 +87,9 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 		return nil, err
 	}
 	keepFreedMemory()
-	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), outlines: newOutlineFinder(), images: newFrameImages()}, nil
+	outlines := newOutlineFinder()
+	outlines.loneSides = fewCornersToken(idx.refs)
+	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), outlines: outlines, images: newFrameImages()}, nil
 }
 
 // Close frees the analyzer's OpenCV objects. Closing it again does nothing.

@@ -99,7 +99,12 @@
 // token (a few millimetres apart: a rim beside a card's edge can make the
 // one off the token the best supported) the others are looked at in turn
 // when the best supported names none. A token-sized panel printed on a found card's face
-// is not a token.
+// is not a token. When the catalog holds a token face with few corners of
+// its own (poster-like art that keypoints cannot name), a lone straight
+// edge about a token's side long (a name band's border, the token's pale
+// rim too faint for the frame's edges) proposes the token on either side
+// of it too, looked for at the second look's thresholds and named also a
+// few millimetres off along either axis.
 // A card whose border shows faintly (a pale card on a pale mat, a frame
 // out of focus) leaves straight edges that no card found explains; on the
 // side of such an edge where no card lies, the edges are looked for again

@@ -133,21 +133,37 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 		take(p)
 	}
 	var centres []models.Point
-	for _, c := range cands {
-		p := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1).Center()
-		if insideAny(p, named) || insideAny(p, taken) {
-			continue
+	propose := func(cands []sideCandidate, most int) {
+		for _, c := range cands {
+			if len(centres) >= most {
+				return
+			}
+			p := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1).Center()
+			if insideAny(p, named) || insideAny(p, taken) {
+				continue
+			}
+			near := false
+			for _, q := range centres {
+				near = near || math.Hypot(q.X-p.X, q.Y-p.Y) < tokenApartMM*v.pxPerMM
+			}
+			if !near {
+				centres = append(centres, p)
+			}
 		}
-		near := false
-		for _, q := range centres {
-			near = near || math.Hypot(q.X-p.X, q.Y-p.Y) < tokenApartMM*v.pxPerMM
+	}
+	propose(cands, tokenMaxCentres)
+	// The places lone sides propose, after those of pairs, are searched
+	// at the faint stage only (below).
+	var loneSquares []image.Rectangle
+	if o.loneSides {
+		before := len(centres)
+		propose(loneSideCandidates(segs, v, shape, found), before+tokenMaxLone)
+		for _, c := range centres[before:] {
+			if sq := tokenSquare(gray, v, c, 0.5*models.TokenLongMM+tokenApartMM); !sq.Empty() {
+				loneSquares = append(loneSquares, sq)
+			}
 		}
-		if !near {
-			centres = append(centres, p)
-		}
-		if len(centres) == tokenMaxCentres {
-			break
-		}
+		centres = centres[:before]
 	}
 	var span image.Rectangle
 	squares := make([]image.Rectangle, 0, len(centres))
@@ -181,14 +197,11 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 	for _, p := range o.cellTokens(gray, v, cellSquares, shape, named, taken, o.low, o.high) {
 		take(p)
 	}
-	if len(centres) == 0 {
-		return out
-	}
+	var faint []image.Rectangle
 	e, err := o.stackEdges(gray, span, squares)
 	if err != nil {
 		return out
 	}
-	var faint []image.Rectangle
 	for i, c := range centres {
 		before := len(out)
 		for _, r := range e.rectanglesAround(squares[i], v, c, []outlineShape{shape}) {
@@ -209,7 +222,116 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 	for _, p := range o.cellTokens(gray, v, faint, shape, named, taken, low, high) {
 		take(p)
 	}
+	// A lone side's token may be found a few millimetres off along it (its
+	// far side fainter than the rim the rectangle settled on): moved by
+	// loneShiftMM each way along each axis, its alternatives, named in turn.
+	for _, p := range o.cellTokens(gray, v, loneSquares, shape, named, taken, low, high) {
+		p.alts = append(p.alts, shiftedQuads(p.quad, loneShiftMM*v.pxPerMM)...)
+		take(p)
+	}
 	return out
+}
+
+// Lone sides. A token whose face is of the mat's tone may show a single
+// straight edge at the frame's thresholds (its name band's border along
+// one of its ends, the rest of its outline a pale rim too faint), so
+// neither a pair of parallel segments nor a corner proposes it. A segment
+// about as long as a token's side (loneSideShare) proposes the two tokens
+// it may be the side of, one either side of it, when the token would lie
+// in a cell, off the grid lines (loneGridMM) and off the outlines of the
+// cards found (loneOutlineMM: their shadows and print), and the cards found
+// cover little of it (loneMaxCovered). Their places are searched at the
+// second look's thresholds only (cellTokens), at most tokenMaxLone a
+// frame. The search runs only for a catalog with a token face of few
+// corners of its own (fewCornersToken): a token of rich art is named by
+// its keypoints wherever it lies.
+const (
+	tokenMaxLone   = 8
+	loneGridMM     = 4.0
+	loneOutlineMM  = 3.0
+	loneMaxCovered = 0.3
+	loneShiftMM    = 8.0
+	// tokenFewCorners: a token face with fewer keypoints than this that
+	// no other face shares has few corners of its own. The sample
+	// catalog's tokens have over 300, poster tokens under 70.
+	tokenFewCorners = 150
+)
+
+// loneSideShare: a segment proposes a token's side of some length when its
+// own length is within this share of it (a rounded corner or a rim
+// shortens it).
+var loneSideShare = [2]float64{0.6, 1.1}
+
+// loneSideCandidates proposes the tokens of shape that each segment alone
+// may be a side of (see Lone sides), the cards found (found) left out.
+func loneSideCandidates(segs []segment, v *view, shape outlineShape, found []placed) []sideCandidate {
+	quads := quadsOfPlaced(found)
+	grid, outlines := gridLines(v), outlineSides(quads)
+	dims := [2]float64{shape.short, shape.long}
+	var out []sideCandidate
+	for _, sg := range segs {
+		if onLine(sg, grid, loneGridMM*v.pxPerMM) || alongSides(sg, outlines, loneOutlineMM*v.pxPerMM) {
+			continue
+		}
+		l, wm := sg.length(), (sg.t0+sg.t1)/2
+		for k, along := range dims {
+			if l < loneSideShare[0]*along || l > loneSideShare[1]*along {
+				continue
+			}
+			across := dims[1-k]
+			for _, c := range []sideCandidate{
+				{alpha: sg.theta, u0: sg.rho, u1: sg.rho + across, w0: wm - along/2, w1: wm + along/2},
+				{alpha: sg.theta, u0: sg.rho - across, u1: sg.rho, w0: wm - along/2, w1: wm + along/2},
+			} {
+				q := rectangleOf(c.alpha, c.u0, c.u1, c.w0, c.w1)
+				if _, in := v.cellAt(q.Center()); in && coveredShare(q, quads) <= loneMaxCovered {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// shiftedQuads gives q moved by d along each of its two axes, either way.
+func shiftedQuads(q models.Quad, d float64) []models.Quad {
+	var out []models.Quad
+	for i := range 2 {
+		ax, ay := q[i+1].X-q[i].X, q[i+1].Y-q[i].Y
+		l := math.Hypot(ax, ay)
+		if l == 0 {
+			continue
+		}
+		ax, ay = ax/l*d, ay/l*d
+		for _, sgn := range []float64{1, -1} {
+			var m models.Quad
+			for k, p := range q {
+				m[k] = models.Point{X: p.X + sgn*ax, Y: p.Y + sgn*ay}
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// fewCornersToken reports whether a token face of the references has few
+// keypoints of its own (tokenFewCorners).
+func fewCornersToken(refs []reference) bool {
+	for i := range refs {
+		if refs[i].Kind != models.KindToken {
+			continue
+		}
+		own := 0
+		for _, g := range refs[i].Generic {
+			if !g {
+				own++
+			}
+		}
+		if own < tokenFewCorners {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenSquare is the square of the top-down image searched around a

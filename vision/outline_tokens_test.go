@@ -100,6 +100,59 @@ func TestTokenTwoSidesShow(t *testing.T) {
 	}
 }
 
+// TestTokenOneSideShows renders a token whose face is of the mat's tone,
+// its rim thin and pale all round (no edge at the frame's thresholds once
+// blurred), with a dark name band
+// across one end (a green poster token on a green mat): at the frame's
+// thresholds only the band's two long edges are straight edges, a band's
+// width apart, so no pair of segments and no corner proposes the token.
+// The band's edge along the token's end is a lone side of a token's short
+// side: it proposes the token on either side of it, and the search at the
+// second look's thresholds there finds the token once, at its size. The
+// search without lone sides (a catalog whose tokens have rich art) finds
+// nothing there.
+func TestTokenOneSideShows(t *testing.T) {
+	v := sidesTestView(t)
+	px := v.pxPerMM
+	for _, deg := range []float64{0, 7, -14} {
+		gray := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), v.size.Y, v.size.X, gocv.MatTypeCV8UC1)
+		cx, cy := float64(v.size.X)*0.5, float64(v.size.Y)*0.5
+		w, h := models.TokenShortMM*px, models.TokenLongMM*px
+		// The rim, 1 mm wide and pale (thin, so that blurred it is no
+		// strong edge); the face inside it of the mat's tone; the name
+		// band, 9 mm, at the top.
+		fillTone(&gray, cardRect(cx, cy, w, h, deg), 140)
+		fillTone(&gray, cardRect(cx, cy, w-2*px, h-2*px, deg), 104)
+		a := deg * math.Pi / 180
+		off := h/2 - px - 4.5*px
+		fillTone(&gray, cardRect(cx+off*math.Sin(a), cy-off*math.Cos(a), w-2*px, 9*px, deg), 30)
+		gocv.GaussianBlur(gray, &gray, image.Pt(5, 5), 0, 0, gocv.BorderReplicate)
+		_, none := searchTokensLone(t, gray, v, cx, cy, false)
+		for _, s := range none {
+			if c := s.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6*px {
+				t.Errorf("turned %v°: without lone sides a token was found at %.0f,%.0f: the test does not test them", deg, c.X, c.Y)
+			}
+		}
+		_, tokens := searchTokensLone(t, gray, v, cx, cy, true)
+		gray.Close()
+		checkOneToken(t, deg, tokens, cx, cy, w, h)
+	}
+}
+
+// TestFewCornersToken: the sample catalog's tokens have rich art, the
+// poster catalog's hardly any corners: only the poster catalog's analyzer
+// looks for tokens by lone sides.
+func TestFewCornersToken(t *testing.T) {
+	sample := newTestAnalyzer(t, devCatalog(t))
+	if sample.outlines.loneSides {
+		t.Error("the sample catalog's analyzer looks for tokens by lone sides")
+	}
+	poster, _ := posterAnalyzer(t)
+	if !poster.outlines.loneSides {
+		t.Error("the poster catalog's analyzer does not look for tokens by lone sides")
+	}
+}
+
 // fillTone fills the polygon pts of a grey image with tone.
 func fillTone(gray *gocv.Mat, pts []image.Point, tone uint8) {
 	pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
@@ -114,8 +167,16 @@ func fillTone(gray *gocv.Mat, pts []image.Point, tone uint8) {
 // closed outline: the test means its outline not to close.
 func searchTokens(t *testing.T, gray gocv.Mat, v *view, cx, cy float64) (sided, tokens []stackedCard) {
 	t.Helper()
+	return searchTokensLone(t, gray, v, cx, cy, false)
+}
+
+// searchTokensLone is searchTokens, the places lone sides propose searched
+// too when lone is set (outlineFinder.loneSides).
+func searchTokensLone(t *testing.T, gray gocv.Mat, v *view, cx, cy float64, lone bool) (sided, tokens []stackedCard) {
+	t.Helper()
 	o := newOutlineFinder()
 	defer o.close()
+	o.loneSides = lone
 	closed, found, sided := sideSearchWith(t, o, gray, v)
 	for _, u := range closed {
 		if c := u.quad.Center(); math.Hypot(c.X-cx, c.Y-cy) <= 6 {

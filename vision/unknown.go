@@ -48,6 +48,10 @@ type outlineFinder struct {
 	// plainSideCounts, set by tests, has the stacked-card search count
 	// each side's edge pixels point by point (see newSquareMemo).
 	plainSideCounts bool
+	// loneSides has the token search look around the places a lone
+	// straight edge proposes too (see Lone sides in outline_tokens.go):
+	// set when the catalog holds a token face with few corners of its own.
+	loneSides bool
 }
 
 func newOutlineFinder() *outlineFinder {
