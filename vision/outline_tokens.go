@@ -236,7 +236,7 @@ func (o *outlineFinder) findStackedTokens(gray gocv.Mat, v *view, found []placed
 // straight edge at the frame's thresholds (its name band's border along
 // one of its ends, the rest of its outline a pale rim too faint), so
 // neither a pair of parallel segments nor a corner proposes it. A segment
-// about as long as a token's side (loneSideShare) proposes the two tokens
+// about as long as a token's side (loneSideMinShare) proposes the two tokens
 // it may be the side of, one either side of it, when the token would lie
 // in a cell, off the grid lines (loneGridMM) and off the outlines of the
 // cards found (loneOutlineMM: their shadows and print), and the cards found
@@ -257,10 +257,13 @@ const (
 	tokenFewCorners = 150
 )
 
-// loneSideShare: a segment proposes a token's side of some length when its
-// own length is within this share of it (a rounded corner or a rim
+// A segment proposes a token's side of some length when its own length is
+// loneSideMinShare to loneSideMaxShare of it (a rounded corner or a rim
 // shortens it).
-var loneSideShare = [2]float64{0.6, 1.1}
+const (
+	loneSideMinShare = 0.6
+	loneSideMaxShare = 1.1
+)
 
 // loneSideCandidates proposes the tokens of shape that each segment alone
 // may be a side of (see Lone sides), the cards found (found) left out.
@@ -275,7 +278,7 @@ func loneSideCandidates(segs []segment, v *view, shape outlineShape, found []pla
 		}
 		l, wm := sg.length(), (sg.t0+sg.t1)/2
 		for k, along := range dims {
-			if l < loneSideShare[0]*along || l > loneSideShare[1]*along {
+			if l < loneSideMinShare*along || l > loneSideMaxShare*along {
 				continue
 			}
 			across := dims[1-k]
