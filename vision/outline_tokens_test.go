@@ -102,10 +102,10 @@ func TestTokenTwoSidesShow(t *testing.T) {
 
 // TestTokenOneSideShows renders a token whose face is of the mat's tone,
 // its rim thin and pale all round (no edge at the frame's thresholds once
-// blurred), with a dark name band
-// across one end (a green poster token on a green mat): at the frame's
-// thresholds only the band's two long edges are straight edges, a band's
-// width apart, so no pair of segments and no corner proposes the token.
+// blurred), with a dark name band across one end (a green poster token on
+// a green mat): at the frame's thresholds only the band's two long edges
+// are straight edges, a band's width apart, so no pair of segments and no
+// corner proposes the token.
 // The band's edge along the token's end is a lone side of a token's short
 // side: it proposes the token on either side of it, and the search at the
 // second look's thresholds there finds the token once, at its size. The
