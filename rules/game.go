@@ -37,6 +37,14 @@ type seat struct {
 
 func (s *seat) available() int { return max(0, s.manaTotal-s.manaSpent) }
 
+// clearTurn forgets what held for the turn only, as a turn starts or ends:
+// the mana provided and spent, immunity, and a Genesis's threshold.
+func (s *seat) clearTurn() {
+	s.manaTotal, s.manaSpent = 0, 0
+	s.immuneThisTurn = false
+	s.thresholdThisTurn = models.Thresholds{}
+}
+
 // Game is a game of Sorcery: Contested Realm as seen on the table. Events go in
 // through Apply, which checks them against the rules, updates the board and
 // returns the warnings they raise; State gives the derived game state.

@@ -32,9 +32,7 @@ func (g *Game) turnStart(ev models.Event) ([]models.Warning, error) {
 		}
 	}
 	for _, q := range models.Players {
-		g.seats[q].manaTotal, g.seats[q].manaSpent = 0, 0
-		g.seats[q].immuneThisTurn = false
-		g.seats[q].thresholdThisTurn = models.Thresholds{}
+		g.seats[q].clearTurn()
 	}
 	g.seats[p].manaTotal = g.manaProvided(p)
 	return ws, nil
@@ -54,9 +52,7 @@ func (g *Game) turnEnd(ev models.Event) ([]models.Warning, error) {
 // endTurn is the end phase of the active player's turn.
 func (g *Game) endTurn() {
 	for _, q := range models.Players {
-		g.seats[q].manaTotal, g.seats[q].manaSpent = 0, 0
-		g.seats[q].immuneThisTurn = false
-		g.seats[q].thresholdThisTurn = models.Thresholds{}
+		g.seats[q].clearTurn()
 	}
 	for i := range g.board {
 		for _, u := range g.board[i].units {
