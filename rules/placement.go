@@ -135,7 +135,7 @@ func (g *Game) avatarPlacement(p models.Player, cell models.Cell, card *models.C
 	if !found {
 		return nil, false
 	}
-	text := strings.ToLower(avatar.card.RulesText)
+	text := lowerText(avatar.card)
 	next := cell.Distance(avatarCell) <= 1
 	switch {
 	case strings.Contains(text, playsNextToAvatar):

@@ -208,8 +208,7 @@ func (g *Game) voidWarning(u *unit, c models.Cell, how string) (models.Warning, 
 // enter the void: "Minions here can traverse the void, gaining Voidwalk until
 // leaving it" (Planar Gate).
 func (g *Game) traversesVoid(c models.Cell) bool {
-	s := g.board.at(c).site
-	return s != nil && !s.rubble() && strings.Contains(strings.ToLower(s.card.RulesText), "minions here can traverse the void")
+	return g.siteSays(c, "minions here can traverse the void")
 }
 
 // subsurfaceWarnings checks every unit under the site of cell c: under a land
