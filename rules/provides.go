@@ -138,7 +138,7 @@ func provisionOf(c *models.Card) provision {
 				pr.gatedMana = manaSymbol(m[2] + m[3])
 				pr.gate = thresholdSymbols(m[1])
 				if o := opponentPattern.FindStringSubmatch(sentence); o != nil {
-					pr.opponentMana = manaSymbol(strings.Trim(o[1], "()"))
+					pr.opponentMana = bracketedMana(o[1])
 				}
 			case c.Type == models.Avatar:
 				if m := additionalPattern.FindStringSubmatch(sentence); m != nil {
@@ -146,9 +146,9 @@ func provisionOf(c *models.Card) provision {
 				}
 			case c.Type != models.Site && voidOnlyPattern.MatchString(sentence):
 				pr.voidOnly = true
-				pr.mana = manaSymbol(strings.Trim(voidOnlyPattern.FindStringSubmatch(sentence)[1], "()"))
+				pr.mana = bracketedMana(voidOnlyPattern.FindStringSubmatch(sentence)[1])
 			case c.Type != models.Site && perEnemyAvatarPattern.MatchString(sentence):
-				pr.perEnemyAvatar = manaSymbol(strings.Trim(perEnemyAvatarPattern.FindStringSubmatch(sentence)[1], "()"))
+				pr.perEnemyAvatar = bracketedMana(perEnemyAvatarPattern.FindStringSubmatch(sentence)[1])
 			case c.Type != models.Site && siteAdditionalPattern.MatchString(sentence):
 				m := siteAdditionalPattern.FindStringSubmatch(sentence)
 				pr.siteThreshold = thresholdSymbols(m[1])
@@ -156,7 +156,7 @@ func provisionOf(c *models.Card) provision {
 			case c.Type != models.Site && siteNoThresholdPattern.MatchString(sentence):
 				pr.siteNoThreshold = true
 			case c.Type != models.Site && siteStartPattern.MatchString(sentence):
-				pr.siteStartMana = manaSymbol(strings.Trim(siteStartPattern.FindStringSubmatch(sentence)[1], "()"))
+				pr.siteStartMana = bracketedMana(siteStartPattern.FindStringSubmatch(sentence)[1])
 			case c.Type != models.Site:
 				m := providesPattern.FindStringSubmatch(sentence)
 				if m == nil {
@@ -198,6 +198,10 @@ func symbolMana(text string) int {
 	}
 	return n
 }
+
+// bracketedMana reads one mana symbol as the patterns capture it: "(2)" or
+// "②".
+func bracketedMana(sym string) int { return manaSymbol(strings.Trim(sym, "()")) }
 
 // manaSymbol reads "1"…"9" or "①"…"⑤".
 func manaSymbol(s string) int {
