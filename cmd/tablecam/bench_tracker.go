@@ -588,12 +588,8 @@ func (sc benchScore) print(w io.Writer, game string) {
 // the game's games folder, else the bundled sample catalog, else ""
 // (openCatalog's own choice).
 func recordedGameCatalog(gameDir string) string {
-	for _, c := range []string{filepath.Join(gameDir, "catalog"), filepath.Join(gameDir, "..", "..", "catalog")} {
-		p, err := filepath.Abs(c)
-		if err != nil {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(p, "cards.json")); err == nil {
+	if dir, err := filepath.Abs(gameDir); err == nil {
+		if p, ok := catalogDirIn(filepath.Join(dir, "catalog"), filepath.Join(dir, "..", "..", "catalog")); ok {
 			return p
 		}
 	}

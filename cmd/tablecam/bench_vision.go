@@ -957,10 +957,8 @@ func facesOf(cat *models.Catalog) map[string]bool {
 // catalog when it finds no bundled one) or beside it (samples/stills and
 // samples/catalog), else the bundled sample catalog.
 func framesCatalog(frames string) (string, error) {
-	for _, p := range []string{filepath.Join(frames, "catalog"), filepath.Join(frames, "..", "catalog")} {
-		if _, err := os.Stat(filepath.Join(p, "cards.json")); err == nil {
-			return filepath.Clean(p), nil
-		}
+	if p, ok := catalogDirIn(filepath.Join(frames, "catalog"), filepath.Join(frames, "..", "catalog")); ok {
+		return p, nil
 	}
 	return samples.Path("catalog")
 }

@@ -224,3 +224,14 @@ func writeFileAtomically(path string, data []byte) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// catalogDirIn gives the first of dirs that is a catalog folder (it holds
+// cards.json).
+func catalogDirIn(dirs ...string) (string, bool) {
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "cards.json")); err == nil {
+			return filepath.Clean(d), true
+		}
+	}
+	return "", false
+}
