@@ -223,8 +223,10 @@ __attribute__((target("avx2"))) void grayRowAVX2(const cv::Mat &src, const doubl
 // loads, and each pixel's four neighbours are picked out of them with a byte
 // permute (VBMI) per pair of rows: four rows for most groups; five, zeros outside the
 // frame, for groups at the frame's edge and those whose rows slope more
-// (so that these take the same way). Groups whose window is larger take
-// the one-pixel path; groups wholly outside the frame are black.
+// (so that these take the same way). Groups whose window is larger (a
+// frame turned far from the view's rows) take a load per pixel and row
+// when all sixteen lie inside the frame, else the one-pixel path; groups
+// wholly outside the frame are black.
 
 // RowLanes16 is a RowMap sixteen pixels at a time: positions gives, for
 // the pixels x..x+15, w and their source positions, with the one-pixel
@@ -284,6 +286,20 @@ __attribute__((target("avx512f,avx512bw"))) inline __m512i windowRow(const cv::M
     const int from = std::max(0, -x), to = std::min(64, src.cols - x);
     const __mmask64 in = (to >= 64 ? ~0ULL : (1ULL << to) - 1) & ~((1ULL << from) - 1);
     return _mm512_maskz_loadu_epi8(in, (const void *)p);
+}
+
+// pairs16 reads sixteen 16-bit words (a pixel and its right neighbour) at
+// byte offsets from base, a plain load each (see loads).
+__attribute__((target("avx512f"))) inline __m512i pairs16(const uchar *base, __m512i offsets) {
+    alignas(64) int off[16];
+    _mm512_store_si512((void *)off, offsets);
+    alignas(64) int w[16];
+    for (int i = 0; i < 16; i++) {
+        unsigned short v;
+        std::memcpy(&v, base + off[i], 2);
+        w[i] = v;
+    }
+    return _mm512_load_si512((const void *)w);
 }
 
 // endsMin is the lesser of lanes 0 and 15: along a row of the top-down
@@ -359,15 +375,25 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void grayRowVBMI
             // the lit lanes' least row and column.
             x0 = _mm512_mask_reduce_min_epi32(lit, ix), y0 = _mm512_mask_reduce_min_epi32(lit, iy);
             dx = _mm512_sub_epi32(ix, _mm512_set1_epi32(x0)), dy = _mm512_sub_epi32(iy, _mm512_set1_epi32(y0));
-            if ((_mm512_mask_cmpgt_epu32_mask(lit, dx, widest) | _mm512_mask_cmpgt_epu32_mask(lit, dy, highest)) != 0) {
+            if ((_mm512_mask_cmpgt_epu32_mask(lit, dx, widest) | _mm512_mask_cmpgt_epu32_mask(lit, dy, highest)) == 0) {
+                __m512i win[windowRows];
+#pragma GCC unroll 5
+                for (int k = 0; k < windowRows; k++)
+                    win[k] = windowRow(src, x0, y0 + k);
+                neighbours16<windowRows - 1>(win, dx, dy, p00, p01, p10, p11);
+            } else if (lit == 0xffff && inside == 0xffff) {
+                // A frame turned far from the view's rows: the sixteen
+                // pixels lie on more rows than a window holds, each with
+                // its neighbours inside src: a load per pixel and row.
+                const __m512i off = _mm512_add_epi32(_mm512_mullo_epi32(iy, _mm512_set1_epi32((int)src.step)), ix);
+                const __m512i upper = pairs16(src.data, off), lower = pairs16(src.data + src.step, off);
+                const __m512i byte = _mm512_set1_epi32(0xff);
+                p00 = _mm512_cvtepi32_ps(_mm512_and_si512(upper, byte)), p01 = _mm512_cvtepi32_ps(_mm512_srli_epi32(upper, 8));
+                p10 = _mm512_cvtepi32_ps(_mm512_and_si512(lower, byte)), p11 = _mm512_cvtepi32_ps(_mm512_srli_epi32(lower, 8));
+            } else {
                 grayRow(src, m, row, x, x + 16, out);
                 continue;
             }
-            __m512i win[windowRows];
-#pragma GCC unroll 5
-            for (int k = 0; k < windowRows; k++)
-                win[k] = windowRow(src, x0, y0 + k);
-            neighbours16<windowRows - 1>(win, dx, dy, p00, p01, p10, p11);
         }
         const __m512 top = _mm512_add_round_ps(p00, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p01, p00, rn), rn), rn);
         const __m512 bottom = _mm512_add_round_ps(p10, _mm512_mul_round_ps(ax, _mm512_sub_round_ps(p11, p10, rn), rn), rn);

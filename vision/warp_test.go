@@ -74,7 +74,7 @@ func TestWarpMatchesOpenCV(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		views := map[string]*view{"full": v, "half": v.scaled(0.5), "tilted": tiltedView(v), "turned": turnedView(v.scaled(0.5))}
+		views := map[string]*view{"full": v, "half": v.scaled(0.5), "tilted": tiltedView(v), "turned": turnedView(v.scaled(0.5)), "turned full": turnedView(v)}
 		images := map[string]gocv.Mat{"grey": gray, "colour": frame, "BGRA": bgra}
 		for vn, view := range views {
 			for in, img := range images {
@@ -208,7 +208,8 @@ func TestWarpSmallSource(t *testing.T) {
 
 // BenchmarkWarp compares the own warp with OpenCV's on a bundled still: the
 // grey frame at full resolution and the colour frame at half, as a frame
-// read in full warps them.
+// read in full warps them, through the still's view and through it turned
+// 70° (a camera turned round the mat).
 func BenchmarkWarp(b *testing.B) {
 	frame, cal, _ := benchStill(b)
 	v, err := newView(cal.Corners, cal.Geometry, frame.Cols(), frame.Rows(), Options{})
@@ -223,7 +224,7 @@ func BenchmarkWarp(b *testing.B) {
 		name string
 		img  gocv.Mat
 		view *view
-	}{{"grey full", gray, v}, {"colour half", frame, v.scaled(0.5)}} {
+	}{{"grey full", gray, v}, {"colour half", frame, v.scaled(0.5)}, {"grey full turned", gray, turnedView(v)}, {"colour half turned", frame, turnedView(v.scaled(0.5))}} {
 		b.Run("own "+c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if err := c.view.warpInto(c.img, &out); err != nil {
