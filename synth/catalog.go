@@ -83,18 +83,21 @@ func RenderCatalog(dir string, seed int64, opts CatalogOptions) (*models.Catalog
 				card, spec := cards[i], sampleCards[i]
 				pal := makePalette(spec.paletteKey, seed)
 				var face *image.RGBA
-				if opts.Style == StylePoster {
-					face = renderPosterFace(card, pal, seed^int64(hashString(card.Name)), fonts)
-				} else {
-					face = renderFace(card, pal, seed^int64(hashString(card.Name)), fonts)
+				switch artSeed := seed ^ int64(hashString(card.Name)); opts.Style {
+				case StylePoster:
+					face = renderPosterFace(card, pal, artSeed, fonts)
+				case StyleFullArt:
+					face = renderFullArtFace(card, pal, artSeed, fonts)
+				default:
+					face = renderFace(card, pal, artSeed, fonts)
 				}
 				stored := face
 				if portrait[i] {
 					stored = rotateCCW(face)
 				}
 				path := filepath.Join(dir, "images", card.Slug+".png")
-				if opts.Style == StylePoster {
-					// Smooth gradients: no palette.
+				if opts.Style != StyleSample {
+					// Smooth gradients, or art seen through a veil: no palette.
 					errs[i] = writePNG(path, stored)
 				} else {
 					errs[i] = writePalettedPNG(path, stored, pngPalette(pal))

@@ -25,17 +25,24 @@ const (
 	// not depend on texture: finding a card by its outline and naming it by
 	// its appearance.
 	StylePoster FaceStyle = "poster"
+	// StyleFullArt draws faces as Sorcery prints them: the sample look's
+	// busy art running to the card's edges with no frame round it, the
+	// name on a translucent band and the rules on a translucent box over
+	// the art. A card's outline is then only where its art meets the mat.
+	StyleFullArt FaceStyle = "fullart"
 )
 
-// ParseFaceStyle reads a style's name ("sample" or "poster"; "" is sample).
+// ParseFaceStyle reads a style's name ("sample", "poster" or "fullart"; "" is sample).
 func ParseFaceStyle(s string) (FaceStyle, error) {
 	switch s {
 	case "", "sample":
 		return StyleSample, nil
 	case string(StylePoster):
 		return StylePoster, nil
+	case string(StyleFullArt):
+		return StyleFullArt, nil
 	}
-	return "", fmt.Errorf("synth: unknown face style %q (want sample or poster)", s)
+	return "", fmt.Errorf("synth: unknown face style %q (want sample, poster or fullart)", s)
 }
 
 // posterLight is the poster style's pale border and band colour.

@@ -33,7 +33,7 @@ func runSynth(ctx context.Context, e env) int {
 	turns := fs.Int("turns", 0, "turns of the scripted game (game only; default 6)")
 	frames := fs.Bool("frames", false, "also write every game frame as frames/NNNNN.jpg (game only)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	style := fs.String("style", "sample", "how catalog faces are drawn: sample, or poster (flat shapes on smooth gradients, little texture: a check that cards are found and named without the sample look) (catalog only)")
+	style := fs.String("style", "sample", "how catalog faces are drawn: sample; poster (flat shapes on smooth gradients, little texture: a check that cards are found and named without the sample look); or fullart (art to the card's edges with no frame, as Sorcery prints its cards) (catalog only)")
 	sleeves := fs.Float64("sleeves", 0, "chance `P` (0–1) that a hand's forearm is in a sleeve of some fabric, so that only the hand shows skin (scenes only)")
 	roll := fs.Float64("roll", 0, "turn the camera in the image plane by up to ±`DEG` degrees (up to 180: a camera at any angle around the mat); 0 means the default ±10 (scenes only)")
 	objects := fs.Float64("objects", 0, "chance `P` (0–1) that a foreign object (phone, cup, dice bag, deck box, pen, sheet of paper, or an arm in a long sleeve) lies on the table, mostly partly over the realm (scenes only)")
@@ -225,7 +225,9 @@ func synthUsage(w io.Writer) {
 
 --style poster draws the catalog's faces with flat shapes on smooth
 gradients instead of the sample look: little texture, to check vision on
-faces unlike the samples'.
+faces unlike the samples'. --style fullart runs the art to the card's
+edges with no frame round it, the name and rules on translucent boxes,
+as Sorcery prints its cards.
 
 --catalog DIR renders scenes and games with your own card scans
 (cards.json + images/<slug>.png|jpg); the default is the bundled sample catalog.`)
