@@ -191,7 +191,9 @@
 // as far cards look, and blurred, as a camera out of focus sees them: the
 // strongest corners only) and the index is cached on disk, keyed by the
 // catalog's content. A hand or arm reaching over the realm (a large skin-coloured blob,
-// not the mat's own colour nor a card's art, crossing the realm's edge; or,
+// not the mat's own colour nor a card's art, crossing the realm's edge, where
+// what lies off the cards found is not a card's straight-sided piece: the end
+// of a frameless site of skin-toned art under a unit of the same joins it; or,
 // an arm in a sleeve, a whole skin blob larger than a card and not
 // card-shaped anywhere over the realm: cards not found punch holes in it
 // with their printed frames and text) marks the frame occluded; so does another large object over the realm

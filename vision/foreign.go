@@ -454,9 +454,24 @@ func dropCardShaped(odd []bool, w, h int, s float64) {
 // share of its own box and be about a card's length or more: a card's
 // shape, not only its size.
 func cardShaped(ps []int, w int, s, fill float64) bool {
-	n := float64(len(ps))
+	n, d0, d1 := orientedBox(ps, w)
 	if n == 0 {
 		return false
+	}
+	long, short := math.Max(d0, d1)/s, math.Min(d0, d1)/s
+	if fill > 0 && (n < fill*d0*d1 || long < foreignCardMin*models.CardLongMM) {
+		return false
+	}
+	return short <= foreignCardBox*models.CardShortMM && long <= foreignCardBox*models.CardLongMM
+}
+
+// orientedBox gives the number of pixels ps (indices into an image w
+// pixels wide) and the sides of their box along their principal axes, in
+// pixels.
+func orientedBox(ps []int, w int) (n, d0, d1 float64) {
+	n = float64(len(ps))
+	if n == 0 {
+		return 0, 0, 0
 	}
 	var sx, sy, sxx, syy, sxy float64
 	for _, p := range ps {
@@ -475,12 +490,7 @@ func cardShaped(ps []int, w int, s, fill float64) bool {
 			lo[k], hi[k] = math.Min(lo[k], v), math.Max(hi[k], v)
 		}
 	}
-	d0, d1 := hi[0]-lo[0]+1, hi[1]-lo[1]+1
-	long, short := math.Max(d0, d1)/s, math.Min(d0, d1)/s
-	if fill > 0 && (n < fill*d0*d1 || long < foreignCardMin*models.CardLongMM) {
-		return false
-	}
-	return short <= foreignCardBox*models.CardShortMM && long <= foreignCardBox*models.CardLongMM
+	return n, hi[0] - lo[0] + 1, hi[1] - lo[1] + 1
 }
 
 // inFrameTest tells whether a pixel of the image at f times the view's

@@ -333,7 +333,9 @@ func blobPixels(labels gocv.Mat, i int, x0, y0, x1, y1 int32) []int {
 // twice minArea in all, a third of minArea of it off the cards (art
 // bordered by the card's frame does not spill off the card that much), or
 // handFingersArea minAreas in all when it is whole skin, without the holes
-// that cards not found beside those found have (see handLoneHoles).
+// that cards not found beside those found have (see handLoneHoles). A
+// blob whose part off the cards is a card's straight-sided piece is not a
+// hand (see offShowsCard).
 func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f float64, minArea int) bool {
 	sk, err := skin.DataPtrUint8()
 	if err != nil {
@@ -439,6 +441,9 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 		if !reaches[i] || 3*off[i] < minArea {
 			continue
 		}
+		if off[i] < minArea && offShowsCard(i, root, labels, lk, on, cols, rows, s) {
+			continue
+		}
 		if off[i] >= minArea || all[i] >= 2*minArea {
 			return true
 		}
@@ -452,6 +457,66 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 	}
 	return false
 }
+
+// offShowsCard reports whether what blob r of reachesThroughCards shows off
+// the cards found (lk its pixels, labelled in labels, rooted by root; on the
+// cards found) is the visible part of a card not found, not a hand: each
+// piece of it, once the slivers along the cards' outlines are opened away,
+// fills most of its oriented box (cardPieceFill: a card's straight sides
+// and square corners; a palm or fingers round off their box) and fits in a
+// card's (cardShaped), and none reaches the image's edge. A frameless card
+// of skin-toned art half under a unit of skin-toned art makes one blob with
+// it, which reaches the edge through the unit when the unit lies across the
+// realm's border; a printed frame would have cut the two apart. s is the
+// image's pixels per mm.
+func offShowsCard(r int, root func(int) int, labels gocv.Mat, lk, on []uint8, cols, rows int, s float64) bool {
+	label, err := labels.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	offMask := gocv.NewMatWithSize(rows, cols, gocv.MatTypeCV8U)
+	defer offMask.Close()
+	om, err := offMask.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	for p := range on {
+		if lk[p] != 0 && on[p] == 0 && root(int(binary.NativeEndian.Uint32(label[4*p:]))) == r {
+			om[p] = 255
+		}
+	}
+	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer kernel.Close()
+	gocv.MorphologyEx(offMask, &offMask, gocv.MorphOpen, kernel)
+	pieces := gocv.NewMat()
+	defer pieces.Close()
+	n := gocv.ConnectedComponents(offMask, &pieces)
+	piece, err := pieces.DataPtrUint8()
+	if err != nil || pieces.Type() != gocv.MatTypeCV32S || n < 2 {
+		return false
+	}
+	pixels := make([][]int, n)
+	for p := range om {
+		if l := int(binary.NativeEndian.Uint32(piece[4*p:])); l > 0 {
+			x, y := p%cols, p/cols
+			if x <= 1 || y <= 1 || x >= cols-2 || y >= rows-2 {
+				return false
+			}
+			pixels[l] = append(pixels[l], p)
+		}
+	}
+	for _, ps := range pixels[1:] {
+		if n, d0, d1 := orientedBox(ps, cols); n < cardPieceFill*d0*d1 || !cardShaped(ps, cols, s, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// cardPieceFill is the least share of its oriented box that the visible
+// part of a card not found fills (offShowsCard): 0.86–0.90 measured on
+// strips of sites beside the unit on them; a disc fills π/4 of its box.
+const cardPieceFill = 0.85
 
 // handFingersArea is the least skin, in minAreas, that a hand reaching over
 // the cards at the realm's edge shows whole (reachesThroughCards).

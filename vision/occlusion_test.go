@@ -184,6 +184,62 @@ func TestNoHandOverStackedCards(t *testing.T) {
 	}
 }
 
+// TestFramelessCardUnderUnit paints, on a blue mat, a skin-toned unit
+// lying across the realm's north border on a skin-toned site whose east
+// end shows beside it, both frameless (art to the card's edges, as Sorcery
+// prints its cards), and only the unit found: unit and site make one
+// skin-toned blob that reaches the edge through the unit, with the size of
+// fingers over the edge's cards off them. The site's end is a card's
+// straight-sided piece: no hand (see offShowsCard). A round patch of skin
+// of the same area in its place is a hand there.
+func TestFramelessCardUnderUnit(t *testing.T) {
+	const marginMM = 100.0
+	geo := models.DefaultRealm()
+	w, h := int(geo.WidthMM()+2*marginMM), int(geo.HeightMM()+2*marginMM)
+	// A camera looking straight down at 1 px/mm: realm millimetre (x, y)
+	// (y north) is image pixel (margin+x, margin+height-y).
+	at := func(x, y float64) models.Point {
+		return models.Point{X: marginMM + x, Y: marginMM + geo.HeightMM() - y}
+	}
+	corners := models.Quad{at(0, 0), at(geo.WidthMM(), 0), at(geo.WidthMM(), geo.HeightMM()), at(0, geo.HeightMM())}
+	v, err := newView(corners, geo, w, h, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	coarse := v.scaled(0.5)
+	skin := color.RGBA{220, 180, 150, 0}
+	px := func(p models.Point) image.Point { return image.Pt(int(p.X), int(p.Y)) }
+	// The unit: portrait, 10 mm of it north of the north border.
+	ux0, uy0 := 2.5*geo.CellWidthMM-models.CardShortMM/2, geo.HeightMM()+10-models.CardLongMM
+	unit := models.Quad{at(ux0, uy0+models.CardLongMM), at(ux0+models.CardShortMM, uy0+models.CardLongMM), at(ux0+models.CardShortMM, uy0), at(ux0, uy0)}
+	const shows = 25.0 // mm of the site east of the unit
+	for _, tc := range []struct {
+		what  string
+		paint func(frame *gocv.Mat)
+		hand  bool
+	}{
+		{"a frameless site's end beside the unit on it", func(frame *gocv.Mat) {
+			sx1, sy0 := ux0+models.CardShortMM+shows, uy0+10
+			r := image.Rectangle{Min: px(at(sx1-models.CardLongMM, sy0+models.CardShortMM)), Max: px(at(sx1, sy0))}
+			gocv.Rectangle(frame, r, skin, -1)
+		}, false},
+		{"a palm beside the unit", func(frame *gocv.Mat) {
+			radius := math.Sqrt(shows * models.CardShortMM / math.Pi)
+			gocv.Circle(frame, px(at(ux0+models.CardShortMM+radius-3, uy0+10+models.CardShortMM/2)), int(radius), skin, -1)
+		}, true},
+	} {
+		frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(200, 120, 60, 0), h, w, gocv.MatTypeCV8UC3)
+		tc.paint(&frame)
+		gocv.Rectangle(&frame, image.Rectangle{Min: px(unit[0]), Max: px(unit[2])}, skin, -1)
+		top := coarse.warp(frame)
+		if got := handCovers(top, coarse, []models.CardObservation{{Kind: models.KindStandard, Quad: unit}}); got != tc.hand {
+			t.Errorf("%s: hand %v, want %v", tc.what, got, tc.hand)
+		}
+		top.Close()
+		frame.Close()
+	}
+}
+
 // balanceWhiteDirect is balanceWhite as first written: the brightest
 // share's channels (of the pixels not clipped) summed in a second pass, the
 // table applied pixel by pixel. TestBalanceWhiteAsDirect holds balanceWhite to it.
