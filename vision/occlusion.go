@@ -506,7 +506,7 @@ func offShowsCard(r int, root func(int) int, labels gocv.Mat, lk, on []uint8, co
 		}
 	}
 	for _, ps := range pixels[1:] {
-		if n, d0, d1 := orientedBox(ps, cols); n < cardPieceFill*d0*d1 || !cardShaped(ps, cols, s, 0) {
+		if area, d0, d1 := orientedBox(ps, cols); area < cardPieceFill*d0*d1 || !cardShaped(ps, cols, s, 0) {
 			return false
 		}
 	}
