@@ -46,27 +46,40 @@ func TestSampleCardsShape(t *testing.T) {
 	}
 }
 
-func TestFaceRenderingIsDeterministic(t *testing.T) {
+// eachTestFace calls check with four sample cards of different kinds (a
+// site, minions, a token), each with its palette at seed 7, and the face
+// fonts.
+func eachTestFace(t *testing.T, check func(c *models.Card, pal palette, fonts *faceFonts)) {
+	t.Helper()
 	cards := SampleCards()
 	fonts, err := newFaceFonts()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, i := range []int{0, 16, 30, 40} {
-		c, spec := cards[i], sampleCards[i]
-		a := renderFace(c, makePalette(spec.paletteKey, 7), 7^int64(hashString(c.Name)), fonts)
-		b := renderFace(c, makePalette(spec.paletteKey, 7), 7^int64(hashString(c.Name)), fonts)
-		if sha256.Sum256(a.Pix) != sha256.Sum256(b.Pix) {
-			t.Errorf("%s: two renders with one seed differ", c.Name)
-		}
-		d := renderFace(c, makePalette(spec.paletteKey, 8), 8^int64(hashString(c.Name)), fonts)
-		if sha256.Sum256(a.Pix) == sha256.Sum256(d.Pix) {
-			t.Errorf("%s: seeds 7 and 8 render the same face", c.Name)
-		}
-		w, h := FaceSizeMM(c)
-		if got := a.Bounds().Size(); got != image.Pt(int(w*FacePxPerMM), int(h*FacePxPerMM)) {
-			t.Errorf("%s: face is %v, want %v×%v mm at %d px/mm", c.Name, got, w, h, FacePxPerMM)
-		}
+		check(cards[i], makePalette(sampleCards[i].paletteKey, 7), fonts)
+	}
+}
+
+func TestFaceRenderingIsDeterministic(t *testing.T) {
+	for _, style := range []struct {
+		name   string
+		render func(*models.Card, palette, int64, *faceFonts) *image.RGBA
+	}{{"sample", renderFace}, {"poster", renderPosterFace}, {"fullart", renderFullArtFace}} {
+		eachTestFace(t, func(c *models.Card, pal palette, fonts *faceFonts) {
+			seed := 7 ^ int64(hashString(c.Name))
+			a, b := style.render(c, pal, seed, fonts), style.render(c, pal, seed, fonts)
+			if sha256.Sum256(a.Pix) != sha256.Sum256(b.Pix) {
+				t.Errorf("%s, %s: two renders with one seed differ", style.name, c.Name)
+			}
+			if d := style.render(c, pal, seed+1, fonts); sha256.Sum256(a.Pix) == sha256.Sum256(d.Pix) {
+				t.Errorf("%s, %s: two seeds render the same face", style.name, c.Name)
+			}
+			w, h := FaceSizeMM(c)
+			if got := a.Bounds().Size(); got != image.Pt(int(w*FacePxPerMM), int(h*FacePxPerMM)) {
+				t.Errorf("%s, %s: face is %v, want %v×%v mm at %d px/mm", style.name, c.Name, got, w, h, FacePxPerMM)
+			}
+		})
 	}
 }
 

@@ -1,9 +1,10 @@
 package synth
 
 import (
-	"crypto/sha256"
 	"image"
 	"testing"
+
+	"github.com/tablecam/tablecam/models"
 )
 
 func TestParseFaceStyle(t *testing.T) {
@@ -47,32 +48,13 @@ func busyShare(img *image.RGBA) float64 {
 }
 
 func TestPosterFaces(t *testing.T) {
-	cards := SampleCards()
-	fonts, err := newFaceFonts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, i := range []int{0, 16, 30, 40} {
-		c, spec := cards[i], sampleCards[i]
-		pal := makePalette(spec.paletteKey, 7)
-		a := renderPosterFace(c, pal, 7, fonts)
-		b := renderPosterFace(c, pal, 7, fonts)
-		if sha256.Sum256(a.Pix) != sha256.Sum256(b.Pix) {
-			t.Errorf("%s: two renders with one seed differ", c.Name)
-		}
-		if d := renderPosterFace(c, pal, 8, fonts); sha256.Sum256(a.Pix) == sha256.Sum256(d.Pix) {
-			t.Errorf("%s: seeds 7 and 8 render the same poster face", c.Name)
-		}
-		w, h := FaceSizeMM(c)
-		if got := a.Bounds().Size(); got != image.Pt(int(w*FacePxPerMM), int(h*FacePxPerMM)) {
-			t.Errorf("%s: face is %v, want %v×%v mm at %d px/mm", c.Name, got, w, h, FacePxPerMM)
-		}
+	eachTestFace(t, func(c *models.Card, pal palette, fonts *faceFonts) {
 		// What the style is for: far less texture than the sample look.
-		poster, sample := busyShare(a), busyShare(renderFace(c, pal, 7, fonts))
+		poster, sample := busyShare(renderPosterFace(c, pal, 7, fonts)), busyShare(renderFace(c, pal, 7, fonts))
 		if poster > sample/3 {
 			t.Errorf("%s: %.1f%% of a poster face's pixels are busy, %.1f%% of the sample face's; want under a third", c.Name, 100*poster, 100*sample)
 		}
-	}
+	})
 }
 
 // rimSpread is the mean absolute difference in grey between neighbouring
@@ -102,22 +84,8 @@ func rimSpread(img *image.RGBA, inset, corner int) float64 {
 }
 
 func TestFullArtFaces(t *testing.T) {
-	cards := SampleCards()
-	fonts, err := newFaceFonts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, i := range []int{0, 16, 30, 40} {
-		c, spec := cards[i], sampleCards[i]
-		pal := makePalette(spec.paletteKey, 7)
+	eachTestFace(t, func(c *models.Card, pal palette, fonts *faceFonts) {
 		a := renderFullArtFace(c, pal, 7, fonts)
-		if b := renderFullArtFace(c, pal, 7, fonts); sha256.Sum256(a.Pix) != sha256.Sum256(b.Pix) {
-			t.Errorf("%s: two renders with one seed differ", c.Name)
-		}
-		w, h := FaceSizeMM(c)
-		if got := a.Bounds().Size(); got != image.Pt(int(w*FacePxPerMM), int(h*FacePxPerMM)) {
-			t.Errorf("%s: face is %v, want %v×%v mm at %d px/mm", c.Name, got, w, h, FacePxPerMM)
-		}
 		// What the style is for: the art, not a frame, meets the card's edge.
 		corner := int(4 * FacePxPerMM)
 		full, framed := rimSpread(a, 1, corner), rimSpread(renderFace(c, pal, 7, fonts), 1, corner)
@@ -128,5 +96,5 @@ func TestFullArtFaces(t *testing.T) {
 		if a.RGBAAt(0, 0).A != 0 || a.RGBAAt(a.Bounds().Dx()/2, 0).A != 255 {
 			t.Errorf("%s: corner alpha %d, edge alpha %d; want 0 and 255", c.Name, a.RGBAAt(0, 0).A, a.RGBAAt(a.Bounds().Dx()/2, 0).A)
 		}
-	}
+	})
 }
