@@ -140,9 +140,18 @@ func (cc clothColour) isCloth(s rgbSample) bool {
 // colour within clothBand across the side, and cloth all across the band.
 // n is how many samples were read.
 func (c colourFrame) bareShare(rm *ridgeMap, cc clothColour, h homography, g models.RealmGeometry, sides []cellSide, light bool) (share float64, n int) {
+	lines := make([]gridLine, len(sides))
+	for i, s := range sides {
+		lines[i] = s.line(g)
+	}
+	return c.bareShareOf(rm, cc, h, lines, light)
+}
+
+// bareShareOf is bareShare along the given lines (realm millimetres).
+func (c colourFrame) bareShareOf(rm *ridgeMap, cc clothColour, h homography, lines []gridLine, light bool) (share float64, n int) {
 	bare := 0
-	for _, s := range sides {
-		s.line(g).sample(h, bareSampleStep, func(p models.Point, nx, ny float64) {
+	for _, l := range lines {
+		l.sample(h, bareSampleStep, func(p models.Point, nx, ny float64) {
 			line := math.Inf(-1)
 			cloth := true
 			for d := -clothBand; d <= clothBand; d++ {
@@ -299,11 +308,54 @@ func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGe
 				between++
 			}
 		}
-		if overhangs(shares) {
+		if overhangs(shares) && !col.linesEndAtBorder(rm, cc, h, g, d, light) {
 			return true
 		}
 	}
 	return between >= minBareBetween
+}
+
+// A mat may draw its grid without a border: the realm's inner lines, each
+// ending where the border would run (four lines across, three along).
+// The realm's border lines then run over bare cloth, as the border lines of
+// a lattice reaching past the drawn grid do (overhangs), but the drawn lines
+// across them end there: they are drawn unbroken to the border and not past
+// it. A lattice reaching past the drawn grid by a part of a cell has those
+// lines run on over bare cloth inside it (a third of a cell in two: 0.28 of
+// the end sides' samples, above unbrokenGridLine).
+const (
+	borderlessGapMM  = 4  // mm past the border where the lines' reading starts
+	borderlessPastMM = 12 // mm past that read for the lines' ends
+)
+
+// linesEndAtBorder says whether the grid lines across direction d's border
+// lines (d 0: the column lines x = 0 and x = width, crossed by the inner
+// row lines; 1: the row lines, crossed by the inner column lines) end at
+// them: drawn unbroken along the cells at the border (bare for at most
+// unbrokenGridLine of their samples) and running over bare cloth for
+// borderlessPastMM past it (bareGridLine).
+func (c colourFrame) linesEndAtBorder(rm *ridgeMap, cc clothColour, h homography, g models.RealmGeometry, d int, light bool) bool {
+	var inside, past []gridLine
+	if d == 0 {
+		w := g.WidthMM()
+		for j := 1; j < models.Rows; j++ {
+			y := float64(j) * g.CellHeightMM
+			inside = append(inside, cellSide{1, 0, j}.line(g), cellSide{1, models.Columns - 1, j}.line(g))
+			past = append(past, gridLine{models.Point{X: -borderlessPastMM - borderlessGapMM, Y: y}, models.Point{X: -borderlessGapMM, Y: y}},
+				gridLine{models.Point{X: w + borderlessGapMM, Y: y}, models.Point{X: w + borderlessGapMM + borderlessPastMM, Y: y}})
+		}
+	} else {
+		ht := g.HeightMM()
+		for i := 1; i < models.Columns; i++ {
+			x := float64(i) * g.CellWidthMM
+			inside = append(inside, cellSide{0, i, 0}.line(g), cellSide{0, i, models.Rows - 1}.line(g))
+			past = append(past, gridLine{models.Point{X: x, Y: -borderlessPastMM - borderlessGapMM}, models.Point{X: x, Y: -borderlessGapMM}},
+				gridLine{models.Point{X: x, Y: ht + borderlessGapMM}, models.Point{X: x, Y: ht + borderlessGapMM + borderlessPastMM}})
+		}
+	}
+	in, nIn := c.bareShareOf(rm, cc, h, inside, light)
+	out, nOut := c.bareShareOf(rm, cc, h, past, light)
+	return nIn > 0 && nOut > 0 && in <= unbrokenGridLine && out >= bareGridLine
 }
 
 // drawnPast says whether a drawn line runs two cells past lattice h's

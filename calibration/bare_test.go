@@ -338,3 +338,32 @@ func TestTurnedCameraHalfColumns(t *testing.T) {
 		t.Errorf("a wrong realm, corners %.0f%% of the realm's width off (found %v, truth %v)", 100*e, c.Corners, truth)
 	}
 }
+
+// TestDetectBorderlessGrid: mats that print the realm's grid without its
+// border, only the four lines across and three along, each ending where the
+// border would run, with cards over some of them and a tilted, turned
+// camera: the lattice whose border lines run over bare cloth is the realm
+// when the lines across them end there (linesEndAtBorder). Without that,
+// 9401 was refused for its bare border rows.
+func TestDetectBorderlessGrid(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		seed  uint64
+		tilt  float64
+		rot   float64
+		light bool
+		cards int
+	}{
+		{9401, 12, 3, true, 6},
+		{9402, 24, -7, false, 8},
+		{9403, 18, 11, true, 9},
+		{9407, 26, 6, true, 10},
+		{9410, 10, -12, false, 3},
+	} {
+		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
+			s := scene{seed: tc.seed, tiltDeg: tc.tilt, rotDeg: tc.rot, widthFrac: 0.75, lineMM: 1.2, contrast: 0.7,
+				lightLines: tc.light, cards: tc.cards, noise: 3, jpegQuality: 80, borderless: true}
+			detectsWithin1Percent(t, s, 0)
+		})
+	}
+}

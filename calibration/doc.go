@@ -76,7 +76,9 @@
 // the columns' spacing, its odd rows across the cells' middles, over cloth and sites. So is a lattice both of whose
 // border lines along one direction run over bare cloth while a line between is drawn unbroken: one of a
 // wider spacing than the grid's, reaching past the realm on both sides (its inner lines on the dark
-// borders of rows of tokens lying across the realm's lines, which hide those lines). When the profile
+// borders of rows of tokens lying across the realm's lines, which hide those lines), unless the lines across
+// those border lines end there, drawn unbroken along the border's cells and over bare cloth just past it:
+// a mat that prints its grid without a border (bare.go). When the profile
 // search's lattice is refused so, its best lattice of another realm is judged in its place (twice at
 // most); and a lattice of the profile search refused so is no rival grid to the edges' lattice.
 // And whichever way it was found, a lattice

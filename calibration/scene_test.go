@@ -39,6 +39,7 @@ type scene struct {
 	crosses     bool  // the cells' corners printed as small crosses (a T along the border, an L at its corners), with no lines
 	dashed      bool  // the grid lines printed as dashes, which meet in a cross at each corner
 	rowCards    []int // row lines (0 to models.Rows) along which two tokens lie on every cell side, across the line
+	borderless  bool  // the grid printed without its border: only the inner lines, ending where the border would run
 }
 
 // planeScale is the mat image's pixels per millimetre.
@@ -126,6 +127,9 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 		x := float64(i) * g.CellWidthMM
 		w := s.lineMM
 		if i == 0 || i == models.Columns {
+			if s.borderless {
+				continue
+			}
 			w = s.borderMM
 		}
 		gocv.Line(&lines, planePx(models.Point{X: x, Y: 0}), planePx(models.Point{X: x, Y: g.HeightMM()}), lc, max(1, int(w*planeScale)))
@@ -134,6 +138,9 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 		y := float64(j) * g.CellHeightMM
 		w := s.lineMM
 		if j == 0 || j == models.Rows {
+			if s.borderless {
+				continue
+			}
 			w = s.borderMM
 		}
 		gocv.Line(&lines, planePx(models.Point{X: 0, Y: y}), planePx(models.Point{X: g.WidthMM(), Y: y}), lc, max(1, int(w*planeScale)))

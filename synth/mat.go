@@ -29,6 +29,7 @@ type gridStyle struct {
 	lineMM, borderMM float64    // line widths of inner lines and the outer border
 	ink              color.RGBA // line colour
 	alpha            float64    // line opacity, faint lines are ~0.2
+	borderless       bool       // the outer border is not printed, only the inner lines
 }
 
 // matStyle is the look of one scene's mat and table.

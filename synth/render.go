@@ -220,13 +220,17 @@ func (st *stage) matAt(x, y float64) (r, g, b float64) {
 		if c == 0 || c == models.Columns {
 			lw = gs.borderMM
 		}
-		cov = lineCoverage(x-float64(c)*st.geom.CellWidthMM, lw)
+		if !gs.borderless || c != 0 && c != models.Columns {
+			cov = lineCoverage(x-float64(c)*st.geom.CellWidthMM, lw)
+		}
 		rr := clampInt(int(math.Round(y/st.geom.CellHeightMM)), 0, models.Rows)
 		lw = gs.lineMM
 		if rr == 0 || rr == models.Rows {
 			lw = gs.borderMM
 		}
-		cov = math.Max(cov, lineCoverage(y-float64(rr)*st.geom.CellHeightMM, lw))
+		if !gs.borderless || rr != 0 && rr != models.Rows {
+			cov = math.Max(cov, lineCoverage(y-float64(rr)*st.geom.CellHeightMM, lw))
+		}
 	}
 	if cov > 0 {
 		a := cov * gs.alpha

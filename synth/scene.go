@@ -32,6 +32,10 @@ type SceneOptions struct {
 	// JPEGQuality, when positive, passes Image through JPEG compression at
 	// that quality (files written by WriteStills are JPEG anyway).
 	JPEGQuality int
+	// Borderless prints the mat's grid without its border: only the
+	// realm's inner lines, each ending where the border would run. Scenes
+	// are otherwise drawn the same.
+	Borderless bool
 	// MaxRollDeg, when positive, turns the camera in the image plane by up
 	// to ±MaxRollDeg (up to 180: a camera at any angle around the mat);
 	// 0 means the default ±10°. The same seed draws the same scene but
@@ -84,6 +88,7 @@ func (r *Renderer) sceneStage(seed int64, opts SceneOptions) (*stage, error) {
 	st := &stage{geom: r.geom}
 	st.cam = newCamera(randomPose(rng, opts.MaxRollDeg), r.geom, opts.Width, opts.Height)
 	st.mat = r.randomMat(rng)
+	st.mat.grid.borderless = opts.Borderless
 	st.photo = randomPhotometry(rng, opts.Width, opts.Height)
 	a := rng.Float64() * 2 * math.Pi
 	d := 0.6 + 1.2*rng.Float64()

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"image"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -439,4 +440,55 @@ func bytesEqual(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+// TestBorderless checks that a borderless mat changes a scene only along
+// the realm's border: the pixels that differ from the same scene with the
+// border printed all lie within a few millimetres of it (the border's width
+// and its soft edge), some do, and the truth is the same.
+func TestBorderless(t *testing.T) {
+	r := sampleRenderer(t)
+	for seed := int64(60); seed < 63; seed++ {
+		opts := SceneOptions{HandChance: -1, Clean: true}
+		framed, err := r.Scene(seed, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Borderless = true
+		bare, err := r.Scene(seed, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(framed.Truth, bare.Truth) {
+			t.Errorf("seed %d: the truth changes with the border", seed)
+		}
+		st, err := r.sceneStage(seed, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		toMat := st.cam.RealmToImage.Inverse()
+		w, h := st.geom.WidthMM(), st.geom.HeightMM()
+		reach := st.mat.grid.borderMM/2 + 6 // the border's half width, its soft edge and a few pixels (over a millimetre each on the far side)
+		near, far := 0, 0
+		b := framed.Image.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				i := framed.Image.PixOffset(x, y)
+				if framed.Image.Pix[i] == bare.Image.Pix[i] && framed.Image.Pix[i+1] == bare.Image.Pix[i+1] && framed.Image.Pix[i+2] == bare.Image.Pix[i+2] {
+					continue
+				}
+				mx, my := toMat.Apply(float64(x)+0.5, float64(y)+0.5)
+				onBorder := (math.Abs(mx) <= reach || math.Abs(mx-w) <= reach) && my > -reach && my < h+reach ||
+					(math.Abs(my) <= reach || math.Abs(my-h) <= reach) && mx > -reach && mx < w+reach
+				if onBorder {
+					near++
+				} else {
+					far++
+				}
+			}
+		}
+		if near < 500 || far > 0 {
+			t.Errorf("seed %d: %d pixels changed along the border, %d away from it; want ≥ 500 and none", seed, near, far)
+		}
+	}
 }

@@ -35,6 +35,7 @@ func runSynth(ctx context.Context, e env) int {
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	style := fs.String("style", "sample", "how catalog faces are drawn: sample; poster (flat shapes on smooth gradients, little texture: a check that cards are found and named without the sample look); or fullart (art to the card's edges with no frame, as Sorcery prints its cards) (catalog only)")
 	sleeves := fs.Float64("sleeves", 0, "chance `P` (0–1) that a hand's forearm is in a sleeve of some fabric, so that only the hand shows skin (scenes only)")
+	borderless := fs.Bool("borderless", false, "print the mat's grid without its border: only the realm's inner lines, ending where the border would run (scenes only)")
 	roll := fs.Float64("roll", 0, "turn the camera in the image plane by up to ±`DEG` degrees (up to 180: a camera at any angle around the mat); 0 means the default ±10 (scenes only)")
 	objects := fs.Float64("objects", 0, "chance `P` (0–1) that a foreign object (phone, cup, dice bag, deck box, pen, sheet of paper, or an arm in a long sleeve) lies on the table, mostly partly over the realm (scenes only)")
 	size := fs.String("size", "", "frame size `WxH` in pixels, e.g. 1280x720 (scenes and game; default 1280x720 for scenes, 960x540 for a game)")
@@ -98,7 +99,7 @@ func runSynth(ctx context.Context, e env) int {
 		var cat *models.Catalog
 		cat, err = synthCatalog(*catalogDir, *out, e.stderr)
 		if err == nil {
-			err = synth.WriteStills(ctx, *out, cat, *seed, *count, synth.StillsOptions{Scene: synth.SceneOptions{Width: width, Height: height, SleeveChance: *sleeves, ObjectChance: *objects, MaxRollDeg: *roll}, Progress: progress("scenes")})
+			err = synth.WriteStills(ctx, *out, cat, *seed, *count, synth.StillsOptions{Scene: synth.SceneOptions{Width: width, Height: height, SleeveChance: *sleeves, ObjectChance: *objects, MaxRollDeg: *roll, Borderless: *borderless}, Progress: progress("scenes")})
 		}
 		if err == nil {
 			fmt.Fprintf(e.stdout, "wrote %d scenes to %s\n", *count, *out)
