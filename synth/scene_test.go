@@ -314,26 +314,16 @@ func sleeveChanges(t *testing.T, r *Renderer, seed int64) (sleeve, skin, elsewhe
 		t.Fatalf("seed %d: want one sleeved hand, have %d", seed, len(st.hands))
 	}
 	hd := st.hands[0]
-	toMat := st.cam.RealmToImage.Inverse()
-	b := bare.Image.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			i := bare.Image.PixOffset(x, y)
-			differs := bare.Image.Pix[i] != dressed.Image.Pix[i] || bare.Image.Pix[i+1] != dressed.Image.Pix[i+1] || bare.Image.Pix[i+2] != dressed.Image.Pix[i+2]
-			if !differs {
-				continue
-			}
-			mx, my := toMat.Apply(float64(x)+0.5, float64(y)+0.5)
-			switch {
-			case hd.depth(mx, my) > 0 && hd.colour(mx, my) == hd.sleeve:
-				sleeve++
-			case hd.depth(mx, my) > 0:
-				skin++
-			case farFromHand(hd, mx, my, 8):
-				elsewhere++
-			}
+	eachChange(bare.Image, dressed.Image, st.cam.RealmToImage.Inverse(), func(mx, my float64) {
+		switch {
+		case hd.depth(mx, my) > 0 && hd.colour(mx, my) == hd.sleeve:
+			sleeve++
+		case hd.depth(mx, my) > 0:
+			skin++
+		case farFromHand(hd, mx, my, 8):
+			elsewhere++
 		}
-	}
+	})
 	return sleeve, skin, elsewhere
 }
 
@@ -376,30 +366,21 @@ func TestObjects(t *testing.T) {
 		if len(st.objects)+len(st.hands) == 0 {
 			t.Fatalf("seed %d: ObjectChance 1 put nothing on the table", seed)
 		}
-		toMat := st.cam.RealmToImage.Inverse()
 		on, far := 0, 0
-		b := plain.Image.Bounds()
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			for x := b.Min.X; x < b.Max.X; x++ {
-				i := plain.Image.PixOffset(x, y)
-				if plain.Image.Pix[i] == with.Image.Pix[i] && plain.Image.Pix[i+1] == with.Image.Pix[i+1] && plain.Image.Pix[i+2] == with.Image.Pix[i+2] {
-					continue
-				}
-				mx, my := toMat.Apply(float64(x)+0.5, float64(y)+0.5)
-				near := false
-				for _, o := range st.objects {
-					near = near || o.near(mx, my)
-				}
-				for _, hd := range st.hands {
-					near = near || !farFromHand(hd, mx, my, 15)
-				}
-				if near {
-					on++
-				} else {
-					far++
-				}
+		eachChange(plain.Image, with.Image, st.cam.RealmToImage.Inverse(), func(mx, my float64) {
+			near := false
+			for _, o := range st.objects {
+				near = near || o.near(mx, my)
 			}
-		}
+			for _, hd := range st.hands {
+				near = near || !farFromHand(hd, mx, my, 15)
+			}
+			if near {
+				on++
+			} else {
+				far++
+			}
+		})
 		if far > 0 {
 			t.Errorf("seed %d: %d pixels changed away from the objects", seed, far)
 		}
@@ -466,29 +447,35 @@ func TestBorderless(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		toMat := st.cam.RealmToImage.Inverse()
 		w, h := st.geom.WidthMM(), st.geom.HeightMM()
 		reach := st.mat.grid.borderMM/2 + 6 // the border's half width, its soft edge and a few pixels (over a millimetre each on the far side)
 		near, far := 0, 0
-		b := framed.Image.Bounds()
-		for y := b.Min.Y; y < b.Max.Y; y++ {
-			for x := b.Min.X; x < b.Max.X; x++ {
-				i := framed.Image.PixOffset(x, y)
-				if framed.Image.Pix[i] == bare.Image.Pix[i] && framed.Image.Pix[i+1] == bare.Image.Pix[i+1] && framed.Image.Pix[i+2] == bare.Image.Pix[i+2] {
-					continue
-				}
-				mx, my := toMat.Apply(float64(x)+0.5, float64(y)+0.5)
-				onBorder := (math.Abs(mx) <= reach || math.Abs(mx-w) <= reach) && my > -reach && my < h+reach ||
-					(math.Abs(my) <= reach || math.Abs(my-h) <= reach) && mx > -reach && mx < w+reach
-				if onBorder {
-					near++
-				} else {
-					far++
-				}
+		eachChange(framed.Image, bare.Image, st.cam.RealmToImage.Inverse(), func(mx, my float64) {
+			onBorder := (math.Abs(mx) <= reach || math.Abs(mx-w) <= reach) && my > -reach && my < h+reach ||
+				(math.Abs(my) <= reach || math.Abs(my-h) <= reach) && mx > -reach && mx < w+reach
+			if onBorder {
+				near++
+			} else {
+				far++
 			}
-		}
+		})
 		if near < 500 || far > 0 {
 			t.Errorf("seed %d: %d pixels changed along the border, %d away from it; want ≥ 500 and none", seed, near, far)
+		}
+	}
+}
+
+// eachChange calls visit with the mat point (mm, through toMat) of every
+// pixel where images a and b (of one size) differ.
+func eachChange(a, b *image.RGBA, toMat Homography, visit func(mx, my float64)) {
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			i := a.PixOffset(x, y)
+			if a.Pix[i] == b.Pix[i] && a.Pix[i+1] == b.Pix[i+1] && a.Pix[i+2] == b.Pix[i+2] {
+				continue
+			}
+			visit(toMat.Apply(float64(x)+0.5, float64(y)+0.5))
 		}
 	}
 }
