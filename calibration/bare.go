@@ -304,7 +304,7 @@ func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGe
 					shows[k] = rm.sideEvidence(h, g, sides, light)
 				}
 			}
-			if shows[i] <= noDrawnLine && shows[i-1] >= drawnGridLine && shows[i+1] >= drawnGridLine && drawnPast(rm, h, g, d, light) {
+			if shows[i] <= noDrawnLine && shows[i-1] >= drawnGridLine && shows[i+1] >= drawnGridLine && (drawnPast(rm, h, g, d, light) || linesRunPast(rm, h, g, d, light)) {
 				between++
 			}
 		}
@@ -335,7 +335,17 @@ const (
 // unbrokenGridLine of their samples) and running over bare cloth for
 // borderlessPastMM past it (bareGridLine).
 func (c colourFrame) linesEndAtBorder(rm *ridgeMap, cc clothColour, h homography, g models.RealmGeometry, d int, light bool) bool {
-	var inside, past []gridLine
+	inside, past := acrossBorder(g, d)
+	in, nIn := c.bareShareOf(rm, cc, h, inside, light)
+	out, nOut := c.bareShareOf(rm, cc, h, past, light)
+	return nIn > 0 && nOut > 0 && in <= unbrokenGridLine && out >= bareGridLine
+}
+
+// acrossBorder gives the grid lines across direction d's border lines (see
+// linesEndAtBorder): their sides along the cells at the border (inside),
+// and their stretches borderlessGapMM to borderlessGapMM+borderlessPastMM
+// past it (past).
+func acrossBorder(g models.RealmGeometry, d int) (inside, past []gridLine) {
 	if d == 0 {
 		w := g.WidthMM()
 		for j := 1; j < models.Rows; j++ {
@@ -344,18 +354,35 @@ func (c colourFrame) linesEndAtBorder(rm *ridgeMap, cc clothColour, h homography
 			past = append(past, gridLine{models.Point{X: -borderlessPastMM - borderlessGapMM, Y: y}, models.Point{X: -borderlessGapMM, Y: y}},
 				gridLine{models.Point{X: w + borderlessGapMM, Y: y}, models.Point{X: w + borderlessGapMM + borderlessPastMM, Y: y}})
 		}
-	} else {
-		ht := g.HeightMM()
-		for i := 1; i < models.Columns; i++ {
-			x := float64(i) * g.CellWidthMM
-			inside = append(inside, cellSide{0, i, 0}.line(g), cellSide{0, i, models.Rows - 1}.line(g))
-			past = append(past, gridLine{models.Point{X: x, Y: -borderlessPastMM - borderlessGapMM}, models.Point{X: x, Y: -borderlessGapMM}},
-				gridLine{models.Point{X: x, Y: ht + borderlessGapMM}, models.Point{X: x, Y: ht + borderlessGapMM + borderlessPastMM}})
+		return inside, past
+	}
+	ht := g.HeightMM()
+	for i := 1; i < models.Columns; i++ {
+		x := float64(i) * g.CellWidthMM
+		inside = append(inside, cellSide{0, i, 0}.line(g), cellSide{0, i, models.Rows - 1}.line(g))
+		past = append(past, gridLine{models.Point{X: x, Y: -borderlessPastMM - borderlessGapMM}, models.Point{X: x, Y: -borderlessGapMM}},
+			gridLine{models.Point{X: x, Y: ht + borderlessGapMM}, models.Point{X: x, Y: ht + borderlessGapMM + borderlessPastMM}})
+	}
+	return inside, past
+}
+
+// linesRunPast says whether the grid lines across direction d's border
+// lines go on past them as drawn lines (their mean line evidence past the
+// border, read where the frame shows it, at least drawnGridLine): the
+// drawn grid reaches past the lattice there. A lattice of half the drawn
+// rows' spacing over the middle of a mat printed without a border has no
+// drawn line two of its cells past it (drawnPast), but the drawn columns
+// run on a whole row past each of its border rows.
+func linesRunPast(rm *ridgeMap, h homography, g models.RealmGeometry, d int, light bool) bool {
+	_, past := acrossBorder(g, d)
+	sum, n := 0.0, 0
+	for _, gl := range past {
+		if e, k := rm.lineEvidence(h, gl, segmentStep, ridgeClip, light); k > 0 {
+			sum += e * float64(k)
+			n += k
 		}
 	}
-	in, nIn := c.bareShareOf(rm, cc, h, inside, light)
-	out, nOut := c.bareShareOf(rm, cc, h, past, light)
-	return nIn > 0 && nOut > 0 && in <= unbrokenGridLine && out >= bareGridLine
+	return n > 0 && sum/float64(n) >= drawnGridLine
 }
 
 // drawnPast says whether a drawn line runs two cells past lattice h's

@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -365,5 +366,29 @@ func TestDetectBorderlessGrid(t *testing.T) {
 				lightLines: tc.light, cards: tc.cards, noise: 3, jpegQuality: 80, borderless: true}
 			detectsWithin1Percent(t, s, 0)
 		})
+	}
+}
+
+// TestBorderlessHalfRowsRefused: on a mat printed without a border, a
+// lattice of half the rows' spacing over the middle two rows (its odd rows
+// across the cells' middles, under cards in part) has no drawn line two of
+// its cells past it, but the drawn columns run on a row past each of its
+// border rows (linesRunPast): it is refused, where it was taken for the
+// realm, 15% of its width off. No realm is better than a wrong one.
+func TestBorderlessHalfRowsRefused(t *testing.T) {
+	t.Parallel()
+	s := scene{seed: 9404, tiltDeg: 28, rotDeg: -2, widthFrac: 0.75, lineMM: 1.2, contrast: 0.7,
+		cards: 5, noise: 3, jpegQuality: 80, borderless: true}
+	frame, truth := s.render(t)
+	defer frame.Close()
+	c, err := Detect(frame, Options{})
+	if err != nil {
+		if !errors.Is(err, ErrNotFound) {
+			t.Fatal(err)
+		}
+		return
+	}
+	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+		t.Errorf("a realm %.1f%% of its width off, want within 1%% or none", 100*e)
 	}
 }

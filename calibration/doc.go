@@ -71,7 +71,8 @@
 // drawn unbroken, is refused: a lattice of half the drawn lines' spacing (every other line across the
 // cells' middles) shows about as clearly as drawn lines as a right one. A line that shows no drawn line
 // anywhere along it counts as over bare cloth when a quarter of it is (the rest across cards) and a drawn
-// line runs two cells past the lattice's border that way (the grid goes on at twice its spacing): a camera
+// line runs two cells past the lattice's border that way (the grid goes on at twice its spacing), or the lines
+// across its border run on past it as drawn lines (on a mat printed without a border): a camera
 // turned a right angle gives a lattice whose columns lie on the realm's rows and whose rows lie at half
 // the columns' spacing, its odd rows across the cells' middles, over cloth and sites. So is a lattice both of whose
 // border lines along one direction run over bare cloth while a line between is drawn unbroken: one of a
