@@ -154,7 +154,7 @@ func renderFace(c *models.Card, pal palette, artSeed int64, fonts *faceFonts) *i
 	if c.Type == models.Site && !c.Token {
 		nameRight = drawThresholds(img, c.Thresholds, l.banner, l.scale)
 	}
-	drawFitted(img, fonts, c.Name, nameX, l.banner.Min.Y+l.banner.Dy()/2, nameRight-nameX, float64(l.banner.Dy())*0.62)
+	drawFitted(img, fonts, c.Name, nameX, l.banner.Min.Y+l.banner.Dy()/2, nameRight-nameX, float64(l.banner.Dy())*0.62, inkColour)
 
 	// Type line with threshold glyphs for spells.
 	fillRect(img, l.typeLine, parchmentDk)
@@ -169,7 +169,7 @@ func renderFace(c *models.Card, pal palette, artSeed int64, fonts *faceFonts) *i
 	if c.Type != models.Site || c.Token {
 		right = drawThresholds(img, c.Thresholds, l.typeLine, l.scale)
 	}
-	drawFitted(img, fonts, typeText, l.typeLine.Min.X+int(8*l.scale), l.typeLine.Min.Y+l.typeLine.Dy()/2, right-l.typeLine.Min.X-int(10*l.scale), float64(l.typeLine.Dy())*0.62)
+	drawFitted(img, fonts, typeText, l.typeLine.Min.X+int(8*l.scale), l.typeLine.Min.Y+l.typeLine.Dy()/2, right-l.typeLine.Min.X-int(10*l.scale), float64(l.typeLine.Dy())*0.62, inkColour)
 
 	// Text box.
 	fillRect(img, l.tb, parchment)
@@ -273,16 +273,16 @@ func drawCentered(img *image.RGBA, f font.Face, s string, cx, cy float64, c colo
 	d.DrawString(s)
 }
 
-// drawFitted draws s left-aligned at x, vertically centred on cy, shrinking
-// the font until it fits in width.
-func drawFitted(img *image.RGBA, fonts *faceFonts, s string, x, cy, width int, px float64) {
+// drawFitted draws s in colour c, left-aligned at x, vertically centred on
+// cy, shrinking the font until it fits in width.
+func drawFitted(img *image.RGBA, fonts *faceFonts, s string, x, cy, width int, px float64, c color.RGBA) {
 	f := fonts.face(true, px)
 	for font.MeasureString(f, s).Ceil() > width && px > 8 {
 		px *= 0.92
 		f = fonts.face(true, px)
 	}
 	m := f.Metrics()
-	d := font.Drawer{Dst: img, Src: image.NewUniform(inkColour), Face: f}
+	d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: f}
 	d.Dot = fixed.Point26_6{X: fixed.I(x), Y: fixed.I(cy) + (m.Ascent-m.Descent)/2}
 	d.DrawString(s)
 }

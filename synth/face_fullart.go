@@ -8,7 +8,6 @@ import (
 	"math/rand"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
 	"github.com/tablecam/tablecam/models"
@@ -64,15 +63,7 @@ func renderFullArtFace(c *models.Card, pal palette, artSeed int64, fonts *faceFo
 	if c.Type == models.Site && !c.Token {
 		nameRight = drawThresholds(img, c.Thresholds, band, l.scale)
 	}
-	nameFace := fonts.face(true, float64(bandH)*0.6)
-	d := font.Drawer{Dst: img, Src: image.NewUniform(discColour), Face: nameFace}
-	name := c.Name
-	for name != "" && d.MeasureString(name).Ceil() > nameRight-nameX {
-		name = name[:len(name)-1]
-	}
-	m := nameFace.Metrics()
-	d.Dot = fixed.Point26_6{X: fixed.I(nameX), Y: fixed.I(band.Min.Y+bandH/2) + (m.Ascent-m.Descent)/2}
-	d.DrawString(name)
+	drawFitted(img, fonts, c.Name, nameX, band.Min.Y+bandH/2, nameRight-nameX, float64(bandH)*0.6, discColour)
 
 	// The type line and rules on translucent parchment across the foot.
 	boxH := l.h * 28 / 100
@@ -91,7 +82,7 @@ func renderFullArtFace(c *models.Card, pal palette, artSeed int64, fonts *faceFo
 	if c.Type != models.Site || c.Token {
 		right = drawThresholds(img, c.Thresholds, typeLine, l.scale)
 	}
-	drawFitted(img, fonts, typeText, typeLine.Min.X+int(8*l.scale), typeLine.Min.Y+lineH/2, right-typeLine.Min.X-int(10*l.scale), float64(lineH)*0.62)
+	drawFitted(img, fonts, typeText, typeLine.Min.X+int(8*l.scale), typeLine.Min.Y+lineH/2, right-typeLine.Min.X-int(10*l.scale), float64(lineH)*0.62, inkColour)
 	draw.Draw(img, image.Rect(box.Min.X+int(8*l.scale), typeLine.Max.Y, box.Max.X-int(8*l.scale), typeLine.Max.Y+max(1, int(l.scale*2))), image.NewUniform(inkColour), image.Point{}, draw.Over)
 	textPx := 20 * l.scale
 	drawWrapped(img, fonts.face(false, textPx), c.RulesText, image.Rect(box.Min.X, typeLine.Max.Y, box.Max.X, box.Max.Y).Inset(int(8*l.scale)), inkColour)
