@@ -441,7 +441,7 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 		if !reaches[i] || 3*off[i] < minArea {
 			continue
 		}
-		if off[i] < minArea && offShowsCard(i, root, labels, lk, on, cols, rows, s) {
+		if off[i] < minArea && offShowsCard(i, root, label, lk, on, cols, rows, s) {
 			continue
 		}
 		if off[i] >= minArea || all[i] >= 2*minArea {
@@ -459,8 +459,8 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 }
 
 // offShowsCard reports whether what blob r of reachesThroughCards shows off
-// the cards found (lk its pixels, labelled in labels, rooted by root; on the
-// cards found) is the visible part of a card not found, not a hand: each
+// the cards found (lk its pixels, labelled in label, the 32-bit labels'
+// bytes, rooted by root; on the cards found) is the visible part of a card not found, not a hand: each
 // piece of it, once the slivers along the cards' outlines are opened away,
 // fills most of its oriented box (cardPieceFill: a card's straight sides
 // and square corners; a palm or fingers round off their box) and fits in a
@@ -469,11 +469,7 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 // it, which reaches the edge through the unit when the unit lies across the
 // realm's border; a printed frame would have cut the two apart. s is the
 // image's pixels per mm.
-func offShowsCard(r int, root func(int) int, labels gocv.Mat, lk, on []uint8, cols, rows int, s float64) bool {
-	label, err := labels.DataPtrUint8()
-	if err != nil {
-		return false
-	}
+func offShowsCard(r int, root func(int) int, label, lk, on []uint8, cols, rows int, s float64) bool {
 	offMask := gocv.NewMatWithSize(rows, cols, gocv.MatTypeCV8U)
 	defer offMask.Close()
 	om, err := offMask.DataPtrUint8()
