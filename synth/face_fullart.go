@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"math/rand"
 
 	"golang.org/x/image/font"
@@ -83,7 +82,7 @@ func renderFullArtFace(c *models.Card, pal palette, artSeed int64, fonts *faceFo
 		right = drawThresholds(img, c.Thresholds, typeLine, l.scale)
 	}
 	drawFitted(img, fonts, typeText, typeLine.Min.X+int(8*l.scale), typeLine.Min.Y+lineH/2, right-typeLine.Min.X-int(10*l.scale), float64(lineH)*0.62, inkColour)
-	draw.Draw(img, image.Rect(box.Min.X+int(8*l.scale), typeLine.Max.Y, box.Max.X-int(8*l.scale), typeLine.Max.Y+max(1, int(l.scale*2))), image.NewUniform(inkColour), image.Point{}, draw.Over)
+	fillRect(img, image.Rect(box.Min.X+int(8*l.scale), typeLine.Max.Y, box.Max.X-int(8*l.scale), typeLine.Max.Y+max(1, int(l.scale*2))), inkColour)
 	textPx := 20 * l.scale
 	drawWrapped(img, fonts.face(false, textPx), c.RulesText, image.Rect(box.Min.X, typeLine.Max.Y, box.Max.X, box.Max.Y).Inset(int(8*l.scale)), inkColour)
 	return img
