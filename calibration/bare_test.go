@@ -374,21 +374,38 @@ func TestDetectBorderlessGrid(t *testing.T) {
 // across the cells' middles, under cards in part) has no drawn line two of
 // its cells past it, but the drawn columns run on a row past each of its
 // border rows (linesRunPast): it is refused, where it was taken for the
-// realm, 15% of its width off. No realm is better than a wrong one.
+// realm, 15% of its width off. No realm is better than a wrong one. In
+// scene 9442 the odd rows read bare for only 0.35–0.36 of their samples
+// (cards lie over them) and one shows a little (0.20), but far less than
+// the drawn rows beside them (faintBesideDrawn).
 func TestBorderlessHalfRowsRefused(t *testing.T) {
 	t.Parallel()
-	s := scene{seed: 9404, tiltDeg: 28, rotDeg: -2, widthFrac: 0.75, lineMM: 1.2, contrast: 0.7,
-		cards: 5, noise: 3, jpegQuality: 80, borderless: true}
-	frame, truth := s.render(t)
-	defer frame.Close()
-	c, err := Detect(frame, Options{})
-	if err != nil {
-		if !errors.Is(err, ErrNotFound) {
-			t.Fatal(err)
-		}
-		return
-	}
-	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
-		t.Errorf("a realm %.1f%% of its width off, want within 1%% or none", 100*e)
+	for _, tc := range []struct {
+		seed      uint64
+		tilt, rot float64
+		width     float64
+		lineMM    float64
+		contrast  float64
+		cards     int
+	}{
+		{9404, 28, -2, 0.75, 1.2, 0.7, 5},
+		{9442, 28, -7.8, 0.77, 1.7, 0.6, 9},
+	} {
+		t.Run(fmt.Sprint(tc.seed), func(t *testing.T) {
+			s := scene{seed: tc.seed, tiltDeg: tc.tilt, rotDeg: tc.rot, widthFrac: tc.width, lineMM: tc.lineMM, contrast: tc.contrast,
+				cards: tc.cards, noise: 3, jpegQuality: 80, borderless: true}
+			frame, truth := s.render(t)
+			defer frame.Close()
+			c, err := Detect(frame, Options{})
+			if err != nil {
+				if !errors.Is(err, ErrNotFound) {
+					t.Fatal(err)
+				}
+				return
+			}
+			if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
+				t.Errorf("a realm %.1f%% of its width off, want within 1%% or none", 100*e)
+			}
+		})
 	}
 }
