@@ -318,9 +318,12 @@ func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGe
 			if !(shows[i-1] >= drawnGridLine && shows[i+1] >= drawnGridLine) {
 				continue
 			}
-			if shares[i] >= partlyBareGridLine && shows[i] <= noDrawnLine && (drawnPast(rm, h, g, d, light) || linesRunPast(rm, h, g, d, light)) {
-				between++
-			} else if shows[i] <= faintBesideDrawn*math.Min(shows[i-1], shows[i+1]) && linesRunPast(rm, h, g, d, light) {
+			shownNowhere := shares[i] >= partlyBareGridLine && shows[i] <= noDrawnLine
+			faintBeside := shows[i] <= faintBesideDrawn*math.Min(shows[i-1], shows[i+1])
+			if !shownNowhere && !faintBeside {
+				continue
+			}
+			if linesRunPast(rm, h, g, d, light) || (shownNowhere && drawnPast(rm, h, g, d, light)) {
 				between++
 			}
 		}
