@@ -98,6 +98,9 @@ func (a *Analyzer) armOver(v *view, found []placed, cells []models.Cell, shares 
 // unfinished. minArea is skinMask's.
 func armSkin(h handImage, skin gocv.Mat, v *view) (minArea int, ok bool) {
 	skin, minArea, ok = skinMaskFrom(skin, h.small, h.ycc, h.onCards, h.cards, v)
+	if ok {
+		clearPrintedOver(skin, h.ycc, h.onCards, h.cards, v, h.area.Min, h.f)
+	}
 	if !ok || !maskCovers(skin, h.onCards, h.cards, v, h.area.Min, h.f, minArea) {
 		return minArea, false
 	}

@@ -168,6 +168,7 @@ func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.
 	if !ok {
 		return false
 	}
+	clearPrintedOver(skin, ycc, onCards, cards, v, origin, f)
 	return maskCovers(skin, onCards, cards, v, origin, f, minArea)
 }
 
