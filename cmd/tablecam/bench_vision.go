@@ -554,6 +554,9 @@ func (b *visionBench) score(obs models.FrameObservation, t *synth.SceneTruth, im
 			if b.log != nil {
 				fmt.Fprintf(b.log, "%s: %s %s (rotation %d) named, matching no true card\n", image, cellName(oc.Cell), oc.NameOr(""), oc.Rotation)
 			}
+		} else if !u && b.log != nil {
+			// Found where no true card lies: what costs precision.
+			fmt.Fprintf(b.log, "%s: %s unknown %s (rotation %d) found, matching no true card\n", image, cellName(oc.Cell), oc.Kind, oc.Rotation)
 		}
 	}
 	for ti, tc := range t.Cards {
