@@ -321,6 +321,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			held = append(held, u)
 			continue
 		}
+		if a.matInside(u.quad, v, namedQuads(named)) {
+			continue
+		}
 		u, inPlay := a.turned(gray, v, u)
 		unnamed.add(len(found), u, inPlay, len(cards))
 		if inPlay {
@@ -350,6 +353,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			named = append(named, namedCard{len(cards), d, true})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+			continue
+		}
+		if a.matInside(s.unknown().quad, v, namedQuads(named)) {
 			continue
 		}
 		u, inPlay := a.turned(gray, v, s.unknown())
@@ -412,7 +418,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			named = append(named, namedCard{len(cards), s.det, false})
 			cards = append(cards, a.observe(s.det, v))
 			sites = append(sites, placed{s.det.quad, models.KindSite})
-		case !replaces:
+		case !replaces && !a.matInside(s.quad, v, namedQuads(named)):
 			cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 			sites = append(sites, placed{s.quad, models.KindSite})
 		}
@@ -436,6 +442,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			named = append(named, namedCard{len(cards), d, false})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+			continue
+		}
+		if a.matInside(s.unknown().quad, v, namedQuads(named)) {
 			continue
 		}
 		u, inPlay := a.turned(gray, v, s.unknown())
