@@ -378,20 +378,11 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 	at := func(x, y int) int { return int(binary.NativeEndian.Uint32(label[4*(y*cols+x):])) }
 	// A blob that crosses a grid line was cut in two there: the pieces
 	// that face each other across the line are one blob.
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	root := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	blobs := newBlobGroups(n)
+	root := blobs.root
 	join := func(a, b int) {
 		if a != 0 && b != 0 {
-			parent[root(a)] = root(b)
+			blobs.join(a, b)
 		}
 	}
 	for _, band := range bandSpans(lineRows) {
@@ -458,6 +449,30 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 	}
 	return false
 }
+
+// blobGroups joins labelled blobs into groups (a union-find over their
+// labels): each blob's group is named by its root blob.
+type blobGroups []int
+
+func newBlobGroups(n int) blobGroups {
+	g := make(blobGroups, n)
+	for i := range g {
+		g[i] = i
+	}
+	return g
+}
+
+// root gives the root of blob i's group.
+func (g blobGroups) root(i int) int {
+	for g[i] != i {
+		g[i] = g[g[i]]
+		i = g[i]
+	}
+	return i
+}
+
+// join puts blobs a and b in one group.
+func (g blobGroups) join(a, b int) { g[g.root(a)] = g.root(b) }
 
 // offShowsCard reports whether what blob r of reachesThroughCards shows off
 // the cards found (lk its pixels, labelled in label, the 32-bit labels'

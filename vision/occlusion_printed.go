@@ -69,17 +69,8 @@ func clearPrintedOver(skin, ycc, onCards gocv.Mat, cards bool, v *view, origin i
 		return
 	}
 	at := func(p int) int { return int(binary.NativeEndian.Uint32(label[4*p:])) }
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	root := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	groups := newBlobGroups(n)
+	root := groups.root
 	shows, hidden := make([]int, n), make([]int, n)
 	// cross reads one crossing: pa and pb are the pixels on the line's two
 	// sides, line the pixels across the line.
@@ -106,7 +97,7 @@ func clearPrintedOver(skin, ycc, onCards gocv.Mat, cards bool, v *view, origin i
 		}
 		shows[a]++
 		shows[b]++
-		parent[root(a)] = root(b)
+		groups.join(a, b)
 	}
 	s := v.pxPerMM * f
 	half := gridLineMM * s
