@@ -483,11 +483,11 @@ func (u unnamedSites) add(i int, c unknownCard, inPlay bool, at int) {
 // observe turns a matched card into what the analyzer reports.
 func (a *Analyzer) observe(d detection, v *view) models.CardObservation {
 	ref := &a.index.refs[d.ref]
-	rot := d.rotation()
+	rot, quad := faceTurn(ref, d.rotation(), d.quad)
 	o := models.CardObservation{
 		Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
 		Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
-		Quad: v.toImageQuad(d.quad), Confidence: d.confidence(),
+		Quad: v.toImageQuad(quad), Confidence: d.confidence(),
 	}
 	if c, ok := v.cellAt(d.quad.Center()); ok {
 		o.Cell = &c

@@ -392,13 +392,13 @@ func (a *Analyzer) Identify(picture gocv.Mat) (models.CardObservation, bool) {
 // d, found in the picture brought to f times its size.
 func (a *Analyzer) pictureObservation(d detection, f float64) models.CardObservation {
 	ref := &a.index.refs[d.ref]
-	rot := d.rotation()
+	rot, quad := faceTurn(ref, d.rotation(), d.quad)
 	o := models.CardObservation{
 		Name: models.StrPtr(ref.card.Name), Slug: models.StrPtr(ref.card.Slug), Type: models.StrPtr(string(ref.card.Type)),
 		Kind: ref.Kind, Token: ref.Kind == models.KindToken, Owner: rot.Owner(), Rotation: rot, Tapped: rot.Tapped(),
 		Confidence: d.confidence(),
 	}
-	for i, p := range d.quad {
+	for i, p := range quad {
 		o.Quad[i] = models.Point{X: p.X / f, Y: p.Y / f}
 	}
 	return o

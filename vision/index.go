@@ -17,7 +17,7 @@ import (
 
 // indexFormat changes whenever the cached index's shape or the way faces are
 // indexed changes, so that old cache files are not read.
-const indexFormat = "tablecam-vision-index-14"
+const indexFormat = "tablecam-vision-index-15"
 
 // catalogIndex is every reference face of a catalog and a nearest-neighbour
 // index over all their descriptors.

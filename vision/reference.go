@@ -32,7 +32,13 @@ type reference struct {
 	// outline feature matching leaves unnamed is compared with
 	// (appearance.go).
 	Look []byte
-	card *models.Card
+	// Turned marks a token whose face is stored landscape (a token site,
+	// which lies landscape like every site): indexed turned a quarter
+	// clockwise to a token's portrait shape (see uprightImage), its
+	// rotation and corners are reported for the face as stored (see
+	// faceTurn).
+	Turned bool
+	card   *models.Card
 }
 
 // The blurred copy of each reference face: Gaussian, of this standard
@@ -74,37 +80,73 @@ func faceSizePx(k models.CardKind, pxPerMM float64) (w, h int) {
 // uprightFace reads a card's scan and returns its face upright in grey at
 // the index scale. A site scanned portrait is turned to landscape.
 func uprightFace(c *models.Card, opts Options) (gocv.Mat, error) {
-	img, err := uprightImage(c, opts, gocv.IMReadGrayScale)
+	face, _, err := uprightFaceTurned(c, opts)
+	return face, err
+}
+
+// uprightFaceTurned is uprightFace that also says whether the face was
+// turned from a token's landscape scan (see reference.Turned).
+func uprightFaceTurned(c *models.Card, opts Options) (gocv.Mat, bool, error) {
+	img, turned, err := uprightImageTurned(c, opts, gocv.IMReadGrayScale)
 	if err != nil {
-		return gocv.Mat{}, err
+		return gocv.Mat{}, false, err
 	}
 	w, h := faceSizePx(kindOf(c), opts.pxPerMM())
 	face := gocv.NewMat()
 	gocv.Resize(img, &face, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
 	img.Close()
-	return face, nil
+	return face, turned, nil
+}
+
+// faceTurn turns what was found of reference ref (its rotation, and its
+// corners from the indexed face's top-left clockwise) back to the face as
+// its scan stores it: for a token indexed turned a quarter clockwise
+// (reference.Turned), the stored face's top-left is the indexed face's
+// top-right, and the face lies a quarter turn further clockwise.
+func faceTurn(ref *reference, rot models.Rotation, quad models.Quad) (models.Rotation, models.Quad) {
+	if !ref.Turned {
+		return rot, quad
+	}
+	return (rot + 90) % 360, models.Quad{quad[1], quad[2], quad[3], quad[0]}
 }
 
 // uprightImage reads a card's scan (flags: grey or colour) at its own
-// size, a site scanned portrait turned to landscape.
+// size, a site scanned portrait turned to landscape, a token scanned
+// landscape (a token site) turned to portrait, a quarter clockwise.
 func uprightImage(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, error) {
+	img, _, err := uprightImageTurned(c, opts, flags)
+	return img, err
+}
+
+// uprightImageTurned is uprightImage that also says whether it turned a
+// token's landscape scan (see reference.Turned).
+func uprightImageTurned(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, bool, error) {
 	// The file is read once: checked whole (a scan cut short decodes, half
 	// grey: no face to index), then decoded from the same bytes (IMDecode
 	// turns by the EXIF orientation as IMRead does).
 	unreadable := func() error { return fmt.Errorf("vision: reference face of %q: cannot read image %s", c.Name, c.Image) }
 	data, err := os.ReadFile(c.Image)
 	if err != nil {
-		return gocv.Mat{}, unreadable()
+		return gocv.Mat{}, false, unreadable()
 	}
 	if err := imagefile.Check(data); err != nil {
-		return gocv.Mat{}, fmt.Errorf("vision: reference face of %q: %s: %w", c.Name, c.Image, err)
+		return gocv.Mat{}, false, fmt.Errorf("vision: reference face of %q: %s: %w", c.Name, c.Image, err)
 	}
 	img, err := gocv.IMDecode(data, flags)
 	if err != nil || img.Empty() {
 		img.Close()
-		return gocv.Mat{}, unreadable()
+		return gocv.Mat{}, false, unreadable()
 	}
 	kind := kindOf(c)
+	turnedToken := kind == models.KindToken && img.Cols() > img.Rows()
+	if turnedToken {
+		// A token face drawn landscape (a token site): indexed in a
+		// token's portrait shape, its face turned a quarter clockwise.
+		turned := gocv.NewMat()
+		gocv.Rotate(img, &turned, gocv.Rotate90Clockwise)
+		img.Close()
+		img = turned
+	}
 	if kind == models.KindSite && img.Rows() > img.Cols() {
 		turned := gocv.NewMat()
 		code := gocv.Rotate90Clockwise
@@ -115,12 +157,12 @@ func uprightImage(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat
 		img.Close()
 		img = turned
 	}
-	return img, nil
+	return img, turnedToken, nil
 }
 
 // newReference indexes one card's face.
 func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error) {
-	face, err := uprightFace(c, opts)
+	face, turned, err := uprightFaceTurned(c, opts)
 	if err != nil {
 		return reference{}, err
 	}
@@ -161,6 +203,7 @@ func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error
 	feat.Points = append(feat.Points, blurred.Points...)
 	feat.Descs = append(feat.Descs, blurred.Descs...)
 	r := reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Late: len(blurred.Descs), Hash: phashOf(face), card: c}
+	r.Turned = turned
 	if r.Kind == models.KindSite {
 		thumb := gocv.NewMat()
 		gocv.Resize(face, &thumb, image.Pt(r.W/2, r.H/2), 0, 0, gocv.InterpolationArea)

@@ -91,6 +91,9 @@ func renderTestScene(t testing.TB, cat *models.Catalog, cards []placement, corne
 			gocv.Rotate(face, &face, gocv.Rotate90Clockwise)
 		}
 		fw, fh := faceSizeMM(kind)
+		if kind == models.KindToken && face.Cols() > face.Rows() {
+			fw, fh = fh, fw // a token face drawn landscape (a token site)
+		}
 		// Face pixel (u,v) → mat pixel: scale to mm, centre, turn clockwise, place.
 		th := (float64(p.rot) + p.jitter) * math.Pi / 180
 		cx, cy := toPx(p.x, p.y)
