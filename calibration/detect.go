@@ -505,10 +505,16 @@ func toFrame(h homography, scale float64) homography {
 // over bare cloth (see bareGridLines).
 var errBareLines = fmt.Errorf("calibration: lines of the grid found run over the bare mat: %w", ErrNotFound)
 
+// errStopsShort is settleLattice's refusal of a lattice whose lines across
+// its outer two rows or columns, or across all of it, show nowhere (see
+// linesStopShort, oneAxisOnly).
+var errStopsShort = fmt.Errorf("calibration: the grid found reaches past its drawn lines: %w", ErrNotFound)
+
 // settleLattice moves a lattice found onto the realm's drawn lines and off
 // the mat's edge (settleOnSides, ontoUnbrokenGrid, offTheMat) and refuses
 // it when its cells are of a shape no camera sees, the mat's edge runs
-// through it, or its lines run over bare cloth (errBareLines).
+// through it, its lines stop two cells short of its border or show along
+// one axis only (errStopsShort), or they run over bare cloth (errBareLines).
 func settleLattice(rm *ridgeMap, col colourFrame, hasCol bool, best gridFit, g models.RealmGeometry, fromMarks bool) (gridFit, error) {
 	// A lattice of marks already ends where the marks do; the drawn lines
 	// settleOnSides weighs are not there.
@@ -529,6 +535,13 @@ func settleLattice(rm *ridgeMap, col colourFrame, hasCol bool, best gridFit, g m
 		return best, fmt.Errorf("calibration: the mat's edge runs through the grid found: %w", ErrNotFound)
 	} else if hs != best.h {
 		best = gridFit{h: hs, score: math.Min(1, rm.ridgeScore(hs, g)/ridgeLineCap)}
+	}
+	if !fromMarks && (rm.linesStopShort(best.h, g) || rm.oneAxisOnly(best.h, g)) {
+		// Stripes of the table beside the mat taken for the outer
+		// rows of a lattice two cells past the realm, or for one
+		// direction of lines with no lines across them (see
+		// linesStopShort, oneAxisOnly).
+		return best, errStopsShort
 	}
 	if hasCol && !fromMarks && bareGridLines(rm, col, best.h, g) {
 		// Whole lines of the lattice over bare cloth, where the mat's

@@ -61,7 +61,13 @@
 // goes back onto the realm. The realm is printed on the mat, so when the mat's own edge (a sharp step of
 // one sign, flat on either side, along the realm's whole length, with the mat's cloth on the realm's side:
 // an arm lying across the realm steps as sharply, but the arm lies on that side) runs through the lattice's
-// border column or row, the lattice is moved a cell away from it, or refused. A mat that draws its grid as unbroken lines
+// border column or row, the lattice is moved a cell away from it, or refused (so it is when the realm's side
+// of the edge is not the cloth, dark art along the mat's edge, but neither the lattice's border there nor any
+// side across its border row shows a drawn line: the table lies beyond the edge, where an arm's step has the
+// realm's border beyond it). The realm's lines run from border to border, so a lattice whose lines across its
+// outer two rows (or columns) show nowhere while they show on most sides elsewhere, or whose lines along one
+// axis show while not one side of the other axis's does, is refused: stripes of a table or tablecloth beside
+// the mat, parallel to the realm's rows, taken for the realm's (shortlines.go). A mat that draws its grid as unbroken lines
 // draws every cell side from end to end, so when the sides a lattice shares with the lattice a cell over are
 // almost never bare cloth (read by colour: the cloth beside the lattice's clearly drawn sides, no line across
 // a band a few pixels wide), while most of the sides it would give up run over bare cloth and the sides it

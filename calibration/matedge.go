@@ -112,14 +112,16 @@ func (m *ridgeMap) stepRun(h homography, gl gridLine) float64 {
 }
 
 // offTheMat moves lattice h by a cell away from the mat's edge when that
-// edge runs through one of its border columns or rows (see straightEdge):
-// the realm lies a cell further onto the mat. ok is false when the edge is
+// edge runs through one of its border columns or rows (see straightEdge),
+// with the mat's cloth on the realm's side of it (see clothInside) or no
+// line of the lattice beyond it (see bareBorder): the realm lies a cell
+// further onto the mat. ok is false when the edge is
 // there and the moved lattice is no realm either (outside the frame, of a
 // shape no camera sees, the mat's edge in it too, or its lines not drawn
 // lines); h comes back unchanged when no mat edge runs through it.
 func offTheMat(rm *ridgeMap, h homography, g models.RealmGeometry) (homography, bool) {
 	run, side, edge := rm.straightEdgeLine(h, g)
-	if run < minEdgeRun || !rm.clothInside(h, g, edge) {
+	if run < minEdgeRun || !rm.clothInside(h, g, edge) && !rm.bareBorder(h, g, side) {
 		return h, true
 	}
 	moves := [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
@@ -176,4 +178,34 @@ func (m *ridgeMap) clothInside(h homography, g models.RealmGeometry, edge gridLi
 		}
 	})
 	return steps == 0 || float64(cloth) >= minInsideCloth*float64(steps)
+}
+
+// bareBorder says whether lattice h shows no drawn line (of its colour)
+// along its border on side (0 west, 1 east, 2 south, 3 north) nor on any
+// of the sides crossing its border column or row there. An arm lying over
+// the border column steps as sharply as the mat's edge, and the realm's
+// side of its step is not the mat's cloth (see clothInside), but beyond
+// the arm the realm's border shows: the mat's edge has the table beyond
+// it, where no line of the realm runs. The mat's art next to its edge (a
+// dark band of landscape) is not the cloth's colour either.
+func (m *ridgeMap) bareBorder(h homography, g models.RealmGeometry, side int) bool {
+	light := m.lightGrid(h, g)
+	axis, k := 1, 0 // the strip of cells along the border, see stripSides
+	border := gridLine{models.Point{X: 0, Y: 0}, models.Point{X: 0, Y: g.HeightMM()}}
+	switch side {
+	case 1:
+		k = models.Columns - 1
+		border = gridLine{models.Point{X: g.WidthMM(), Y: 0}, models.Point{X: g.WidthMM(), Y: g.HeightMM()}}
+	case 2:
+		axis = 0
+		border = gridLine{models.Point{X: 0, Y: 0}, models.Point{X: g.WidthMM(), Y: 0}}
+	case 3:
+		axis, k = 0, models.Rows-1
+		border = gridLine{models.Point{X: 0, Y: g.HeightMM()}, models.Point{X: g.WidthMM(), Y: g.HeightMM()}}
+	}
+	if e, n := m.lineEvidence(h, border, segmentStep, ridgeClip, light); n > 0 && e >= drawnSide {
+		return false
+	}
+	shown, _ := m.stripShown(h, g, axis, k, light)
+	return shown == 0
 }
