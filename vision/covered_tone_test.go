@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tablecam/tablecam/models"
@@ -142,17 +143,7 @@ func TestWeakFitInOtherColours(t *testing.T) {
 	var cards, keptTrue, droppedTwin, droppedFew, keptStrong int
 	for i := 0; i < 4; i++ {
 		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
-		var all []placed
-		for j, c := range scene.Truth.Cards {
-			kind := models.KindStandard
-			switch {
-			case c.Token:
-				kind = models.KindToken
-			case c.Type == models.Site:
-				kind = models.KindSite
-			}
-			all = append(all, placed{quads[j], kind})
-		}
+		all := placedOfTruth(scene, quads)
 		for k, c := range scene.Truth.Cards {
 			right, twin := refOf(c.Name), refOf(c.Name+" at Dusk")
 			if c.VisibleFraction < 1 || right < 0 || twin < 0 {
@@ -202,6 +193,14 @@ func TestWeakFitInOtherColours(t *testing.T) {
 // beside its twin in other colours (turnedColours), named after it "at
 // Dusk", and a function giving a name's reference (-1 when none).
 func twinnedAnalyzer(t *testing.T, cat *models.Catalog) (*Analyzer, func(name string) int) {
+	return twinnedAnalyzerWith(t, cat, " at Dusk", turnedColours)
+}
+
+// twinnedAnalyzerWith gives an Analyzer of the catalog cat with each face
+// beside a twin that twin writes (from the face's image file to another),
+// named after it with suffix, and a function giving a name's reference
+// (-1 when none).
+func twinnedAnalyzerWith(t *testing.T, cat *models.Catalog, suffix string, twin func(t *testing.T, from, to string) string) (*Analyzer, func(name string) int) {
 	t.Helper()
 	dir := t.TempDir()
 	var twinned []*models.Card
@@ -210,10 +209,10 @@ func twinnedAnalyzer(t *testing.T, cat *models.Catalog) (*Analyzer, func(name st
 		if c.Image == "" {
 			continue
 		}
-		twin := *c
-		twin.Image = turnedColours(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
-		twin.Name, twin.Slug = c.Name+" at Dusk", c.Slug+"_at_dusk"
-		twinned = append(twinned, &twin)
+		tc := *c
+		tc.Image = twin(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
+		tc.Name, tc.Slug = c.Name+suffix, c.Slug+strings.ReplaceAll(strings.ToLower(suffix), " ", "_")
+		twinned = append(twinned, &tc)
 	}
 	a := newTestAnalyzer(t, models.NewCatalog(twinned))
 	refOf := func(name string) int {
@@ -225,6 +224,23 @@ func twinnedAnalyzer(t *testing.T, cat *models.Catalog) (*Analyzer, func(name st
 		return -1
 	}
 	return a, refOf
+}
+
+// placedOfTruth gives the scene's true cards as placed outlines: quads
+// are their outlines in the view's top-down pixels.
+func placedOfTruth(scene *synth.Scene, quads []models.Quad) []placed {
+	var all []placed
+	for j, c := range scene.Truth.Cards {
+		kind := models.KindStandard
+		switch {
+		case c.Token:
+			kind = models.KindToken
+		case c.Type == models.Site:
+			kind = models.KindSite
+		}
+		all = append(all, placed{quads[j], kind})
+	}
+	return all
 }
 
 // TestWeakFitOffItsCard moves the outline of each fully visible card of

@@ -2,10 +2,8 @@ package vision
 
 import (
 	"image"
-	"path/filepath"
 	"testing"
 
-	"github.com/tablecam/tablecam/models"
 	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
@@ -38,41 +36,11 @@ func invertedArt(t *testing.T, from, to string) string {
 // dropped, while the true face's is kept.
 func TestWeakFitOfOtherArt(t *testing.T) {
 	cat, r := posterCatalog(t)
-	dir := t.TempDir()
-	var twinned []*models.Card
-	for _, c := range cat.Cards() {
-		twinned = append(twinned, c)
-		if c.Image == "" {
-			continue
-		}
-		twin := *c
-		twin.Image = invertedArt(t, c.Image, filepath.Join(dir, filepath.Base(c.Image)))
-		twin.Name, twin.Slug = c.Name+" Reversed", c.Slug+"_reversed"
-		twinned = append(twinned, &twin)
-	}
-	a := newTestAnalyzer(t, models.NewCatalog(twinned))
-	refOf := func(name string) int {
-		for i := range a.index.refs {
-			if a.index.refs[i].card.Name == name {
-				return i
-			}
-		}
-		return -1
-	}
+	a, refOf := twinnedAnalyzerWith(t, cat, " Reversed", invertedArt)
 	var cards, keptTrue, droppedTwin, lookDropped int
 	for i := 0; i < 4; i++ {
 		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
-		var all []placed
-		for j, c := range scene.Truth.Cards {
-			kind := models.KindStandard
-			switch {
-			case c.Token:
-				kind = models.KindToken
-			case c.Type == models.Site:
-				kind = models.KindSite
-			}
-			all = append(all, placed{quads[j], kind})
-		}
+		all := placedOfTruth(scene, quads)
 		for k, c := range scene.Truth.Cards {
 			right, twin := refOf(c.Name), refOf(c.Name+" Reversed")
 			if c.VisibleFraction < 1 || right < 0 || twin < 0 {
