@@ -52,7 +52,7 @@ const lookNuisance = 4
 // lookOf reads a card's scan in colour, upright (a site landscape, turned
 // as uprightFace turns it), at lookPxPerMM: BGR bytes, row by row.
 func lookOf(c *models.Card, opts Options) ([]byte, error) {
-	img, err := uprightImage(c, opts, gocv.IMReadColor)
+	img, _, err := uprightImage(c, opts, gocv.IMReadColor)
 	if err != nil {
 		return nil, err
 	}
@@ -946,17 +946,7 @@ func (x *catalogIndex) lookOfFace(picture gocv.Mat, ref int) float64 {
 	if x.looks == nil || picture.Empty() || picture.Channels() != 3 {
 		return -1
 	}
-	ki, face := -1, -1
-	for k := range x.looks.kinds {
-		if x.looks.kinds[k].kind != x.refs[ref].Kind {
-			continue
-		}
-		for f, r := range x.looks.kinds[k].refs {
-			if int(r) == ref {
-				ki, face = k, f
-			}
-		}
-	}
+	ki, face := x.looks.faceOf(x.refs, ref)
 	if ki < 0 {
 		return -1
 	}
@@ -979,6 +969,23 @@ func (x *catalogIndex) lookOfFace(picture gocv.Mat, ref int) float64 {
 		}
 	}
 	return best
+}
+
+// faceOf gives the kind (in x.kinds, of the face's own kind) and the place
+// among that kind's faces of reference ref; -1, -1 when its kind is not
+// compared by look.
+func (x *lookIndex) faceOf(refs []reference, ref int) (kind, face int) {
+	for k := range x.kinds {
+		if x.kinds[k].kind != refs[ref].Kind {
+			continue
+		}
+		for f, r := range x.kinds[k].refs {
+			if int(r) == ref {
+				return k, f
+			}
+		}
+	}
+	return -1, -1
 }
 
 // named reports whether face ref, fitting an outline of the kind best,

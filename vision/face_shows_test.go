@@ -13,7 +13,7 @@ import (
 // canvas with its top-left at (x, y), and gives its outline there.
 func drawFace(t *testing.T, a *Analyzer, canvas *gocv.Mat, card *models.Card, x, y int) models.Quad {
 	t.Helper()
-	face, err := uprightFace(card, a.opts)
+	face, _, err := uprightFace(card, a.opts)
 	if err != nil {
 		t.Fatal(err)
 	}

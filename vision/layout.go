@@ -71,7 +71,7 @@ func meanFace(cards []*models.Card, w, h int, opts Options) []float32 {
 	small := gocv.NewMat()
 	defer small.Close()
 	for i := 0; i < len(cards); i += step {
-		face, err := uprightFace(cards[i], opts)
+		face, _, err := uprightFace(cards[i], opts)
 		if err != nil {
 			continue
 		}

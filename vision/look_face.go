@@ -19,21 +19,11 @@ func (a *Analyzer) faceLookShown(d detection, v *view, over []models.Quad) (floa
 	if x.looks == nil || colour.Empty() || v.size.X <= 0 {
 		return 0, false
 	}
-	var k *lookKind
-	face := -1
-	for i := range x.looks.kinds {
-		if x.looks.kinds[i].kind != x.refs[d.ref].Kind {
-			continue
-		}
-		for f, r := range x.looks.kinds[i].refs {
-			if int(r) == d.ref {
-				k, face = &x.looks.kinds[i], f
-			}
-		}
-	}
-	if k == nil {
+	ki, face := x.looks.faceOf(x.refs, d.ref)
+	if ki < 0 {
 		return 0, false
 	}
+	k := &x.looks.kinds[ki]
 	p, ok := readPartOutline(colour, float64(colour.Cols())/float64(v.size.X), k, [4]models.Point(d.quad), hiddenBy(over))
 	if !ok {
 		return 0, false

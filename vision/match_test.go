@@ -337,7 +337,7 @@ func spreadMatches(f features, ms []keyMatch, n int) []keyMatch {
 // described.
 func faceOnCanvas(t *testing.T, a *Analyzer, card *models.Card, ox, oy int) features {
 	t.Helper()
-	face, err := uprightFace(card, a.opts)
+	face, _, err := uprightFace(card, a.opts)
 	if err != nil {
 		t.Fatal(err)
 	}

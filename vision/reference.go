@@ -78,16 +78,10 @@ func faceSizePx(k models.CardKind, pxPerMM float64) (w, h int) {
 }
 
 // uprightFace reads a card's scan and returns its face upright in grey at
-// the index scale. A site scanned portrait is turned to landscape.
-func uprightFace(c *models.Card, opts Options) (gocv.Mat, error) {
-	face, _, err := uprightFaceTurned(c, opts)
-	return face, err
-}
-
-// uprightFaceTurned is uprightFace that also says whether the face was
-// turned from a token's landscape scan (see reference.Turned).
-func uprightFaceTurned(c *models.Card, opts Options) (gocv.Mat, bool, error) {
-	img, turned, err := uprightImageTurned(c, opts, gocv.IMReadGrayScale)
+// the index scale. A site scanned portrait is turned to landscape, a token
+// scanned landscape to portrait (turned: see uprightImage).
+func uprightFace(c *models.Card, opts Options) (gocv.Mat, bool, error) {
+	img, turned, err := uprightImage(c, opts, gocv.IMReadGrayScale)
 	if err != nil {
 		return gocv.Mat{}, false, err
 	}
@@ -112,15 +106,9 @@ func faceTurn(ref *reference, rot models.Rotation, quad models.Quad) (models.Rot
 
 // uprightImage reads a card's scan (flags: grey or colour) at its own
 // size, a site scanned portrait turned to landscape, a token scanned
-// landscape (a token site) turned to portrait, a quarter clockwise.
-func uprightImage(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, error) {
-	img, _, err := uprightImageTurned(c, opts, flags)
-	return img, err
-}
-
-// uprightImageTurned is uprightImage that also says whether it turned a
-// token's landscape scan (see reference.Turned).
-func uprightImageTurned(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, bool, error) {
+// landscape (a token site) turned to portrait, a quarter clockwise:
+// turned says so (see reference.Turned).
+func uprightImage(c *models.Card, opts Options, flags gocv.IMReadFlag) (gocv.Mat, bool, error) {
 	// The file is read once: checked whole (a scan cut short decodes, half
 	// grey: no face to index), then decoded from the same bytes (IMDecode
 	// turns by the EXIF orientation as IMRead does).
@@ -137,32 +125,32 @@ func uprightImageTurned(c *models.Card, opts Options, flags gocv.IMReadFlag) (go
 		img.Close()
 		return gocv.Mat{}, false, unreadable()
 	}
-	kind := kindOf(c)
-	turnedToken := kind == models.KindToken && img.Cols() > img.Rows()
-	if turnedToken {
+	switch kind := kindOf(c); {
+	case kind == models.KindToken && img.Cols() > img.Rows():
 		// A token face drawn landscape (a token site): indexed in a
 		// token's portrait shape, its face turned a quarter clockwise.
-		turned := gocv.NewMat()
-		gocv.Rotate(img, &turned, gocv.Rotate90Clockwise)
-		img.Close()
-		img = turned
-	}
-	if kind == models.KindSite && img.Rows() > img.Cols() {
-		turned := gocv.NewMat()
+		return rotated(img, gocv.Rotate90Clockwise), true, nil
+	case kind == models.KindSite && img.Rows() > img.Cols():
 		code := gocv.Rotate90Clockwise
 		if opts.PortraitSiteTopRight {
 			code = gocv.Rotate90CounterClockwise
 		}
-		gocv.Rotate(img, &turned, code)
-		img.Close()
-		img = turned
+		return rotated(img, code), false, nil
 	}
-	return img, turnedToken, nil
+	return img, false, nil
+}
+
+// rotated gives img turned by code, and closes img.
+func rotated(img gocv.Mat, code gocv.RotateFlag) gocv.Mat {
+	out := gocv.NewMat()
+	gocv.Rotate(img, &out, code)
+	img.Close()
+	return out
 }
 
 // newReference indexes one card's face.
 func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error) {
-	face, turned, err := uprightFaceTurned(c, opts)
+	face, turned, err := uprightFace(c, opts)
 	if err != nil {
 		return reference{}, err
 	}
@@ -202,8 +190,7 @@ func newReference(c *models.Card, orb *gocv.ORB, opts Options) (reference, error
 	}
 	feat.Points = append(feat.Points, blurred.Points...)
 	feat.Descs = append(feat.Descs, blurred.Descs...)
-	r := reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Late: len(blurred.Descs), Hash: phashOf(face), card: c}
-	r.Turned = turned
+	r := reference{Slug: c.Slug, Kind: kindOf(c), W: face.Cols(), H: face.Rows(), Feat: feat, Late: len(blurred.Descs), Hash: phashOf(face), Turned: turned, card: c}
 	if r.Kind == models.KindSite {
 		thumb := gocv.NewMat()
 		gocv.Resize(face, &thumb, image.Pt(r.W/2, r.H/2), 0, 0, gocv.InterpolationArea)
