@@ -32,30 +32,51 @@ func stripedTableScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homograp
 		gocv.Line(&frame, image.Pt(0, y), image.Pt(1280, y), stripe, 3)
 	}
 	gocv.Rectangle(&frame, image.Rect(x0-30, y0-hh-18, x0+w+30, y0+40), color.RGBA{R: 150, G: 125, B: 95}, -1)
-	line := color.RGBA{R: 225, G: 215, B: 190}
-	for i := 0; i <= models.Columns; i++ {
-		x := x0 + i*int(g.CellWidthMM)
-		gocv.Line(&frame, image.Pt(x, y0), image.Pt(x, y0-hh), line, 3)
-	}
-	for j := 0; j <= models.Rows; j++ {
-		y := y0 - j*ch
-		gocv.Line(&frame, image.Pt(x0, y), image.Pt(x0+w, y), line, 3)
-	}
+	drawTopDownGrid(&frame, g, x0, y0, color.RGBA{R: 225, G: 215, B: 190}, 3)
 	skin := color.RGBA{R: 215, G: 170, B: 140}
 	gocv.Rectangle(&frame, image.Rect(x0+40, y0-ch-ch/2, 1280, 720), skin, -1)
 	cw := int(g.CellWidthMM)
 	for _, i := range []int{1, 2} {
 		gocv.Rectangle(&frame, image.Rect(x0+i*cw-30, y0-2*ch+5, x0+i*cw+30, y0-ch-5), color.RGBA{R: 60, G: 50, B: 70}, -1)
 	}
+	return softened(t, frame, 7), topDownLattice(t, g, x0, y0)
+}
+
+// drawTopDownGrid draws the realm's lines on a top-down frame of a pixel a
+// millimetre, its A1 corner at x0, y0 (north up), thick pixels wide.
+func drawTopDownGrid(frame *gocv.Mat, g models.RealmGeometry, x0, y0 int, line color.RGBA, thick int) {
+	w, hh := int(g.WidthMM()), int(g.HeightMM())
+	for i := 0; i <= models.Columns; i++ {
+		x := x0 + i*int(g.CellWidthMM)
+		gocv.Line(frame, image.Pt(x, y0), image.Pt(x, y0-hh), line, thick)
+	}
+	for j := 0; j <= models.Rows; j++ {
+		y := y0 - j*int(g.CellHeightMM)
+		gocv.Line(frame, image.Pt(x0, y), image.Pt(x0+w, y), line, thick)
+	}
+}
+
+// softened gives frame blurred as a camera's lens blurs it, with noise
+// drawn from seed, and closes frame.
+func softened(t *testing.T, frame gocv.Mat, seed uint64) gocv.Mat {
+	t.Helper()
 	blurred := gocv.NewMat()
 	gocv.GaussianBlur(frame, &blurred, image.Pt(0, 0), 1.2, 1.2, gocv.BorderReflect101)
 	frame.Close()
-	addNoise(t, &blurred, rand.New(rand.NewPCG(7, 7)), 3)
-	h, err := fitHomography(realmCorners(g), []models.Point{{X: x0, Y: y0}, {X: x0 + float64(w), Y: y0}, {X: x0 + float64(w), Y: y0 - float64(hh)}, {X: x0, Y: y0 - float64(hh)}})
+	addNoise(t, &blurred, rand.New(rand.NewPCG(seed, seed)), 3)
+	return blurred
+}
+
+// topDownLattice is the lattice of the realm drawn on a top-down frame of
+// a pixel a millimetre, its A1 corner at x0, y0 (north up).
+func topDownLattice(t *testing.T, g models.RealmGeometry, x0, y0 float64) homography {
+	t.Helper()
+	w, hh := g.WidthMM(), g.HeightMM()
+	h, err := fitHomography(realmCorners(g), []models.Point{{X: x0, Y: y0}, {X: x0 + w, Y: y0}, {X: x0 + w, Y: y0 - hh}, {X: x0, Y: y0 - hh}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return blurred, h
+	return h
 }
 
 // TestLinesStopShortOnStripedTable settles the lattice two rows north of
@@ -102,24 +123,8 @@ func darkBandScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homography) 
 	pv := gocv.NewPointsVectorFromPoints([][]image.Point{band})
 	gocv.FillPoly(&frame, pv, color.RGBA{R: 40, G: 80, B: 40})
 	pv.Close()
-	line := color.RGBA{R: 200, G: 150, B: 190}
-	for i := 0; i <= models.Columns; i++ {
-		x := x0 + i*int(g.CellWidthMM)
-		gocv.Line(&frame, image.Pt(x, y0), image.Pt(x, y0-hh), line, 2)
-	}
-	for j := 0; j <= models.Rows; j++ {
-		y := y0 - j*int(g.CellHeightMM)
-		gocv.Line(&frame, image.Pt(x0, y), image.Pt(x0+w, y), line, 2)
-	}
-	blurred := gocv.NewMat()
-	gocv.GaussianBlur(frame, &blurred, image.Pt(0, 0), 1.2, 1.2, gocv.BorderReflect101)
-	frame.Close()
-	addNoise(t, &blurred, rand.New(rand.NewPCG(8, 8)), 3)
-	h, err := fitHomography(realmCorners(g), []models.Point{{X: x0, Y: y0}, {X: x0 + float64(w), Y: y0}, {X: x0 + float64(w), Y: y0 - float64(hh)}, {X: x0, Y: y0 - float64(hh)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return blurred, h
+	drawTopDownGrid(&frame, g, x0, y0, color.RGBA{R: 200, G: 150, B: 190}, 2)
+	return softened(t, frame, 8), topDownLattice(t, g, x0, y0)
 }
 
 // TestOffTheMatBesideDarkArt moves the realm of darkBandScene a row south,
@@ -153,19 +158,14 @@ func TestOneAxisOnlyOnStripedCloth(t *testing.T) {
 	g := models.DefaultRealm()
 	const x0, y0 = 390, 630
 	ch := int(g.CellHeightMM)
-	frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 150, 180, 0), 720, 1280, gocv.MatTypeCV8UC3)
-	defer frame.Close()
+	cloth := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 150, 180, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	for y := y0 % ch; y < 720; y += ch {
-		gocv.Line(&frame, image.Pt(0, y), image.Pt(1280, y), color.RGBA{R: 235, G: 225, B: 215}, 4)
+		gocv.Line(&cloth, image.Pt(0, y), image.Pt(1280, y), color.RGBA{R: 235, G: 225, B: 215}, 4)
 	}
-	drawCard(&frame, rand.New(rand.NewPCG(9, 9)), 700, 420, 63, 88, 10)
-	gocv.GaussianBlur(frame, &frame, image.Pt(0, 0), 1.2, 1.2, gocv.BorderReflect101)
-	addNoise(t, &frame, rand.New(rand.NewPCG(9, 9)), 3)
-	w, hh := g.WidthMM(), g.HeightMM()
-	h, err := fitHomography(realmCorners(g), []models.Point{{X: x0, Y: y0}, {X: x0 + w, Y: y0}, {X: x0 + w, Y: y0 - hh}, {X: x0, Y: y0 - hh}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	drawCard(&cloth, rand.New(rand.NewPCG(9, 9)), 700, 420, 63, 88, 10)
+	frame := softened(t, cloth, 9)
+	defer frame.Close()
+	h := topDownLattice(t, g, x0, y0)
 	rm, col, _ := frameMaps(t, frame)
 	rm.colour = &col
 	if got, err := settleLattice(rm, col, true, gridFit{h: h, score: 1}, g, false); err == nil {
