@@ -132,14 +132,38 @@ const outlineFill = 0.8
 type outlineShape struct {
 	kind        models.CardKind
 	short, long float64
+	// sleeve and sleeveSkew are sleeveMM and sleeveSkewMM in top-down
+	// pixels.
+	sleeve, sleeveSkew float64
+}
+
+// sleeveMM is how much longer a sleeved card's closed outline may be than
+// the card along each side: a sleeve adds a millimetre or two to each
+// edge, and the edge map's outline lies a pixel outside the card's edge
+// all round. That weighs most on a token, whose sides sizeTolerance
+// allows least. Both sides grow by about as much (within sleeveSkewMM),
+// so that a sleeved card keeps its sides' difference.
+const (
+	sleeveMM     = 6.0
+	sleeveSkewMM = 3.0
+)
+
+// fits reports whether a closed outline's short and long sides are those
+// of the shape: within sizeTolerance, or as a sleeve makes them.
+func (sh outlineShape) fits(short, long float64) bool {
+	if math.Abs(short/sh.short-1) <= sizeTolerance && math.Abs(long/sh.long-1) <= sizeTolerance {
+		return true
+	}
+	ds, dl := short-sh.short, long-sh.long
+	return ds >= 0 && dl >= 0 && ds <= sh.sleeve && dl <= sh.sleeve && math.Abs(ds-dl) <= sh.sleeveSkew
 }
 
 // outlineShapes are the outlines a card may have in view v.
 func outlineShapes(v *view) []outlineShape {
 	s := v.pxPerMM
 	return []outlineShape{
-		{models.KindStandard, models.CardShortMM * s, models.CardLongMM * s},
-		{models.KindToken, models.TokenShortMM * s, models.TokenLongMM * s},
+		{models.KindStandard, models.CardShortMM * s, models.CardLongMM * s, sleeveMM * s, sleeveSkewMM * s},
+		{models.KindToken, models.TokenShortMM * s, models.TokenLongMM * s, sleeveMM * s, sleeveSkewMM * s},
 	}
 }
 
@@ -158,6 +182,7 @@ func outlineShapeOf(v *view, kind models.CardKind) outlineShape {
 // quad covers (the map may be overwritten: see filledRects).
 func (o *outlineFinder) outlines(edges gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	shapes := outlineShapes(v)
+	o.eraseGridLines(edges, v)
 	rects, err := o.edges.filledRects(edges, 0.5*shapes[1].short*shapes[1].long, outlineFill, true) // canny's edges
 	if err != nil {
 		return nil, err
@@ -178,7 +203,7 @@ func cardOutline(rr filledRect, shapes []outlineShape, known []models.Quad, foun
 	w, h := float64(rr.width), float64(rr.height)
 	short, long := math.Min(w, h), math.Max(w, h)
 	for _, sh := range shapes {
-		if math.Abs(short/sh.short-1) > sizeTolerance || math.Abs(long/sh.long-1) > sizeTolerance {
+		if !sh.fits(short, long) {
 			continue
 		}
 		q := uprightQuad(rr)
