@@ -40,10 +40,10 @@
 // a unit covers half a site. Card-shaped outlines no fit explains (Canny's
 // edges, by a detector of the package's own (edges.cpp) that marks exactly
 // OpenCV's edges of the lightly blurred image, blurring and thickening them
-// row by row itself, left out of the faces already fitted; the printed
-// grid lines taken out where no other edge touches them from outside, so
-// that a card lying across a line closes an outline of its own:
-// outline_lines.go; a sleeved card's outline, its sides grown alike, is a
+// row by row itself, left out of the faces already fitted; followed again
+// with the printed grid lines taken out where no other edge touches them
+// from outside, so that a card lying across a line closes an outline of
+// its own: outline_lines.go; a sleeved card's outline, its sides grown alike, is a
 // card's too; its thresholds
 // are lowered on a soft frame, out of focus or enlarged from a low
 // resolution, by how sharp the image's strong steps are, along rows and along columns,

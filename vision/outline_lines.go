@@ -1,20 +1,23 @@
 package vision
 
 import (
+	"fmt"
 	"math"
 
 	"gocv.io/x/gocv"
 )
 
-// A card lying against a printed grid line closes no outline of its own on
+// A card lying across a printed grid line closes no outline of its own on
 // the edge map: the line's edges run into the card's, and the contour
-// around both is no rectangle. So the grid lines are taken out of the
-// edge map before its contours are followed, where they run alone: along
-// each line, in pieces of lineStepMM, the band of columns (or rows) where
-// the line's edges lie is found near where the calibration puts the line,
-// and each row of the band (or column) is cleared unless an edge off the
-// bands touches it from outside there: a card's side crossing the line,
-// or lying against it, keeps its edges.
+// around both is no rectangle. So the outline search follows the contours
+// a second time, on a copy of the edge map with the grid lines taken out
+// where they run alone: along each line, in pieces of lineStepMM, the band
+// of columns (or rows) where the line's edges lie is found near where the
+// calibration puts the line, and each row of the band (or column) is
+// cleared unless an edge off the bands touches it from outside there: a
+// card's side crossing the line keeps its edges. (A card whose side lies
+// along a line loses that side in the copy; the first search, on the
+// edges as they are, finds it as before.)
 
 // lineSearchMM is how far from where the calibration puts a grid line its
 // edges are looked for (a calibration off by a millimetre or two, a mat
@@ -306,13 +309,18 @@ func (g lineGrid) keepRows(b lineBand, keep []bool) {
 	}
 }
 
-// eraseGridLines takes the grid lines out of the finder's edge map of
-// view v (edges, a region of o.edged: see eraseGridLinesIn).
-func (o *outlineFinder) eraseGridLines(edges gocv.Mat, v *view) {
-	pix, err := o.edged.frame.DataPtrUint8()
-	if err != nil || o.edged.edges.Ptr() != edges.Ptr() {
-		return
+// withoutGridLines copies an edge map of view v into the finder's
+// lineless map and takes the grid lines out of the copy (see
+// eraseGridLinesIn).
+func (o *outlineFinder) withoutGridLines(edges gocv.Mat, v *view) (gocv.Mat, error) {
+	rows, cols := edges.Rows(), edges.Cols()
+	dst := o.lineless.sized(rows, cols)
+	edges.CopyTo(dst)
+	pix, err := o.lineless.frame.DataPtrUint8()
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("vision: edge map without grid lines: %w", err)
 	}
-	stride := edges.Cols() + 2
-	eraseGridLinesIn(pix[stride+1:], edges.Cols(), edges.Rows(), stride, v)
+	stride := cols + 2
+	eraseGridLinesIn(pix[stride+1:], cols, rows, stride, v)
+	return *dst, nil
 }

@@ -33,6 +33,9 @@ const sizeTolerance = 0.1
 type outlineFinder struct {
 	edges *edgeDetector
 	edged *framedEdges // spent by the contour search
+	// lineless is a copy of edged with the grid lines taken out, spent by
+	// the contour search's second look (outline_lines.go).
+	lineless *framedEdges
 	// The part of the top-down image the edges are looked for in (see
 	// maskFaces): within a polygon (none: all of it), less the hidden quads.
 	within []models.Point
@@ -56,12 +59,13 @@ type outlineFinder struct {
 
 func newOutlineFinder() *outlineFinder {
 	low, high := cannyThresholds(1)
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), again: newAgainBuffers(), tokens: newAgainBuffers(), low: low, high: high}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), lineless: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), again: newAgainBuffers(), tokens: newAgainBuffers(), low: low, high: high}
 }
 
 func (o *outlineFinder) close() {
 	o.edges.close()
 	o.edged.close()
+	o.lineless.close()
 	o.noMask.Close()
 	o.stack.close()
 	o.sides.close()
@@ -182,15 +186,24 @@ func outlineShapeOf(v *view, kind models.CardKind) outlineShape {
 // quad covers (the map may be overwritten: see filledRects).
 func (o *outlineFinder) outlines(edges gocv.Mat, v *view, known []models.Quad) ([]unknownCard, error) {
 	shapes := outlineShapes(v)
-	o.eraseGridLines(edges, v)
-	rects, err := o.edges.filledRects(edges, 0.5*shapes[1].short*shapes[1].long, outlineFill, true) // canny's edges
+	// The contours are followed as the edges show them, then with the
+	// grid lines taken out (outline_lines.go): a card whose side lies
+	// along a line may close its outline only with the line, one lying
+	// across a line only without it.
+	lineless, err := o.withoutGridLines(edges, v) // before the contours overwrite edges
 	if err != nil {
 		return nil, err
 	}
 	var found []unknownCard
-	for _, rr := range rects {
-		if u, ok := cardOutline(rr, shapes, known, found); ok {
-			found = append(found, u)
+	for _, m := range []gocv.Mat{edges, lineless} {
+		rects, err := o.edges.filledRects(m, 0.5*shapes[1].short*shapes[1].long, outlineFill, true) // canny's edges
+		if err != nil {
+			return nil, err
+		}
+		for _, rr := range rects {
+			if u, ok := cardOutline(rr, shapes, known, found); ok {
+				found = append(found, u)
+			}
 		}
 	}
 	return found, nil
