@@ -1,8 +1,10 @@
 package vision
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"gocv.io/x/gocv"
 )
@@ -99,14 +101,6 @@ type lineBand struct {
 	horizontal     bool
 }
 
-// at gives the pixel a across, b along a line (horizontal: a is y).
-func (g lineGrid) at(a, b int, horizontal bool) *byte {
-	if horizontal {
-		return &g.pix[a*g.stride+b]
-	}
-	return &g.pix[b*g.stride+a]
-}
-
 // extent gives the map's size across and along a line.
 func (g lineGrid) extent(horizontal bool) (across, along int) {
 	if horizontal {
@@ -172,24 +166,55 @@ func (g lineGrid) lineBands(out []lineBand, c, b0, b1, reach, step, gap int, hor
 const lineBendPx = 3
 
 // countAcross counts, for each place across a line from a0 on, the edge
-// pixels from b0 to b1 along it, reading the map row by row.
+// pixels from b0 to b1 along it, reading the map row by row, eight pixels
+// at a time (an edge pixel is 255: its low bit counts it).
 func (g lineGrid) countAcross(counts []int, a0, b0, b1 int, horizontal bool) {
+	const lowBits = 0x0101010101010101
 	clear(counts)
 	if horizontal {
 		for i := range counts {
+			row := g.pix[(a0+i)*g.stride+b0 : (a0+i)*g.stride+b1]
 			n := 0
-			for _, p := range g.pix[(a0+i)*g.stride+b0 : (a0+i)*g.stride+b1] {
+			for len(row) >= 8 {
+				n += bits.OnesCount64(binary.LittleEndian.Uint64(row) & lowBits)
+				row = row[8:]
+			}
+			for _, p := range row {
 				n += int(p & 1)
 			}
 			counts[i] = n
 		}
 		return
 	}
-	for b := b0; b < b1; b++ {
-		for i, p := range g.pix[b*g.stride+a0 : b*g.stride+a0+len(counts)] {
-			counts[i] += int(p & 1)
+	// Eight columns a word, each byte of a sum counting one column; a
+	// byte holds at most 255, so the sums are emptied into counts that
+	// often.
+	words := len(counts) / 8
+	var sums [8]uint64
+	if words > len(sums) {
+		words = len(sums)
+	}
+	flush := func() {
+		for k := range words {
+			for j := range 8 {
+				counts[k*8+j] += int(sums[k] >> (8 * j) & 0xff)
+			}
+			sums[k] = 0
 		}
 	}
+	for b := b0; b < b1; b++ {
+		row := g.pix[b*g.stride+a0 : b*g.stride+a0+len(counts)]
+		for k := range words {
+			sums[k] += binary.LittleEndian.Uint64(row[k*8:]) & lowBits
+		}
+		for i := words * 8; i < len(row); i++ {
+			counts[i] += int(row[i] & 1)
+		}
+		if (b-b0)%255 == 254 {
+			flush()
+		}
+	}
+	flush()
 }
 
 // lineGapMM is how far apart two runs of a line's band may lie: a line
@@ -273,21 +298,28 @@ func (g lineGrid) mark(b lineBand, from, to byte) {
 // way): a card's side crossing the line, or lying against it.
 func (g lineGrid) touched(b lineBand) []bool {
 	across, along := g.extent(b.horizontal)
-	keep := make([]bool, b.b1-b.b0)
-	for bb := b.b0; bb < b.b1; bb++ {
-	look:
-		for n := max(0, bb-1); n <= min(along-1, bb+1); n++ {
-			for d := 1; d <= lineTouchPx; d++ {
-				if a := b.a0 - d; a >= 0 && *g.at(a, n, b.horizontal) == edgeMark {
-					keep[bb-b.b0] = true
-					break look
-				}
-				if a := b.a1 + d; a < across && *g.at(a, n, b.horizontal) == edgeMark {
-					keep[bb-b.b0] = true
-					break look
-				}
+	stepAlong, stepAcross := g.stride, 1
+	if b.horizontal {
+		stepAlong, stepAcross = 1, g.stride
+	}
+	// beside[i]: an edge off the bands lies just outside the band at place
+	// b.b0-1+i along it.
+	lo, hi := max(0, b.b0-1), min(along-1, b.b1)
+	beside := make([]bool, b.b1-b.b0+2)
+	for bb := lo; bb <= hi; bb++ {
+		base := bb * stepAlong
+		for d := 1; d <= lineTouchPx && !beside[bb-b.b0+1]; d++ {
+			if a := b.a0 - d; a >= 0 && g.pix[base+a*stepAcross] == edgeMark {
+				beside[bb-b.b0+1] = true
+			}
+			if a := b.a1 + d; a < across && g.pix[base+a*stepAcross] == edgeMark {
+				beside[bb-b.b0+1] = true
 			}
 		}
+	}
+	keep := make([]bool, b.b1-b.b0)
+	for i := range keep {
+		keep[i] = beside[i] || beside[i+1] || beside[i+2]
 	}
 	return keep
 }
