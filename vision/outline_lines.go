@@ -54,14 +54,16 @@ func eraseGridLinesIn(pix []byte, w, h, stride int, v *view) {
 	reach := int(math.Ceil(lineSearchMM * s))
 	step := int(math.Round(lineStepMM * s))
 	gap := int(math.Round(lineGapMM * s))
+	// Each line is followed a little past the realm's edge, where the
+	// border lines' ends stick out by half their width.
 	var bands []lineBand
 	for x := 0.0; x <= width+1e-6; x += v.geo.CellWidthMM {
 		c := int(math.Round((x + m) * s))
-		bands = g.lineBands(bands, c, int(math.Round(m*s)), int(math.Round((height+m)*s)), reach, step, gap, false)
+		bands = g.lineBands(bands, c, int(math.Round(m*s))-reach, int(math.Round((height+m)*s))+reach, reach, step, gap, false)
 	}
 	for y := 0.0; y <= height+1e-6; y += v.geo.CellHeightMM {
 		r := int(math.Round((y + m) * s))
-		bands = g.lineBands(bands, r, int(math.Round(m*s)), int(math.Round((width+m)*s)), reach, step, gap, true)
+		bands = g.lineBands(bands, r, int(math.Round(m*s))-reach, int(math.Round((width+m)*s))+reach, reach, step, gap, true)
 	}
 	for _, b := range bands {
 		g.mark(b, edgeMark, lineMark)

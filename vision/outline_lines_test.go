@@ -90,3 +90,76 @@ func TestOutlineShapeFits(t *testing.T) {
 		}
 	}
 }
+
+// TestEraseGridLinesKeepsCrossingCard draws the realm's grid lines (each
+// as the edge map shows a printed line: a band a few pixels wide) and a
+// token's outline across one of them, and checks that the lines go, the
+// token's outline stays whole, and only the few pixels of line where it
+// meets the token's sides are kept (the lines' ends at the realm's corners
+// go too).
+func TestEraseGridLinesKeepsCrossingCard(t *testing.T) {
+	v := &view{geo: models.DefaultRealm(), pxPerMM: 2, marginMM: 90}
+	w, h := int((v.geo.WidthMM()+2*v.marginMM)*v.pxPerMM), int((v.geo.HeightMM()+2*v.marginMM)*v.pxPerMM)
+	pix := make([]byte, w*h)
+	set := func(x0, y0, x1, y1 int) { // inclusive
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				pix[y*w+x] = edgeMark
+			}
+		}
+	}
+	lo, hiX, hiY := 180, 180+1000, 180+600 // the realm's edges in pixels
+	for c := 0; c <= models.Columns; c++ {
+		x := lo + 200*c
+		set(x-2, lo, x+2, hiY) // a line's two edges, thickened into one band
+	}
+	for r := 0; r <= models.Rows; r++ {
+		y := lo + 150*r
+		set(lo, y-2, hiX, y+2)
+	}
+	// A token (88×126 px) across the line between columns B and C, its
+	// outline 3 px thick.
+	tx0, ty0, tx1, ty1 := 336, 400, 423, 525
+	var token [][2]int
+	for y := ty0; y <= ty1; y++ {
+		for x := tx0; x <= tx1; x++ {
+			if x-tx0 < 3 || tx1-x < 3 || y-ty0 < 3 || ty1-y < 3 {
+				token = append(token, [2]int{x, y})
+			}
+		}
+	}
+	set(tx0, ty0, tx0+2, ty1)
+	set(tx1-2, ty0, tx1, ty1)
+	set(tx0, ty0, tx1, ty0+2)
+	set(tx0, ty1-2, tx1, ty1)
+
+	eraseGridLinesIn(pix, w, h, w, v)
+
+	for _, p := range token {
+		if pix[p[1]*w+p[0]] != edgeMark {
+			t.Fatalf("the token's outline lost pixel %d,%d", p[0], p[1])
+		}
+	}
+	lineLeft := 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if pix[y*w+x] == 0 {
+				continue
+			}
+			inToken := x >= tx0 && x <= tx1 && y >= ty0 && y <= ty1
+			// The lines' pixels beside the token's sides: B|C's above and
+			// below it, row 2|3's left and right of it.
+			touching := x >= 378 && x <= 382 && (y == ty0-1 || y == ty1+1) ||
+				y >= 478 && y <= 482 && (x == tx0-1 || x == tx1+1)
+			switch {
+			case pix[y*w+x] != edgeMark:
+				t.Fatalf("pixel %d,%d left marked %d", x, y, pix[y*w+x])
+			case !inToken && !touching:
+				lineLeft++
+			}
+		}
+	}
+	if lineLeft > 0 {
+		t.Errorf("%d pixels of the grid lines left", lineLeft)
+	}
+}
