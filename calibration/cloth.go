@@ -217,9 +217,11 @@ func (m *ridgeMap) clothPolarEvidence(cm clothMap, h homography, g models.RealmG
 
 // detectOnCloth reads the realm's lattice off line profiles and ridge
 // evidence taken over the mat's cloth alone (see frameCloth): the
-// candidates of the profile search's vanishing points, read on the cloth,
-// the best few polished by climbing their corners, judged by
-// clothRidgeScore. It returns the lattice at the working width (see
+// candidates of the profile search's vanishing points and of those lined
+// up on the line response over the cloth (see vanishingPairsOver: the
+// table's grain outweighs a dashed grid's lines over the whole frame),
+// read on the cloth, the best few polished by climbing their corners,
+// judged by clothRidgeScore. It returns the lattice at the working width (see
 // workingGray), its score, and whether it believes it.
 func detectOnCloth(gray gocv.Mat, rm *ridgeMap, col colourFrame, g models.RealmGeometry) (gridFit, bool) {
 	w, hgt := gray.Cols(), gray.Rows()
@@ -232,7 +234,7 @@ func detectOnCloth(gray gocv.Mat, rm *ridgeMap, col colourFrame, g models.RealmG
 	defer mask.Close()
 	score := func(h homography) float64 { return rm.clothRidgeScore(cm, h, g) }
 	var fits []gridFit
-	for _, p := range vanishingPairs(gray, rm, nil) {
+	for _, p := range vanishingPairsOver(gray, rm, nil, cm.at) {
 		for _, h := range profileCandidatesWithin(gray, mask, p.a, p.b, g) {
 			if !plausible(h, g, fw, fh) || !insideFrame(h, g, fw, fh) || cameraInconsistency(h, fw, fh) > maxPinholeInconsistency {
 				continue

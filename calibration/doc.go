@@ -45,7 +45,9 @@
 // through its border column or row, see below: the realm lies there);
 // a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner outside the
 // frame, is refused, and one whose lines are only fairly clear (a grid half under cards, gold lines
-// light on dark art and dark on light) is believed only when the edges, read independently, cover at
+// light on dark art and dark on light) is believed only when its cells are of the shape a pinhole camera
+// sees, to a tighter bound than a clearer lattice's (a dashed grid's rows with columns on a wooden table's
+// grain beside the mat show fairly clear), and the edges, read independently, cover at
 // least a tenth of its grid and find none of its aliases (a cell off, twice or half the spacing)
 // better, or, fainter still (a cheap webcam's frame, a dark or blurred room, where Canny pairs too few
 // edges), when its grid shows on most of its cells' sides, as much on its odd lines as on its even ones,
@@ -132,12 +134,19 @@
 // realm found there whose lines bend as that lens bends them replaces it.
 // A frame out of focus spreads thin lines too shallow for every search above; when none believes any
 // lattice at all (not when one was found and refused), the grid is searched once more on the frame
-// sharpened by an unsharp mask at the working width (sharpen.go). So it is when the edges' lattice and
+// sharpened by an unsharp mask at the working width (sharpen.go), and a lattice found there is taken only
+// when its cells are of the shape a pinhole camera sees, to the tighter bound (sharpened, the table's grain
+// and the art show lines too, and a lattice of the realm's rows with columns of another spacing passes the
+// looser one). So it is when the edges' lattice and
 // the line profiles' different one are about equally clear: a camera moving during the exposure smears
 // each line across it into a shallow band a dozen pixels wide, whose two sides Canny still pairs but
 // whose ridge response, read a few pixels either side of the centre, falls to about the noise's. The
 // realm found on the sharpened frame is taken only when it is the edges' lattice (a turned camera's
 // frame can split the evidence between two wrong grids, one of which the sharpened frame shows too).
+// When no search above finds a realm, the grid is also read over the mat's cloth alone (the commonest
+// colour of the frame's middle, cloth.go), with vanishing points lined up on the line response over the
+// cloth too: a table's grain or a striped cloth beyond the mat outweighs a grid drawn in thin or dashed
+// lines when the whole frame's response is lined up.
 // The retries that cost only frames no search before them found a realm in, each of which takes
 // seconds on a frame that has none (the two strong lenses and the sharpening; the smear undone at its
 // first two lengths; the search over the cloth and the wide masks' sharpening), run at once on their own goroutines and are judged in the order above: the same

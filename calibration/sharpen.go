@@ -46,8 +46,14 @@ const (
 
 // detectSharpened is detectStraight on the frame sharpened at the working
 // width (see above), the lattice given in frame pixels; ok is false when
-// no realm is found there. A realm on whose lines a lens was read (see
-// onBentBorder) is read again through that lens, as detectGrid does for a
+// no realm is found there, or when its cells are not of the shape a
+// pinhole camera sees (see maxPinholeInconsistency): the retry searches a
+// frame on which no realm was found, sharpened until the table's grain and
+// the art show lines too, and the first search's looser bound
+// (maxCameraInconsistency) let through a lattice of the realm's rows and
+// of columns at 1.28 times their spacing (a dashed grid on a mat over a
+// wooden table's boards), at 0.23. A realm on whose lines a lens was read
+// (see onBentBorder) is read again through that lens, as detectGrid does for a
 // strong one, and kept only when that finds the same realm: the retry is
 // the last, and must not guess, and sharpening moves the lines' flanks
 // enough that the corners read along bowed borders can miss by a percent
@@ -62,7 +68,7 @@ func detectSharpenedBy(frame gocv.Mat, g models.RealmGeometry, sigma, amount flo
 	sf, scale := sharpenedFrame(frame, sigma, amount)
 	defer sf.Close()
 	h, score, k, err := detectStraight(sf, g)
-	if err != nil {
+	if err != nil || cameraInconsistency(h, float64(sf.Cols()), float64(sf.Rows())) > maxPinholeInconsistency {
 		return homography{}, 0, false
 	}
 	if k > 0 {

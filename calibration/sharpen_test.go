@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
 )
 
 // TestDetectBlurredGrid: a frame out of focus (the bundled stills blurred
@@ -111,4 +113,36 @@ func jpegRoundTrip(t testing.TB, frame gocv.Mat, quality int) gocv.Mat {
 func TestSharpenedReadThroughLens(t *testing.T) {
 	t.Parallel()
 	checkStillThroughLens(t, "0037", 0.055, 90)
+}
+
+// TestSharpenedRefusesLooseCells: the sharpened retry searches frames on
+// which no realm was found, sharpened until the table's grain and the art
+// show lines too, and takes a lattice only when its cells are of the shape
+// a pinhole camera sees (see maxPinholeInconsistency), not the first
+// search's looser bound. Still 0002 out of focus, whose realm only the
+// sharpened frame shows, is read once with the mat's true cells and once
+// with cells of another shape (the same lattice in the frame, but cells
+// 1.2 or 1.28 times too wide for it, as a lattice of wrong columns over
+// right rows has): the first is found, the others refused.
+func TestSharpenedRefusesLooseCells(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Dir(sampleStills(t)[0])
+	truth, frame := readStill(t, dir, "0002")
+	defer frame.Close()
+	gocv.GaussianBlur(frame, &frame, image.Pt(0, 0), 2.2, 2.2, gocv.BorderReflect101)
+	blurred := jpegRoundTrip(t, frame, 90)
+	defer blurred.Close()
+	for _, tc := range []struct {
+		cellWidthMM float64
+		want        bool
+	}{{100, true}, {120, false}, {128, false}} {
+		g := models.RealmGeometry{CellWidthMM: tc.cellWidthMM, CellHeightMM: 75}
+		h, _, ok := detectSharpened(blurred, g)
+		if ok != tc.want {
+			t.Errorf("cells %g mm wide: found %v, want %v", tc.cellWidthMM, ok, tc.want)
+		}
+		if ok && cornerError(orientCorners(h, g, southOf(truth.NorthAtBottom)), truth.Corners)/realmWidthPx(truth.Corners) > 0.01 {
+			t.Errorf("cells %g mm wide: found %v, truth %v", tc.cellWidthMM, orientCorners(h, g, southOf(truth.NorthAtBottom)), truth.Corners)
+		}
+	}
 }

@@ -28,8 +28,9 @@ type pencilSamples struct {
 }
 
 // newPencilSamples samples rm's response across the normal of direction
-// theta every few pixels, keeping the strong ones.
-func newPencilSamples(rm *ridgeMap, theta float64) pencilSamples {
+// theta every few pixels, keeping the strong ones at the points over
+// says to read (all of them when over is nil).
+func newPencilSamples(rm *ridgeMap, theta float64, over func(models.Point) bool) pencilSamples {
 	nx, ny := -math.Sin(theta), math.Cos(theta)
 	c := models.Point{X: float64(rm.w) / 2, Y: float64(rm.h) / 2}
 	ps := pencilSamples{centre: c, span: float64(max(rm.w, rm.h))}
@@ -44,6 +45,9 @@ func newPencilSamples(rm *ridgeMap, theta float64) pencilSamples {
 			jx, jy := sampleJitter(int(x0), int(y0))
 			x, y := x0+step*jx, y0+step*jy
 			p := models.Point{X: x, Y: y}
+			if over != nil && !over(p) {
+				continue
+			}
 			var s float64
 			for k, d := range ridgeOffsets {
 				s += rm.rawResponse(p, nx, ny, d) / rm.noise[k]
@@ -161,15 +165,21 @@ func (ps pencilSamples) vpFromAngle(alpha, kappa float64) vec3 {
 // converge most and are broken by the most cards) 8° or more off.
 const wideScanDeg = 12.0
 
-// refineVanishingPoint moves vanishing point v of a family of lines running
+// refineVanishingPoint is refineVanishingPointOver the whole frame.
+func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec3 {
+	return refineVanishingPointOver(rm, theta, v, wide, nil)
+}
+
+// refineVanishingPointOver moves vanishing point v of a family of lines running
 // near direction theta to the point where rm's line response lines up best
 // (see alignment): a scan in 0.25° steps within 3° of v's direction (or of
 // theta, when v is further off than 4°) at every distance from 0.83 frame
 // sides to infinity, then coordinate ascent to 0.05°; with wide > 0 also
-// from the best of a coarse scan within wide degrees. It returns v when the
-// frame has too few line samples to tell.
-func refineVanishingPoint(rm *ridgeMap, theta float64, v vec3, wide float64) vec3 {
-	ps := newPencilSamples(rm, theta)
+// from the best of a coarse scan within wide degrees. Only the line
+// response at the points over says to read counts (all, when over is nil).
+// It returns v when the frame has too few line samples to tell.
+func refineVanishingPointOver(rm *ridgeMap, theta float64, v vec3, wide float64, over func(models.Point) bool) vec3 {
+	ps := newPencilSamples(rm, theta, over)
 	if len(ps.r) < 100 {
 		return v
 	}
