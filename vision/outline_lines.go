@@ -134,15 +134,16 @@ func (g lineGrid) lineBands(out []lineBand, c, b0, b1, reach, step, gap int, hor
 	for k := range pieces {
 		piece := counts[k*n : (k+1)*n]
 		g.countAcross(piece, a0, b0+k*step, min(b1, b0+(k+1)*step), horizontal)
-		for i, c := range piece {
-			whole[i] += c
+		for i, count := range piece {
+			whole[i] += count
 		}
 	}
-	line, ok := richestRun(whole, max(1, int(lineShownShare*float64(b1-b0))), c-a0)
+	need := max(1, int(lineShownShare*float64(b1-b0)))
+	line, ok := richestRun(whole, need, c-a0)
 	if !ok {
 		return out
 	}
-	line = widenRun(whole, max(1, int(lineShownShare*float64(b1-b0))), line, gap)
+	line = widenRun(whole, need, line, gap)
 	for k := range pieces {
 		piece := counts[k*n : (k+1)*n]
 		p, q := b0+k*step, min(b1, b0+(k+1)*step)
