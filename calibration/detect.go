@@ -390,8 +390,8 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool)
 	}
 	fromMarks, viaProfiles, turned := false, false, false
 	var refused []homography
-	for _, th := range []cannyThresholds{{cannyLow, cannyHigh, minGridScore}, {faintCannyLow, faintCannyHigh, minFaintGridScore}} {
-		best, err = fitGrid(gray, faint, g, th)
+	for _, pass := range edgePasses(rm) {
+		best, err = fitGridOver(gray, faint, g, pass.th, pass.keep)
 		if err == nil && math.Max(rm.ridgeScore(best.h, g), rm.bentRidgeScore(best.h, g)) < minEdgeRidgeScore {
 			// Edges of cards and art line up into a lattice whose lines
 			// are not drawn lines, even allowing the lines to bend a
@@ -570,17 +570,41 @@ func moveOnLines(rm *ridgeMap, faint *edgeMap, h homography, g models.RealmGeome
 	return polishOnLines(rm, hs, g)
 }
 
+// edgePass is one search of the edges for the lattice: its Canny
+// thresholds, and which of the straight segments found it reads (all when
+// keep is nil).
+type edgePass struct {
+	th   cannyThresholds
+	keep func(segment) bool
+}
+
+// edgePasses are the edge searches in the order they are tried, each
+// only when the ones before it found no lattice of drawn lines: all the
+// segments at the usual thresholds, then at the sensitive ones (faint or
+// blurred grid lines), then at the usual thresholds again over the
+// segments that run along thin drawn lines only (see onDrawnLine): the
+// stripes of a tablecloth or a table's planks outnumber the grid's lines
+// in the frame and take every lattice hypothesis.
+func edgePasses(rm *ridgeMap) []edgePass {
+	return []edgePass{
+		{th: cannyThresholds{cannyLow, cannyHigh, minGridScore}},
+		{th: cannyThresholds{faintCannyLow, faintCannyHigh, minFaintGridScore}},
+		{th: cannyThresholds{cannyLow, cannyHigh, minGridScore}, keep: onDrawnLine(rm)},
+	}
+}
+
 // cannyThresholds are the low and high thresholds of one Canny pass.
 type cannyThresholds struct {
 	low, high float32
 	minScore  float64 // the lowest grid score accepted from this pass
 }
 
-// fitGrid is one pass of detectGrid with the given Canny thresholds (for the
-// full-size edge map and the half-size Hough image alike).
-// faint is the edge map of the sensitive pass, which decides between the
-// best lattice and its aliases.
-func fitGrid(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThresholds) (gridFit, error) {
+// fitGridOver is one pass of detectGrid with the given Canny thresholds
+// (for the full-size edge map and the half-size Hough image alike), over
+// the straight segments that keep accepts only (all of them when keep is
+// nil). faint is the edge map of the sensitive pass, which decides between
+// the best lattice and its aliases.
+func fitGridOver(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThresholds, keep func(segment) bool) (gridFit, error) {
 	em := faint
 	if th.low != faintCannyLow || th.high != faintCannyHigh {
 		var err error
@@ -589,7 +613,7 @@ func fitGrid(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThre
 		}
 	}
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
-	readings, err := gridCandidates(em, gray, g, th)
+	readings, err := gridCandidates(em, gray, g, th, keep)
 	if err != nil {
 		return gridFit{}, err
 	}
@@ -705,11 +729,15 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 // along the second, and the other way round. The camera may be turned any
 // way in the image plane, so either reading can be the realm; each keeps
 // its own best few, so that the many near copies of one reading's lattice
-// never crowd out the other's.
-func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th cannyThresholds) ([][]gridFit, error) {
+// never crowd out the other's. Only the straight segments that keep
+// accepts are read (all of them when keep is nil).
+func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th cannyThresholds, keep func(segment) bool) ([][]gridFit, error) {
 	w, hgt := float64(em.w), float64(em.h)
 	minLen := math.Max(20, 0.035*w)
 	segs := halfResSegments(gray, minLen, th)
+	if keep != nil {
+		segs = keptSegments(segs, keep)
+	}
 	if len(segs) < 4 {
 		return nil, fmt.Errorf("calibration: too few straight lines in the frame (%d): %w", len(segs), ErrNotFound)
 	}

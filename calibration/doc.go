@@ -6,7 +6,9 @@
 // MarkerLayout) when all are visible, else from the mat's grid, read at a working width of 1280 px
 // (wider frames are shrunk to it, narrower ones enlarged before they are blurred, so that a line a
 // pixel or two wide in a cheap webcam's frame keeps its contrast and every length in pixels keeps its
-// meaning): long straight segments (Hough on a half-size edge image) are grouped by direction, each direction is read as a 1-D projective lattice
+// meaning): long straight segments (Hough on a half-size edge image; when no lattice of drawn lines is found on
+// them, once more on those that run along a thin drawn line only, as the stripes of a tablecloth or a
+// table's planks outnumber the grid's lines, drawnlines.go) are grouped by direction, each direction is read as a 1-D projective lattice
 // of 6 or 5 lines (RANSAC over line triples), hypotheses are ranked by how much of the canonical grid
 // lands on drawn lines (pairs of opposite edges, tolerant of lines hidden under cards, penalised when
 // a lattice line one cell outside the realm is also there), and the best are refined by snapping every
