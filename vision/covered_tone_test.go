@@ -140,39 +140,24 @@ func turnedColours(t *testing.T, from, to string) string {
 func TestWeakFitInOtherColours(t *testing.T) {
 	cat, r := posterCatalog(t)
 	a, refOf := twinnedAnalyzer(t, cat)
-	var cards, keptTrue, droppedTwin, droppedFew, keptStrong int
-	for i := 0; i < 4; i++ {
-		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
-		all := placedOfTruth(scene, quads)
-		for k, c := range scene.Truth.Cards {
-			right, twin := refOf(c.Name), refOf(c.Name+" at Dusk")
-			if c.VisibleFraction < 1 || right < 0 || twin < 0 {
-				continue
-			}
-			cards++
-			weak := func(ref int) detection { return detection{ref: ref, quad: all[k].quad, inliers: 10, matches: 100} }
-			if a.inItsColours(weak(right), v, all) {
-				keptTrue++
-			} else {
-				t.Errorf("scene %d: a weak fit of %s to its own face is dropped", i, c.Name)
-			}
-			if !a.inItsColours(weak(twin), v, all) {
-				droppedTwin++
-			}
-			// A fit by a handful of keypoints is weak even when it
-			// explains most of the face's matches (weakFitInliers).
-			few := weak(twin)
-			few.inliers, few.matches = 11, 16
-			if !a.inItsColours(few, v, all) {
-				droppedFew++
-			}
-			strong := weak(twin)
-			strong.inliers = 60
-			if a.inItsColours(strong, v, all) {
-				keptStrong++
-			}
+	var droppedTwin, droppedFew, keptStrong int
+	cards, keptTrue := forWeakTwinFits(t, a, r, refOf, " at Dusk", func(f twinFit) {
+		if !a.inItsColours(f.weak(f.twin), f.v, f.all) {
+			droppedTwin++
 		}
-	}
+		// A fit by a handful of keypoints is weak even when it explains
+		// most of the face's matches (weakFitInliers).
+		few := f.weak(f.twin)
+		few.inliers, few.matches = 11, 16
+		if !a.inItsColours(few, f.v, f.all) {
+			droppedFew++
+		}
+		strong := f.weak(f.twin)
+		strong.inliers = 60
+		if a.inItsColours(strong, f.v, f.all) {
+			keptStrong++
+		}
+	})
 	t.Logf("%d fully visible cards: weak fits kept for the true face %d, dropped for the recoloured one %d (of few inliers %d); strong fits to the recoloured one kept %d",
 		cards, keptTrue, droppedTwin, droppedFew, keptStrong)
 	if cards < 10 {
@@ -187,6 +172,45 @@ func TestWeakFitInOtherColours(t *testing.T) {
 	if keptStrong != cards {
 		t.Errorf("strong fits kept for %d of %d cards, want all", keptStrong, cards)
 	}
+}
+
+// twinFit is a fully visible card of a poster scene and the twin of its
+// face in the catalog, read in view v with the true cards' outlines all:
+// weak(ref) is a weak keypoint fit of the card to face ref (a tenth of its
+// matches explained).
+type twinFit struct {
+	twin int
+	v    *view
+	all  []placed
+	weak func(ref int) detection
+}
+
+// forWeakTwinFits calls check for each fully visible card of four poster
+// scenes whose true face and twin (named after it with suffix) a's catalog
+// holds, once a weak fit to its true face has been checked to be kept
+// (inItsColours); it gives how many cards there were and how many such
+// fits were kept.
+func forWeakTwinFits(t *testing.T, a *Analyzer, r *synth.Renderer, refOf func(name string) int, suffix string, check func(twinFit)) (cards, keptTrue int) {
+	t.Helper()
+	for i := 0; i < 4; i++ {
+		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
+		all := placedOfTruth(scene, quads)
+		for k, c := range scene.Truth.Cards {
+			right, twin := refOf(c.Name), refOf(c.Name+suffix)
+			if c.VisibleFraction < 1 || right < 0 || twin < 0 {
+				continue
+			}
+			cards++
+			weak := func(ref int) detection { return detection{ref: ref, quad: all[k].quad, inliers: 10, matches: 100} }
+			if a.inItsColours(weak(right), v, all) {
+				keptTrue++
+			} else {
+				t.Errorf("scene %d: a weak fit of %s to its own face is dropped", i, c.Name)
+			}
+			check(twinFit{twin: twin, v: v, all: all, weak: weak})
+		}
+	}
+	return cards, keptTrue
 }
 
 // twinnedAnalyzer gives an Analyzer of the catalog cat with each face

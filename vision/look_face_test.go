@@ -4,7 +4,6 @@ import (
 	"image"
 	"testing"
 
-	"github.com/tablecam/tablecam/synth"
 	"gocv.io/x/gocv"
 )
 
@@ -37,30 +36,15 @@ func invertedArt(t *testing.T, from, to string) string {
 func TestWeakFitOfOtherArt(t *testing.T) {
 	cat, r := posterCatalog(t)
 	a, refOf := twinnedAnalyzerWith(t, cat, " Reversed", invertedArt)
-	var cards, keptTrue, droppedTwin, lookDropped int
-	for i := 0; i < 4; i++ {
-		scene, v, quads := readSceneView(t, a, r, synth.SceneSeed(71, i))
-		all := placedOfTruth(scene, quads)
-		for k, c := range scene.Truth.Cards {
-			right, twin := refOf(c.Name), refOf(c.Name+" Reversed")
-			if c.VisibleFraction < 1 || right < 0 || twin < 0 {
-				continue
-			}
-			cards++
-			weak := func(ref int) detection { return detection{ref: ref, quad: all[k].quad, inliers: 10, matches: 100} }
-			if a.inItsColours(weak(right), v, all) {
-				keptTrue++
-			} else {
-				t.Errorf("scene %d: a weak fit of %s to its own face is dropped", i, c.Name)
-			}
-			if !a.inItsColours(weak(twin), v, all) {
-				droppedTwin++
-			}
-			if look, ok := a.faceLookShown(weak(twin), v, nil); ok && look < weakFitMinLook {
-				lookDropped++
-			}
+	var droppedTwin, lookDropped int
+	cards, keptTrue := forWeakTwinFits(t, a, r, refOf, " Reversed", func(f twinFit) {
+		if !a.inItsColours(f.weak(f.twin), f.v, f.all) {
+			droppedTwin++
 		}
-	}
+		if look, ok := a.faceLookShown(f.weak(f.twin), f.v, nil); ok && look < weakFitMinLook {
+			lookDropped++
+		}
+	})
 	t.Logf("%d fully visible cards: weak fits kept for the true face %d, dropped for the twin of other art %d (its look below weakFitMinLook for %d)",
 		cards, keptTrue, droppedTwin, lookDropped)
 	if cards < 10 {
