@@ -31,32 +31,11 @@ func bandedClothScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homograph
 		gocv.Line(&frame, image.Pt(int(cx-900*dx), int(cy-900*dy)), image.Pt(int(cx+900*dx), int(cy+900*dy)), color.RGBA{R: 90, G: 160, B: 40}, 14)
 	}
 	// The realm at 1.3 px a millimetre, turned about its centre.
-	const pxPerMM, turn = 1.3, -24 * math.Pi / 180
-	var frameCorners []models.Point
-	for _, p := range realmCorners(g) {
-		x, y := (p.X-g.WidthMM()/2)*pxPerMM, -(p.Y-g.HeightMM()/2)*pxPerMM
-		frameCorners = append(frameCorners, models.Point{X: 620 + x*math.Cos(turn) - y*math.Sin(turn), Y: 380 + x*math.Sin(turn) + y*math.Cos(turn)})
-	}
-	h, err := fitHomography(realmCorners(g), frameCorners)
-	if err != nil {
-		t.Fatal(err)
-	}
-	px := func(x, y float64) image.Point {
-		p := h.Apply(models.Point{X: x, Y: y})
-		return image.Pt(int(math.Round(p.X)), int(math.Round(p.Y)))
-	}
-	fillQuad := func(x0, y0, x1, y1 float64, c color.RGBA) {
-		pv := gocv.NewPointsVectorFromPoints([][]image.Point{{px(x0, y0), px(x1, y0), px(x1, y1), px(x0, y1)}})
-		gocv.FillPoly(&frame, pv, c)
-		pv.Close()
-	}
-	fillQuad(-60, -50, g.WidthMM()+60, g.HeightMM()+50, color.RGBA{R: 40, G: 12, B: 14})
+	h, px := matOnTable(t, &frame, g, 1.3, -24*math.Pi/180, 620, 380, color.RGBA{R: 40, G: 12, B: 14})
 	for _, gl := range innerLines(g) {
 		gocv.Line(&frame, px(gl.p0.X, gl.p0.Y), px(gl.p1.X, gl.p1.Y), color.RGBA{R: 225, G: 220, B: 200}, 2)
 	}
-	for _, c := range [][2]float64{{150, 187}, {250, 112}, {350, 37}, {450, 112}} {
-		fillQuad(c[0]-44, c[1]-31, c[0]+44, c[1]+31, color.RGBA{R: uint8(rng.IntN(256)), G: uint8(rng.IntN(256)), B: uint8(rng.IntN(256))})
-	}
+	cardsAt(&frame, px, rng, [][2]float64{{150, 187}, {250, 112}, {350, 37}, {450, 112}})
 	return softened(t, frame, 23), h
 }
 

@@ -172,3 +172,43 @@ func TestOneAxisOnlyOnStripedCloth(t *testing.T) {
 		t.Errorf("a lattice on the cloth's stripes kept at %v", quadOfLattice(got.h, g))
 	}
 }
+
+// matOnTable places the realm of g in a 1280×720 frame at pxPerMM, turned
+// turn radians about the frame point (cx, cy), and paints the mat under it
+// (60 mm beyond its sides, 50 beyond its ends) in colour mat: the
+// realm-to-frame homography, and a function giving the frame pixel of a
+// realm point.
+func matOnTable(t *testing.T, frame *gocv.Mat, g models.RealmGeometry, pxPerMM, turn, cx, cy float64, mat color.RGBA) (homography, func(x, y float64) image.Point) {
+	t.Helper()
+	var frameCorners []models.Point
+	for _, p := range realmCorners(g) {
+		x, y := (p.X-g.WidthMM()/2)*pxPerMM, -(p.Y-g.HeightMM()/2)*pxPerMM
+		frameCorners = append(frameCorners, models.Point{X: cx + x*math.Cos(turn) - y*math.Sin(turn), Y: cy + x*math.Sin(turn) + y*math.Cos(turn)})
+	}
+	h, err := fitHomography(realmCorners(g), frameCorners)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := func(x, y float64) image.Point {
+		p := h.Apply(models.Point{X: x, Y: y})
+		return image.Pt(int(math.Round(p.X)), int(math.Round(p.Y)))
+	}
+	fillRealmRect(frame, px, -60, -50, g.WidthMM()+60, g.HeightMM()+50, mat)
+	return h, px
+}
+
+// fillRealmRect fills the realm rectangle from (x0, y0) to (x1, y1), in
+// millimetres, in colour c, its corners in the frame as px puts them.
+func fillRealmRect(frame *gocv.Mat, px func(x, y float64) image.Point, x0, y0, x1, y1 float64, c color.RGBA) {
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{{px(x0, y0), px(x1, y0), px(x1, y1), px(x0, y1)}})
+	gocv.FillPoly(frame, pv, c)
+	pv.Close()
+}
+
+// cardsAt fills a site-sized card of a random colour centred on each
+// realm point (millimetres).
+func cardsAt(frame *gocv.Mat, px func(x, y float64) image.Point, rng *rand.Rand, centres [][2]float64) {
+	for _, c := range centres {
+		fillRealmRect(frame, px, c[0]-44, c[1]-31, c[0]+44, c[1]+31, color.RGBA{R: uint8(rng.IntN(256)), G: uint8(rng.IntN(256)), B: uint8(rng.IntN(256))})
+	}
+}

@@ -28,26 +28,7 @@ func woodTableScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homography)
 		gocv.Line(&frame, image.Pt(x, 0), image.Pt(x, 720), grain, 1+rng.IntN(2))
 	}
 	// The realm at 1.45 px a millimetre, turned about its centre.
-	const pxPerMM, turn = 1.45, -3 * math.Pi / 180
-	var frameCorners []models.Point
-	for _, p := range realmCorners(g) {
-		x, y := (p.X-g.WidthMM()/2)*pxPerMM, -(p.Y-g.HeightMM()/2)*pxPerMM
-		frameCorners = append(frameCorners, models.Point{X: 640 + x*math.Cos(turn) - y*math.Sin(turn), Y: 370 + x*math.Sin(turn) + y*math.Cos(turn)})
-	}
-	h, err := fitHomography(realmCorners(g), frameCorners)
-	if err != nil {
-		t.Fatal(err)
-	}
-	px := func(x, y float64) image.Point {
-		p := h.Apply(models.Point{X: x, Y: y})
-		return image.Pt(int(math.Round(p.X)), int(math.Round(p.Y)))
-	}
-	fillQuad := func(x0, y0, x1, y1 float64, c color.RGBA) {
-		pv := gocv.NewPointsVectorFromPoints([][]image.Point{{px(x0, y0), px(x1, y0), px(x1, y1), px(x0, y1)}})
-		gocv.FillPoly(&frame, pv, c)
-		pv.Close()
-	}
-	fillQuad(-60, -50, g.WidthMM()+60, g.HeightMM()+50, color.RGBA{R: 45, G: 95, B: 60})
+	h, px := matOnTable(t, &frame, g, 1.45, -3*math.Pi/180, 640, 370, color.RGBA{R: 45, G: 95, B: 60})
 	const dash, gap = 12.0, 8.0 // mm
 	for _, gl := range innerLines(g) {
 		dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
@@ -57,9 +38,7 @@ func woodTableScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homography)
 			gocv.Line(&frame, px(gl.p0.X+dx*s/l, gl.p0.Y+dy*s/l), px(gl.p0.X+dx*e/l, gl.p0.Y+dy*e/l), color.RGBA{R: 215, G: 160, B: 110}, 1)
 		}
 	}
-	for _, c := range [][2]float64{{250, 37}, {250, 187}, {450, 262}} {
-		fillQuad(c[0]-44, c[1]-31, c[0]+44, c[1]+31, color.RGBA{R: uint8(rng.IntN(256)), G: uint8(rng.IntN(256)), B: uint8(rng.IntN(256))})
-	}
+	cardsAt(&frame, px, rng, [][2]float64{{250, 37}, {250, 187}, {450, 262}})
 	return softened(t, frame, 11), h
 }
 
