@@ -48,12 +48,5 @@ func TestGridOnBandedCloth(t *testing.T) {
 	g := models.DefaultRealm()
 	frame, truth := bandedClothScene(t, g)
 	defer frame.Close()
-	c, err := Detect(frame, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := quadOfLattice(truth, g)
-	if e := cornerError(orientLike(c.Corners, want), want) / realmWidthPx(want); e > 0.005 {
-		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 0.5%% (found %v, truth %v)", 100*e, c.Corners, want)
-	}
+	detectsWithin(t, frame, truth, g, 0.005)
 }
