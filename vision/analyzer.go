@@ -29,9 +29,14 @@ type Analyzer struct {
 	layouts   *cardLayouts // the catalog's mean faces, read at the first unknown card (layout.go)
 	// laps, when set (by benchmarks), is told each time a stage of a
 	// frame's reading ends.
-	laps   interface{ lap(stage string) }
-	muted  *mutedBuffers // the muted cards' search (outline_muted.go)
-	cast   lightCast     // the colour cast of the frame being read (light_cast.go)
+	laps  interface{ lap(stage string) }
+	muted *mutedBuffers // the muted cards' search (outline_muted.go)
+	cast  lightCast     // the colour cast of the frame being read (light_cast.go)
+	// lowRes are the analyzers reading frames whose realm the camera shows
+	// too small for this one's scale, by their scale; reader is the one
+	// that read the last frame (readscale.go).
+	lowRes map[float64]*Analyzer
+	reader *Analyzer
 	closed bool
 }
 
@@ -98,6 +103,9 @@ func (a *Analyzer) Close() error {
 		return nil
 	}
 	a.closed = true
+	for _, r := range a.lowRes {
+		r.Close()
+	}
 	if a.stable != nil {
 		a.stable.close()
 		a.stable = nil
@@ -125,6 +133,14 @@ func (a *Analyzer) Analyze(frame gocv.Mat, cal *calibration.Calibration) (models
 	}
 	if cal == nil {
 		return models.FrameObservation{}, ErrNoCalibration
+	}
+	r, err := a.readerFor(cal)
+	if err != nil {
+		return models.FrameObservation{}, err
+	}
+	a.reader = r
+	if r != a {
+		return r.Analyze(frame, cal)
 	}
 	v, err := newView(cal.Corners, a.scale.geometry(cal.Geometry), frame.Cols(), frame.Rows(), a.opts)
 	if err != nil {

@@ -5,7 +5,8 @@ import "io"
 // Options tune an Analyzer. The zero value is ready to use.
 type Options struct {
 	// PxPerMM is the scale of the top-down image the analyzer reads cards in
-	// and of the reference faces it indexes; 0 means 2.
+	// and of the reference faces it indexes; 0 means 2, or 1.2 for a frame whose
+	// realm the camera shows at less than 1 px/mm (see readScales).
 	PxPerMM float64
 	// MarginMM is how far around the realm, in millimetres, cards are looked
 	// for (cards off the grid on the mat); 0 means 90, negative means none.

@@ -171,6 +171,9 @@ func (a *Analyzer) rereadAt(frame gocv.Mat, cal *calibration.Calibration, geo mo
 // Keep it with the calibration (its Geometry) so that the next run starts
 // from it.
 func (a *Analyzer) Geometry(stated models.RealmGeometry) models.RealmGeometry {
+	if a.reader != nil && a.reader != a {
+		return a.reader.Geometry(stated)
+	}
 	return a.scale.geometry(stated)
 }
 
