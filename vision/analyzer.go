@@ -337,7 +337,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			held = append(held, u)
 			continue
 		}
-		if a.matInside(u.quad, v, namedQuads(named)) {
+		if a.matInside(u.quad, v, namedQuads(named)) || onCellLines(u.quad, v) {
 			continue
 		}
 		u, inPlay := a.turned(gray, v, u)

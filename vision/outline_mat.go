@@ -144,3 +144,52 @@ const (
 	matAlikeFrom     = 8
 	matAlikeShare    = 25
 )
+
+// cellLinesMM is how far (millimetres) from a grid line's centre each end
+// of an outline's side may lie for the side to run along that line (see
+// onCellLines): half a printed line's width and the thick edge map's
+// pixel beside it, at 1.2 px/mm.
+const cellLinesMM = 3.5
+
+// onCellLines reports whether each side of an outline quad (top-down
+// pixels of view v) runs along one of the realm's grid lines, its two
+// opposite sides along the two lines of one cell: the outline is its inside,
+// between its four printed lines, not a card. A cell of 100×75 mm less its
+// lines and the edge map's thickness measures 94×69 mm read at 1.2 px/mm,
+// within sizeTolerance of a site, and its inside is not flat when the mat's
+// art crosses it (a painted landscape), which matInside needs. No card is
+// that size: a sleeved site centred in such a cell keeps 4 mm from its
+// lines.
+func onCellLines(quad models.Quad, v *view) bool {
+	tol := cellLinesMM * v.pxPerMM
+	near := func(at float64, lines []float64) int {
+		for i, l := range lines {
+			if math.Abs(at-l) <= tol {
+				return i
+			}
+		}
+		return -1
+	}
+	var cols, rows []float64
+	for c := 0; c <= models.Columns; c++ {
+		cols = append(cols, (v.marginMM+float64(c)*v.geo.CellWidthMM)*v.pxPerMM)
+	}
+	for r := 0; r <= models.Rows; r++ {
+		rows = append(rows, (v.marginMM+float64(r)*v.geo.CellHeightMM)*v.pxPerMM)
+	}
+	// side i runs from corner i to corner i+1; each side's line, as a
+	// column line (+1, index) or a row line (-1, index).
+	var along [4][2]int
+	for i := range quad {
+		p, q := quad[i], quad[(i+1)%4]
+		if c := near(p.X, cols); c >= 0 && c == near(q.X, cols) {
+			along[i] = [2]int{1, c}
+		} else if r := near(p.Y, rows); r >= 0 && r == near(q.Y, rows) {
+			along[i] = [2]int{-1, r}
+		} else {
+			return false
+		}
+	}
+	apart := func(a, b [2]int) bool { return a[0] == b[0] && (a[1]-b[1] == 1 || b[1]-a[1] == 1) }
+	return apart(along[0], along[2]) && apart(along[1], along[3]) && along[0][0] != along[1][0]
+}
