@@ -101,7 +101,7 @@ func armSkin(h handImage, skin gocv.Mat, v *view) (minArea int, ok bool) {
 	if ok {
 		clearPrintedOver(skin, h.ycc, h.onCards, h.cards, v, h.area.Min, h.f)
 	}
-	if !ok || !maskCovers(skin, h.onCards, h.cards, v, h.area.Min, h.f, minArea) {
+	if !ok || !maskCovers(skin, h.small, h.onCards, h.cards, v, h.area.Min, h.f, minArea) {
 		return minArea, false
 	}
 	if h.cards {

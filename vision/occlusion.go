@@ -169,17 +169,17 @@ func skinCovers(small, ycc, onCards gocv.Mat, cards bool, v *view, origin image.
 		return false
 	}
 	clearPrintedOver(skin, ycc, onCards, cards, v, origin, f)
-	return maskCovers(skin, onCards, cards, v, origin, f, minArea)
+	return maskCovers(skin, small, onCards, cards, v, origin, f, minArea)
 }
 
 // maskCovers is skinCovers on skin, skinMask's mask of small (with its
 // minArea). It may clear skin's pixels on the cards (when cards is set):
 // it changes nothing else.
-func maskCovers(skin, onCards gocv.Mat, cards bool, v *view, origin image.Point, f float64, minArea int) bool {
+func maskCovers(skin, small, onCards gocv.Mat, cards bool, v *view, origin image.Point, f float64, minArea int) bool {
 	// An arm lying across cards is cut by them into pieces, and the piece
 	// off the cards that holds most of it may not reach the edge: it
 	// reaches the edge through the cards (see reachesThroughCards).
-	if cards && reachesThroughCards(skin, onCards, v, origin, f, minArea) {
+	if cards && reachesThroughCards(skin, small, onCards, v, origin, f, minArea) {
 		return true
 	}
 	// Skin-toned art on a card is not a hand: a hand over a card hides its
@@ -216,7 +216,7 @@ func maskCovers(skin, onCards gocv.Mat, cards bool, v *view, origin image.Point,
 		if offGrid == nil {
 			offGrid, offShare = areaOffGrid(labels, n, v, origin, f)
 		}
-		if !inside && float64(offGrid[i]) >= offShare*float64(minArea) {
+		if !inside && float64(offGrid[i]) >= offShare*float64(minArea) && outlineStepped(small, onCards, cards, func(p int) bool { return labelAt(labels, p) == i }) {
 			return true
 		}
 		if inside && float64(offGrid[i]) >= offShare*handLoneCards*cardPx {
@@ -337,7 +337,7 @@ func blobPixels(labels gocv.Mat, i int, x0, y0, x1, y1 int32) []int {
 // that cards not found beside those found have (see handLoneHoles). A
 // blob whose part off the cards is a card's straight-sided piece is not a
 // hand (see offShowsCard).
-func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f float64, minArea int) bool {
+func reachesThroughCards(skin, small, onCards gocv.Mat, v *view, origin image.Point, f float64, minArea int) bool {
 	sk, err := skin.DataPtrUint8()
 	if err != nil {
 		return false
@@ -436,7 +436,18 @@ func reachesThroughCards(skin, onCards gocv.Mat, v *view, origin image.Point, f 
 		if off[i] < minArea && offShowsCard(i, root, label, lk, on, cols, rows, s) {
 			continue
 		}
-		if off[i] >= minArea || all[i] >= 2*minArea {
+		if off[i] >= minArea {
+			// A hand's worth of skin off the cards: its outline there
+			// steps as a hand's does, or it is the mat's own colour
+			// passing through skin's (see outlineStepped).
+			if outlineStepped(small, onCards, true, func(p int) bool {
+				return lk[p] != 0 && root(int(binary.NativeEndian.Uint32(label[4*p:]))) == i
+			}) {
+				return true
+			}
+			continue
+		}
+		if all[i] >= 2*minArea {
 			return true
 		}
 		// Fingers over the edge's cards hold less: a blob of
@@ -1119,4 +1130,85 @@ func blobHoles(labels gocv.Mat, i int, x0, y0, x1, y1 int32) int {
 		}
 	}
 	return holes
+}
+
+// A hand or an arm lies over the mat: where its skin ends the colour
+// steps, within a pixel or two of the hand tests' image (2 mm a pixel). A
+// mat printed in a gradient, or painted (a brown field below green
+// hills), passes through skin's colours too, but smoothly: the skin mask
+// ends there where the colour crosses the range, with no step. So a skin
+// blob counts as a hand only when at least handSteppedShare of its
+// outline off the cards found steps by handStepLevels or more (the most of
+// the three colour channels, between the pixels one inside and two
+// outside the blob). Measured on the sample stills and an independent
+// generator's scenes: every frame with a hand had a blob stepping on 29%
+// of its outline or more (the least: a hand's soft shading beside a light
+// mat), the blobs of gradient and painted mats on 4–20%.
+const (
+	handStepLevels   = 20
+	handSteppedShare = 0.25
+)
+
+// outlineStepped reports whether the skin blob whose pixels in (indices
+// into the hand tests' image small, BGR) reports shows a step along its
+// outline (see handSteppedShare). Outline pixels on the cards found
+// (onCards, when cards is set), at the image's edge or beside another
+// skin pixel are not counted; a blob with no outline left to read counts
+// as stepped.
+func outlineStepped(small, onCards gocv.Mat, cards bool, in func(p int) bool) bool {
+	img, err := small.DataPtrUint8()
+	if err != nil || small.Channels() != 3 {
+		return true
+	}
+	var on []uint8
+	if cards {
+		if on, err = onCards.DataPtrUint8(); err != nil {
+			return true
+		}
+	}
+	cols, rows := small.Cols(), small.Rows()
+	if len(img) < 3*cols*rows || (on != nil && len(on) < cols*rows) {
+		return true
+	}
+	step := func(a, b int) bool {
+		for c := range 3 {
+			d := int(img[3*a+c]) - int(img[3*b+c])
+			if d >= handStepLevels || -d >= handStepLevels {
+				return true
+			}
+		}
+		return false
+	}
+	read, stepped := 0, 0
+	for y := 3; y < rows-3; y++ {
+		for x := 3; x < cols-3; x++ {
+			p := y*cols + x
+			if !in(p) || (on != nil && on[p] != 0) {
+				continue
+			}
+			// The first neighbour outside the blob, off the cards.
+			for _, d := range [4]int{1, -1, cols, -cols} {
+				q := p + d
+				if in(q) || (on != nil && (on[q] != 0 || on[q+d] != 0)) {
+					continue
+				}
+				read++
+				if step(p-d, q+d) {
+					stepped++
+				}
+				break
+			}
+		}
+	}
+	return read == 0 || float64(stepped) >= handSteppedShare*float64(read)
+}
+
+// labelAt is the label of pixel p in a 32-bit label image (0 when it
+// cannot be read).
+func labelAt(labels gocv.Mat, p int) int {
+	label, err := labels.DataPtrUint8()
+	if err != nil || labels.Type() != gocv.MatTypeCV32S || len(label) < 4*(p+1) {
+		return 0
+	}
+	return int(binary.NativeEndian.Uint32(label[4*p:]))
 }
