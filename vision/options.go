@@ -6,7 +6,7 @@ import "io"
 type Options struct {
 	// PxPerMM is the scale of the top-down image the analyzer reads cards in
 	// and of the reference faces it indexes; 0 means 2, or 1.2 for a frame whose
-	// realm the camera shows at less than 1 px/mm (see readScales).
+	// realm the camera shows at less than 1 px/mm (see lowReadScale).
 	PxPerMM float64
 	// MarginMM is how far around the realm, in millimetres, cards are looked
 	// for (cards off the grid on the mat); 0 means 90, negative means none.
@@ -37,7 +37,7 @@ type Options struct {
 
 func (o Options) pxPerMM() float64 {
 	if o.PxPerMM <= 0 {
-		return 2
+		return fullReadScale
 	}
 	return o.PxPerMM
 }
