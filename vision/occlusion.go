@@ -202,6 +202,16 @@ func maskCovers(skin, small, onCards gocv.Mat, cards bool, v *view, origin image
 	// share of the image off them (a hand over lines loses that part).
 	var offGrid []int
 	var offShare float64
+	// blobStepped is outlineStepped for blob i, the labels' bytes read
+	// once (a blob that cannot be read counts as stepped, as in
+	// outlineStepped).
+	blobStepped := func(i int) bool {
+		label, err := labels.DataPtrUint8()
+		if err != nil || labels.Type() != gocv.MatTypeCV32S || len(label) < 4*labels.Rows()*labels.Cols() {
+			return true
+		}
+		return outlineStepped(small, onCards, cards, func(p int) bool { return int(binary.NativeEndian.Uint32(label[4*p:])) == i })
+	}
 	cardPx := models.CardShortMM * models.CardLongMM * v.pxPerMM * f * v.pxPerMM * f
 	for i := 1; i < n; i++ {
 		if int(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < minArea {
@@ -216,7 +226,7 @@ func maskCovers(skin, small, onCards gocv.Mat, cards bool, v *view, origin image
 		if offGrid == nil {
 			offGrid, offShare = areaOffGrid(labels, n, v, origin, f)
 		}
-		if !inside && float64(offGrid[i]) >= offShare*float64(minArea) && outlineStepped(small, onCards, cards, func(p int) bool { return labelAt(labels, p) == i }) {
+		if !inside && float64(offGrid[i]) >= offShare*float64(minArea) && blobStepped(i) {
 			return true
 		}
 		if inside && float64(offGrid[i]) >= offShare*handLoneCards*cardPx {
@@ -1151,9 +1161,11 @@ const (
 
 // outlineStepped reports whether the skin blob whose pixels in (indices
 // into the hand tests' image small, BGR) reports shows a step along its
-// outline (see handSteppedShare). Outline pixels on the cards found
-// (onCards, when cards is set), at the image's edge or beside another
-// skin pixel are not counted; a blob with no outline left to read counts
+// outline (see handSteppedShare). An outline pixel is read against its
+// first neighbour (right, left, below, above) off the blob whose own
+// neighbour beyond is off the cards found too (onCards, when cards is
+// set); pixels on the cards, within three of the image's edge, or with no
+// such neighbour are not read. A blob with no outline left to read counts
 // as stepped.
 func outlineStepped(small, onCards gocv.Mat, cards bool, in func(p int) bool) bool {
 	img, err := small.DataPtrUint8()
@@ -1201,14 +1213,4 @@ func outlineStepped(small, onCards gocv.Mat, cards bool, in func(p int) bool) bo
 		}
 	}
 	return read == 0 || float64(stepped) >= handSteppedShare*float64(read)
-}
-
-// labelAt is the label of pixel p in a 32-bit label image (0 when it
-// cannot be read).
-func labelAt(labels gocv.Mat, p int) int {
-	label, err := labels.DataPtrUint8()
-	if err != nil || labels.Type() != gocv.MatTypeCV32S || len(label) < 4*(p+1) {
-		return 0
-	}
-	return int(binary.NativeEndian.Uint32(label[4*p:]))
 }
