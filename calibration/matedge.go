@@ -51,30 +51,46 @@ func (m *ridgeMap) straightEdge(h homography, g models.RealmGeometry) (float64, 
 // straightEdgeLine is straightEdge that also gives the line (in realm
 // millimetres) along which the edge runs.
 func (m *ridgeMap) straightEdgeLine(h homography, g models.RealmGeometry) (float64, int, gridLine) {
-	w, hh := g.WidthMM(), g.HeightMM()
 	best, side := 0.0, -1
 	var at gridLine
-	scan := func(s int, line func(f float64) gridLine, across float64) {
-		for f := 0.15; f <= 0.85; f += 1.5 / across {
-			if run := m.stepRun(h, line(f)); run > best {
-				best, side, at = run, s, line(f)
-			}
+	for s := range 4 {
+		if run, line := m.sideEdge(h, g, s); run > best {
+			best, side, at = run, s, line
 		}
 	}
-	cw, ch := g.CellWidthMM, g.CellHeightMM
-	scan(0, func(f float64) gridLine {
-		return gridLine{models.Point{X: f * cw, Y: 0}, models.Point{X: f * cw, Y: hh}}
-	}, cw)
-	scan(1, func(f float64) gridLine {
-		return gridLine{models.Point{X: w - f*cw, Y: 0}, models.Point{X: w - f*cw, Y: hh}}
-	}, cw)
-	scan(2, func(f float64) gridLine {
-		return gridLine{models.Point{X: 0, Y: f * ch}, models.Point{X: w, Y: f * ch}}
-	}, ch)
-	scan(3, func(f float64) gridLine {
-		return gridLine{models.Point{X: 0, Y: hh - f*ch}, models.Point{X: w, Y: hh - f*ch}}
-	}, ch)
 	return best, side, at
+}
+
+// sideEdge is straightEdge over the border column or row on one side (0
+// west, 1 east, 2 south, 3 north) only.
+func (m *ridgeMap) sideEdge(h homography, g models.RealmGeometry, side int) (float64, gridLine) {
+	w, hh := g.WidthMM(), g.HeightMM()
+	cw, ch := g.CellWidthMM, g.CellHeightMM
+	line, across := func(f float64) gridLine {
+		return gridLine{models.Point{X: f * cw, Y: 0}, models.Point{X: f * cw, Y: hh}}
+	}, cw
+	switch side {
+	case 1:
+		line = func(f float64) gridLine {
+			return gridLine{models.Point{X: w - f*cw, Y: 0}, models.Point{X: w - f*cw, Y: hh}}
+		}
+	case 2:
+		line, across = func(f float64) gridLine {
+			return gridLine{models.Point{X: 0, Y: f * ch}, models.Point{X: w, Y: f * ch}}
+		}, ch
+	case 3:
+		line, across = func(f float64) gridLine {
+			return gridLine{models.Point{X: 0, Y: hh - f*ch}, models.Point{X: w, Y: hh - f*ch}}
+		}, ch
+	}
+	best := 0.0
+	var at gridLine
+	for f := 0.15; f <= 0.85; f += 1.5 / across {
+		if run := m.stepRun(h, line(f)); run > best {
+			best, at = run, line(f)
+		}
+	}
+	return best, at
 }
 
 // stepRun is the larger of the fractions of gl's samples (every 4 mm under
@@ -118,10 +134,21 @@ func (m *ridgeMap) stepRun(h homography, gl gridLine) float64 {
 // further onto the mat. ok is false when the edge is
 // there and the moved lattice is no realm either (outside the frame, of a
 // shape no camera sees, the mat's edge in it too, or its lines not drawn
-// lines); h comes back unchanged when no mat edge runs through it.
+// lines), or when the edge runs through both opposite border columns or
+// rows; h comes back unchanged when no mat edge runs through it.
 func offTheMat(rm *ridgeMap, h homography, g models.RealmGeometry) (homography, bool) {
 	run, side, edge := rm.straightEdgeLine(h, g)
-	if run < minEdgeRun || !rm.clothInside(h, g, edge) && !rm.bareBorder(h, g, side) {
+	if run < minEdgeRun {
+		return h, true
+	}
+	if !rm.clothInside(h, g, edge) && !rm.bareBorder(h, g, side) {
+		// An arm along the border, unless the mat's edge runs through
+		// the opposite border column or row too: then the lattice is
+		// wider than the mat (the stripes of a tablecloth on either
+		// side of it), and no arm makes that.
+		if opposite, _ := rm.sideEdge(h, g, side^1); opposite >= minEdgeRun {
+			return h, false
+		}
 		return h, true
 	}
 	moves := [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}

@@ -1,8 +1,12 @@
 package calibration
 
 import (
+	"image"
+	"image/color"
 	"path/filepath"
 	"testing"
+
+	"gocv.io/x/gocv"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -131,5 +135,41 @@ func TestDetectArmAcrossRealm(t *testing.T) {
 	}
 	if e := cornerError(c.Corners, truth) / realmWidthPx(truth); e > 0.01 {
 		t.Errorf("corner error %.1f%% of the realm's width (found %v, want %v)", 100*e, fmtQuad(c.Corners), fmtQuad(truth))
+	}
+}
+
+// TestOffTheMatWiderThanMat lays a lattice on a green tablecloth ruled in
+// thin dark lines half a column and a row apart, its lines on the cloth's,
+// across a dark mat smaller than it: the mat's edges run through all four
+// of its border columns and rows, across or along the cloth's lines. The
+// realm's side of each edge is the mat, not the cloth the lattice's drawn
+// sides show, and lines of the lattice show beyond it, as for an arm
+// lying along the border; but no arm makes the mat's edge show on
+// opposite sides, so offTheMat must refuse the lattice.
+func TestOffTheMatWiderThanMat(t *testing.T) {
+	t.Parallel()
+	g := models.DefaultRealm()
+	const x0, y0 = 390, 630
+	cloth := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 200, 150, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	ruling := color.RGBA{R: 40, G: 30, B: 90}
+	for x := x0 % 50; x < 1280; x += 50 {
+		gocv.Line(&cloth, image.Pt(x, 0), image.Pt(x, 720), ruling, 3)
+	}
+	for y := y0 % 75; y < 720; y += 75 {
+		gocv.Line(&cloth, image.Pt(0, y), image.Pt(1280, y), ruling, 3)
+	}
+	gocv.Rectangle(&cloth, image.Rect(x0+40, y0-280, x0+460, y0-20), color.RGBA{R: 50, G: 38, B: 36}, -1)
+	frame := softened(t, cloth, 31)
+	defer frame.Close()
+	h := topDownLattice(t, g, x0, y0)
+	rm, col, _ := frameMaps(t, frame)
+	rm.colour = &col
+	run, side, edge := rm.straightEdgeLine(h, g)
+	if run < minEdgeRun || rm.clothInside(h, g, edge) || rm.bareBorder(h, g, side) {
+		t.Fatalf("the scene shows no mat's edge that an arm could make: straight run %.2f on side %d, cloth inside %v, bare border %v",
+			run, side, rm.clothInside(h, g, edge), rm.bareBorder(h, g, side))
+	}
+	if got, ok := offTheMat(rm, h, g); ok {
+		t.Errorf("a lattice wider than the mat kept at %v", quadOfLattice(got, g))
 	}
 }
