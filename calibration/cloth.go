@@ -294,8 +294,9 @@ func (m *ridgeMap) linesOffCloth(cm clothMap, h homography, g models.RealmGeomet
 
 // detectOnClothFrame is detectOnCloth on a camera frame: the lattice in
 // frame pixels and its score (as detectGrid gives them). It refuses a
-// lattice that the mat's edge runs through (see offTheMat) or whose lines
-// run over bare cloth (see bareGridLines).
+// lattice that the mat's edge runs through (see offTheMat), whose lines
+// run over bare cloth (see bareGridLines), or that lies on a checked
+// cloth (see onCheckedCloth).
 func detectOnClothFrame(frame gocv.Mat, g models.RealmGeometry) (homography, float64, bool) {
 	gray, scale := workingGray(frame)
 	defer gray.Close()
@@ -312,7 +313,7 @@ func detectOnClothFrame(frame gocv.Mat, g models.RealmGeometry) (homography, flo
 	if !ok {
 		return homography{}, 0, false
 	}
-	if hs, ok := offTheMat(rm, f.h, g); !ok || hs != f.h || bareGridLines(rm, col, f.h, g) {
+	if hs, ok := offTheMat(rm, f.h, g); !ok || hs != f.h || bareGridLines(rm, col, f.h, g) || rm.onCheckedCloth(f.h, g) {
 		return homography{}, 0, false
 	}
 	return toFrame(f.h, scale), math.Min(1, f.score/ridgeLineCap), true

@@ -510,12 +510,21 @@ var errBareLines = fmt.Errorf("calibration: lines of the grid found run over the
 // linesStopShort, oneAxisOnly).
 var errStopsShort = fmt.Errorf("calibration: the grid found reaches past its drawn lines: %w", ErrNotFound)
 
+// errCheckedCloth is settleLattice's refusal of a lattice laid on a
+// tablecloth ruled in both directions (see onCheckedCloth).
+var errCheckedCloth = fmt.Errorf("calibration: the grid found lies on a checked cloth, whose lines run through its cells too: %w", ErrNotFound)
+
 // settleLattice moves a lattice found onto the realm's drawn lines and off
 // the mat's edge (settleOnSides, ontoUnbrokenGrid, offTheMat) and refuses
-// it when its cells are of a shape no camera sees, the mat's edge runs
-// through it, its lines stop two cells short of its border or show along
-// one axis only (errStopsShort), or they run over bare cloth (errBareLines).
+// it when lines like its own run through its cells (errCheckedCloth), its
+// cells are of a shape no camera sees, the mat's edge runs through it, its
+// lines stop two cells short of its border or show along one axis only
+// (errStopsShort), or they run over bare cloth (errBareLines).
 func settleLattice(rm *ridgeMap, col colourFrame, hasCol bool, best gridFit, g models.RealmGeometry, fromMarks bool) (gridFit, error) {
+	if !fromMarks && rm.onCheckedCloth(best.h, g) {
+		// No move makes a lattice on a checked cloth the realm.
+		return best, errCheckedCloth
+	}
 	// A lattice of marks already ends where the marks do; the drawn lines
 	// settleOnSides weighs are not there.
 	if hs := settleOnSides(rm, best.h, g); !fromMarks && hs != best.h {
