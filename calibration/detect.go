@@ -213,6 +213,14 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 				hm, s, err = resharpened.h, resharpened.score, nil
 			}
 		}
+		if errors.As(err, new(noGridError)) {
+			// Lines of about the cloth's grey, which differ from it
+			// in hue (see chroma.go). Not when a lattice was found and
+			// refused: two grids about equally clear stay refused.
+			if hc, sc, ok := detectInColour(frame, g); ok {
+				hm, s, err = hc, sc, nil
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -370,6 +378,14 @@ func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool) (homography, float64, float64, error) {
 	gray, scale := workingGray(frame)
 	defer gray.Close()
+	return detectStraightOn(frame, gray, scale, g, byProfiles)
+}
+
+// detectStraightOn is detectStraightVia reading the lines off gray, a
+// blurred one-channel image of the frame at the working width (see
+// workingGray; scale is the scale from frame pixels to it), and the
+// colours of the cloth (see bare.go) off the frame itself.
+func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometry, byProfiles *bool) (homography, float64, float64, error) {
 	// A second, more sensitive pass runs only when the first finds no
 	// realm it trusts (faint or blurred grid lines).
 	// The sensitive edge map also judges between a lattice and its aliases

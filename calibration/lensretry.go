@@ -132,8 +132,17 @@ func bentAsLens(frame gocv.Mat, h homography, g models.RealmGeometry, k float64)
 // distortion k, the realm's corners mapped back to the frame (the
 // homography through those corners).
 func detectThroughLens(frame gocv.Mat, g models.RealmGeometry, k float64) (homography, float64, bool) {
+	return searchThroughLens(frame, g, k, func(uf gocv.Mat) (homography, float64, error) {
+		h, score, _, err := detectStraight(uf, g)
+		return h, score, err
+	})
+}
+
+// searchThroughLens is detectThroughLens with the undistorted frame
+// searched by search (which gives the lattice in that frame's pixels).
+func searchThroughLens(frame gocv.Mat, g models.RealmGeometry, k float64, search func(gocv.Mat) (homography, float64, error)) (homography, float64, bool) {
 	uf, back := undistortFrame(frame, k)
-	h, score, _, err := detectStraight(uf, g)
+	h, score, err := search(uf)
 	uf.Close()
 	if err != nil {
 		return homography{}, 0, false
