@@ -733,6 +733,10 @@ type siteName struct {
 	// of what shows did not bear it out (nameMinEvidence): a site the
 	// catalog lacks lies there, at det's quad, not named.
 	lookAlike bool
+	// lead is the leading face where its shift (or alignment) puts it,
+	// when no face was named: nil when none was compared. Its placement
+	// fits what shows better than the outline's (siteUnder).
+	lead *detection
 }
 
 // nameSiteAt names the site lying at one of the placements, or ok is false
@@ -1051,7 +1055,8 @@ func (a *Analyzer) nameSiteAt(gray gocv.Mat, v *view, faces *siteFaces, places [
 		lookAlike = !ok
 	}
 	if !ok && !lookAlike {
-		return siteName{place: win.place, layout: layout}, false
+		d := placed(top)
+		return siteName{place: win.place, layout: layout, lead: &d}, false
 	}
 	// The face's placement: the window's centre moved by the shift, turned.
 	d := placed(top)
