@@ -16,8 +16,8 @@ import (
 // bands (green hills, sand, a greyish lavender sky), turned 8° and filling
 // the frame, its grid drawn in thin blue lines about as light in grey as
 // the bands (three grey levels lighter than the green, three to five darker
-// than the sky and the sand), with cards in three cells. It gives the frame and the
-// true lattice.
+// than the sky and the sand), with cards in three cells. It gives the frame
+// and the true lattice.
 func paintedBandsScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homography) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(23, 23))
