@@ -104,25 +104,12 @@ func detectInColour(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 }
 
 // detectOnOpponent is detectStraight on the frame's opponent channel a
-// in place of its grey, held to what detectSharpenedBy holds the last
-// retries to: cells of the shape a pinhole camera sees, and a realm on
-// whose lines a lens was read found again through that lens.
+// in place of its grey, held to what the last retries are held to (see
+// heldRetry).
 func detectOnOpponent(frame gocv.Mat, a opponentAxis, g models.RealmGeometry) (homography, float64, bool) {
-	h, score, k, err := straightOnOpponent(frame, a, g)
-	if err != nil || cameraInconsistency(h, float64(frame.Cols()), float64(frame.Rows())) > maxPinholeInconsistency {
-		return homography{}, 0, false
-	}
-	if k > 0 {
-		hu, su, ok := searchThroughLens(frame, g, k, func(uf gocv.Mat) (homography, float64, error) {
-			h, score, _, err := straightOnOpponent(uf, a, g)
-			return h, score, err
-		})
-		if !ok || !sameRealm(hu, h, g) {
-			return homography{}, 0, false
-		}
-		h, score = hu, su
-	}
-	return h, score, true
+	return heldRetry(frame, g, func(f gocv.Mat) (homography, float64, float64, error) {
+		return straightOnOpponent(f, a, g)
+	})
 }
 
 // straightOnOpponent is detectStraight reading the lines off the frame's

@@ -67,19 +67,37 @@ func detectSharpened(frame gocv.Mat, g models.RealmGeometry) (homography, float6
 func detectSharpenedBy(frame gocv.Mat, g models.RealmGeometry, sigma, amount float64) (homography, float64, bool) {
 	sf, scale := sharpenedFrame(frame, sigma, amount)
 	defer sf.Close()
-	h, score, k, err := detectStraight(sf, g)
-	if err != nil || cameraInconsistency(h, float64(sf.Cols()), float64(sf.Rows())) > maxPinholeInconsistency {
+	h, score, ok := heldRetry(sf, g, func(f gocv.Mat) (homography, float64, float64, error) {
+		return detectStraight(f, g)
+	})
+	if !ok {
+		return homography{}, 0, false
+	}
+	if scale != 1 {
+		h = h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
+	}
+	return h, score, true
+}
+
+// heldRetry is a last retry's search on frame (search gives the lattice
+// in the pixels of the frame it is given, its score and the lens
+// distortion read off its lines) held to what a last retry's realm must
+// show: cells of the shape a pinhole camera sees, and, when a lens was
+// read, the same realm found again through that lens.
+func heldRetry(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat) (homography, float64, float64, error)) (homography, float64, bool) {
+	h, score, k, err := search(frame)
+	if err != nil || cameraInconsistency(h, float64(frame.Cols()), float64(frame.Rows())) > maxPinholeInconsistency {
 		return homography{}, 0, false
 	}
 	if k > 0 {
-		hu, su, ok := detectThroughLens(sf, g, k)
+		hu, su, ok := searchThroughLens(frame, g, k, func(uf gocv.Mat) (homography, float64, error) {
+			h, score, _, err := search(uf)
+			return h, score, err
+		})
 		if !ok || !sameRealm(hu, h, g) {
 			return homography{}, 0, false
 		}
 		h, score = hu, su
-	}
-	if scale != 1 {
-		h = h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
 	}
 	return h, score, true
 }
