@@ -119,5 +119,5 @@ func straightOnOpponent(frame gocv.Mat, a opponentAxis, g models.RealmGeometry) 
 	defer ch.Close()
 	gray, scale := workingGray(ch)
 	defer gray.Close()
-	return detectStraightOn(frame, gray, scale, g, nil)
+	return detectStraightOn(frame, gray, scale, g, nil, false)
 }

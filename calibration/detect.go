@@ -219,6 +219,10 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 			// refused: two grids about equally clear stay refused.
 			if hc, sc, ok := detectInColour(frame, g); ok {
 				hm, s, err = hc, sc, nil
+			} else if hp, sp, ok := detectPastStripes(frame, g); ok {
+				// Or every long line of the frame is a striped
+				// table's (see stripes.go).
+				hm, s, err = hp, sp, nil
 			}
 		}
 		if err != nil {
@@ -378,14 +382,14 @@ func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool) (homography, float64, float64, error) {
 	gray, scale := workingGray(frame)
 	defer gray.Close()
-	return detectStraightOn(frame, gray, scale, g, byProfiles)
+	return detectStraightOn(frame, gray, scale, g, byProfiles, false)
 }
 
 // detectStraightOn is detectStraightVia reading the lines off gray, a
 // blurred one-channel image of the frame at the working width (see
 // workingGray; scale is the scale from frame pixels to it), and the
 // colours of the cloth (see bare.go) off the frame itself.
-func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometry, byProfiles *bool) (homography, float64, float64, error) {
+func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometry, byProfiles *bool, pastDominant bool) (homography, float64, float64, error) {
 	// A second, more sensitive pass runs only when the first finds no
 	// realm it trusts (faint or blurred grid lines).
 	// The sensitive edge map also judges between a lattice and its aliases
@@ -398,6 +402,7 @@ func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometr
 	if err != nil {
 		return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
 	}
+	rm.pastDominant = pastDominant
 	var best gridFit
 	var seeds []gridFit
 	col, hasCol := newColourFrame(frame, scale)

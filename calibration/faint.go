@@ -420,6 +420,9 @@ func vanishingPairsOver(gray gocv.Mat, rm *ridgeMap, seeds []gridFit, over func(
 	var pairs []vpPair
 	minLen := math.Max(20, 0.035*w)
 	segs := halfResSegments(gray, minLen, cannyThresholds{low: cannyLow, high: cannyHigh})
+	if rm.pastDominant {
+		segs = pastDominantDirection(segs)
+	}
 	if d1, d2, ok := dominantDirections(segs, 40*math.Pi/180); ok {
 		clusters := clusterSegments(segs, 2.5*math.Pi/180, 3)
 		centre := models.Point{X: w / 2, Y: hgt / 2}

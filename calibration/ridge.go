@@ -31,6 +31,10 @@ type ridgeMap struct {
 	// has it (nil otherwise): offTheMat tells the mat's edge from an arm's
 	// by the cloth beside it.
 	colour *colourFrame
+	// pastDominant has the profile search guess the grid's directions
+	// from the frame's lines less those of its dominant direction (see
+	// stripes.go).
+	pastDominant bool
 }
 
 // newRidgeMap copies a blurred grey frame (8-bit, one channel) and measures
