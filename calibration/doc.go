@@ -148,7 +148,10 @@
 // When no search above finds a realm, the grid is also read over the mat's cloth alone (the commonest
 // colour of the frame's middle, cloth.go), with vanishing points lined up on the line response over the
 // cloth too: a table's grain or a striped cloth beyond the mat outweighs a grid drawn in thin or dashed
-// lines when the whole frame's response is lined up.
+// lines when the whole frame's response is lined up. When no search found any lattice at all, the grid
+// is searched once more on the frame's opponent colour channels (lines of another hue but the cloth's
+// lightness, chroma.go), and then with the vanishing points guessed from the frame's lines less those of
+// their dominant direction (broad stripes on the table, a dashed grid: stripes.go).
 // The retries that cost only frames no search before them found a realm in, each of which takes
 // seconds on a frame that has none (the two strong lenses and the sharpening; the smear undone at its
 // first two lengths; the search over the cloth and the wide masks' sharpening), run at once on their own goroutines and are judged in the order above: the same
