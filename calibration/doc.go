@@ -45,8 +45,13 @@
 // by climbing their corners on the same response, then moved by a cell when that shows clearer lines,
 // and judged once polished onto the lines' centres (and moved a cell onto the mat when the mat's edge runs
 // through its border column or row, see below: the realm lies there);
-// a lattice no pinhole camera could see (cells of the wrong aspect), or with a corner outside the
-// frame, is refused, and one whose lines are only fairly clear (a grid half under cards, gold lines
+// a lattice no pinhole camera could see (cells of the wrong aspect) is refused; one with a corner outside the
+// frame (a webcam that cuts off a corner of the mat) is judged only when no lattice the frame holds whole
+// is believed, and believed only when its lines are fairly clear, its cells of the shape a pinhole camera sees,
+// and its grid shows and ends at its border where the frame shows it: the frame shows part of each border
+// row and column, and each lattice a cell over shows clearly less on the cell sides the frame shows that only
+// one of the two has (the ridge score reads only what the frame shows, and cannot tell the realm from the
+// same lattice moved a cell further off the frame, beyondframe.go); and one whose lines are only fairly clear (a grid half under cards, gold lines
 // light on dark art and dark on light) is believed only when its cells are of the shape a pinhole camera
 // sees, to a tighter bound than a clearer lattice's (a dashed grid's rows with columns on a wooden table's
 // grain beside the mat show fairly clear), and the edges, read independently, cover at

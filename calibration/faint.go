@@ -75,7 +75,9 @@ const maxFocalWidths = 3.0
 // settleOnSides): a ridge score of minRidgeScore, or of
 // minConfirmedRidgeScore when em (the sensitive edge map; nil for none)
 // confirms it, or of minBorderedRidgeScore when its grid ends at its
-// border (see endsAtBorder).
+// border (see endsAtBorder). A lattice with a corner outside the frame is
+// judged only when none the frame holds whole is believed (see
+// beyondFrame).
 func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, seeds []gridFit, refused ...homography) (gridFit, bool) {
 	return detectFaintAs(gray, rm, em, g, false, seeds, refused...)
 }
@@ -92,21 +94,59 @@ func detectFaint(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometr
 func detectFaintAs(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeometry, turned bool, seeds []gridFit, refused ...homography) (gridFit, bool) {
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
 	pairs := vanishingPairs(gray, rm, seeds)
-	var fits []gridFit
+	// Lattices with a corner beyond the frame's edge are kept apart (see
+	// beyondFrame): they are polished and judged only when no lattice the
+	// frame holds whole is believed.
+	var fits, beyond []gridFit
+	score := func(h homography) float64 { return rm.ridgeScore(h, g) }
+	for _, p := range pairs {
+		for _, h := range profileCandidates(gray, p.a, p.b, g) {
+			if latticeTurned(h, g) != turned || !plausible(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency || sameAsAny(h, refused, g) {
+				continue
+			}
+			if insideFrame(h, g, w, hgt) {
+				fits = append(fits, gridFit{h: h, score: score(h)})
+			} else {
+				beyond = append(beyond, gridFit{h: h, score: score(h)})
+			}
+		}
+	}
+	var best gridFit
+	if len(fits) > 0 {
+		best = settleFaint(rm, g, fits)
+		if sameAsAny(best.h, refused, g) {
+			return best, false
+		}
+		accepted := best.score >= minRidgeScore ||
+			best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt) ||
+			best.score >= minBorderedRidgeScore && rm.endsAtBorder(best.h, g)
+		if accepted && insideFrame(best.h, g, w, hgt) && cameraInconsistency(best.h, w, hgt) <= faintCameraBound(best.score) {
+			return best, true
+		}
+	}
+	// A realm of which the frame shows only part (see beyondFrame): the
+	// lattices found there, and the one polished off the frame's edge.
+	var off gridFit
+	if best.h != (homography{}) && !insideFrame(best.h, g, w, hgt) {
+		off = best
+	}
+	if f, ok := beyondFrame(rm, g, beyond, off, refused); ok {
+		return f, true
+	}
+	return best, false
+}
+
+// settleFaint polishes the best two of the profile search's lattices fits
+// (climbing their corners on the ridge score), moves the better by a cell
+// where that shows clearer lines (see preferShiftOnLines), polishes it onto
+// the lines' centres, and moves it by a cell where its sides or the mat's
+// edge say so (see settleOnSides, offTheMat). It returns that lattice and
+// its ridge score.
+func settleFaint(rm *ridgeMap, g models.RealmGeometry, fits []gridFit) gridFit {
+	w, hgt := float64(rm.w), float64(rm.h)
 	score := func(h homography) float64 { return rm.ridgeScore(h, g) }
 	polar := func(light bool) func(homography) float64 {
 		return func(h homography) float64 { return rm.polarEvidence(h, g, ridgeClip, ridgeLineCap, light, 8) }
-	}
-	for _, p := range pairs {
-		for _, h := range profileCandidates(gray, p.a, p.b, g) {
-			if latticeTurned(h, g) != turned || !plausible(h, g, w, hgt) || !insideFrame(h, g, w, hgt) || cameraInconsistency(h, w, hgt) > maxCameraInconsistency || sameAsAny(h, refused, g) {
-				continue
-			}
-			fits = append(fits, gridFit{h: h, score: score(h)})
-		}
-	}
-	if len(fits) == 0 {
-		return gridFit{}, false
 	}
 	sort.Slice(fits, func(i, j int) bool { return fits[i].score > fits[j].score })
 	best := gridFit{score: math.Inf(-1)}
@@ -137,16 +177,7 @@ func detectFaintAs(gray gocv.Mat, rm *ridgeMap, em *edgeMap, g models.RealmGeome
 	if hs, ok := offTheMat(rm, best.h, g); ok && hs != best.h {
 		best = gridFit{h: hs, score: rm.ridgeScore(hs, g)}
 	}
-	if sameAsAny(best.h, refused, g) {
-		return best, false
-	}
-	accepted := best.score >= minRidgeScore ||
-		best.score >= minConfirmedRidgeScore && em != nil && confirmedOnEdges(em, best.h, g, w, hgt) ||
-		best.score >= minBorderedRidgeScore && rm.endsAtBorder(best.h, g)
-	if !accepted || !insideFrame(best.h, g, w, hgt) || cameraInconsistency(best.h, w, hgt) > faintCameraBound(best.score) {
-		return best, false
-	}
-	return best, true
+	return best
 }
 
 // faintCameraBound is the largest cameraInconsistency of a lattice of
@@ -325,9 +356,10 @@ func towards(v vec3, p models.Point) float64 {
 }
 
 // insideFrame says whether all four corners of lattice h lie in the w×h
-// frame. The profile search reads a realm only when the camera sees all of
-// it: the ridge score reads only the parts of lines inside the frame, so a
-// lattice shifted a cell off the frame loses its weakest line for free.
+// frame. The profile search judges a lattice partly outside the frame
+// apart (see beyondFrame): the ridge score reads only the parts of lines
+// inside the frame, so a lattice shifted a cell off the frame loses its
+// weakest line for free.
 func insideFrame(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	for _, p := range realmCorners(g) {
 		q := h.Apply(p)
