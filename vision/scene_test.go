@@ -37,42 +37,66 @@ const scenePxPerMM = 3.0
 // it with a tilted camera into a 1280×720 frame, JPEG-compressed.
 func renderTestScene(t testing.TB, cat *models.Catalog, cards []placement, corners models.Quad, seed uint64) testScene {
 	t.Helper()
-	const margin = 120.0
+	rng := rand.New(rand.NewPCG(seed, 11))
+	return renderSceneOn(t, cat, cards, corners, func(mat *gocv.Mat, w, h int) {
+		// A busy mat: smooth colour noise, blobs, the grid.
+		small := gocv.NewMatWithSize(h/90, w/90, gocv.MatTypeCV8UC3)
+		defer small.Close()
+		// The noise comes from rng, not OpenCV's generator: that one is kept
+		// per OS thread, and a goroutine may run on any, so the scene would
+		// change from run to run.
+		noise, err := small.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range noise {
+			noise[i] = uint8(40 + rng.IntN([3]int{160, 140, 120}[i%3]))
+		}
+		gocv.Resize(small, mat, image.Pt(w, h), 0, 0, gocv.InterpolationCubic)
+		for i := 0; i < 60; i++ {
+			c := color.RGBA{uint8(rng.IntN(255)), uint8(rng.IntN(255)), uint8(rng.IntN(255)), 0}
+			gocv.Circle(mat, image.Pt(rng.IntN(w), rng.IntN(h)), 10+rng.IntN(60), c, -1)
+		}
+		drawSceneGrid(mat, color.RGBA{230, 230, 230, 0}, 4)
+	})
+}
+
+// sceneMarginMM is how far the table a test scene draws reaches beyond the
+// realm on every side.
+const sceneMarginMM = 120.0
+
+// sceneToPx gives the pixel of a test scene's table (at scenePxPerMM) of a
+// realm position (millimetres from A1, y north).
+func sceneToPx(x, y float64) (float64, float64) {
+	return (x + sceneMarginMM) * scenePxPerMM, (models.DefaultRealm().HeightMM() + sceneMarginMM - y) * scenePxPerMM
+}
+
+// drawSceneGrid draws the realm's grid lines on a test scene's table.
+func drawSceneGrid(mat *gocv.Mat, c color.RGBA, thickness int) {
+	geo := models.DefaultRealm()
+	for col := 0; col <= models.Columns; col++ {
+		x0, y0 := sceneToPx(float64(col)*geo.CellWidthMM, 0)
+		x1, y1 := sceneToPx(float64(col)*geo.CellWidthMM, geo.HeightMM())
+		gocv.Line(mat, image.Pt(int(x0), int(y0)), image.Pt(int(x1), int(y1)), c, thickness)
+	}
+	for r := 0; r <= models.Rows; r++ {
+		x0, y0 := sceneToPx(0, float64(r)*geo.CellHeightMM)
+		x1, y1 := sceneToPx(geo.WidthMM(), float64(r)*geo.CellHeightMM)
+		gocv.Line(mat, image.Pt(int(x0), int(y0)), image.Pt(int(x1), int(y1)), c, thickness)
+	}
+}
+
+// renderSceneOn draws the table (w×h pixels, at scenePxPerMM) with paint,
+// the faces on it, and photographs it as renderTestScene does.
+func renderSceneOn(t testing.TB, cat *models.Catalog, cards []placement, corners models.Quad, paint func(mat *gocv.Mat, w, h int)) testScene {
+	t.Helper()
+	const margin = sceneMarginMM
 	geo := models.DefaultRealm()
 	s := scenePxPerMM
 	w, h := int((geo.WidthMM()+2*margin)*s), int((geo.HeightMM()+2*margin)*s)
-	rng := rand.New(rand.NewPCG(seed, 11))
-
-	// A busy mat: smooth colour noise, blobs, the grid.
-	small := gocv.NewMatWithSize(h/90, w/90, gocv.MatTypeCV8UC3)
-	defer small.Close()
-	// The noise comes from rng, not OpenCV's generator: that one is kept per
-	// OS thread, and a goroutine may run on any, so the scene would change
-	// from run to run.
-	noise, err := small.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range noise {
-		noise[i] = uint8(40 + rng.IntN([3]int{160, 140, 120}[i%3]))
-	}
 	mat := gocv.NewMat()
-	gocv.Resize(small, &mat, image.Pt(w, h), 0, 0, gocv.InterpolationCubic)
-	for i := 0; i < 60; i++ {
-		c := color.RGBA{uint8(rng.IntN(255)), uint8(rng.IntN(255)), uint8(rng.IntN(255)), 0}
-		gocv.Circle(&mat, image.Pt(rng.IntN(w), rng.IntN(h)), 10+rng.IntN(60), c, -1)
-	}
-	toPx := func(x, y float64) (float64, float64) { return (x + margin) * s, (geo.HeightMM() + margin - y) * s }
-	for c := 0; c <= models.Columns; c++ {
-		x0, y0 := toPx(float64(c)*geo.CellWidthMM, 0)
-		x1, y1 := toPx(float64(c)*geo.CellWidthMM, geo.HeightMM())
-		gocv.Line(&mat, image.Pt(int(x0), int(y0)), image.Pt(int(x1), int(y1)), color.RGBA{230, 230, 230, 0}, 4)
-	}
-	for r := 0; r <= models.Rows; r++ {
-		x0, y0 := toPx(0, float64(r)*geo.CellHeightMM)
-		x1, y1 := toPx(geo.WidthMM(), float64(r)*geo.CellHeightMM)
-		gocv.Line(&mat, image.Pt(int(x0), int(y0)), image.Pt(int(x1), int(y1)), color.RGBA{230, 230, 230, 0}, 4)
-	}
+	paint(&mat, w, h)
+	toPx := sceneToPx
 
 	for _, p := range cards {
 		path, kind := p.image, p.kind

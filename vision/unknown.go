@@ -45,6 +45,7 @@ type outlineFinder struct {
 	sides  sideBuffers  // the side search's (outline_sides.go)
 	again  againBuffers // the second look's (outline_again.go)
 	tokens againBuffers // the token search's in cells (outline_tokens.go)
+	soft   softBuffers  // the far camera's search (outline_soft.go)
 	// The frame's Canny thresholds (see sharpness.go), set by
 	// findUnknownCards for the searches after it.
 	low, high float64
@@ -59,7 +60,7 @@ type outlineFinder struct {
 
 func newOutlineFinder() *outlineFinder {
 	low, high := cannyThresholds(1)
-	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), lineless: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), again: newAgainBuffers(), tokens: newAgainBuffers(), low: low, high: high}
+	return &outlineFinder{edges: newEdgeDetector(), edged: newFramedEdges(), lineless: newFramedEdges(), noMask: gocv.NewMat(), stack: newStackBuffers(), sides: newSideBuffers(), again: newAgainBuffers(), tokens: newAgainBuffers(), soft: newSoftBuffers(), low: low, high: high}
 }
 
 func (o *outlineFinder) close() {
@@ -71,6 +72,7 @@ func (o *outlineFinder) close() {
 	o.sides.close()
 	o.again.close()
 	o.tokens.close()
+	o.soft.close()
 }
 
 // knownInsetMM is how far inside an identified card's outline its face is
@@ -96,7 +98,16 @@ func (o *outlineFinder) findUnknownCards(gray gocv.Mat, sharpness float64, v *vi
 		return nil, err
 	}
 	o.sides.ready = true
-	return o.outlines(*edges, v, known)
+	found, err := o.outlines(*edges, v, known)
+	if err != nil {
+		return nil, err
+	}
+	// A far camera's noise breaks the outlines up (outline_soft.go).
+	soft, err := o.softOutlines(gray, v, known, found)
+	if err != nil {
+		return nil, err
+	}
+	return append(found, soft...), nil
 }
 
 // inFrameGrowPx is how far beyond the part of the top-down image that the
