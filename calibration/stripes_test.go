@@ -50,15 +50,7 @@ func broadStripesScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homograp
 	defer blend.Close()
 	gocv.AddWeighted(frame, 0.35, clouds, 1.3, 0, &blend)
 	blend.CopyToWithMask(&frame, mask)
-	const dash, gap = 6.0, 5.0 // mm
-	for _, gl := range innerLines(g) {
-		dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
-		l := math.Hypot(dx, dy)
-		for s := 0.0; s < l; s += dash + gap {
-			e := math.Min(l, s+dash)
-			gocv.Line(&frame, px(gl.p0.X+dx*s/l, gl.p0.Y+dy*s/l), px(gl.p0.X+dx*e/l, gl.p0.Y+dy*e/l), color.RGBA{R: 30, G: 30, B: 40}, 1)
-		}
-	}
+	drawDashedGrid(&frame, px, g, 6, 5, color.RGBA{R: 30, G: 30, B: 40})
 	cardsAt(&frame, px, rng, [][2]float64{{150, 37}, {350, 187}, {450, 262}})
 	return softened(t, frame, 17), h
 }

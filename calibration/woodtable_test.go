@@ -29,15 +29,7 @@ func woodTableScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homography)
 	}
 	// The realm at 1.45 px a millimetre, turned about its centre.
 	h, px := matOnTable(t, &frame, g, 1.45, -3*math.Pi/180, 640, 370, color.RGBA{R: 45, G: 95, B: 60})
-	const dash, gap = 12.0, 8.0 // mm
-	for _, gl := range innerLines(g) {
-		dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
-		l := math.Hypot(dx, dy)
-		for s := 0.0; s < l; s += dash + gap {
-			e := math.Min(l, s+dash)
-			gocv.Line(&frame, px(gl.p0.X+dx*s/l, gl.p0.Y+dy*s/l), px(gl.p0.X+dx*e/l, gl.p0.Y+dy*e/l), color.RGBA{R: 215, G: 160, B: 110}, 1)
-		}
-	}
+	drawDashedGrid(&frame, px, g, 12, 8, color.RGBA{R: 215, G: 160, B: 110})
 	cardsAt(&frame, px, rng, [][2]float64{{250, 37}, {250, 187}, {450, 262}})
 	return softened(t, frame, 11), h
 }
@@ -60,34 +52,11 @@ func TestVanishingPairsOverCloth(t *testing.T) {
 	}
 	cm, mask := newClothMap(col, cc, gray.Cols(), gray.Rows())
 	mask.Close()
-	// pairOff is the larger of the two directions' largest angle (degrees)
-	// from the grid's, over the frame's corners and centre, in the order
-	// of the grid's directions that fits them better.
 	grid := [2]vec3{{truth[0], truth[3], truth[6]}, {truth[1], truth[4], truth[7]}}
-	pairOff := func(p vpPair) float64 {
-		best := math.Inf(1)
-		for _, dirs := range [2][2]vec3{{p.a, p.b}, {p.b, p.a}} {
-			off := 0.0
-			for _, pt := range []models.Point{{X: 0, Y: 0}, {X: 1280, Y: 0}, {X: 0, Y: 720}, {X: 1280, Y: 720}, {X: 640, Y: 360}} {
-				for i, v := range dirs {
-					off = math.Max(off, angleDiff(towards(v, pt), towards(grid[i], pt)))
-				}
-			}
-			best = math.Min(best, off)
-		}
-		return best * 180 / math.Pi
-	}
-	best := func(pairs []vpPair) float64 {
-		b := math.Inf(1)
-		for _, p := range pairs {
-			b = math.Min(b, pairOff(p))
-		}
-		return b
-	}
-	if off := best(vanishingPairs(gray, rm, nil)); off < 1 {
+	if off := bestPairOff(vanishingPairs(gray, rm, nil), grid); off < 1 {
 		t.Fatalf("a pair from the whole frame is %.2f° off the grid: the test no longer tests the cloth", off)
 	}
-	if off := best(vanishingPairsOver(gray, rm, nil, cm.at)); off > 0.2 {
+	if off := bestPairOff(vanishingPairsOver(gray, rm, nil, cm.at), grid); off > 0.2 {
 		t.Errorf("the best pair over the cloth is %.2f° off the grid, want ≤ 0.2°", off)
 	}
 }
@@ -118,5 +87,19 @@ func detectsWithin(t *testing.T, frame gocv.Mat, truth homography, g models.Real
 	want := quadOfLattice(truth, g)
 	if e := cornerError(orientLike(c.Corners, want), want) / realmWidthPx(want); e > maxShare {
 		t.Errorf("corner error %.2f%% of the realm's width, want ≤ %.1f%% (found %v, truth %v)", 100*e, 100*maxShare, c.Corners, want)
+	}
+}
+
+// drawDashedGrid draws the realm's grid lines (see innerLines) in thin
+// dashes of dash millimetres, gap apart, in colour c, on a frame where px
+// puts realm millimetres.
+func drawDashedGrid(frame *gocv.Mat, px func(x, y float64) image.Point, g models.RealmGeometry, dash, gap float64, c color.RGBA) {
+	for _, gl := range innerLines(g) {
+		dx, dy := gl.p1.X-gl.p0.X, gl.p1.Y-gl.p0.Y
+		l := math.Hypot(dx, dy)
+		for s := 0.0; s < l; s += dash + gap {
+			e := math.Min(l, s+dash)
+			gocv.Line(frame, px(gl.p0.X+dx*s/l, gl.p0.Y+dy*s/l), px(gl.p0.X+dx*e/l, gl.p0.Y+dy*e/l), c, 1)
+		}
 	}
 }

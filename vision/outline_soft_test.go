@@ -3,7 +3,6 @@ package vision
 import (
 	"image"
 	"image/color"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -91,42 +90,7 @@ func TestFarGrainyRealm(t *testing.T) {
 	if s := cameraScale(corners, models.DefaultRealm()); s > 0.7 || a.reader == nil || a.reader.opts.pxPerMM() != lowReadScale {
 		t.Fatalf("the realm shows at %.2f px/mm, not read at %g px/mm: not the far camera the test is about", s, lowReadScale)
 	}
-	v, err := newView(corners, models.DefaultRealm(), 1280, 720, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	found, named := 0, 0
-	claimed := make([]bool, len(obs.Cards))
-	for _, p := range place {
-		card, _ := cat.BySlug(p.slug)
-		want := v.imageOfMM(p.x, p.y)
-		// The nearest card reported within 15 mm of the card's centre.
-		best, bestD := -1, 15*cameraScale(corners, models.DefaultRealm())
-		for i, c := range obs.Cards {
-			at := c.Quad.Center()
-			if d := math.Hypot(at.X-want.X, at.Y-want.Y); !claimed[i] && d < bestD {
-				best, bestD = i, d
-			}
-		}
-		if best < 0 {
-			t.Logf("%s not found", card.Name)
-			continue
-		}
-		claimed[best] = true
-		found++
-		if c := obs.Cards[best]; c.Identified() {
-			if c.NameOr("") != card.Name {
-				t.Errorf("%s read as %s", card.Name, c.NameOr(""))
-			} else {
-				named++
-			}
-		}
-	}
-	for i, c := range obs.Cards {
-		if !claimed[i] {
-			t.Errorf("%s reported where no card lies (%v, %v, %.2f)", c.NameOr("a card"), c.Quad, c.Kind, c.Confidence)
-		}
-	}
+	found, named := foundWhereLaid(t, cat, obs, place, corners, 15)
 	t.Logf("found %d of %d cards where they lie, %d named", found, len(place), named)
 	if found < 4 {
 		t.Errorf("found %d of %d cards where they lie; want 4 or more", found, len(place))

@@ -62,17 +62,29 @@ func TestSmallBlurredRealm(t *testing.T) {
 	if a.reader == nil || a.reader.opts.pxPerMM() != 1.2 {
 		t.Fatalf("the realm at %.2f px/mm was not read at 1.2 px/mm", cameraScale(corners, models.DefaultRealm()))
 	}
+	found, named := foundWhereLaid(t, cat, obs, place, corners, 12)
+	// Read at 2 px/mm, one card was found.
+	if found < 5 || named < 3 {
+		t.Errorf("found %d of %d cards where they lie, %d named; want 5 or more found, 3 or more named", found, len(place), named)
+	}
+}
+
+// foundWhereLaid matches the cards laid (place, on a realm whose corners
+// in the 1280×720 frame are corners) to those reported in obs: each to the
+// nearest reported within withinMM of its centre, not matched before. It
+// gives how many were found so and how many of those named, and reports
+// an error for each named wrongly and each reported card matched to none.
+func foundWhereLaid(t *testing.T, cat *models.Catalog, obs models.FrameObservation, place []placement, corners models.Quad, withinMM float64) (found, named int) {
+	t.Helper()
 	v, err := newView(corners, models.DefaultRealm(), 1280, 720, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, named := 0, 0
 	claimed := make([]bool, len(obs.Cards))
 	for _, p := range place {
 		card, _ := cat.BySlug(p.slug)
 		want := v.imageOfMM(p.x, p.y)
-		// The nearest card reported within 12 mm of the card's centre.
-		best, bestD := -1, 12*cameraScale(corners, models.DefaultRealm())
+		best, bestD := -1, withinMM*cameraScale(corners, models.DefaultRealm())
 		for i, c := range obs.Cards {
 			at := c.Quad.Center()
 			if d := math.Hypot(at.X-want.X, at.Y-want.Y); !claimed[i] && d < bestD {
@@ -98,8 +110,5 @@ func TestSmallBlurredRealm(t *testing.T) {
 			t.Errorf("%s reported where no card lies (%v, %v, %.2f)", c.NameOr("a card"), c.Quad, c.Kind, c.Confidence)
 		}
 	}
-	// Read at 2 px/mm, one card was found.
-	if found < 5 || named < 3 {
-		t.Errorf("found %d of %d cards where they lie, %d named; want 5 or more found, 3 or more named", found, len(place), named)
-	}
+	return found, named
 }
