@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/tablecam/tablecam/models"
@@ -15,7 +16,8 @@ import (
 
 // Where a site lies under the cards on top of a cell. Once rectified, a
 // site lies at scale 1, nearly axis-aligned, with its centre near its
-// cell's: its placement has three free parameters (x, y and a small turn).
+// cell's (or, where no outline shows there, anywhere in the cell): its
+// placement has three free parameters (x, y and a small turn).
 // Its outline is two short ends and two long sides, each a straight edge
 // between the card and whatever lies beside it. Every placement is scored
 // by how much of its visible outline lies on edges running its way, read at
@@ -30,6 +32,7 @@ const (
 	placeHiddenPadMM = 2.0  // around a card on top, pixels whose gradient is its own edge
 	placeKeep        = 2    // placements passed on to naming
 	placeApartMM     = 4.0  // placements kept must lie this far apart
+	placeFarInsideMM = 1.0  // how far inside its cell's border the centre of a site placed off-centre lies, at least
 	placeEdgeBase    = 2    // pixels (mm) to either side of an edge whose grey levels are compared
 	placeEdgeShare   = 0.3  // of the region's contrast, the step of a full-strength edge
 	placeEdgeMinStep = 8    // grey levels: the least step of a full-strength edge
@@ -289,10 +292,65 @@ type placeScore struct {
 //
 // sums is the search's buffer for the region's edge sums.
 func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed, sums *edgeSums) []sitePlacement {
+	g := v.geo
+	centre := placeArea{
+		offX: max((g.CellWidthMM-models.CardLongMM)/2, placeMinOffMM) + placeExtraOffMM,
+		offY: max((g.CellHeightMM-models.CardShortMM)/2, placeMinOffMM) + placeExtraOffMM,
+		keep: placeKeep,
+	}
+	near := placementsWithin(gray, v, cell, found, sums, centre)
+	// A player often puts a site well off its cell's centre, and the unit
+	// on it wherever: 9 of the independent sets' 102 sites 40-80% visible
+	// lay 26-48 mm off, beyond the search around the centre (3 of them
+	// named). Where no outline clearly shows near the centre, the best
+	// placement anywhere else in the cell (its centre in it, as the
+	// site's cell is its centre's) is tried too, after those near the
+	// centre, when its outline lies on edges better than theirs: 6 of
+	// the 9 named then, no name lost or wrong on the independent sets or
+	// the bundled stills.
+	for _, p := range near {
+		if outlineShows(p) {
+			return near
+		}
+	}
+	off := placeArea{
+		offX: max(g.CellWidthMM/2-placeFarInsideMM, centre.offX), offY: max(g.CellHeightMM/2-placeFarInsideMM, centre.offY),
+		outX: centre.offX, outY: centre.offY,
+		upright: true, keep: 1,
+	}
+	if off.offX <= centre.offX && off.offY <= centre.offY {
+		return near
+	}
+	far := placementsWithin(gray, v, cell, found, sums, off)
+	if len(far) > 0 && (len(near) == 0 || far[0].score > near[0].score) {
+		near = append(near, far[0])
+	}
+	return near
+}
+
+// placeArea is where a site's placements are searched for, off its cell's
+// centre.
+type placeArea struct {
+	offX, offY float64 // the most its centre lies off the cell's, mm across and down
+	// outX, outY (when outX > 0): a centre lying within both this across
+	// and this down is left out (searched already).
+	outX, outY float64
+	// upright searches coarsely at turn 0 alone, and finely within two
+	// turn steps of it, else coarsely every three turn steps and finely
+	// within one of the best. Over the whole cell, it costs a third as
+	// much and names as many sites (on the bundled stills, the covered
+	// search's CPU time per still 1.46 ms before the search off the
+	// centre, 1.78 ms with it upright, 2.32 ms not).
+	upright bool
+	keep    int // how many placements are kept (placeApartMM apart)
+}
+
+// placementsWithin gives the best placements of a site whose centre lies
+// in an area off its cell's centre, best first, in top-down pixels.
+func placementsWithin(gray gocv.Mat, v *view, cell models.Cell, found []placed, sums *edgeSums, area placeArea) []sitePlacement {
 	s := v.pxPerMM
 	g := v.geo
-	offX := max((g.CellWidthMM-models.CardLongMM)/2, placeMinOffMM) + placeExtraOffMM
-	offY := max((g.CellHeightMM-models.CardShortMM)/2, placeMinOffMM) + placeExtraOffMM
+	offX, offY := area.offX, area.offY
 	growMM := max(offX+models.CardLongMM/2-g.CellWidthMM/2, offY+models.CardShortMM/2-g.CellHeightMM/2) + 6
 	r := v.cellRect(cell, growMM).Intersect(image.Rect(0, 0, gray.Cols(), gray.Rows()))
 	if r.Dx() < 32 || r.Dy() < 32 {
@@ -334,25 +392,34 @@ func sitePlacements(gray gocv.Mat, v *view, cell models.Cell, found []placed, su
 		}
 		return o
 	}
-	// Coarse: every 2 mm, and turns 3 steps apart; then every 1 mm and
-	// turn step around the best.
-	var coarse []placeScore
+	// Coarse: every 2 mm, and turns 3 steps apart (or upright); then
+	// every 1 mm and turn step around the best.
 	var buf []float64
 	const coarseTurn = 3
+	reach, firstTurn, lastTurn := 1, -coarseTurn*(maxTurn/coarseTurn), maxTurn
+	if area.upright {
+		reach, firstTurn, lastTurn = 2, 0, 0
+	}
 	ix0, ix1 := -2*int(math.Round(offX/2)), int(math.Floor(offX+1e-9))
 	iy0, iy1 := -2*int(math.Round(offY/2)), int(math.Floor(offY+1e-9))
-	for turn := -coarseTurn * (maxTurn / coarseTurn); turn <= maxTurn; turn += coarseTurn {
+	coarse := make([]placeScore, 0, ((lastTurn-firstTurn)/coarseTurn+1)*((ix1-ix0)/2+1)*((iy1-iy0)/2+1))
+	for turn := firstTurn; turn <= lastTurn; turn += coarseTurn {
 		coarse, buf = sums.scoreGrid(outline(turn), turn, ix0, ix1, iy0, iy1, 2, coarse, buf)
 	}
+	if area.outX > 0 {
+		coarse = slices.DeleteFunc(coarse, func(c placeScore) bool {
+			return math.Abs(float64(c.ix)) <= area.outX && math.Abs(float64(c.iy)) <= area.outY
+		})
+	}
 	var fine []placeScore
-	for _, c := range bestApart(coarse, 2*placeKeep, placeApartMM/2) {
-		for turn := max(c.turn-1, -maxTurn); turn <= min(c.turn+1, maxTurn); turn++ {
+	for _, c := range bestApart(coarse, 2*area.keep, placeApartMM/2) {
+		for turn := max(c.turn-reach, -maxTurn); turn <= min(c.turn+reach, maxTurn); turn++ {
 			fine, buf = sums.scoreGrid(outline(turn), turn, c.ix-1, c.ix+1, c.iy-1, c.iy+1, 1, fine, buf)
 		}
 	}
 	// The best, read whole, back in top-down pixels.
 	var kept []sitePlacement
-	for _, c := range bestApart(fine, placeKeep, placeApartMM) {
+	for _, c := range bestApart(fine, area.keep, placeApartMM) {
 		p := sums.placement(outline(c.turn), c.ix, c.iy, ccx+float64(c.ix), ccy+float64(c.iy), float64(c.turn)*placeTurnStepDeg)
 		p.cx = float64(r.Min.X) + p.cx*s
 		p.cy = float64(r.Min.Y) + p.cy*s
