@@ -191,38 +191,15 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 		if opts.Markers {
 			return nil, fmt.Errorf("calibration: the four ArUco markers (DICT_4X4_50 ids 0–3 at A1, E1, E4, A4) are not all visible: %w", ErrNotFound)
 		}
-		hm, s, err := detectGrid(frame, g)
+		hm, s, err := detectGridChain(frame, g)
 		if errors.Is(err, ErrNotFound) {
-			hm, s, err = detectUnsmeared(frame, g, hm, s, err) // see unsmear.go
-		}
-		if errors.Is(err, ErrNotFound) {
-			// Thin, faint lines mostly under cards: read over the
-			// mat's cloth alone (see cloth.go). Or lines blurred wider
-			// than the first sharpening undoes (see resharpen.go): the
-			// last retry. Both run at once; the cloth's realm comes first.
-			var cloth, resharpened gridTry
-			concurrently(func() {
-				cloth.h, cloth.score, cloth.ok = detectOnClothFrame(frame, g)
-			}, func() {
-				resharpened.h, resharpened.score, resharpened.ok = detectResharpened(frame, g)
-			})
-			switch {
-			case cloth.ok:
-				hm, s, err = cloth.h, cloth.score, nil
-			case resharpened.ok:
-				hm, s, err = resharpened.h, resharpened.score, nil
-			}
-		}
-		if errors.As(err, new(noGridError)) {
-			// Lines of about the cloth's grey, which differ from it
-			// in hue (see chroma.go). Not when a lattice was found and
-			// refused: two grids about equally clear stay refused.
-			if hc, sc, ok := detectInColour(frame, g); ok {
-				hm, s, err = hc, sc, nil
-			} else if hp, sp, ok := detectPastStripes(frame, g); ok {
-				// Or every long line of the frame is a striped
-				// table's (see stripes.go).
-				hm, s, err = hp, sp, nil
+			// A realm seen from afar, too small for the search's
+			// lengths: searched again on the window round the mat,
+			// enlarged (see far.go).
+			if hf, sf, ok := detectFar(frame, g, func(crop gocv.Mat) (homography, float64, error) {
+				return detectGridChain(crop, g)
+			}); ok {
+				hm, s, err = hf, sf, nil
 			}
 		}
 		if err != nil {
@@ -248,6 +225,47 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 	}
 	c.SetReference(frame)
 	return c, nil
+}
+
+// detectGridChain is Detect's search of the frame's grid with every retry
+// (blur, lens, cloth, colour, stripes): the lattice in frame pixels and
+// its score, or an error wrapping ErrNotFound.
+func detectGridChain(frame gocv.Mat, g models.RealmGeometry) (homography, float64, error) {
+	hm, s, err := detectGrid(frame, g)
+	if errors.Is(err, ErrNotFound) {
+		hm, s, err = detectUnsmeared(frame, g, hm, s, err) // see unsmear.go
+	}
+	if errors.Is(err, ErrNotFound) {
+		// Thin, faint lines mostly under cards: read over the
+		// mat's cloth alone (see cloth.go). Or lines blurred wider
+		// than the first sharpening undoes (see resharpen.go): the
+		// last retry. Both run at once; the cloth's realm comes first.
+		var cloth, resharpened gridTry
+		concurrently(func() {
+			cloth.h, cloth.score, cloth.ok = detectOnClothFrame(frame, g)
+		}, func() {
+			resharpened.h, resharpened.score, resharpened.ok = detectResharpened(frame, g)
+		})
+		switch {
+		case cloth.ok:
+			hm, s, err = cloth.h, cloth.score, nil
+		case resharpened.ok:
+			hm, s, err = resharpened.h, resharpened.score, nil
+		}
+	}
+	if errors.As(err, new(noGridError)) {
+		// Lines of about the cloth's grey, which differ from it
+		// in hue (see chroma.go). Not when a lattice was found and
+		// refused: two grids about equally clear stay refused.
+		if hc, sc, ok := detectInColour(frame, g); ok {
+			hm, s, err = hc, sc, nil
+		} else if hp, sp, ok := detectPastStripes(frame, g); ok {
+			// Or every long line of the frame is a striped
+			// table's (see stripes.go).
+			hm, s, err = hp, sp, nil
+		}
+	}
+	return hm, s, err
 }
 
 // orientCorners reads the realm corners A1, E1, E4, A4 off a lattice
@@ -708,6 +726,14 @@ func sortFits(f []gridFit) {
 	}
 }
 
+// The smallest realm plausible accepts: its area as a share of the frame's,
+// and its long side's mean length as a share of the frame's width (a
+// realm seen from afar is searched again enlarged, see far.go).
+const (
+	minRealmArea   = 0.05
+	minRealmAcross = 0.25
+)
+
 // plausible rejects lattices that are tiny, huge, far outside the image,
 // folded, or of a shape no camera over the table would see.
 func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
@@ -722,7 +748,7 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 			return false
 		}
 	}
-	if a := q.Area(); a < 0.05*w*hgt || a > 1.2*w*hgt {
+	if a := q.Area(); a < minRealmArea*w*hgt || a > 1.2*w*hgt {
 		return false
 	}
 	// The mean length of the long (south and north) edges over that of the
@@ -733,7 +759,7 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	// of the frame's width.
 	across := (dist(q[0], q[1]) + dist(q[2], q[3])) / 2
 	along := (dist(q[1], q[2]) + dist(q[3], q[0])) / 2
-	if along == 0 || across/along < 0.9 || across/along > 4.5 || across < 0.25*w {
+	if along == 0 || across/along < 0.9 || across/along > 4.5 || across < minRealmAcross*w {
 		return false
 	}
 	// Convex, and the denominator of h positive over the realm (not folded).

@@ -157,6 +157,11 @@
 // is searched once more on the frame's opponent colour channels (lines of another hue but the cloth's
 // lightness, chroma.go), and then with the vanishing points guessed from the frame's lines less those of
 // their dominant direction (broad stripes on the table, a dashed grid: stripes.go).
+// When all of that finds no realm, every search above runs once more on the window round the patches
+// of colours the frame's border (the table, seen from afar) does not show, enlarged to the working width:
+// a camera far from the table shows the realm narrower than any lattice the searches believe, its lines
+// too short for the Hough segments; a realm found there is taken only when it is that small and no corner
+// lies at a side where the window cuts the frame (far.go).
 // The retries that cost only frames no search before them found a realm in, each of which takes
 // seconds on a frame that has none (the two strong lenses and the sharpening; the smear undone at its
 // first two lengths; the search over the cloth and the wide masks' sharpening), run at once on their own goroutines and are judged in the order above: the same

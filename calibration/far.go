@@ -1,0 +1,183 @@
+package calibration
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"github.com/tablecam/tablecam/models"
+)
+
+// A camera far from the table (a streamer's wide shot) shows the realm
+// small: its long side spans a quarter of the frame's width or less, and
+// its lines, at half a pixel per millimetre, a pixel or so wide. Every
+// length of the grid search is set for a realm that fills more of the
+// frame (a lattice narrower than a quarter of the working width is never
+// plausible, Hough segments shorter than 3.5% of it are never read), so
+// such a realm is not found: on the independent scenes, eight frames at
+// 0.5–0.96 px/mm, none found. Cut out round the mat and enlarged to the
+// working width, the same frame is a realm of the size the search expects
+// (four of the eight found, within 0.51% of the realm's width, on a window
+// round the true realm with a quarter of its size added each side). Seen
+// from afar, the table shows all round the mat, so the frame's border
+// shows the table's colours, and the window is cut round every patch of
+// colours the border does not show: the mat, or, when the mat is of about
+// the table's colours (a dark blue-grey mat on a dark table, c1/0042 of
+// the independent scenes), the cards lying on it, with a margin for the
+// realm's cells they leave bare.
+
+// Far-view search limits.
+const (
+	farSampleWidth  = 160   // px: width of the frame shrunk to find the patches (their noise averaged away)
+	farBorder       = 0.06  // share of each side's length read as the table round the frame
+	farLevels       = 32    // levels per colour channel of the table's colour histogram
+	farTableShare   = 0.002 // least share of the border's pixels a colour bin holds to be the table's
+	farMinPatch     = 0.002 // least share of the frame a patch of other colours covers (specks of noise do not)
+	farMargin       = 0.25  // share of the patch's size the window adds on each side
+	farMaxWindow    = 0.8   // largest window width, as a share of the frame's: enlarged by 1.25 at least
+	farCornerMargin = 0.01  // share of the window's width a realm corner keeps inside its cut sides
+)
+
+// farWindow is the window of the frame round the mat seen from afar (see
+// above), of the frame's shape; ok is false when the frame's border shows
+// no table round a patch of other colours, or the window would enlarge
+// the frame by less than 1/farMaxWindow.
+func farWindow(frame gocv.Mat) (image.Rectangle, bool) {
+	fw, fh := frame.Cols(), frame.Rows()
+	if frame.Channels() != 3 || fw < 8 || fh < 8 {
+		return image.Rectangle{}, false
+	}
+	sw := farSampleWidth
+	sh := int(math.Round(float64(fh) * float64(sw) / float64(fw)))
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(frame, &small, image.Pt(sw, sh), 0, 0, gocv.InterpolationArea)
+	px, err := small.DataPtrUint8()
+	if err != nil || len(px) < sw*sh*3 {
+		return image.Rectangle{}, false
+	}
+	const levels = farLevels
+	bin := func(i int) (int, int, int) {
+		return int(px[i]) * levels / 256, int(px[i+1]) * levels / 256, int(px[i+2]) * levels / 256
+	}
+	// The table's colours: those of the frame's border.
+	hist := make([]int, levels*levels*levels)
+	bx, by := int(math.Ceil(farBorder*float64(sw))), int(math.Ceil(farBorder*float64(sh)))
+	n := 0
+	for y := 0; y < sh; y++ {
+		for x := 0; x < sw; x++ {
+			if x >= bx && x < sw-bx && y >= by && y < sh-by {
+				continue
+			}
+			b, g, r := bin((y*sw + x) * 3)
+			hist[(b*levels+g)*levels+r]++
+			n++
+		}
+	}
+	table := func(b, g, r int) bool {
+		// A level either way: a colour on a bin's boundary falls on
+		// either side of it from pixel to pixel.
+		for db := -1; db <= 1; db++ {
+			for dg := -1; dg <= 1; dg++ {
+				for dr := -1; dr <= 1; dr++ {
+					bb, gg, rr := b+db, g+dg, r+dr
+					if bb < 0 || gg < 0 || rr < 0 || bb >= levels || gg >= levels || rr >= levels {
+						continue
+					}
+					if float64(hist[(bb*levels+gg)*levels+rr]) >= farTableShare*float64(n) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	mask := gocv.NewMatWithSize(sh, sw, gocv.MatTypeCV8U)
+	defer mask.Close()
+	for y := 0; y < sh; y++ {
+		for x := 0; x < sw; x++ {
+			if b, g, r := bin((y*sw + x) * 3); !table(b, g, r) {
+				mask.SetUCharAt(y, x, 255)
+			}
+		}
+	}
+	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	gocv.MorphologyEx(mask, &mask, gocv.MorphOpen, k)
+	k.Close()
+	k = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5))
+	gocv.MorphologyEx(mask, &mask, gocv.MorphClose, k)
+	k.Close()
+	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+	defer labels.Close()
+	defer stats.Close()
+	defer centroids.Close()
+	nl := gocv.ConnectedComponentsWithStats(mask, &labels, &stats, &centroids)
+	// The mat may be of about the table's colours (a dark mat on a dark
+	// table) while its cards are not: the window holds every patch.
+	var patch image.Rectangle
+	for i := 1; i < nl; i++ {
+		if float64(stats.GetIntAt(i, int(gocv.CC_STAT_AREA))) < farMinPatch*float64(sw*sh) {
+			continue
+		}
+		x, y := int(stats.GetIntAt(i, int(gocv.CC_STAT_LEFT))), int(stats.GetIntAt(i, int(gocv.CC_STAT_TOP)))
+		r := image.Rect(x, y, x+int(stats.GetIntAt(i, int(gocv.CC_STAT_WIDTH))), y+int(stats.GetIntAt(i, int(gocv.CC_STAT_HEIGHT))))
+		patch = patch.Union(r)
+	}
+	if patch.Empty() {
+		return image.Rectangle{}, false
+	}
+	s := float64(fw) / float64(sw)
+	x0, y0 := float64(patch.Min.X)*s, float64(patch.Min.Y)*s
+	bw, bh := float64(patch.Dx())*s, float64(patch.Dy())*s
+	cx, cy := x0+bw/2, y0+bh/2
+	bw, bh = bw*(1+2*farMargin), bh*(1+2*farMargin)
+	ww := math.Max(bw, bh*float64(fw)/float64(fh))
+	if ww > farMaxWindow*float64(fw) {
+		return image.Rectangle{}, false
+	}
+	wh := ww * float64(fh) / float64(fw)
+	left := math.Min(math.Max(0, cx-ww/2), float64(fw)-ww)
+	top := math.Min(math.Max(0, cy-wh/2), float64(fh)-wh)
+	r := image.Rect(int(left), int(top), int(left+ww), int(top+wh)).Intersect(image.Rect(0, 0, fw, fh))
+	return r, !r.Empty()
+}
+
+// detectFar is the far camera's retry (see above): the realm search of
+// the frame (search) run on the window round the mat, enlarged as every
+// frame narrower than the working width is; the lattice in frame pixels.
+// A realm with a corner at a side of the window that cuts the frame is
+// refused: the window may have cut off part of the grid. So is one of a
+// size the frame's own search judged (see plausible): the window found it
+// only because it was enlarged less than a realm seen from afar, and
+// the frame's search did not believe it (on the independent scenes, one
+// such realm found in a window enlarged 1.28 times lay 17% off).
+func detectFar(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat) (homography, float64, error)) (homography, float64, bool) {
+	win, ok := farWindow(frame)
+	if !ok {
+		return homography{}, 0, false
+	}
+	view := frame.Region(win)
+	crop := view.Clone()
+	view.Close()
+	defer crop.Close()
+	h, score, err := search(crop)
+	if err != nil {
+		return homography{}, 0, false
+	}
+	h = h.Then(homography{1, 0, float64(win.Min.X), 0, 1, float64(win.Min.Y), 0, 0, 1})
+	m := farCornerMargin * float64(win.Dx())
+	fw, fh := frame.Cols(), frame.Rows()
+	q := quadOfLattice(h, g)
+	across := (dist(q[0], q[1]) + dist(q[2], q[3])) / 2
+	if across >= minRealmAcross*float64(fw) && q.Area() >= minRealmArea*float64(fw*fh) {
+		return homography{}, 0, false
+	}
+	for _, p := range q {
+		if win.Min.X > 0 && p.X < float64(win.Min.X)+m || win.Max.X < fw && p.X > float64(win.Max.X)-m ||
+			win.Min.Y > 0 && p.Y < float64(win.Min.Y)+m || win.Max.Y < fh && p.Y > float64(win.Max.Y)-m {
+			return homography{}, 0, false
+		}
+	}
+	return h, score, true
+}
