@@ -84,23 +84,8 @@ func detectInColour(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 		}
 	}
 	concurrently(searches...)
-	var found *gridTry
-	for i := range tries {
-		t := &tries[i]
-		if !t.ok {
-			continue
-		}
-		if found != nil && !sameRealm(found.h, t.h, g) {
-			return homography{}, 0, false
-		}
-		if found == nil {
-			found = t
-		}
-	}
-	if found == nil {
-		return homography{}, 0, false
-	}
-	return found.h, found.score, true
+	found, ok := agreedTry(tries, g)
+	return found.h, found.score, ok
 }
 
 // detectOnOpponent is detectStraight on the frame's opponent channel a

@@ -734,6 +734,10 @@ const (
 	minRealmAcross = 0.25
 )
 
+// realmAcross is the mean length of the realm outline q's long (south and
+// north) sides.
+func realmAcross(q models.Quad) float64 { return (dist(q[0], q[1]) + dist(q[2], q[3])) / 2 }
+
 // plausible rejects lattices that are tiny, huge, far outside the image,
 // folded, or of a shape no camera over the table would see.
 func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
@@ -757,7 +761,7 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 	// the realm's east or west side (the camera may be turned any way in
 	// the image plane). And the realm's long side spans at least a quarter
 	// of the frame's width.
-	across := (dist(q[0], q[1]) + dist(q[2], q[3])) / 2
+	across := realmAcross(q)
 	along := (dist(q[1], q[2]) + dist(q[3], q[0])) / 2
 	if along == 0 || across/along < 0.9 || across/along > 4.5 || across < minRealmAcross*w {
 		return false

@@ -169,8 +169,7 @@ func detectFar(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat) (ho
 	m := farCornerMargin * float64(win.Dx())
 	fw, fh := frame.Cols(), frame.Rows()
 	q := quadOfLattice(h, g)
-	across := (dist(q[0], q[1]) + dist(q[2], q[3])) / 2
-	if across >= minRealmAcross*float64(fw) && q.Area() >= minRealmArea*float64(fw*fh) {
+	if realmAcross(q) >= minRealmAcross*float64(fw) && q.Area() >= minRealmArea*float64(fw*fh) {
 		return homography{}, 0, false
 	}
 	for _, p := range q {

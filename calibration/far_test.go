@@ -38,7 +38,7 @@ func TestFarRealmFound(t *testing.T) {
 	frame, truth := farScene(t, g)
 	defer frame.Close()
 	q := quadOfLattice(truth, g)
-	if across := (dist(q[0], q[1]) + dist(q[2], q[3])) / 2; across >= minRealmAcross*float64(frame.Cols()) {
+	if across := realmAcross(q); across >= minRealmAcross*float64(frame.Cols()) {
 		t.Fatalf("the realm spans %.0f px: the test no longer draws a realm seen from afar", across)
 	}
 	win, ok := farWindow(frame)

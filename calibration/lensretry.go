@@ -68,6 +68,28 @@ type gridTry struct {
 	ok    bool
 }
 
+// agreedTry is the first of tries that found a lattice, when every other
+// that found one found the same realm (see sameRealm); ok is false when
+// none found one, or two found different realms (a wrong realm is worse
+// than none).
+func agreedTry(tries []gridTry, g models.RealmGeometry) (gridTry, bool) {
+	var found *gridTry
+	for i := range tries {
+		t := &tries[i]
+		switch {
+		case !t.ok:
+		case found == nil:
+			found = t
+		case !sameRealm(found.h, t.h, g):
+			return gridTry{}, false
+		}
+	}
+	if found == nil {
+		return gridTry{}, false
+	}
+	return *found, true
+}
+
 // concurrently runs each of fs in its own goroutine and waits for all.
 func concurrently(fs ...func()) {
 	var wg sync.WaitGroup

@@ -65,18 +65,22 @@ func detectSharpened(frame gocv.Mat, g models.RealmGeometry) (homography, float6
 // detectSharpenedBy is detectSharpened with the unsharp mask of sigma and
 // amount.
 func detectSharpenedBy(frame gocv.Mat, g models.RealmGeometry, sigma, amount float64) (homography, float64, bool) {
-	sf, scale := sharpenedFrame(frame, sigma, amount)
-	defer sf.Close()
-	h, score, ok := heldRetry(sf, g, func(f gocv.Mat) (homography, float64, float64, error) {
+	return sharpenedRetry(frame, g, sigma, amount, func(f gocv.Mat) (homography, float64, float64, error) {
 		return detectStraight(f, g)
 	})
+}
+
+// sharpenedRetry is a last retry's search (see heldRetry) on the frame
+// sharpened by the unsharp mask of sigma and amount: the lattice in frame
+// pixels.
+func sharpenedRetry(frame gocv.Mat, g models.RealmGeometry, sigma, amount float64, search func(gocv.Mat) (homography, float64, float64, error)) (homography, float64, bool) {
+	sf, scale := sharpenedFrame(frame, sigma, amount)
+	defer sf.Close()
+	h, score, ok := heldRetry(sf, g, search)
 	if !ok {
 		return homography{}, 0, false
 	}
-	if scale != 1 {
-		h = h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
-	}
-	return h, score, true
+	return toFrame(h, scale), score, true
 }
 
 // heldRetry is a last retry's search on frame (search gives the lattice

@@ -60,24 +60,12 @@ func detectPastStripes(frame gocv.Mat, g models.RealmGeometry) (homography, floa
 		defer gray.Close()
 		return detectStraightOn(f, gray, scale, g, nil, true)
 	}
-	var plain, sharpened gridTry
+	var tries [2]gridTry // the frame's first, then the sharpened frame's
 	concurrently(func() {
-		plain.h, plain.score, plain.ok = heldRetry(frame, g, search)
+		tries[0].h, tries[0].score, tries[0].ok = heldRetry(frame, g, search)
 	}, func() {
-		sf, scale := sharpenedFrame(frame, sharpenSigma, sharpenAmount)
-		defer sf.Close()
-		sharpened.h, sharpened.score, sharpened.ok = heldRetry(sf, g, search)
-		if sharpened.ok && scale != 1 {
-			sharpened.h = sharpened.h.Then(homography{1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1})
-		}
+		tries[1].h, tries[1].score, tries[1].ok = sharpenedRetry(frame, g, sharpenSigma, sharpenAmount, search)
 	})
-	switch {
-	case plain.ok && sharpened.ok && !sameRealm(plain.h, sharpened.h, g):
-		return homography{}, 0, false
-	case plain.ok:
-		return plain.h, plain.score, true
-	case sharpened.ok:
-		return sharpened.h, sharpened.score, true
-	}
-	return homography{}, 0, false
+	found, ok := agreedTry(tries[:], g)
+	return found.h, found.score, ok
 }
