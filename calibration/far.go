@@ -26,6 +26,24 @@ import (
 // the table's colours (a dark blue-grey mat on a dark table, c1/0042 of
 // the independent scenes), the cards lying on it, with a margin for the
 // realm's cells they leave bare.
+//
+// How much the window enlarges the realm cuts both ways. Enlarged more,
+// the realm's lengths are further above the search's least ones, and
+// less of the table shows, whose own lines compete with the grid's (the
+// checks of c4/0018 of the independent scenes); but a grid of thin faint
+// lines is smeared wider than the line profiles' offsets read (see
+// ridgeOffsets): the true lattice of c2/0033, faint lines on a mottled
+// mat, scored 0.54 in ridge units enlarged 1.5 times, 0.11 enlarged 2.1
+// times. So two windows are searched, each only when the one before found
+// no realm: the window of the frame's shape round the patch, then the
+// window of the patch's own shape. The second matters for any mat not
+// as wide as the frame's shape round it: a mat turned a twelfth of a
+// turn or more stands about as tall as it is wide (turned 33°, c4/0031,
+// its patch 392 px wide and 424 tall), and the first window round it is
+// up to 1.8 times as wide as the patch's own (a 16:9 frame), enlarged
+// that much less, or refused as nearly the frame's width (see
+// farMaxWindow; c4/0031 got none, and c4/0018's, 1.4 times as wide as its
+// patch's, left the realm too small among the table's checks).
 
 // Far-view search limits.
 const (
@@ -39,14 +57,19 @@ const (
 	farCornerMargin = 0.01  // share of the window's width a realm corner keeps inside its cut sides
 )
 
-// farWindow is the window of the frame round the mat seen from afar (see
-// above), of the frame's shape; ok is false when the frame's border shows
-// no table round a patch of other colours, or the window would enlarge
-// the frame by less than 1/farMaxWindow.
-func farWindow(frame gocv.Mat) (image.Rectangle, bool) {
+// farWindows are the windows of the frame round the mat seen from afar
+// (see above), in the order they are searched: the one of the frame's
+// shape, then the one of the patch's own shape but never taller than wide
+// (the search enlarges a window to the working width, and a window taller
+// than wide would become a working image of more pixels than a frame's,
+// slower, where a realm turned any way fits a square round it). None when
+// the frame's border shows no table round a patch of other colours; a
+// window is left out when it would enlarge the frame by less than
+// 1/farMaxWindow, and the second when it is the first.
+func farWindows(frame gocv.Mat) []image.Rectangle {
 	fw, fh := frame.Cols(), frame.Rows()
 	if frame.Channels() != 3 || fw < 8 || fh < 8 {
-		return image.Rectangle{}, false
+		return nil
 	}
 	sw := farSampleWidth
 	sh := int(math.Round(float64(fh) * float64(sw) / float64(fw)))
@@ -55,7 +78,7 @@ func farWindow(frame gocv.Mat) (image.Rectangle, bool) {
 	gocv.Resize(frame, &small, image.Pt(sw, sh), 0, 0, gocv.InterpolationArea)
 	px, err := small.DataPtrUint8()
 	if err != nil || len(px) < sw*sh*3 {
-		return image.Rectangle{}, false
+		return nil
 	}
 	const levels = farLevels
 	bin := func(i int) (int, int, int) {
@@ -125,18 +148,34 @@ func farWindow(frame gocv.Mat) (image.Rectangle, bool) {
 		patch = patch.Union(r)
 	}
 	if patch.Empty() {
-		return image.Rectangle{}, false
+		return nil
 	}
 	s := float64(fw) / float64(sw)
 	x0, y0 := float64(patch.Min.X)*s, float64(patch.Min.Y)*s
 	bw, bh := float64(patch.Dx())*s, float64(patch.Dy())*s
 	cx, cy := x0+bw/2, y0+bh/2
 	bw, bh = bw*(1+2*farMargin), bh*(1+2*farMargin)
-	ww := math.Max(bw, bh*float64(fw)/float64(fh))
+	frameShaped := math.Max(bw, bh*float64(fw)/float64(fh))
+	sizes := [][2]float64{ // width, height
+		{frameShaped, frameShaped * float64(fh) / float64(fw)},
+		{math.Max(bw, bh), bh},
+	}
+	var wins []image.Rectangle
+	for _, size := range sizes {
+		if r, ok := windowAround(cx, cy, size[0], size[1], fw, fh); ok && (len(wins) == 0 || r != wins[0]) {
+			wins = append(wins, r)
+		}
+	}
+	return wins
+}
+
+// windowAround is the window ww by wh centred on cx, cy, moved inside a
+// frame fw by fh; ok is false when it is wider than farMaxWindow of the
+// frame's width, or empty.
+func windowAround(cx, cy, ww, wh float64, fw, fh int) (image.Rectangle, bool) {
 	if ww > farMaxWindow*float64(fw) {
 		return image.Rectangle{}, false
 	}
-	wh := ww * float64(fh) / float64(fw)
 	left := math.Min(math.Max(0, cx-ww/2), float64(fw)-ww)
 	top := math.Min(math.Max(0, cy-wh/2), float64(fh)-wh)
 	r := image.Rect(int(left), int(top), int(left+ww), int(top+wh)).Intersect(image.Rect(0, 0, fw, fh))
@@ -144,27 +183,33 @@ func farWindow(frame gocv.Mat) (image.Rectangle, bool) {
 }
 
 // detectFar is the far camera's retry (see above): the realm search of
-// the frame (search) run on the window round the mat, enlarged as every
-// frame narrower than the working width is; the lattice in frame pixels.
-// A realm with a corner at a side of the window that cuts the frame is
-// refused: the window may have cut off part of the grid. So is one of a
-// size the frame's own search judged (see plausible): the window found it
-// only because it was enlarged less than a realm seen from afar, and
-// the frame's search did not believe it (on the independent scenes, one
-// such realm found in a window enlarged 1.28 times lay 17% off).
+// the frame (search) run on each window round the mat (see farWindows),
+// enlarged as every frame narrower than the working width is, until one
+// finds a realm; the lattice in frame pixels, and ok false when the
+// realm found is refused (see takenFromWindow) or none is.
 func detectFar(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat) (homography, float64, error)) (homography, float64, bool) {
-	win, ok := farWindow(frame)
-	if !ok {
-		return homography{}, 0, false
+	for _, win := range farWindows(frame) {
+		view := frame.Region(win)
+		crop := view.Clone()
+		view.Close()
+		h, score, err := search(crop)
+		crop.Close()
+		if err == nil {
+			return takenFromWindow(frame, win, g, h, score)
+		}
 	}
-	view := frame.Region(win)
-	crop := view.Clone()
-	view.Close()
-	defer crop.Close()
-	h, score, err := search(crop)
-	if err != nil {
-		return homography{}, 0, false
-	}
+	return homography{}, 0, false
+}
+
+// takenFromWindow is lattice h, found in window win of the frame, in
+// frame pixels, with its score; ok is false when it is refused. A realm
+// with a corner at a side of the window that cuts the frame is refused:
+// the window may have cut off part of the grid. So is one of a size the
+// frame's own search judged (see plausible): the window found it only
+// because it was enlarged less than a realm seen from afar, and the
+// frame's search did not believe it (on the independent scenes, one such
+// realm found in a window enlarged 1.28 times lay 17% off).
+func takenFromWindow(frame gocv.Mat, win image.Rectangle, g models.RealmGeometry, h homography, score float64) (homography, float64, bool) {
 	h = h.Then(homography{1, 0, float64(win.Min.X), 0, 1, float64(win.Min.Y), 0, 0, 1})
 	m := farCornerMargin * float64(win.Dx())
 	fw, fh := frame.Cols(), frame.Rows()
