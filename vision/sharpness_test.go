@@ -302,15 +302,6 @@ func wantStillShare(t *testing.T, what string, total stillScore, share float64) 
 	}
 }
 
-// scaledQuad is q with every coordinate times f.
-func scaledQuad(q models.Quad, f float64) models.Quad {
-	for i := range q {
-		q[i].X *= f
-		q[i].Y *= f
-	}
-	return q
-}
-
 // BenchmarkSharpenIfSoft measures the sharpening of a soft frame's
 // top-down image (a bundled still's, blurred by 3 px), the measuring of its
 // sharpness before and after included.
