@@ -306,18 +306,44 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 	if float64(gocv.CountNonZero(mask)) < coveredMinAreaMM2*v.pxPerMM*v.pxPerMM {
 		return coveredSite{}, false
 	}
-	places := sitePlacements(gray, v, cell, found, &search.sums)
+	places := sitePlacements(gray, v, cell, found, &search.sums, false)
 	if len(places) == 0 {
 		return coveredSite{}, false
 	}
+	s, ok := a.siteNamedAt(gray, v, found, faces, places)
+	if ok {
+		return s, true
+	}
+	// The best placement may owe its lead to the mat's grid lines
+	// (hideGridLines): when an end or side of it lies on one, the site is
+	// looked for again near the cell's centre with the lines unread, and
+	// taken only named. Only then: a site's own side within
+	// placeGridPadMM of a line goes unread too, and the placements found
+	// with every edge read lie nearer it.
+	if onGridLine(places[0], v) {
+		if alt := sitePlacements(gray, v, cell, found, &search.sums, true); len(alt) > 0 && apartFromAll(alt[0], places, v.pxPerMM) {
+			if s, ok := a.siteNamedAt(gray, v, found, faces, alt); ok && s.named {
+				return s, true
+			}
+		}
+	}
+	if p := places[0]; outlineShows(p) {
+		return coveredSite{quad: p.quad(v.pxPerMM)}, true
+	}
+	return coveredSite{}, false
+}
+
+// siteNamedAt names the site at one of the placements (best first), or
+// reports a site the catalog lacks there (named false, ok true).
+func (a *Analyzer) siteNamedAt(gray gocv.Mat, v *view, found []placed, faces *siteFaces, places []sitePlacement) (coveredSite, bool) {
 	var lead *detection
 	if len(faces.refs) > 0 {
-		n, ok := a.nameSiteAt(gray, v, faces, places, found, outlineShows(places[0]))
+		n, named := a.nameSiteAt(gray, v, faces, places, found, outlineShows(places[0]))
 		lead = n.lead
-		if (ok || n.lookAlike) && (n.layout >= coveredMinLayout || outlineShows(n.place) || outlineShows(places[0])) {
+		if (named || n.lookAlike) && (n.layout >= coveredMinLayout || outlineShows(n.place) || outlineShows(places[0])) {
 			// A face that leads only by a look-alike's tones still shows
 			// where a site the catalog lacks lies.
-			return coveredSite{det: n.det, named: ok, quad: n.det.quad}, true
+			return coveredSite{det: n.det, named: named, quad: n.det.quad}, true
 		}
 	}
 	// Smooth art shows too little detail in grey: what shows is named by
@@ -350,9 +376,6 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 		if d, ok := a.namePart(p.quad(v.pxPerMM), v, models.KindSite, onTop); ok {
 			return coveredSite{det: d, named: true, quad: d.quad}, true
 		}
-	}
-	if p := places[0]; outlineShows(p) {
-		return coveredSite{quad: p.quad(v.pxPerMM)}, true
 	}
 	return coveredSite{}, false
 }

@@ -58,7 +58,7 @@ func TestCoveredLookAlikeNotNamed(t *testing.T) {
 				gray, v := renderedTopGray(t, a, full, []placement{{slug: site, x: cx, y: cy, rot: rot, jitter: 1}, unit}, 120+uint64(rot))
 				w, h := models.CardShortMM, models.CardLongMM
 				found := []placed{{topDownQuad(v, unit.x, unit.y, float64(unit.rot), w, h), models.KindStandard}}
-				places := sitePlacements(gray, v, cell, found, &edgeSums{})
+				places := sitePlacements(gray, v, cell, found, &edgeSums{}, false)
 				n, named := a.nameSiteAt(gray, v, faces, places, found, len(places) > 0 && outlineShows(places[0]))
 				gray.Close()
 				got := ""

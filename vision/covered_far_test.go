@@ -40,7 +40,7 @@ func TestCoveredSiteFarOffCentre(t *testing.T) {
 			found := []placed{{topDownQuad(v, unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
 			truth := topDownQuad(v, sx, sy, float64(rot)+tc.siteJitter, models.CardLongMM, models.CardShortMM).Center()
 
-			places := sitePlacements(gray, v, cell, found, &edgeSums{})
+			places := sitePlacements(gray, v, cell, found, &edgeSums{}, false)
 			near := false
 			for _, p := range places {
 				if math.Abs(p.cx-truth.X) <= 3*v.pxPerMM && math.Abs(p.cy-truth.Y) <= 3*v.pxPerMM && math.Abs(p.angleDeg-tc.siteJitter) <= 2 {

@@ -137,7 +137,7 @@ func TestCoveredSitePlacedAndNamed(t *testing.T) {
 			found := []placed{{at(unit.x, unit.y, float64(unit.rot), models.CardShortMM, models.CardLongMM), models.KindStandard}}
 			truth := at(sx, sy, float64(rot)+tc.siteJitter, models.CardLongMM, models.CardShortMM)
 
-			places := sitePlacements(gray, v, cell, found, &edgeSums{})
+			places := sitePlacements(gray, v, cell, found, &edgeSums{}, false)
 			near := false
 			for _, p := range places {
 				c := truth.Center()
