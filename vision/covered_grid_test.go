@@ -47,13 +47,7 @@ func glowingGridTopGray(t *testing.T, a *Analyzer, place []placement, seed uint6
 		gocv.GaussianBlur(*mat, mat, image.Pt(0, 0), 1.0*scenePxPerMM, 0, gocv.BorderReflect101)
 	})
 	defer sc.frame.Close()
-	v, err := newView(sc.corners, models.DefaultRealm(), sc.frame.Cols(), sc.frame.Rows(), a.opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	top := v.warp(sc.frame)
-	defer top.Close()
-	return grayOf(top), v
+	return sceneTopGray(t, a, sc)
 }
 
 // TestCoveredSiteBesideGlowingGridLines draws a site a few millimetres off

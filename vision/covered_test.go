@@ -515,6 +515,13 @@ func renderedTopGray(t *testing.T, a *Analyzer, cat *models.Catalog, place []pla
 	t.Helper()
 	sc := renderTestScene(t, cat, place, tiltedCorners, seed)
 	defer sc.frame.Close()
+	return sceneTopGray(t, a, sc)
+}
+
+// sceneTopGray is the test scene's top-down grey image, read as analyzer a
+// reads frames, with the view (caller closes the image).
+func sceneTopGray(t *testing.T, a *Analyzer, sc testScene) (gocv.Mat, *view) {
+	t.Helper()
 	v, err := newView(sc.corners, models.DefaultRealm(), sc.frame.Cols(), sc.frame.Rows(), a.opts)
 	if err != nil {
 		t.Fatal(err)

@@ -83,29 +83,11 @@ func TestEmptyCellsOfDoubleLinedGrid(t *testing.T) {
 			face = c
 		}
 	}
-	img := gocv.IMRead(face.Image, gocv.IMReadColor)
-	if img.Empty() {
-		t.Fatalf("reading %s", face.Image)
-	}
-	defer img.Close()
-	if face.Type == models.Site && img.Rows() > img.Cols() {
-		gocv.Rotate(img, &img, gocv.Rotate90CounterClockwise)
-	}
-	long, short := models.CardLongMM, models.CardShortMM
-	wmm, hmm := long, short
-	if img.Rows() > img.Cols() {
-		wmm, hmm = short, long
-	}
 	cx, cy := 2.5*geo.CellWidthMM, 1.5*geo.CellHeightMM
-	r := image.Rectangle{Min: at(cx-wmm/2, cy+hmm/2), Max: at(cx+wmm/2, cy-hmm/2)}
-	withCard := paintMat()
+	bare := paintMat()
+	defer bare.Close()
+	withCard := laidInCell(t, bare, at, face, cx, cy)
 	defer withCard.Close()
-	sized := gocv.NewMat()
-	defer sized.Close()
-	gocv.Resize(img, &sized, r.Size(), 0, 0, gocv.InterpolationArea)
-	dst := withCard.Region(r)
-	sized.CopyTo(&dst)
-	dst.Close()
 	obs, err = a.Analyze(withCard, cal)
 	if err != nil {
 		t.Fatal(err)
