@@ -337,7 +337,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			held = append(held, u)
 			continue
 		}
-		if nq := namedQuads(named); a.matInside(u.quad, v, nq) || onCellLines(u.quad, v) || a.matAcrossLines(u.quad, v, nq) {
+		if onCellLines(u.quad, v) || a.showsOnlyMat(u.quad, v, namedQuads(named)) {
 			continue
 		}
 		u, inPlay := a.turned(gray, v, u)
@@ -371,7 +371,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
 		}
-		if nq := namedQuads(named); a.matInside(s.unknown().quad, v, nq) || a.matAcrossLines(s.unknown().quad, v, nq) {
+		if a.showsOnlyMat(s.unknown().quad, v, namedQuads(named)) {
 			continue
 		}
 		u, inPlay := a.turned(gray, v, s.unknown())
@@ -434,7 +434,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			named = append(named, namedCard{len(cards), s.det, false})
 			cards = append(cards, a.observe(s.det, v))
 			sites = append(sites, placed{s.det.quad, models.KindSite})
-		case !replaces && !a.matInside(s.quad, v, namedQuads(named)) && !a.matAcrossLines(s.quad, v, namedQuads(named)):
+		case !replaces && !a.showsOnlyMat(s.quad, v, namedQuads(named)):
 			cards = append(cards, unknownCard{quad: s.quad, kind: models.KindSite}.observation(v))
 			sites = append(sites, placed{s.quad, models.KindSite})
 		}
@@ -460,7 +460,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 			continue
 		}
-		if nq := namedQuads(named); a.matInside(s.unknown().quad, v, nq) || a.matAcrossLines(s.unknown().quad, v, nq) {
+		if a.showsOnlyMat(s.unknown().quad, v, namedQuads(named)) {
 			continue
 		}
 		u, inPlay := a.turned(gray, v, s.unknown())

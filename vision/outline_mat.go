@@ -7,6 +7,14 @@ import (
 	"github.com/tablecam/tablecam/models"
 )
 
+// showsOnlyMat reports whether an outline quad (top-down pixels of view
+// v) that no face explains holds only the mat, the named cards' quads
+// (named) left out: flat mat inside it (matInside), or the mat's art
+// running on across printed lines at its sides (matAcrossLines).
+func (a *Analyzer) showsOnlyMat(quad models.Quad, v *view, named []models.Quad) bool {
+	return a.matInside(quad, v, named) || a.matAcrossLines(quad, v, named)
+}
+
 // matInside reports whether an outline quad (top-down pixels) that no face
 // explains holds only the mat: inside it (matInsideInsetMM in from its
 // sides) the colour is flat, as no card face is (a face has its frame,
@@ -27,32 +35,20 @@ import (
 // cards read without their face in the catalog spread 28 and more, and
 // are all kept.
 func (a *Analyzer) matInside(quad models.Quad, v *view, others []models.Quad) bool {
-	colour := a.images.small
-	if colour.Empty() || v.size.X <= 0 || colour.Channels() != 3 {
+	img, ok := a.matColourOf(v)
+	if !ok {
 		return false
 	}
-	s := float64(colour.Cols()) / float64(v.size.X)
-	mm := v.pxPerMM * s // small-image pixels a millimetre
+	s, mm := img.s, img.mm
 	q := scaledQuad(quad, s)
-	cols, rows := colour.Cols(), colour.Rows()
-	data, err := colour.DataPtrUint8()
-	if err != nil {
-		return false
-	}
 	// pixels calls take with every other pixel, in each direction, of the
 	// image within a quad's box (a quarter of them tell the colour and its
 	// spread as well), and its brightness and two opponent colours.
 	pixels := func(box models.Quad, take func(p models.Point, c [3]float64)) {
-		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-		for _, p := range box {
-			x0, y0 = math.Min(x0, p.X), math.Min(y0, p.Y)
-			x1, y1 = math.Max(x1, p.X), math.Max(y1, p.Y)
-		}
-		for y := max(0, int(y0)); y <= min(rows-1, int(y1)); y += 2 {
-			for x := max(0, int(x0)); x <= min(cols-1, int(x1)); x += 2 {
-				i := 3 * (y*cols + x)
-				b, g, r := float64(data[i]), float64(data[i+1]), float64(data[i+2])
-				take(models.Point{X: float64(x) + 0.5, Y: float64(y) + 0.5}, [3]float64{(r + g + b) / 3, r - g, (r+g)/2 - b})
+		x0, y0, x1, y1 := quadBounds(box)
+		for y := max(0, int(y0)); y <= min(img.rows-1, int(y1)); y += 2 {
+			for x := max(0, int(x0)); x <= min(img.cols-1, int(x1)); x += 2 {
+				take(models.Point{X: float64(x) + 0.5, Y: float64(y) + 0.5}, img.opponents(x, y))
 			}
 		}
 	}
@@ -119,6 +115,39 @@ func medianSpread(xs []float64) (median, spread float64) {
 	sort.Float64s(xs)
 	n := len(xs)
 	return xs[n/2], xs[3*n/4] - xs[n/4]
+}
+
+// matColour is the frame's colour top-down image at half resolution
+// (a.images.small) as the mat tests read it: its BGR bytes, row by row,
+// its size, and its pixels per pixel of view v (s) and per millimetre
+// (mm).
+type matColour struct {
+	data       []byte
+	cols, rows int
+	s, mm      float64
+}
+
+// matColourOf gives the analyzer's colour top-down image for view v; ok
+// is false when there is none.
+func (a *Analyzer) matColourOf(v *view) (matColour, bool) {
+	colour := a.images.small
+	if colour.Empty() || v.size.X <= 0 || colour.Channels() != 3 {
+		return matColour{}, false
+	}
+	data, err := colour.DataPtrUint8()
+	if err != nil {
+		return matColour{}, false
+	}
+	s := float64(colour.Cols()) / float64(v.size.X)
+	return matColour{data: data, cols: colour.Cols(), rows: colour.Rows(), s: s, mm: v.pxPerMM * s}, true
+}
+
+// opponents is pixel (x, y)'s brightness (the mean of R, G and B) and its
+// two opponent colours, R−G and (R+G)/2−B, each 0–255 a channel.
+func (m matColour) opponents(x, y int) [3]float64 {
+	i := 3 * (y*m.cols + x)
+	b, g, r := float64(m.data[i]), float64(m.data[i+1]), float64(m.data[i+2])
+	return [3]float64{(r + g + b) / 3, r - g, (r+g)/2 - b}
 }
 
 // The parts of matInside's test: the spreads are between the quartiles
@@ -218,17 +247,11 @@ func onCellLines(quad models.Quad, v *view) bool {
 // face, on those scenes and the sample stills, fail on every side they
 // show (1.5 and more).
 func (a *Analyzer) matAcrossLines(quad models.Quad, v *view, others []models.Quad) bool {
-	colour := a.images.small
-	if colour.Empty() || v.size.X <= 0 || colour.Channels() != 3 {
+	img, ok := a.matColourOf(v)
+	if !ok {
 		return false
 	}
-	s := float64(colour.Cols()) / float64(v.size.X)
-	mm := v.pxPerMM * s // small-image pixels a millimetre
-	cols, rows := colour.Cols(), colour.Rows()
-	data, err := colour.DataPtrUint8()
-	if err != nil {
-		return false
-	}
+	s, mm := img.s, img.mm
 	q := scaledQuad(quad, s)
 	// Only the cards named within reach of the sides can hide them.
 	reach := (matLineBeyondMM + matLineDeepMM + 2) * mm
@@ -251,14 +274,12 @@ func (a *Analyzer) matAcrossLines(quad models.Quad, v *view, others []models.Qua
 		}
 		for k := -1.0; k <= 1; k++ {
 			xi, yi := int(x+k*ux), int(y+k*uy)
-			if xi < 0 || yi < 0 || xi >= cols || yi >= rows {
+			if xi < 0 || yi < 0 || xi >= img.cols || yi >= img.rows {
 				return false
 			}
-			i := 3 * (yi*cols + xi)
-			b, g, r := float64(data[i]), float64(data[i+1]), float64(data[i+2])
-			sum[0] += (r + g + b) / 3
-			sum[1] += r - g
-			sum[2] += (r+g)/2 - b
+			for c, o := range img.opponents(xi, yi) {
+				sum[c] += o
+			}
 		}
 		return true
 	}
