@@ -104,6 +104,14 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 					shares = append(shares, h.share)
 				}
 			}
+			if h.outlined >= 0 && !h.site && !h.unit {
+				// A card from the next cell may lie over a site found by
+				// its outline and left unnamed, too: its cell holds no
+				// unit of its own, and the site is searched for as under
+				// one when the cards beside cover as much of it.
+				onTop := append(append(make([]placed, 0, len(found)-1), found[:h.outlined]...), found[h.outlined+1:]...)
+				h.unit = 1-quadShownShare(v, found[h.outlined].quad, onTop) >= coveredBesideShare
+			}
 			cells[row*models.Columns+col] = h
 		}
 	}
@@ -171,7 +179,10 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 // cellHolds is what a cell holds of the cards found, for the covered-site
 // search.
 type cellHolds struct {
-	site, unit bool // a site, and a card of another kind, centred in it
+	// site and unit: a site, and a card of another kind, centred in it
+	// (unit also when the cards beside cover much of its unnamed
+	// outlined site).
+	site, unit bool
 	// outlined is the place in found of an unnamed site in it (see
 	// unnamedSites), or -1.
 	outlined int
@@ -439,13 +450,13 @@ func grow(q models.Quad, d float64) models.Quad {
 
 // fillGrownQuads paints each found card's quad, grown by pad, into img,
 // whose top-left pixel is origin in the top-down image (cards wholly
-// outside it are left out).
+// outside it are left out). Each quad is filled on its own: one FillPoly
+// call with them all fills by parity, and left a hole where two overlap
+// (a unit pushed onto another, or onto a site beside), so that the card
+// on top's own edges and face there were read as the covered site's,
+// placing and naming it off (as fillEach in occlusion.go).
 func fillGrownQuads(img *gocv.Mat, origin image.Point, found []placed, pad float64, c color.RGBA) {
-	if len(found) == 0 {
-		return
-	}
 	w, h := float64(img.Cols()), float64(img.Rows())
-	polys := make([][]image.Point, 0, len(found))
 	for _, p := range found {
 		g := grow(p.quad, pad)
 		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -461,12 +472,8 @@ func fillGrownQuads(img *gocv.Mat, origin image.Point, found []placed, pad float
 		for _, q := range g {
 			poly = append(poly, image.Pt(int(math.Round(q.X))-origin.X, int(math.Round(q.Y))-origin.Y))
 		}
-		polys = append(polys, poly)
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{poly})
+		gocv.FillPoly(img, pv, c)
+		pv.Close()
 	}
-	if len(polys) == 0 {
-		return
-	}
-	pv := gocv.NewPointsVectorFromPoints(polys)
-	defer pv.Close()
-	gocv.FillPoly(img, pv, c)
 }
