@@ -450,13 +450,13 @@ func grow(q models.Quad, d float64) models.Quad {
 
 // fillGrownQuads paints each found card's quad, grown by pad, into img,
 // whose top-left pixel is origin in the top-down image (cards wholly
-// outside it are left out). Each quad is filled on its own: one FillPoly
-// call with them all fills by parity, and left a hole where two overlap
-// (a unit pushed onto another, or onto a site beside), so that the card
-// on top's own edges and face there were read as the covered site's,
-// placing and naming it off (as fillEach in occlusion.go).
+// outside it are left out). Each quad is filled whole, where two overlap
+// too (fillEach: a unit pushed onto another, or onto a site beside), or
+// the card on top's own edges and face there are read as the covered
+// site's, placing and naming it off.
 func fillGrownQuads(img *gocv.Mat, origin image.Point, found []placed, pad float64, c color.RGBA) {
 	w, h := float64(img.Cols()), float64(img.Rows())
+	polys := make([][]image.Point, 0, len(found))
 	for _, p := range found {
 		g := grow(p.quad, pad)
 		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -472,8 +472,7 @@ func fillGrownQuads(img *gocv.Mat, origin image.Point, found []placed, pad float
 		for _, q := range g {
 			poly = append(poly, image.Pt(int(math.Round(q.X))-origin.X, int(math.Round(q.Y))-origin.Y))
 		}
-		pv := gocv.NewPointsVectorFromPoints([][]image.Point{poly})
-		gocv.FillPoly(img, pv, c)
-		pv.Close()
+		polys = append(polys, poly)
 	}
+	fillEach(img, polys, c)
 }

@@ -142,7 +142,7 @@ func readHandImageFrom(top gocv.Mat, v *view, quads []models.Quad, cast lightCas
 	}
 	onCards := gocv.NewMatWithSize(small.Rows(), small.Cols(), gocv.MatTypeCV8U)
 	if len(polys) > 0 {
-		fillEach(&onCards, polys)
+		fillEach(&onCards, polys, color.RGBA{255, 255, 255, 255})
 		paper, ok := paperShares(small, onCards)
 		if ok && cast.seenOnPaper(paper) {
 			cast.remove(small)
@@ -712,13 +712,13 @@ const matChroma = 9
 // matShare is the percentage of the realm the mat's own colour must cover.
 const matShare = 30
 
-// fillEach sets the pixels inside each polygon to 255. One FillPoly call
+// fillEach sets the pixels inside each polygon to c. One FillPoly call
 // with them all would leave a hole where two overlap (it fills by parity):
 // where one card lies on another.
-func fillEach(mask *gocv.Mat, polys [][]image.Point) {
+func fillEach(img *gocv.Mat, polys [][]image.Point, c color.RGBA) {
 	for _, p := range polys {
 		pv := gocv.NewPointsVectorFromPoints([][]image.Point{p})
-		gocv.FillPoly(mask, pv, color.RGBA{255, 255, 255, 255})
+		gocv.FillPoly(img, pv, c)
 		pv.Close()
 	}
 }

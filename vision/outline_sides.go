@@ -432,9 +432,7 @@ func (o *outlineFinder) findSidedCards(gray gocv.Mat, v *view, points []keypoint
 		for _, f := range found {
 			grown = append(grown, grow(f.quad, sideFoundMarginMM*v.pxPerMM))
 		}
-		pv := gocv.NewPointsVectorFromPoints(pixelPolygons(grown, image.Point{}))
-		gocv.FillPoly(&b.thin, pv, color.RGBA{})
-		pv.Close()
+		fillEach(&b.thin, pixelPolygons(grown, image.Point{}), color.RGBA{})
 		eraseOutlines(&b.raw, quadsOfPlaced(found), image.Point{}, sideFoundMarginMM*v.pxPerMM)
 	}
 	// Each edge pixel marked with its direction (an edge still, for the
