@@ -414,6 +414,32 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
 		}
 	}
+	// Cards of a far, soft frame that the soft search saw only by their
+	// frames, kept only when named (outline_soft_frame.go): the first of a
+	// card's outlines named is taken.
+	for _, qs := range a.outlines.softFramed() {
+		for _, q := range qs {
+			if covered(q, quadsOfPlaced(found)) {
+				break
+			}
+			if onCellLines(q, v) {
+				continue // a cell's inside (outline_mat.go)
+			}
+			d, ok := a.nameOutline(gray, q, f.Points, dets)
+			if ok && !a.inItsColours(d, v, found) {
+				ok = false
+			}
+			if !ok {
+				d, ok = a.nameByLook(q, v, quadsOfPlaced(found))
+			}
+			if ok {
+				named = append(named, namedCard{len(cards), d, true})
+				cards = append(cards, a.observe(d, v))
+				found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
+				break
+			}
+		}
+	}
 	a.lap("unexplained outlines")
 	// A site under a unit centred on it shows only its two short ends.
 	// A site whose outline was found but not named may be named so too.

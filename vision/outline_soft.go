@@ -88,6 +88,9 @@ const softApartMM = 2.0
 type softBuffers struct {
 	small, blurred, dx, dy, rise, band, inFrame gocv.Mat
 	hierarchy                                   gocv.Mat // the contours'
+	// frames are the cards softFrames proposed in the frame read last,
+	// each as the outlines it may have (outline_soft_frame.go).
+	frames [][]models.Quad
 }
 
 func newSoftBuffers() softBuffers {
@@ -114,8 +117,10 @@ func enlargement(v *view) float64 {
 // least softEnlargement times, the card outlines that the steps of the
 // blurred grey image show (see the top of this file) and that neither a
 // known quad nor one of the outlines found before covers. It looks in the
-// part of the image maskFaces set.
+// part of the image maskFaces set. It also proposes the cards whose
+// frames the rises show (softFramed, outline_soft_frame.go).
 func (o *outlineFinder) softOutlines(gray gocv.Mat, v *view, known []models.Quad, found []unknownCard) ([]unknownCard, error) {
+	o.soft.frames = o.soft.frames[:0]
 	spread := enlargement(v)
 	if spread < softEnlargement || gray.Type() != gocv.MatTypeCV8UC1 {
 		return nil, nil
@@ -186,7 +191,27 @@ func (o *outlineFinder) softOutlines(gray gocv.Mat, v *view, known []models.Quad
 		}
 		contours.Close()
 	}
+	// The cards whose pieces the bands did not part (outline_soft_frame.go).
+	o.maskSoft(&b.dx, softShrink)
+	o.maskSoft(&b.dy, softShrink)
+	dx, err := b.dx.DataPtrUint8()
+	if err != nil {
+		return nil, fmt.Errorf("vision: soft outline frames: %w", err)
+	}
+	dy, err := b.dy.DataPtrUint8()
+	if err != nil {
+		return nil, fmt.Errorf("vision: soft outline frames: %w", err)
+	}
+	before := append(found[:len(found):len(found)], out...)
+	b.frames = softFrames(b.frames, dx, dy, b.dx.Cols(), b.dx.Rows(), img, work, shapes, small, known, before, softApartMM*v.pxPerMM)
 	return out, nil
+}
+
+// softFramed gives the cards the soft search proposed by their frames in
+// the frame read last (see softFrames), each as the outlines it may have,
+// the likeliest first: to be kept only when one of them is named.
+func (o *outlineFinder) softFramed() [][]models.Quad {
+	return o.soft.frames
 }
 
 // softReach reports whether a band's rectangle r may give a card of one
