@@ -70,8 +70,9 @@ func opponentChannel(frame gocv.Mat, a opponentAxis) gocv.Mat {
 // detectInColour is the colour retry (see above): the realm found on the
 // frame's opponent channels, in frame pixels. The two channels are
 // searched at once; ok is false when neither finds a realm, or when they
-// find two different ones (a wrong realm is worse than none).
-func detectInColour(frame gocv.Mat, g models.RealmGeometry) (homography, float64, bool) {
+// find two different ones (a wrong realm is worse than none). share is
+// the least length of the segments read (see segmentShare).
+func detectInColour(frame gocv.Mat, g models.RealmGeometry, share float64) (homography, float64, bool) {
 	if frame.Channels() < 3 {
 		return homography{}, 0, false
 	}
@@ -80,7 +81,7 @@ func detectInColour(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 	searches := make([]func(), len(axes))
 	for i, a := range axes {
 		searches[i] = func() {
-			tries[i].h, tries[i].score, tries[i].ok = detectOnOpponent(frame, a, g)
+			tries[i].h, tries[i].score, tries[i].ok = detectOnOpponent(frame, a, g, share)
 		}
 	}
 	concurrently(searches...)
@@ -91,18 +92,18 @@ func detectInColour(frame gocv.Mat, g models.RealmGeometry) (homography, float64
 // detectOnOpponent is detectStraight on the frame's opponent channel a
 // in place of its grey, held to what the last retries are held to (see
 // heldRetry).
-func detectOnOpponent(frame gocv.Mat, a opponentAxis, g models.RealmGeometry) (homography, float64, bool) {
+func detectOnOpponent(frame gocv.Mat, a opponentAxis, g models.RealmGeometry, share float64) (homography, float64, bool) {
 	return heldRetry(frame, g, func(f gocv.Mat) (homography, float64, float64, error) {
-		return straightOnOpponent(f, a, g)
+		return straightOnOpponent(f, a, g, share)
 	})
 }
 
 // straightOnOpponent is detectStraight reading the lines off the frame's
 // opponent channel a.
-func straightOnOpponent(frame gocv.Mat, a opponentAxis, g models.RealmGeometry) (homography, float64, float64, error) {
+func straightOnOpponent(frame gocv.Mat, a opponentAxis, g models.RealmGeometry, share float64) (homography, float64, float64, error) {
 	ch := opponentChannel(frame, a)
 	defer ch.Close()
 	gray, scale := workingGray(ch)
 	defer gray.Close()
-	return detectStraightOn(frame, gray, scale, g, nil, false)
+	return detectStraightOn(frame, gray, scale, g, nil, false, share)
 }

@@ -191,13 +191,13 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 		if opts.Markers {
 			return nil, fmt.Errorf("calibration: the four ArUco markers (DICT_4X4_50 ids 0–3 at A1, E1, E4, A4) are not all visible: %w", ErrNotFound)
 		}
-		hm, s, err := detectGridChain(frame, g)
+		hm, s, err := detectGridChain(frame, g, segmentShare)
 		if errors.Is(err, ErrNotFound) {
 			// A realm seen from afar, too small for the search's
 			// lengths: searched again on the window round the mat,
 			// enlarged (see far.go).
-			if hf, sf, ok := detectFar(frame, g, func(crop gocv.Mat) (homography, float64, error) {
-				return detectGridChain(crop, g)
+			if hf, sf, ok := detectFar(frame, g, func(crop gocv.Mat, share float64) (homography, float64, error) {
+				return detectGridChain(crop, g, share)
 			}); ok {
 				hm, s, err = hf, sf, nil
 			}
@@ -229,13 +229,21 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 
 // detectGridChain is Detect's search of the frame's grid with every retry
 // (blur, lens, cloth, colour, stripes): the lattice in frame pixels and
-// its score, or an error wrapping ErrNotFound.
-func detectGridChain(frame gocv.Mat, g models.RealmGeometry) (homography, float64, error) {
-	hm, s, err := detectGrid(frame, g)
-	if errors.Is(err, ErrNotFound) {
+// its score, or an error wrapping ErrNotFound. The searches of the frame
+// as it is, in colour and past stripes read straight segments of share
+// of the working width and longer (segmentShare, or farSegmentShare on
+// the far camera's last try, see detectFar). The retries for blur, lens
+// and cloth read those of segmentShare only, and run only then: on the
+// last try they would repeat, seconds each, the searches the windows
+// have had (the realms the last try finds on the independent scenes, it
+// finds with the other three).
+func detectGridChain(frame gocv.Mat, g models.RealmGeometry, share float64) (homography, float64, error) {
+	hm, s, err := detectGrid(frame, g, share)
+	retries := share == segmentShare
+	if retries && errors.Is(err, ErrNotFound) {
 		hm, s, err = detectUnsmeared(frame, g, hm, s, err) // see unsmear.go
 	}
-	if errors.Is(err, ErrNotFound) {
+	if retries && errors.Is(err, ErrNotFound) {
 		// Thin, faint lines mostly under cards: read over the
 		// mat's cloth alone (see cloth.go). Or lines blurred wider
 		// than the first sharpening undoes (see resharpen.go): the
@@ -257,9 +265,9 @@ func detectGridChain(frame gocv.Mat, g models.RealmGeometry) (homography, float6
 		// Lines of about the cloth's grey, which differ from it
 		// in hue (see chroma.go). Not when a lattice was found and
 		// refused: two grids about equally clear stay refused.
-		if hc, sc, ok := detectInColour(frame, g); ok {
+		if hc, sc, ok := detectInColour(frame, g, share); ok {
 			hm, s, err = hc, sc, nil
-		} else if hp, sp, ok := detectPastStripes(frame, g); ok {
+		} else if hp, sp, ok := detectPastStripes(frame, g, share); ok {
 			// Or every long line of the frame is a striped
 			// table's (see stripes.go).
 			hm, s, err = hp, sp, nil
@@ -321,9 +329,13 @@ const quarterTurnBand = 3 * math.Pi / 180
 // detectGrid fits the realm lattice (Columns+1 by Rows+1 straight lines under
 // one homography) to the frame's edges. It returns the homography from realm
 // millimetres (in one of the realm's symmetric orientations) to image pixels.
-func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, error) {
+// Its first search reads straight segments of share of the working width
+// and longer (see segmentShare); its retries for the lens and blur when
+// that finds no realm, those of segmentShare, and they run only when share
+// is segmentShare (see detectGridChain).
+func detectGrid(frame gocv.Mat, g models.RealmGeometry, share float64) (homography, float64, error) {
 	var byProfiles bool
-	h, score, k, err := detectStraightVia(frame, g, &byProfiles)
+	h, score, k, err := detectStraightVia(frame, g, &byProfiles, share)
 	if err == nil && k >= strongLensK {
 		// The lens bows the lines so much that the corners read along
 		// the bowed border lines are uncertain: the realm is read again
@@ -338,7 +350,7 @@ func detectGrid(frame gocv.Mat, g models.RealmGeometry) (homography, float64, er
 			return hl, sl, nil
 		}
 	}
-	if err == nil || !errors.Is(err, ErrNotFound) {
+	if err == nil || !errors.Is(err, ErrNotFound) || share != segmentShare {
 		return h, score, err
 	}
 	// A wide-angle lens bows the grid's lines too much for a straight
@@ -391,23 +403,25 @@ func (e noGridError) Unwrap() error { return e.error }
 // the lens by no more than a few pixels). It also gives the lens
 // distortion k that onBentBorder read off the lattice's lines.
 func detectStraight(frame gocv.Mat, g models.RealmGeometry) (homography, float64, float64, error) {
-	return detectStraightVia(frame, g, nil)
+	return detectStraightVia(frame, g, nil, segmentShare)
 }
 
 // detectStraightVia is detectStraight that also sets *byProfiles (when not
 // nil) to whether the lattice was read off line profiles (detectFaint)
-// because no lattice on edges was trusted.
-func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool) (homography, float64, float64, error) {
+// because no lattice on edges was trusted. It reads straight segments of
+// share of the working width and longer (see segmentShare).
+func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool, share float64) (homography, float64, float64, error) {
 	gray, scale := workingGray(frame)
 	defer gray.Close()
-	return detectStraightOn(frame, gray, scale, g, byProfiles, false)
+	return detectStraightOn(frame, gray, scale, g, byProfiles, false, share)
 }
 
 // detectStraightOn is detectStraightVia reading the lines off gray, a
 // blurred one-channel image of the frame at the working width (see
 // workingGray; scale is the scale from frame pixels to it), and the
-// colours of the cloth (see bare.go) off the frame itself.
-func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometry, byProfiles *bool, pastDominant bool) (homography, float64, float64, error) {
+// colours of the cloth (see bare.go) off the frame itself, and straight
+// segments of share of the working width and longer (see segmentShare).
+func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometry, byProfiles *bool, pastDominant bool, share float64) (homography, float64, float64, error) {
 	// A second, more sensitive pass runs only when the first finds no
 	// realm it trusts (faint or blurred grid lines).
 	// The sensitive edge map also judges between a lattice and its aliases
@@ -421,6 +435,7 @@ func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometr
 		return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
 	}
 	rm.pastDominant = pastDominant
+	rm.segmentShare = share
 	var best gridFit
 	var seeds []gridFit
 	col, hasCol := newColourFrame(frame, scale)
@@ -430,7 +445,7 @@ func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometr
 	fromMarks, viaProfiles, turned := false, false, false
 	var refused []homography
 	for _, pass := range edgePasses(rm) {
-		best, err = fitGridOver(gray, faint, g, pass.th, pass.keep)
+		best, err = fitGridOver(gray, faint, g, pass.th, pass.keep, share)
 		if err == nil && math.Max(rm.ridgeScore(best.h, g), rm.bentRidgeScore(best.h, g)) < minEdgeRidgeScore {
 			// Edges of cards and art line up into a lattice whose lines
 			// are not drawn lines, even allowing the lines to bend a
@@ -651,8 +666,9 @@ type cannyThresholds struct {
 // (for the full-size edge map and the half-size Hough image alike), over
 // the straight segments that keep accepts only (all of them when keep is
 // nil). faint is the edge map of the sensitive pass, which decides between
-// the best lattice and its aliases.
-func fitGridOver(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThresholds, keep func(segment) bool) (gridFit, error) {
+// the best lattice and its aliases. It reads straight segments of share
+// of the working width and longer (see segmentShare).
+func fitGridOver(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th cannyThresholds, keep func(segment) bool, share float64) (gridFit, error) {
 	em := faint
 	if th.low != faintCannyLow || th.high != faintCannyHigh {
 		var err error
@@ -661,7 +677,7 @@ func fitGridOver(gray gocv.Mat, faint *edgeMap, g models.RealmGeometry, th canny
 		}
 	}
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
-	readings, err := gridCandidates(em, gray, g, th, keep)
+	readings, err := gridCandidates(em, gray, g, th, keep, share)
 	if err != nil {
 		return gridFit{}, err
 	}
@@ -790,10 +806,11 @@ func plausible(h homography, g models.RealmGeometry, w, hgt float64) bool {
 // way in the image plane, so either reading can be the realm; each keeps
 // its own best few, so that the many near copies of one reading's lattice
 // never crowd out the other's. Only the straight segments that keep
-// accepts are read (all of them when keep is nil).
-func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th cannyThresholds, keep func(segment) bool) ([][]gridFit, error) {
+// accepts, of share of the working width and longer (see segmentShare),
+// are read (all of them when keep is nil).
+func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th cannyThresholds, keep func(segment) bool, share float64) ([][]gridFit, error) {
 	w, hgt := float64(em.w), float64(em.h)
-	minLen := math.Max(20, 0.035*w)
+	minLen := leastSegment(share, w)
 	segs := halfResSegments(gray, minLen, th)
 	if keep != nil {
 		segs = keptSegments(segs, keep)
@@ -857,6 +874,22 @@ func gridCandidates(em *edgeMap, gray gocv.Mat, g models.RealmGeometry, th canny
 	}
 	return readings, nil
 }
+
+// The least length of the straight segments the grid search reads, as a
+// share of the working width (see leastSegment). Shorter ones are mostly
+// card art, dice and the table's grain, and the grid's lines, even broken
+// by cards, are longer in a realm of the size the search expects. A realm
+// seen from afar and enlarged (see far.go) may not be: its lines are
+// blurred and broken into pieces shorter than that, read only on the
+// far camera's last try (see detectFar), with farSegmentShare.
+const (
+	segmentShare    = 0.035
+	farSegmentShare = 0.025
+)
+
+// leastSegment is the least length, in pixels, of the straight segments
+// read at share of a working image w pixels wide: never under 20 pixels.
+func leastSegment(share, w float64) float64 { return math.Max(20, share*w) }
 
 // halfResSegments finds straight segments on a half-size edge image (the
 // Hough transform is the slow step at full size) and scales them back.

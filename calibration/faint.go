@@ -450,7 +450,7 @@ func vanishingPairs(gray gocv.Mat, rm *ridgeMap, seeds []gridFit) []vpPair {
 func vanishingPairsOver(gray gocv.Mat, rm *ridgeMap, seeds []gridFit, over func(models.Point) bool) []vpPair {
 	w, hgt := float64(gray.Cols()), float64(gray.Rows())
 	var pairs []vpPair
-	minLen := math.Max(20, 0.035*w)
+	minLen := leastSegment(rm.segmentShare, w)
 	segs := halfResSegments(gray, minLen, cannyThresholds{low: cannyLow, high: cannyHigh})
 	if rm.pastDominant {
 		segs = pastDominantDirection(segs)

@@ -183,19 +183,47 @@ func windowAround(cx, cy, ww, wh float64, fw, fh int) (image.Rectangle, bool) {
 }
 
 // detectFar is the far camera's retry (see above): the realm search of
-// the frame (search) run on each window round the mat (see farWindows),
-// enlarged as every frame narrower than the working width is, until one
-// finds a realm; the lattice in frame pixels, and ok false when the
-// realm found is refused (see takenFromWindow) or none is.
-func detectFar(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat) (homography, float64, error)) (homography, float64, bool) {
-	for _, win := range farWindows(frame) {
-		view := frame.Region(win)
-		crop := view.Clone()
-		view.Close()
-		h, score, err := search(crop)
-		crop.Close()
-		if err == nil {
-			return takenFromWindow(frame, win, g, h, score)
+// the frame (search, reading straight segments of the share of the
+// working width it is given and longer, see segmentShare) run on each
+// window round the mat (see farWindows), enlarged as every frame narrower
+// than the working width is, until one finds a realm; the lattice in frame
+// pixels, and ok false when the realm found is refused (see
+// takenFromWindow) or none is.
+//
+// When no realm is taken so, the windows are searched once more reading
+// segments down to farSegmentShare, and the first realm found is taken
+// unless a corner lies at a cut side. A realm a quarter to a half of the
+// frame's width is enlarged only 1.3 to 2 times in its window, and its
+// thin lines, blurred, mottled by the mat's art and broken by cards, can
+// still show only in pieces shorter than the usual least length. On the
+// independent scenes, four such realms (0.25 to 0.45 of the frame's
+// width; c2/0006 found in colour, c2/0017 past stripes, c1/0023 and
+// c4/0024 on line profiles) are found so, within 0.61% of their width,
+// and none of the frames left without a realm gets a wrong one. The
+// refusal of a realm of the size the frame's search believes does not
+// hold on this try: that search never read segments this short, so its
+// not believing the realm says nothing of them. The shorter segments are
+// the last try, not the windows' first: on the usual ones, c1/0023's
+// window gives a realm 17% off, refused for its size, and a frame whose
+// realm is taken on the first try keeps it, at the same cost (c2/0033,
+// whose window enlarged 1.5 times the first try finds, is lost when its
+// windows read the shorter segments first).
+func detectFar(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat, float64) (homography, float64, error)) (homography, float64, bool) {
+	wins := farWindows(frame)
+	for _, share := range []float64{segmentShare, farSegmentShare} {
+		for _, win := range wins {
+			view := frame.Region(win)
+			crop := view.Clone()
+			view.Close()
+			h, score, err := search(crop, share)
+			crop.Close()
+			if err != nil {
+				continue
+			}
+			if h, score, ok := takenFromWindow(frame, win, g, h, score, share == segmentShare); ok {
+				return h, score, true
+			}
+			break
 		}
 	}
 	return homography{}, 0, false
@@ -205,16 +233,17 @@ func detectFar(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat) (ho
 // frame pixels, with its score; ok is false when it is refused. A realm
 // with a corner at a side of the window that cuts the frame is refused:
 // the window may have cut off part of the grid. So is one of a size the
-// frame's own search judged (see plausible): the window found it only
-// because it was enlarged less than a realm seen from afar, and the
-// frame's search did not believe it (on the independent scenes, one such
-// realm found in a window enlarged 1.28 times lay 17% off).
-func takenFromWindow(frame gocv.Mat, win image.Rectangle, g models.RealmGeometry, h homography, score float64) (homography, float64, bool) {
+// frame's own search judged (see plausible), when sized is true: the
+// window found it only because it was enlarged less than a realm seen
+// from afar, and the frame's search, reading the same lines, did not
+// believe it (on the independent scenes, one such realm found in a
+// window enlarged 1.28 times lay 17% off).
+func takenFromWindow(frame gocv.Mat, win image.Rectangle, g models.RealmGeometry, h homography, score float64, sized bool) (homography, float64, bool) {
 	h = h.Then(homography{1, 0, float64(win.Min.X), 0, 1, float64(win.Min.Y), 0, 0, 1})
 	m := farCornerMargin * float64(win.Dx())
 	fw, fh := frame.Cols(), frame.Rows()
 	q := quadOfLattice(h, g)
-	if realmAcross(q) >= minRealmAcross*float64(fw) && q.Area() >= minRealmArea*float64(fw*fh) {
+	if sized && realmAcross(q) >= minRealmAcross*float64(fw) && q.Area() >= minRealmArea*float64(fw*fh) {
 		return homography{}, 0, false
 	}
 	for _, p := range q {

@@ -1,6 +1,7 @@
 package calibration
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"math/rand/v2"
@@ -79,11 +80,78 @@ func TestFarTallMatWindow(t *testing.T) {
 	if across := realmAcross(q); across >= minRealmAcross*float64(frame.Cols()) {
 		t.Fatalf("the realm spans %.0f px: the test no longer draws a realm seen from afar", across)
 	}
-	h, _, ok := detectFar(frame, g, func(crop gocv.Mat) (homography, float64, error) {
-		return detectGrid(crop, g)
+	h, _, ok := detectFar(frame, g, func(crop gocv.Mat, share float64) (homography, float64, error) {
+		return detectGrid(crop, g, share)
 	})
 	if !ok {
 		t.Fatal("no realm found in the window round the mat")
+	}
+	got := quadOfLattice(h, g)
+	if e := cornerError(orientLike(got, q), q) / realmWidthPx(q); e > 0.01 {
+		t.Errorf("corner error %.2f%% of the realm's width, want ≤ 1%% (found %v, truth %v)", 100*e, got, q)
+	}
+}
+
+// TestFarShortSegmentsLastTry: a realm seen from afar whose lines, even
+// enlarged in the window round the mat, break into pieces shorter than
+// the search's usual least segment (blurred, broken by cards) is found
+// only on the far camera's last try, reading shorter segments (see
+// detectFar). First the pieces themselves: a grid drawn in dashes 38 px
+// long, 22 px apart, on a frame of the working width gives no lattice
+// on segments of segmentShare, and the true one on those of
+// farSegmentShare. Then the last try: on a mat seen from afar whose realm
+// the window's search finds only on the shorter segments (the search
+// given here stands for those lines, finding nothing on the usual ones),
+// the realm must be found within 1% of its width, though it is of a size
+// the frame's own search believes (see takenFromWindow).
+func TestFarShortSegmentsLastTry(t *testing.T) {
+	t.Parallel()
+	g := models.DefaultRealm()
+
+	dashed := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(28, 32, 34, 0), 720, workWidth, gocv.MatTypeCV8UC3)
+	truth, px := matOnTable(t, &dashed, g, 1.6, 0.3, 640, 360, color.RGBA{R: 34, G: 32, B: 28})
+	drawDashedGrid(&dashed, px, g, 24, 14, color.RGBA{R: 150, G: 140, B: 110})
+	dashed = softened(t, dashed, 5)
+	defer dashed.Close()
+	gray, _ := workingGray(dashed)
+	defer gray.Close()
+	em, err := newEdgeMap(gray, cannyLow, cannyHigh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := quadOfLattice(truth, g)
+	th := cannyThresholds{cannyLow, cannyHigh, minGridScore}
+	if _, err := gridCandidates(em, gray, g, th, nil, segmentShare); err == nil {
+		t.Fatal("a lattice found on the usual segments: the dashes no longer stand for lines broken shorter than them")
+	}
+	readings, err := gridCandidates(em, gray, g, th, nil, farSegmentShare)
+	if err != nil {
+		t.Fatalf("no lattice on the shorter segments: %v", err)
+	}
+	best := math.Inf(1)
+	for _, fits := range readings {
+		for _, f := range fits {
+			best = math.Min(best, cornerError(orientLike(quadOfLattice(f.h, g), want), want)/realmWidthPx(want))
+		}
+	}
+	if best > 0.01 {
+		t.Errorf("best lattice on the shorter segments %.2f%% of the realm's width off, want ≤ 1%%", 100*best)
+	}
+
+	frame, far := farSceneAt(t, g, 0.75, -20*math.Pi/180, 640, 360)
+	defer frame.Close()
+	q := quadOfLattice(far, g)
+	if across := realmAcross(q); across < minRealmAcross*float64(frame.Cols()) || q.Area() < minRealmArea*float64(frame.Cols()*frame.Rows()) {
+		t.Fatalf("the realm spans %.0f px: the test no longer draws a realm of a size the frame's search believes", across)
+	}
+	h, _, ok := detectFar(frame, g, func(crop gocv.Mat, share float64) (homography, float64, error) {
+		if share >= segmentShare {
+			return homography{}, 0, fmt.Errorf("lines broken shorter than the usual segments: %w", ErrNotFound)
+		}
+		return detectGrid(crop, g, share)
+	})
+	if !ok {
+		t.Fatal("no realm found on the last try")
 	}
 	got := quadOfLattice(h, g)
 	if e := cornerError(orientLike(got, q), q) / realmWidthPx(q); e > 0.01 {

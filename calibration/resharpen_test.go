@@ -25,7 +25,7 @@ func TestDetectWidelyBlurredGrid(t *testing.T) {
 	gocv.GaussianBlur(frame, &frame, image.Pt(0, 0), 2.8, 2.8, gocv.BorderReflect101)
 	blurred := jpegRoundTrip(t, frame, 90)
 	defer blurred.Close()
-	if _, _, err := detectGrid(blurred, Options{}.geometry()); err == nil {
+	if _, _, err := detectGrid(blurred, Options{}.geometry(), segmentShare); err == nil {
 		t.Fatalf("the blurred frame's realm is found without the wide masks: the test no longer tests the retry")
 	}
 	c, err := Detect(blurred, Options{South: southOf(truth.NorthAtBottom)})

@@ -35,6 +35,9 @@ type ridgeMap struct {
 	// from the frame's lines less those of its dominant direction (see
 	// stripes.go).
 	pastDominant bool
+	// segmentShare is the least length of the straight segments the
+	// profile search reads its directions off (see segmentShare).
+	segmentShare float64
 }
 
 // newRidgeMap copies a blurred grey frame (8-bit, one channel) and measures
@@ -47,7 +50,7 @@ func newRidgeMap(gray gocv.Mat) (*ridgeMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &ridgeMap{w: gray.Cols(), h: gray.Rows(), pix: append([]float32(nil), p...)}
+	m := &ridgeMap{w: gray.Cols(), h: gray.Rows(), pix: append([]float32(nil), p...), segmentShare: segmentShare}
 	m.measureNoise()
 	return m, nil
 }

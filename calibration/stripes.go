@@ -53,12 +53,13 @@ func pastDominantDirection(segs []segment) []segment {
 // with the profile search's vanishing points guessed past the frame's
 // dominant direction, on the frame as it is and sharpened (see
 // detectSharpened), held to what the last retries are held to (see
-// heldRetry). The two must not find two different realms.
-func detectPastStripes(frame gocv.Mat, g models.RealmGeometry) (homography, float64, bool) {
+// heldRetry). The two must not find two different realms. share is the
+// least length of the segments read (see segmentShare).
+func detectPastStripes(frame gocv.Mat, g models.RealmGeometry, share float64) (homography, float64, bool) {
 	search := func(f gocv.Mat) (homography, float64, float64, error) {
 		gray, scale := workingGray(f)
 		defer gray.Close()
-		return detectStraightOn(f, gray, scale, g, nil, true)
+		return detectStraightOn(f, gray, scale, g, nil, true, share)
 	}
 	var tries [2]gridTry // the frame's first, then the sharpened frame's
 	concurrently(func() {

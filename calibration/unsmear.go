@@ -88,5 +88,5 @@ func detectUnsmearedBy(work gocv.Mat, m motionblur.Smear, k float64, g models.Re
 	for _, c := range channels {
 		c.Close()
 	}
-	return detectGrid(try, g)
+	return detectGrid(try, g, segmentShare)
 }

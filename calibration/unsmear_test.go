@@ -23,7 +23,7 @@ func TestDetectUnsmearedGrid(t *testing.T) {
 	frame := jpegRoundTrip(t, sharp, 80)
 	defer frame.Close()
 	g := Options{}.geometry()
-	if _, _, err := detectGrid(frame, g); !errors.Is(err, ErrNotFound) {
+	if _, _, err := detectGrid(frame, g, segmentShare); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the smeared frame gives %v, not no realm: the test no longer tests the retry", err)
 	}
 	c, err := Detect(frame, Options{})
