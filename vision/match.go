@@ -441,7 +441,7 @@ func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, grid *poin
 			}
 			x.verify(&d, f, grid, mark)
 			if n < minInliers {
-				if !confirmed(d, n, len(pairs)) {
+				if !confirmed(d, n, len(pairs), x.ownKeypoints(r)) {
 					break
 				}
 				copy(taken, mark)
@@ -464,18 +464,44 @@ func (x *catalogIndex) fitCards(f features, byRef map[int][]keyMatch, grid *poin
 // own features from the layout cards of its kind share (frame, title bar,
 // text box) by comparing it with those faces; with fewer, that layout could
 // bear out a wrong face on a card missing from the catalog.
+//
+// Verify counts only a face's own keypoints (those no other face of its
+// kind shares), and a face read at lowReadScale has few: on independent
+// scenes' catalogs some 14 to 26 for a token, 23 for a unit and 41 for a
+// site (medians; over a hundred for a card at 2 px/mm). weakAgree of them
+// could hardly agree, and weak fits, a blurred token's most, were all but
+// never confirmed at that scale. The need is therefore
+// at most weakOwnShare of the face's own keypoints: the cards the hash
+// tables find firmly at 1.2 px/mm agree at 13% (units) to 27% (tokens) of
+// theirs on top of their hash-table inliers, at the median (at 2 px/mm at
+// 5 to 13%, where weakAgree is some 20% of a card's). And it is at least
+// weakAgreeLeast, so that with the fit's hash-table inliers at least
+// minInliers keypoints bear the card out, as many as accept a card alone.
 const (
 	minWeakInliers = 5
 	weakAgree      = 3 * minInliers
 	weakShare      = 0.25
 	minWeakPeers   = 2
+	weakOwnShare   = 0.2
+	weakAgreeLeast = minInliers - minWeakInliers
 )
 
 // confirmed reports whether a fit with n hash-table inliers among its
-// matches, verified into d, is borne out by the keypoints in its outline.
-func confirmed(d detection, n, matches int) bool {
+// matches, verified into d, is borne out by the keypoints in its outline,
+// on a face with own keypoints of its own (see ownKeypoints).
+func confirmed(d detection, n, matches, own int) bool {
 	agree, checked := d.inliers-n, d.matches-matches
-	return agree >= weakAgree && float64(agree) >= weakShare*float64(checked)
+	need := min(weakAgree, max(weakAgreeLeast, int(math.Ceil(weakOwnShare*float64(own)))))
+	return agree >= need && float64(agree) >= weakShare*float64(checked)
+}
+
+// ownKeypoints is how many keypoints face r has that no other face of its
+// kind has at the same place (see markGeneric): those verify counts.
+func (x *catalogIndex) ownKeypoints(r int) int {
+	if g := x.faceSpots[r]; g != nil {
+		return len(g.spots)
+	}
+	return 0
 }
 
 // Keypoints along a face's straight edge (a band of its art, its frame)

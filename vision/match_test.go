@@ -223,7 +223,41 @@ func TestLookupAgainIsFullLookup(t *testing.T) {
 // do not: a token is drawn on a blank top-down image, and fitCards is given
 // six right matches to it among wrong ones, too few inliers alone.
 func TestWeakFitConfirmed(t *testing.T) {
-	a := newTestAnalyzer(t, devCatalog(t))
+	weakFitConfirmed(t, newTestAnalyzer(t, devCatalog(t)), 0)
+}
+
+// TestWeakFitConfirmedAtLowScale is TestWeakFitConfirmed in a frame read at
+// lowReadScale (a camera far from the table), over the catalog's tokens,
+// the token blurred as such a camera shows it: its face has some 40
+// keypoints of its own at that scale, and 15 of them agree, fewer than
+// weakAgree, which such a fit once had to reach all the same (see
+// confirmed).
+func TestWeakFitConfirmedAtLowScale(t *testing.T) {
+	full := devCatalog(t)
+	others := map[string]bool{}
+	for _, c := range full.Cards() {
+		if !c.Token {
+			others[c.Slug] = true
+		}
+	}
+	a, err := NewAnalyzer(catalogWithout(full, others), Options{CacheDir: t.TempDir(), NoReuse: true, PxPerMM: lowReadScale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	weakFitConfirmed(t, a, lowScaleBlur)
+}
+
+// lowScaleBlur is how much TestWeakFitConfirmedAtLowScale blurs the token
+// (sigma, top-down pixels at lowReadScale): as soft as a far camera's
+// cards, enough that fewer than weakAgree of its keypoints agree with its
+// face (sharp, 39 do).
+const lowScaleBlur = 1.5
+
+// weakFitConfirmed is TestWeakFitConfirmed with the analyzer a, the token
+// blurred by a Gaussian of sigma pixels (none when 0).
+func weakFitConfirmed(t *testing.T, a *Analyzer, sigma float64) {
+	t.Helper()
 	x := a.index
 	token, other := -1, -1
 	for i, r := range x.refs {
@@ -240,7 +274,7 @@ func TestWeakFitConfirmed(t *testing.T) {
 		t.Skipf("catalog has fewer than two tokens with %d other tokens each", minWeakPeers)
 	}
 	const ox, oy = 80, 110
-	f := faceOnCanvas(t, a, x.refs[token].card, ox, oy)
+	f := blurredFaceOnCanvas(t, a, x.refs[token].card, ox, oy, sigma)
 	grid := newPointGrid(f.Points, frameGridCell)
 	// Six right matches, spread over the face: frame keypoints and the
 	// face's keypoints at the same place with a close descriptor, each the
@@ -337,6 +371,14 @@ func spreadMatches(f features, ms []keyMatch, n int) []keyMatch {
 // described.
 func faceOnCanvas(t *testing.T, a *Analyzer, card *models.Card, ox, oy int) features {
 	t.Helper()
+	return blurredFaceOnCanvas(t, a, card, ox, oy, 0)
+}
+
+// blurredFaceOnCanvas is faceOnCanvas with the canvas blurred (a Gaussian
+// of the given sigma, in pixels; none when 0) before its keypoints are
+// found, as a camera out of focus or far away shows a card.
+func blurredFaceOnCanvas(t *testing.T, a *Analyzer, card *models.Card, ox, oy int, sigma float64) features {
+	t.Helper()
 	face, _, err := uprightFace(card, a.opts)
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +389,9 @@ func faceOnCanvas(t *testing.T, a *Analyzer, card *models.Card, ox, oy int) feat
 	roi := canvas.Region(image.Rect(ox, oy, ox+face.Cols(), oy+face.Rows()))
 	face.CopyTo(&roi)
 	roi.Close()
+	if sigma > 0 {
+		gocv.GaussianBlur(canvas, &canvas, image.Point{}, sigma, sigma, gocv.BorderReflect101)
+	}
 	f, err := a.det.detect(canvas)
 	if err != nil {
 		t.Fatal(err)
