@@ -186,6 +186,9 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 		}
 		// A frame soft in every direction is sharpened (sharpness.go).
 		_, sharpness, a.images.steps = sharpenIfSoft(&gray, &a.images.blurred, &frameGray, v, a.images.steps)
+		// The soft search runs on a frame soft in both directions
+		// however little it is enlarged (outline_soft.go).
+		a.outlines.softFocus = sharpness.masked
 		a.lap("grey full warp")
 		return nil
 	}

@@ -47,7 +47,14 @@ const softShrink = 0.5
 // softEnlargement is the least enlargement of the camera frame (top-down
 // pixels a camera pixel) at which the soft search runs: below it the
 // camera's noise is about a top-down pixel, as the first search's blur
-// expects, and its edges close.
+// expects, and its edges close. It runs on a frame enlarged less too when
+// the frame is soft in both directions as the camera shows it (out of
+// focus, or a camera just nearer than the far ones: sharpenIfSoft sharpens
+// it, outlineFinder.softFocus): its sides spread over several pixels as a
+// far frame's do, and their edges break up the same way. On c2/0013, the
+// realm at 0.80 px/mm enlarged 1.499 times and as soft as the far frames,
+// 9 of its 13 cards were missed (6 at least half visible), 5 (3) with the
+// search.
 const softEnlargement = 1.5
 
 // softBandSteps are the rises of the blurred image (as Canny's thresholds
@@ -114,7 +121,8 @@ func enlargement(v *view) float64 {
 }
 
 // softOutlines finds, on a frame the top-down image of view v enlarges at
-// least softEnlargement times, the card outlines that the steps of the
+// least softEnlargement times, or a soft one (see softEnlargement), the
+// card outlines that the steps of the
 // blurred grey image show (see the top of this file) and that neither a
 // known quad nor one of the outlines found before covers. It looks in the
 // part of the image maskFaces set. It also proposes the cards whose
@@ -122,7 +130,7 @@ func enlargement(v *view) float64 {
 func (o *outlineFinder) softOutlines(gray gocv.Mat, v *view, known []models.Quad, found []unknownCard) ([]unknownCard, error) {
 	o.soft.frames = o.soft.frames[:0]
 	spread := enlargement(v)
-	if spread < softEnlargement || gray.Type() != gocv.MatTypeCV8UC1 {
+	if (spread < softEnlargement && !o.softFocus) || gray.Type() != gocv.MatTypeCV8UC1 {
 		return nil, nil
 	}
 	b := &o.soft

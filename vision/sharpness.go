@@ -69,10 +69,13 @@ func stepSharpness(pix []byte, w, h int, shown []models.Point, hist []int) (shar
 
 // axisSharpness is an image's sharpness along its rows and along its
 // columns apart (see stepSharpness). unmeasured is set when either had too
-// few steps to tell (and counts as sharp).
+// few steps to tell (and counts as sharp). masked is set by sharpenIfSoft
+// when it sharpened the image for being soft in both directions: the
+// sharpness is then the mask's, higher than what the camera saw.
 type axisSharpness struct {
 	rows, cols float64
 	unmeasured bool
+	masked     bool
 }
 
 // softer is the softer axis's sharpness: the image's.
@@ -84,6 +87,13 @@ func (s axisSharpness) sharper() float64 { return math.Max(s.rows, s.cols) }
 // stepSharpnessByAxis is stepSharpness with the rows' and the columns'
 // sharpness given apart.
 func stepSharpnessByAxis(pix []byte, w, h int, shown []models.Point, hist []int) (sharpness axisSharpness, steps int, buf []int) {
+	return stepSharpnessEvery(pix, w, h, shown, stepSampleEvery, hist)
+}
+
+// stepSharpnessEvery is stepSharpnessByAxis sampling every every-th row
+// and column. An axis with too few steps to tell reads 1 (a measured one
+// never does: the histogram's bins' middles are odd hundredths).
+func stepSharpnessEvery(pix []byte, w, h int, shown []models.Point, every int, hist []int) (sharpness axisSharpness, steps int, buf []int) {
 	if cap(hist) < 2*sharpnessBins {
 		hist = make([]int, 2*sharpnessBins)
 	}
@@ -94,11 +104,11 @@ func stepSharpnessByAxis(pix []byte, w, h int, shown []models.Point, hist []int)
 	// blur spreads a step the same way in every direction, and a motion's
 	// along one, which rows or columns see.
 	var nr, nc int
-	for y := stepSampleEvery / 2; y < h; y += stepSampleEvery {
+	for y := every / 2; y < h; y += every {
 		lo, hi := spanWithin(shown, float64(y), false, w)
 		nr += lineSteps(pix, y*w+lo, 1, hi-lo, rows)
 	}
-	for x := stepSampleEvery / 2; x < w; x += stepSampleEvery {
+	for x := every / 2; x < w; x += every {
 		lo, hi := spanWithin(shown, float64(x), true, h)
 		nc += lineSteps(pix, lo*w+x, w, hi-lo, cols)
 	}
@@ -109,7 +119,7 @@ func stepSharpnessByAxis(pix []byte, w, h int, shown []models.Point, hist []int)
 	if nc >= stepsNeeded {
 		sc = ninetieth(cols, nc)
 	}
-	return axisSharpness{sr, sc, nr < stepsNeeded || nc < stepsNeeded}, nr + nc, hist
+	return axisSharpness{rows: sr, cols: sc, unmeasured: nr < stepsNeeded || nc < stepsNeeded}, nr + nc, hist
 }
 
 // spanWithin gives the pixels [lo, hi) of row at (of column at, when
@@ -191,10 +201,84 @@ const (
 func viewSharpness(gray gocv.Mat, v *view, hist []int) (s axisSharpness, buf []int, ok bool) {
 	pix, err := gray.DataPtrUint8()
 	if err != nil || gray.Channels() != 1 || len(pix) != gray.Rows()*gray.Cols() {
-		return axisSharpness{1, 1, true}, hist, false
+		return axisSharpness{rows: 1, cols: 1, unmeasured: true}, hist, false
 	}
-	s, _, buf = stepSharpnessByAxis(pix, gray.Cols(), gray.Rows(), shownPart(gray, v), hist)
+	shown := shownPart(gray, v)
+	s, _, buf = stepSharpnessByAxis(pix, gray.Cols(), gray.Rows(), shown, hist)
+	if s.unmeasured {
+		s, buf = halfSizeSharpness(gray, shown, s, buf)
+	}
 	return s, buf, true
+}
+
+// A step spread far over the eight pixels the measure reaches (a far
+// camera out of focus: a blur of 2.4 camera pixels spreads over some five
+// top-down ones) rises over them by only part of its height, and on a
+// frame of pale cards on a pale mat too few of its steps rise by enough to
+// count: the frame counted as sharp, and the softest frames got the sharp
+// frames' thresholds and no sharpening. So an image with too few steps
+// along an axis is measured again at half its size, where such a step
+// rises over the eight pixels by nearly all its height (along the same
+// rows and columns as at full size, so as to meet as many steps), and its
+// sharpness at full size is the one a Gaussian blur twice as wide as the
+// half-size image shows gives (blurRatio). An image with few steps,
+// however sharp, shows no more at half size, and still counts as sharp.
+
+// halfSizeSharpness measures the axes s left unmeasured (too few steps)
+// of the top-down grey image gray again at half its size, within the
+// polygon shown (full-size pixels; none: all of it); see above. hist is a
+// buffer to reuse; it is returned.
+func halfSizeSharpness(gray gocv.Mat, shown []models.Point, s axisSharpness, hist []int) (axisSharpness, []int) {
+	half := gocv.NewMat()
+	defer half.Close()
+	gocv.Resize(gray, &half, image.Pt(gray.Cols()/2, gray.Rows()/2), 0, 0, gocv.InterpolationArea)
+	pix, err := half.DataPtrUint8()
+	if err != nil || len(pix) != half.Rows()*half.Cols() {
+		return s, hist
+	}
+	var small []models.Point
+	for _, p := range shown {
+		small = append(small, models.Point{X: p.X / 2, Y: p.Y / 2})
+	}
+	hs, _, hist := stepSharpnessEvery(pix, half.Cols(), half.Rows(), small, stepSampleEvery/2, hist)
+	// An axis with too few steps reads 1 (see stepSharpnessEvery): each
+	// such axis at full size takes its half-size measure, widened, when
+	// that one has enough.
+	if s.rows == 1 && hs.rows != 1 {
+		s.rows = blurRatio(2 * blurSigma(hs.rows))
+	}
+	if s.cols == 1 && hs.cols != 1 {
+		s.cols = blurRatio(2 * blurSigma(hs.cols))
+	}
+	s.unmeasured = s.rows == 1 || s.cols == 1
+	return s, hist
+}
+
+// blurRatio is the sharpness of a step blurred by a Gaussian of σ sigma
+// pixels (see the top of this file): 1 for an unblurred one.
+func blurRatio(sigma float64) float64 {
+	if sigma <= 0 {
+		return 1
+	}
+	return math.Erf(1/(sigma*math.Sqrt2)) / math.Erf(4/(sigma*math.Sqrt2))
+}
+
+// blurSigma is the σ whose blur gives a step the sharpness ratio (the
+// inverse of blurRatio, found by halving; 0 for a ratio of 1 or more).
+func blurSigma(ratio float64) float64 {
+	if ratio >= 1 {
+		return 0
+	}
+	lo, hi := 0.0, 64.0
+	for range 40 {
+		mid := (lo + hi) / 2
+		if blurRatio(mid) > ratio {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
 
 // shownPart is the part of the top-down image gray of view v that the
@@ -282,5 +366,6 @@ func sharpenIfSoft(gray, blurred, frameGray *gocv.Mat, v *view, hist []int) (sha
 	gocv.GaussianBlur(*gray, blurred, image.Point{}, sigma, sigma, gocv.BorderReplicate)
 	gocv.AddWeighted(*gray, 1+unsharpAmount, *blurred, -unsharpAmount, 0, gray)
 	s, hist, _ = viewSharpness(*gray, v, hist)
+	s.masked = true
 	return true, s, hist
 }

@@ -46,6 +46,10 @@ type outlineFinder struct {
 	again  againBuffers // the second look's (outline_again.go)
 	tokens againBuffers // the token search's in cells (outline_tokens.go)
 	soft   softBuffers  // the far camera's search (outline_soft.go)
+	// softFocus is set while the frame read is soft in both directions as
+	// the camera shows it (sharpenIfSoft sharpened it): the soft search
+	// runs on it however little the top-down image enlarges it.
+	softFocus bool
 	// The frame's Canny thresholds (see sharpness.go), set by
 	// findUnknownCards for the searches after it.
 	low, high float64
