@@ -91,15 +91,7 @@ func TestNamePartOfPosterSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := newTestAnalyzer(t, cat)
-	var sites, units []*models.Card
-	for _, c := range cat.Cards() {
-		switch kindOf(c) {
-		case models.KindSite:
-			sites = append(sites, c)
-		case models.KindStandard:
-			units = append(units, c)
-		}
-	}
+	sites, units := sitesAndUnits(cat)
 	if len(sites) < 6 || len(units) == 0 {
 		t.Fatalf("catalog has %d sites and %d units", len(sites), len(units))
 	}

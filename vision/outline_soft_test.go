@@ -36,6 +36,30 @@ func grainy(t *testing.T, frame *gocv.Mat, rng *rand.Rand, amp, quality int) {
 	*frame = decoded
 }
 
+// sitesAndUnits gives the catalog's sites and its standard cards (units,
+// artifacts, auras, magics), in the catalog's order.
+func sitesAndUnits(cat *models.Catalog) (sites, units []*models.Card) {
+	for _, c := range cat.Cards() {
+		switch kindOf(c) {
+		case models.KindSite:
+			sites = append(sites, c)
+		case models.KindStandard:
+			units = append(units, c)
+		}
+	}
+	return sites, units
+}
+
+// shrunkCorners is tiltedCorners shrunk f times about a point near the
+// frame's middle: the same realm seen by a camera further away.
+func shrunkCorners(f float64) models.Quad {
+	var corners models.Quad
+	for i, p := range tiltedCorners {
+		corners[i] = models.Point{X: 640 + (p.X-640)*f, Y: 385 + (p.Y-385)*f}
+	}
+	return corners
+}
+
 // TestFarGrainyRealm: a camera far from the table (the realm at about
 // 0.6 px/mm), soft and grainy, sees cards each alone on a plain dark mat,
 // some turned a little, one a quarter. Few of their keypoints survive, and
@@ -45,15 +69,7 @@ func grainy(t *testing.T, frame *gocv.Mat, rng *rand.Rand, amp, quality int) {
 // where no card lies.
 func TestFarGrainyRealm(t *testing.T) {
 	cat := devCatalog(t)
-	var sites, units []*models.Card
-	for _, c := range cat.Cards() {
-		switch kindOf(c) {
-		case models.KindSite:
-			sites = append(sites, c)
-		case models.KindStandard:
-			units = append(units, c)
-		}
-	}
+	sites, units := sitesAndUnits(cat)
 	if len(sites) < 3 || len(units) < 3 {
 		t.Skip("the catalog has too few sites or units")
 	}
@@ -73,10 +89,7 @@ func TestFarGrainyRealm(t *testing.T) {
 		}
 		place = append(place, placement{slug: c.Slug, x: p.x, y: p.y, rot: p.rot, jitter: p.jitter})
 	}
-	var corners models.Quad
-	for i, p := range tiltedCorners {
-		corners[i] = models.Point{X: 640 + (p.X-640)*0.35, Y: 385 + (p.Y-385)*0.35}
-	}
+	corners := shrunkCorners(0.35)
 	// A plain dark cloth with faint lines.
 	sc := renderSceneOn(t, cat, place, corners, func(mat *gocv.Mat, w, h int) {
 		*mat = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(58, 48, 42, 0), h, w, gocv.MatTypeCV8UC3)

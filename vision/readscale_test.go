@@ -50,10 +50,7 @@ func TestSmallBlurredRealm(t *testing.T) {
 		{slug: "quarry_of_kings", x: 450, y: 112.5, rot: 0, jitter: 2},
 		{slug: "brass_orrery", x: 250, y: 262.5, rot: 0},
 	}
-	var corners models.Quad
-	for i, p := range tiltedCorners {
-		corners[i] = models.Point{X: 640 + (p.X-640)*0.45, Y: 385 + (p.Y-385)*0.45}
-	}
+	corners := shrunkCorners(0.45)
 	sc := renderTestScene(t, cat, place, corners, 9)
 	defer sc.frame.Close()
 	gocv.GaussianBlur(sc.frame, &sc.frame, image.Pt(0, 0), 2.5, 2.5, gocv.BorderReplicate)
