@@ -13,10 +13,13 @@ import (
 // the two fits 18 mm and 10° apart on the same keypoints) is reported once,
 // by its better fit, while two copies of a card one on the other (still
 // 0074's Reefstalkers, 36 mm apart), different cards on each other, and
-// copies side by side are all kept.
+// copies side by side are all kept. Two faces of one kind and size fitted
+// to one card (c3/0008 against 1,104 faces: Flintspark Imp laid on
+// Cinderpaw Lynx by the layout the two share, Cinderpaw Lynx by its art)
+// are one card too, named by the fit with more inliers.
 func TestWithoutDuplicates(t *testing.T) {
-	site, unit := &models.Card{Name: "Site"}, &models.Card{Name: "Unit"}
-	x := &catalogIndex{refs: []reference{{card: site, W: 176, H: 126}, {card: unit, W: 126, H: 176}}}
+	site, unit, other := &models.Card{Name: "Site"}, &models.Card{Name: "Unit"}, &models.Card{Name: "Other"}
+	x := &catalogIndex{refs: []reference{{card: site, W: 176, H: 126}, {card: unit, W: 126, H: 176}, {card: other, W: 126, H: 176}}}
 	var points []keypoint
 	// quadOf places face ref turned by deg about its centre at (cx, cy).
 	quadOf := func(ref int, cx, cy, deg float64) (similarity, models.Quad) {
@@ -61,6 +64,9 @@ func TestWithoutDuplicates(t *testing.T) {
 		return d
 	}
 	_, upper := quadOf(1, 265, 245, 90)
+	// The layout's fit, made first, took fewer keypoints than the art's.
+	layout := fit(2, 702, 678, 0, 702, 678)
+	layout.inliers = 38
 	tests := []struct {
 		name string
 		dets []detection
@@ -70,6 +76,8 @@ func TestWithoutDuplicates(t *testing.T) {
 		{"a copy on a copy", []detection{fit(1, 330, 212, 95, 330, 212, upper), fit(1, 265, 245, 90, 265, 245)}, nil},
 		{"a unit on the site", []detection{fit(0, 700, 680, 0, 700, 680), fit(1, 705, 675, 2, 705, 675)}, []string{"Site 49", "Unit 49"}},
 		{"two copies side by side", []detection{fit(0, 300, 680, 0, 300, 680), fit(0, 500, 680, 0, 500, 680)}, []string{"Site 49", "Site 49"}},
+		{"two faces of one kind fitted to one card", []detection{layout, fit(1, 700, 680, 0, 700, 680)}, []string{"Unit 49"}},
+		{"two cards of one kind side by side", []detection{fit(1, 300, 680, 0, 300, 680), fit(2, 450, 680, 0, 450, 680)}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
