@@ -236,3 +236,105 @@ func (m *ridgeMap) bareBorder(h homography, g models.RealmGeometry, side int) bo
 	shown, _ := m.stripShown(h, g, axis, k, light)
 	return shown == 0
 }
+
+// The mat's edge does not run along an inner line of the realm either. A
+// lattice wider than the mat, whose rows lie on a wooden table's plank seams, reaching past
+// the mat on every side, can take the mat's edge for one of its column
+// lines (c3/0017 of the independent scenes: the mat's two long edges on
+// its second and fifth column lines, its other column lines over the
+// table, where nothing is drawn): straightEdge, reading the border
+// columns' middles, does not see it there. A mat whose art changes
+// colour along a grid line steps there too, but its grid is drawn on both
+// sides of the step; beyond the mat's edge nothing is.
+
+// edgeAlongMM is how far (mm) either side of an inner line the mat's edge
+// is looked for along it: the lattice's line is laid on the step's
+// shadow or, on a sharpened frame, its overshoot, a pixel or two off its
+// middle; a site card centred in a cell has its edges 6–8 mm from the
+// cell's sides, mostly out of reach (and the grid is drawn on both sides
+// of them).
+const edgeAlongMM = 4.5
+
+// minPairedEdgeRun is minEdgeRun for the mat's edge along inner lines on
+// both sides of the lattice's middle (see edgeAlongInnerLine): cards lying
+// over the mat's edge hide part of it (c3/0017: 0.46 of the west line,
+// 0.68 of the east one), while cards whose edges line up along one inner
+// line of the true realm (a column of cards stacked along it: c4/0008 and
+// c4/0039 of the independent scenes) do so on one side only.
+const minPairedEdgeRun = 0.4
+
+// edgeAlongInnerLine says whether the mat's edge (a straight step of one
+// sign, see stepRun) runs along two of lattice h's inner lines of one
+// direction, one on either side of its middle, each within edgeAlongMM of
+// the line for minPairedEdgeRun of its length, while beyond one of them
+// none of the lattice's lines parallel to it shows as a drawn line on any
+// of its cell sides: the lattice is wider than the mat, reaching past it
+// over the table.
+func (m *ridgeMap) edgeAlongInnerLine(h homography, g models.RealmGeometry) bool {
+	light := m.lightGrid(h, g)
+	for d, dir := range gridLineSides() {
+		n := len(dir)
+		var lower, upper []int // inner lines with the mat's edge along them
+		for i := 1; i < n-1; i++ {
+			if 2*i == n-1 || m.edgeNear(h, dir[i][0].line(g), dir[i][len(dir[i])-1].line(g), d) < minPairedEdgeRun {
+				continue
+			}
+			if 2*i < n-1 {
+				lower = append(lower, i)
+			} else {
+				upper = append(upper, i)
+			}
+		}
+		if len(lower) == 0 || len(upper) == 0 {
+			continue
+		}
+		for _, i := range lower {
+			if m.noSideDrawn(h, g, dir[:i], light) {
+				return true
+			}
+		}
+		for _, i := range upper {
+			if m.noSideDrawn(h, g, dir[i+1:], light) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// edgeNear is the largest stepRun along the grid line from first's start
+// to last's end (the line's first and last cell sides; d 0 a column line,
+// 1 a row line) or along the lines parallel to it within edgeAlongMM.
+func (m *ridgeMap) edgeNear(h homography, first, last gridLine, d int) float64 {
+	best := 0.0
+	for off := -edgeAlongMM; off <= edgeAlongMM; off += edgeScanMM {
+		gl := gridLine{first.p0, last.p1}
+		if d == 0 {
+			gl.p0.X += off
+			gl.p1.X += off
+		} else {
+			gl.p0.Y += off
+			gl.p1.Y += off
+		}
+		best = math.Max(best, m.stepRun(h, gl))
+	}
+	return best
+}
+
+// edgeScanMM is the step (mm) of edgeNear's scan across a line, as
+// sideEdge scans a border column: finer than the step's few pixels.
+const edgeScanMM = 1.5
+
+// noSideDrawn says whether none of the cell sides of the given grid lines
+// (see gridLineSides) shows as a drawn line of h's colour (mean response
+// at least drawnSide).
+func (m *ridgeMap) noSideDrawn(h homography, g models.RealmGeometry, lines [][]cellSide, light bool) bool {
+	for _, sides := range lines {
+		for _, s := range sides {
+			if e, n := m.lineEvidence(h, s.line(g), segmentStep, ridgeClip, light); n > 0 && e >= drawnSide {
+				return false
+			}
+		}
+	}
+	return true
+}

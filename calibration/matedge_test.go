@@ -173,3 +173,62 @@ func TestOffTheMatWiderThanMat(t *testing.T) {
 		t.Errorf("a lattice wider than the mat kept at %v", quadOfLattice(got, g))
 	}
 }
+
+// plankedTableScene draws a top-down 1280×720 frame of a grey mat (a
+// pixel a millimetre, its thin shadow along its edge) on a dark wooden
+// table of planks whose seams run across the frame; the mat's grid is
+// drawn in faint thin lines a little darker than the mat. It gives the
+// frame, the true lattice, and a lattice 2.2 times the realm's size (too
+// wide for the grid's lines to pass for a checked cloth inside its cells)
+// whose rows lie on the seams (its north
+// border on the mat's north edge) and whose second and fifth column lines
+// lie on the mat's west and east edges, its border columns and south row
+// over the table: the lattice a retry proposed on c3/0017 of the
+// independent scenes.
+func plankedTableScene(t *testing.T, g models.RealmGeometry) (gocv.Mat, homography, homography) {
+	t.Helper()
+	const x0, y0, wider = 90, 690, 2.2 // the wide lattice's A1 corner and size
+	cw, ch := int(wider*g.CellWidthMM), int(wider*g.CellHeightMM)
+	frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(30, 55, 85, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	for y := y0 % ch; y < 720; y += ch {
+		gocv.Line(&frame, image.Pt(0, y), image.Pt(1280, y), color.RGBA{R: 35, G: 22, B: 12}, 3)
+	}
+	mat := image.Rect(x0+cw, y0-models.Rows*ch, x0+(models.Columns-1)*cw, y0-ch*2/3)
+	gocv.Rectangle(&frame, mat.Inset(-2), color.RGBA{R: 20, G: 14, B: 8}, 2)
+	gocv.Rectangle(&frame, mat, color.RGBA{R: 175, G: 175, B: 170}, -1)
+	rx0 := (mat.Min.X + mat.Max.X - int(g.WidthMM())) / 2
+	ry0 := (mat.Min.Y+mat.Max.Y)/2 + int(g.HeightMM())/2
+	drawTopDownGrid(&frame, g, rx0, ry0, color.RGBA{R: 158, G: 158, B: 154}, 1)
+	// The mat's shadow on the table is a dark line along its edge, where
+	// the lattice's lines lie.
+	west, east := float64(mat.Min.X)-3.5, float64(mat.Max.X)+2.5
+	wcw := (east - west) / 3
+	wx0, wx1 := west-wcw, east+wcw
+	wide, err := fitHomography(realmCorners(g), []models.Point{{X: wx0, Y: y0}, {X: wx1, Y: y0}, {X: wx1, Y: y0 - wider*g.HeightMM()}, {X: wx0, Y: y0 - wider*g.HeightMM()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return softened(t, frame, 17), topDownLattice(t, g, float64(rx0), float64(ry0)), wide
+}
+
+// TestMatEdgeAlongLatticeLine: on plankedTableScene, sharpened as the
+// last retries read it, the lattice whose rows lie on the planks' seams and
+// two of whose column lines on the mat's edges has cells of the shape a
+// pinhole camera sees: only the mat's edge along its inner column lines,
+// with nothing drawn beyond, tells it is no realm. heldRetry must refuse
+// it, and keep the true realm.
+func TestMatEdgeAlongLatticeLine(t *testing.T) {
+	t.Parallel()
+	g := models.DefaultRealm()
+	frame, truth, wide := plankedTableScene(t, g)
+	defer frame.Close()
+	found := func(h homography) func(gocv.Mat) (homography, float64, float64, error) {
+		return func(gocv.Mat) (homography, float64, float64, error) { return h, 1, 0, nil }
+	}
+	if _, _, ok := heldRetry(frame, g, found(truth)); !ok {
+		t.Error("the true realm refused")
+	}
+	if _, _, ok := heldRetry(frame, g, found(wide)); ok {
+		t.Errorf("the lattice over the planks kept at %v (truth %v)", quadOfLattice(wide, g), quadOfLattice(truth, g))
+	}
+}

@@ -86,11 +86,15 @@ func sharpenedRetry(frame gocv.Mat, g models.RealmGeometry, sigma, amount float6
 // heldRetry is a last retry's search on frame (search gives the lattice
 // in the pixels of the frame it is given, its score and the lens
 // distortion read off its lines) held to what a last retry's realm must
-// show: cells of the shape a pinhole camera sees, and, when a lens was
-// read, the same realm found again through that lens.
+// show: cells of the shape a pinhole camera sees, no mat's edge along its
+// inner lines (see widerThanMat), and, when a lens was read, the same
+// realm found again through that lens.
 func heldRetry(frame gocv.Mat, g models.RealmGeometry, search func(gocv.Mat) (homography, float64, float64, error)) (homography, float64, bool) {
 	h, score, k, err := search(frame)
 	if err != nil || cameraInconsistency(h, float64(frame.Cols()), float64(frame.Rows())) > maxPinholeInconsistency {
+		return homography{}, 0, false
+	}
+	if widerThanMat(frame, h, g) {
 		return homography{}, 0, false
 	}
 	if k > 0 {
@@ -253,3 +257,20 @@ const (
 	bandStep     = 2.5
 	minBandPairs = 0.2
 )
+
+// widerThanMat says whether the mat's edge runs along inner lines of
+// lattice h (frame pixels) on both sides with nothing drawn beyond (see
+// edgeAlongInnerLine), read on frame as the search read it. Only the last
+// retries are held to it: the sharpened frame's search laid a lattice on a
+// wooden table's plank seams and the mat's edges (c3/0017 of the
+// independent scenes), while on frames the first search finds, cards
+// lined up along the realm's lines can pass for the mat's edge.
+func widerThanMat(frame gocv.Mat, h homography, g models.RealmGeometry) bool {
+	gray, scale := workingGray(frame)
+	defer gray.Close()
+	rm, err := newRidgeMap(gray)
+	if err != nil {
+		return false
+	}
+	return rm.edgeAlongInnerLine(h.Then(homography{scale, 0, 0, 0, scale, 0, 0, 0, 1}), g)
+}
