@@ -319,16 +319,9 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 	a.lap("outline search")
 	var held []unknownCard // token outlines not named: tokens, or panels of a face
 	for _, u := range unknown {
-		d, ok := a.nameOutline(gray, u.quad, f.Points, dets)
-		if ok && !a.inItsColours(d, v, found) {
-			ok = false
-		}
-		if !ok {
-			onTop := quadsOfPlaced(found)
-			d, ok = a.nameByLook(u.quad, v, onTop) // appearance.go
-			if !ok && u.kind != models.KindToken {
-				d, ok = a.nameAround(u.quad, v, onTop) // look_around.go
-			}
+		d, ok := a.nameOutlineOrLook(gray, u.quad, f.Points, dets, v, found)
+		if !ok && u.kind != models.KindToken {
+			d, ok = a.nameAround(u.quad, v, quadsOfPlaced(found)) // look_around.go
 		}
 		if ok {
 			named = append(named, namedCard{len(cards), d, d.score > 0})
@@ -428,14 +421,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 			if onCellLines(q, v) {
 				continue // a cell's inside (outline_mat.go)
 			}
-			d, ok := a.nameOutline(gray, q, f.Points, dets)
-			if ok && !a.inItsColours(d, v, found) {
-				ok = false
-			}
-			if !ok {
-				d, ok = a.nameByLook(q, v, quadsOfPlaced(found))
-			}
-			if ok {
+			if d, ok := a.nameOutlineOrLook(gray, q, f.Points, dets, v, found); ok {
 				named = append(named, namedCard{len(cards), d, true})
 				cards = append(cards, a.observe(d, v))
 				found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
@@ -538,4 +524,14 @@ func (a *Analyzer) observe(d detection, v *view) models.CardObservation {
 		o.Cell = &c
 	}
 	return o
+}
+
+// nameOutlineOrLook names a card outline no fit explains: by the frame's
+// keypoints in it when their face also shows in its colours, else by its
+// look (appearance.go), the cards found so far left out of it.
+func (a *Analyzer) nameOutlineOrLook(gray gocv.Mat, q models.Quad, points []keypoint, dets []detection, v *view, found []placed) (detection, bool) {
+	if d, ok := a.nameOutline(gray, q, points, dets); ok && a.inItsColours(d, v, found) {
+		return d, true
+	}
+	return a.nameByLook(q, v, quadsOfPlaced(found))
 }

@@ -109,7 +109,7 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 				// its outline and left unnamed, too: its cell holds no
 				// unit of its own, and the site is searched for as under
 				// one when the cards beside cover as much of it.
-				onTop := append(append(make([]placed, 0, len(found)-1), found[:h.outlined]...), found[h.outlined+1:]...)
+				onTop := allBut(found, h.outlined)
 				h.unit = 1-quadShownShare(v, found[h.outlined].quad, onTop) >= coveredBesideShare
 			}
 			cells[row*models.Columns+col] = h
@@ -165,7 +165,7 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 			if outlined < 0 {
 				continue
 			}
-			onTop := append(append(make([]placed, 0, len(found)-1), found[:outlined]...), found[outlined+1:]...)
+			onTop := allBut(found, outlined)
 			whole := quadShownShare(v, found[outlined].quad, onTop) >= coveredWholeShare
 			if s, ok := a.siteUnder(gray, v, cell, onTop, search); ok && s.named && (!whole || s.det.score >= nameRivalsFrom) {
 				s.replaces = outlined
@@ -475,4 +475,10 @@ func fillGrownQuads(img *gocv.Mat, origin image.Point, found []placed, pad float
 		polys = append(polys, poly)
 	}
 	fillEach(img, polys, c)
+}
+
+// allBut gives a copy of found without its i-th card: the cards that may
+// lie on it.
+func allBut(found []placed, i int) []placed {
+	return append(append(make([]placed, 0, len(found)-1), found[:i]...), found[i+1:]...)
 }

@@ -41,15 +41,6 @@ func TestLayoutAloneNotNamed(t *testing.T) {
 	cards := smoothCards()
 	full := newTestAnalyzer(t, textCatalog(t, dir, cards))
 	v := sidesTestView(t)
-	refOf := func(a *Analyzer, slug string) int {
-		for i := range a.index.refs {
-			if a.index.refs[i].card.Slug == slug {
-				return i
-			}
-		}
-		t.Fatalf("no face %s", slug)
-		return -1
-	}
 	// Pairs of standard cards of one palette (smoothCards): the first's
 	// face in the catalog, the second missing. (With smooth_00 and
 	// smooth_02, the other card's art shows enough keypoints in some
@@ -57,7 +48,7 @@ func TestLayoutAloneNotNamed(t *testing.T) {
 	for _, p := range [][2]string{{"smooth_04", "smooth_05"}, {"smooth_06", "smooth_07"}} {
 		named, missing := p[0], p[1]
 		a := newTestAnalyzer(t, catalogWithout(textCatalog(t, dir, cards), map[string]bool{missing: true}))
-		ri, oi := refOf(a, named), refOf(full, missing)
+		ri, oi := refOf(t, a, named), refOf(t, full, missing)
 		ref := &a.index.refs[ri]
 		if len(ref.Generic) != len(ref.Feat.Points) {
 			t.Fatalf("%s: no generic marks", named)
@@ -99,18 +90,9 @@ func TestCoveredLayoutNotNamed(t *testing.T) {
 	cards := smoothCards()
 	full := newTestAnalyzer(t, textCatalog(t, dir, cards))
 	v := sidesTestView(t)
-	refOf := func(a *Analyzer, slug string) int {
-		for i := range a.index.refs {
-			if a.index.refs[i].card.Slug == slug {
-				return i
-			}
-		}
-		t.Fatalf("no face %s", slug)
-		return -1
-	}
 	named, missing, top := "smooth_04", "smooth_05", "smooth_00"
 	a := newTestAnalyzer(t, catalogWithout(textCatalog(t, dir, cards), map[string]bool{missing: true}))
-	ri, oi, ti := refOf(a, named), refOf(full, missing), refOf(a, top)
+	ri, oi, ti := refOf(t, a, named), refOf(t, full, missing), refOf(t, a, top)
 	at := func(r int, x0, y0 float64) detection {
 		ref := &a.index.refs[r]
 		w, h := float64(ref.W), float64(ref.H)
@@ -155,4 +137,16 @@ func TestCoveredLayoutNotNamed(t *testing.T) {
 	if !read(layoutOfOtherCard(a, a, d, ri, ri)) {
 		t.Errorf("%s, its own face, its art covered: name dropped", named)
 	}
+}
+
+// refOf is the place in a's index of the face of the card slug.
+func refOf(t *testing.T, a *Analyzer, slug string) int {
+	t.Helper()
+	for i := range a.index.refs {
+		if a.index.refs[i].card.Slug == slug {
+			return i
+		}
+	}
+	t.Fatalf("no face %s", slug)
+	return -1
 }

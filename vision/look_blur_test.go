@@ -102,17 +102,8 @@ func TestLookNameOfSoftCardStands(t *testing.T) {
 	cat := textCatalog(t, t.TempDir(), smoothCards())
 	a := newTestAnalyzer(t, cat)
 	v := sidesTestView(t)
-	refOf := func(slug string) int {
-		for i := range a.index.refs {
-			if a.index.refs[i].card.Slug == slug {
-				return i
-			}
-		}
-		t.Fatalf("no face %s", slug)
-		return -1
-	}
 	read := func(shown, named string, sharpEvery int) (kept, contradicted bool) {
-		si, ni := refOf(shown), refOf(named)
+		si, ni := refOf(t, a, shown), refOf(t, a, named)
 		w, h := float64(a.index.refs[si].W), float64(a.index.refs[si].H)
 		x0, y0 := float64(v.size.X)/2-w/2, float64(v.size.Y)/2-h/2
 		q := [4]models.Point{{X: x0, Y: y0}, {X: x0 + w, Y: y0}, {X: x0 + w, Y: y0 + h}, {X: x0, Y: y0 + h}}
