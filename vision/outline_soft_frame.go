@@ -56,18 +56,12 @@ type softFrameCandidate struct {
 	score        float64
 }
 
-// softFrames proposes the cards whose frames the rises show (see above),
-// in the shrunk image: dx and dy are the absolute rises along rows and
-// columns (w×h, row by row), img the blurred shrunk image the sides are
-// refined on, work the camera pixel's spread over a shrunk pixel, shapes
-// the card shapes at full scale and small at the shrunk one. What neither
-// known nor found covers, nor touches (softApartMM, apart at full scale),
-// is appended to out (full-scale top-down pixels), each card as the
-// outlines it may have (frameVariants).
-func softFrames(out [][]models.Quad, dx, dy []byte, w, h int, img greyImage, work float64, shapes, small []outlineShape, known []models.Quad, found []unknownCard, apart float64) [][]models.Quad {
-	if len(dx) < w*h || len(dy) < w*h || w < 3 || h < 3 {
-		return out
-	}
+// softFrameCandidates lists the card-sized rectangles upright in the
+// shrunk image (w×h; dx and dy its absolute rises along rows and columns,
+// row by row) whose weakest side rises by softFrameStep or more, for each
+// of the shapes small (at the shrunk scale) lying either way, shape by
+// shape and row by row.
+func softFrameCandidates(dx, dy []byte, w, h int, small []outlineShape) []softFrameCandidate {
 	// Prefix sums down each column of |dx| and along each row of |dy|,
 	// so that a side's mean rise is two look-ups.
 	col := make([]int32, (h+1)*w)
@@ -82,14 +76,16 @@ func softFrames(out [][]models.Quad, dx, dy []byte, w, h int, img greyImage, wor
 			row[y*(w+1)+x+1] = row[y*(w+1)+x] + int32(dy[y*w+x])
 		}
 	}
-	step := softFrameStep / softShrink // a rise over a shrunk pixel
+	lim := float32(softFrameStep / softShrink) // a rise over a shrunk pixel
 	m := softFrameSlackPx
-	// upright[y0*w+x] is the mean |dx| of column x over the middle of an
-	// upright side from row y0, the best of the columns within m of x;
-	// across[y*w+x0] the mean |dy| of row y over the middle of a side
-	// across from column x0, the best of the rows within m of y.
-	upright, across := make([]float32, w*h), make([]float32, w*h)
-	mean := make([]float32, w*h)
+	// upright[y0*w+x] is the sum of |dx| down column x over the middle of
+	// an upright side from row y0, the best of the columns within m of x;
+	// across[y*w+x0] the sum of |dy| along row y over the middle of a side
+	// across from column x0, the best of the rows within m of y. A side's
+	// mean rise is its sum over its length (a mean, as float32 divides it,
+	// grows with the sum: the best sum is the best mean's).
+	upright, across := make([]int32, w*h), make([]int32, w*h)
+	sums := make([]int32, w*h)
 	var cands []softFrameCandidate
 	for _, sh := range small {
 		s, l := int(math.Round(sh.short)), int(math.Round(sh.long))
@@ -100,60 +96,68 @@ func softFrames(out [][]models.Quad, dx, dy []byte, w, h int, img greyImage, wor
 			}
 			// The middle softSideShare of each side.
 			inX, inY := int(math.Round(float64(fw)*(1-softSideShare)/2)), int(math.Round(float64(fh)*(1-softSideShare)/2))
-			n := float32(fh - 2*inY)
 			for y0 := 0; y0+fh <= h; y0++ {
 				a, b := (y0+inY)*w, (y0+fh-inY)*w
-				for x := range w {
-					mean[y0*w+x] = float32(col[b+x]-col[a+x]) / n
+				sumRow := sums[y0*w : y0*w+w]
+				top, bottom := col[a:a+w], col[b:b+w]
+				for x := range sumRow {
+					sumRow[x] = bottom[x] - top[x]
 				}
-				for x := range w {
-					best := mean[y0*w+x]
-					for d := max(x-m, 0); d <= min(x+m, w-1); d++ {
-						best = max(best, mean[y0*w+d])
-					}
-					upright[y0*w+x] = best
-				}
+				slidingMax(upright[y0*w:y0*w+w], sumRow, m)
 			}
-			n = float32(fw - 2*inX)
 			for y := range h {
-				r := y * (w + 1)
-				for x0 := 0; x0+fw <= w; x0++ {
-					mean[y*w+x0] = float32(row[r+x0+fw-inX]-row[r+x0+inX]) / n
+				r := row[y*(w+1) : y*(w+1)+w+1]
+				sumRow := sums[y*w : y*w+w-fw+1]
+				for x0 := range sumRow {
+					sumRow[x0] = r[x0+fw-inX] - r[x0+inX]
 				}
 			}
 			for y := range h {
-				for x0 := 0; x0+fw <= w; x0++ {
-					best := mean[y*w+x0]
-					for d := max(y-m, 0); d <= min(y+m, h-1); d++ {
-						best = max(best, mean[d*w+x0])
-					}
-					across[y*w+x0] = best
-				}
+				lo, hi := max(y-m, 0), min(y+m, h-1)
+				maxOfRows(across[y*w:y*w+w-fw+1], sums[lo*w:(hi+1)*w], w)
 			}
-			lim := float32(step)
+			nUp, nAcross := float32(fh-2*inY), float32(fw-2*inX)
+			upLeast, acrossLeast := leastSumReaching(lim, nUp), leastSumReaching(lim, nAcross)
 			for y0 := m; y0+fh+m < h; y0++ {
 				for x0 := m; x0+fw+m < w; x0++ {
 					left := upright[y0*w+x0]
-					if left < lim {
+					if left < upLeast {
 						continue
 					}
 					right := upright[y0*w+x0+fw]
-					if right < lim {
+					if right < upLeast {
 						continue
 					}
 					top := across[y0*w+x0]
-					if top < lim {
+					if top < acrossLeast {
 						continue
 					}
 					bottom := across[(y0+fh)*w+x0]
-					if bottom < lim {
+					if bottom < acrossLeast {
 						continue
 					}
-					cands = append(cands, softFrameCandidate{x0 + fw/2, y0 + fh/2, fw, fh, float64(min(left, right, top, bottom))})
+					weakest := min(float32(min(left, right))/nUp, float32(min(top, bottom))/nAcross)
+					cands = append(cands, softFrameCandidate{x0 + fw/2, y0 + fh/2, fw, fh, float64(weakest)})
 				}
 			}
 		}
 	}
+	return cands
+}
+
+// softFrames proposes the cards whose frames the rises show (see above),
+// in the shrunk image: dx and dy are the absolute rises along rows and
+// columns (w×h, row by row), img the blurred shrunk image the sides are
+// refined on, work the camera pixel's spread over a shrunk pixel, shapes
+// the card shapes at full scale and small at the shrunk one. What neither
+// known nor found covers, nor touches (softApartMM, apart at full scale),
+// is appended to out (full-scale top-down pixels), each card as the
+// outlines it may have (frameVariants).
+func softFrames(out [][]models.Quad, dx, dy []byte, w, h int, img greyImage, work float64, shapes, small []outlineShape, known []models.Quad, found []unknownCard, apart float64) [][]models.Quad {
+	if len(dx) < w*h || len(dy) < w*h || w < 3 || h < 3 {
+		return out
+	}
+	cands := softFrameCandidates(dx, dy, w, h, small)
 	// Standard cards before tokens: a card's art or text box may score as
 	// a token's frame.
 	slices.SortFunc(cands, func(a, b softFrameCandidate) int {
@@ -203,6 +207,70 @@ func softFrames(out [][]models.Quad, dx, dy []byte, w, h int, img greyImage, wor
 		}
 	}
 	return out
+}
+
+// leastSumReaching is the least sum of rises over n pixels whose mean, as
+// float32 divides it, reaches lim (math.MaxInt32 when none does).
+func leastSumReaching(lim, n float32) int32 {
+	reaches := func(sum int32) bool { return float32(sum)/n >= lim }
+	lo, hi := int32(0), int32(math.MaxInt32)
+	if !reaches(hi) {
+		return hi
+	}
+	for lo < hi { // the least sum reaching lies in [lo, hi]
+		mid := lo + (hi-lo)/2
+		if reaches(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// slidingMax sets dst[x] to the largest of src within m of x (as far as
+// src reaches); dst and src have one length.
+func slidingMax(dst, src []int32, m int) {
+	n := len(src)
+	dst = dst[:n]
+	if m == 1 && n >= 2 { // the slack used: one pass
+		dst[0] = max(src[0], src[1])
+		for x := 1; x < n-1; x++ {
+			dst[x] = max(src[x-1], src[x], src[x+1])
+		}
+		dst[n-1] = max(src[n-2], src[n-1])
+		return
+	}
+	copy(dst, src)
+	for d := 1; d <= m && d < n; d++ {
+		maxInto(dst[d:], src)
+		maxInto(dst, src[d:])
+	}
+}
+
+// maxOfRows sets each dst[x] to the largest of rows' (rows of stride w,
+// one after another) at x.
+func maxOfRows(dst, rows []int32, w int) {
+	if len(rows) == 3*w { // the slack used: one pass
+		a, b, c := rows[:len(dst)], rows[w:w+len(dst)], rows[2*w:2*w+len(dst)]
+		for x := range dst {
+			dst[x] = max(a[x], b[x], c[x])
+		}
+		return
+	}
+	copy(dst, rows)
+	for r := w; r < len(rows); r += w {
+		maxInto(dst, rows[r:])
+	}
+}
+
+// maxInto sets each dst[i] to the larger of it and src[i], over dst's
+// length (src is at least as long).
+func maxInto(dst, src []int32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = max(dst[i], v)
+	}
 }
 
 // softFrameTurns are the turns (degrees) a frame is tried at: a card lies

@@ -119,3 +119,66 @@ func TestVerySoftStepsMeasured(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftFrameCandidates draws a card's frame in the rises of a shrunk
+// image (|dx| along its upright sides, |dy| along the others) and checks
+// that a frame is proposed there exactly when its weakest side rises by
+// softFrameStep or more (the sides' sums compared, not their means), with
+// that side's mean rise as its score, a side a pixel off its place still
+// read.
+func TestSoftFrameCandidates(t *testing.T) {
+	const w, h, x0, y0, fw, fh = 120, 100, 40, 30, 30, 42
+	lim := float32(softFrameStep / softShrink)
+	for _, tc := range []struct {
+		name     string
+		left     float32 // the left side's rise; the others rise by 60
+		leftAt   int     // the left side's column
+		want     bool
+		wantRise float64
+	}{
+		{"all sides steep", 60, x0, true, 60},
+		{"weakest side just steep enough", lim, x0, true, float64(lim)},
+		{"weakest side just too faint", lim - 1, x0, false, 0},
+		{"a side a pixel off", 60, x0 - 1, true, 60},
+		{"a side two pixels off", 60, x0 - 2, false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dx, dy := make([]byte, w*h), make([]byte, w*h)
+			for y := y0; y < y0+fh; y++ {
+				dx[y*w+tc.leftAt] = byte(tc.left)
+				dx[y*w+x0+fw] = 60
+			}
+			for x := x0; x < x0+fw; x++ {
+				dy[y0*w+x] = 60
+				dy[(y0+fh)*w+x] = 60
+			}
+			cands := softFrameCandidates(dx, dy, w, h, []outlineShape{{short: fw, long: fh}})
+			got := false
+			for _, c := range cands {
+				if c.w != fw || c.h != fh {
+					t.Errorf("a %d×%d frame proposed at (%d, %d): only %d×%d ones lie there", c.w, c.h, c.cx, c.cy, fw, fh)
+				}
+				if c.cx == x0+fw/2 && c.cy == y0+fh/2 {
+					got = true
+					if c.score != tc.wantRise {
+						t.Errorf("the frame's weakest rise is %v, want %v", c.score, tc.wantRise)
+					}
+				}
+			}
+			if got != tc.want {
+				t.Errorf("frame at its place proposed: %v, want %v (%d proposed)", got, tc.want, len(cands))
+			}
+		})
+	}
+}
+
+// TestLeastSumReaching checks the least sum of rises whose mean reaches a
+// level against the means of the sums either side of it.
+func TestLeastSumReaching(t *testing.T) {
+	for _, tc := range []struct{ lim, n float32 }{{40, 33}, {40, 24}, {40, 1}, {0.1, 7}, {60, 17}} {
+		got := leastSumReaching(tc.lim, tc.n)
+		if float32(got)/tc.n < tc.lim || (got > 0 && float32(got-1)/tc.n >= tc.lim) {
+			t.Errorf("lim %v over %v pixels: least sum %d (mean %v, one less %v)", tc.lim, tc.n, got, float32(got)/tc.n, float32(got-1)/tc.n)
+		}
+	}
+}
