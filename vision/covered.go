@@ -152,14 +152,14 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 				// The site's own outline, with the cards on top hidden,
 				// may name it by its look.
 				if d, ok := a.namePartOn(v, found, outlined); ok {
-					out = append(out, coveredSite{det: d, named: true, quad: d.quad, replaces: outlined})
+					out = withSite(out, coveredSite{det: d, named: true, quad: d.quad, replaces: outlined})
 					continue
 				}
 			}
 			s, ok := a.siteUnder(gray, v, cell, cover, search)
 			if ok && (s.named || (outlined < 0 && !beside)) {
 				s.replaces = -1
-				out = append(out, s)
+				out = withSite(out, s)
 				continue
 			}
 			if outlined < 0 {
@@ -169,11 +169,46 @@ func (a *Analyzer) findCoveredSites(gray gocv.Mat, v *view, found []placed, unna
 			whole := quadShownShare(v, found[outlined].quad, onTop) >= coveredWholeShare
 			if s, ok := a.siteUnder(gray, v, cell, onTop, search); ok && s.named && (!whole || s.det.score >= nameRivalsFrom) {
 				s.replaces = outlined
-				out = append(out, s)
+				out = withSite(out, s)
 			}
 		}
 	}
 	return out
+}
+
+// withSite adds site s to the covered sites found, unless it is one of
+// them: the searches of two cells (a unit's, and the next one's that the
+// unit covers much of) can each find the site that lies under the unit,
+// and a card is reported once. Of two covered sites where either's centre
+// lies inside the other (sites of two cells lie a cell apart), the one
+// that renames a site found by its outline is kept, else a named one,
+// else the better scored.
+func withSite(sites []coveredSite, s coveredSite) []coveredSite {
+	for i, o := range sites {
+		if !inside(s.quad.Center(), o.quad) && !inside(o.quad.Center(), s.quad) {
+			continue
+		}
+		if o.replaces >= 0 && s.replaces >= 0 {
+			break // two outlines found apart: two cards
+		}
+		if siteRanksAbove(s, o) {
+			sites[i] = s
+		}
+		return sites
+	}
+	return append(sites, s)
+}
+
+// siteRanksAbove reports whether covered site s is a better report of a
+// card than o (see withSite).
+func siteRanksAbove(s, o coveredSite) bool {
+	if (s.replaces >= 0) != (o.replaces >= 0) {
+		return s.replaces >= 0
+	}
+	if s.named != o.named {
+		return s.named
+	}
+	return s.det.score > o.det.score
 }
 
 // cellHolds is what a cell holds of the cards found, for the covered-site
@@ -322,7 +357,7 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 		return coveredSite{}, false
 	}
 	s, ok := a.siteNamedAt(gray, v, found, faces, places)
-	if ok {
+	if ok && !a.showsOnlyMatBeside(s.quad, v, quadsOfPlaced(found)) {
 		return s, true
 	}
 	// The best placement may owe its lead to the mat's grid lines
@@ -333,7 +368,7 @@ func (a *Analyzer) siteUnder(gray gocv.Mat, v *view, cell models.Cell, found []p
 	// with every edge read lie nearer it.
 	if onGridLine(places[0], v) {
 		if alt := sitePlacements(gray, v, cell, found, &search.sums, true); len(alt) > 0 && apartFromAll(alt[0], places, v.pxPerMM) {
-			if s, ok := a.siteNamedAt(gray, v, found, faces, alt); ok && s.named {
+			if s, ok := a.siteNamedAt(gray, v, found, faces, alt); ok && s.named && !a.showsOnlyMatBeside(s.quad, v, quadsOfPlaced(found)) {
 				return s, true
 			}
 		}

@@ -52,7 +52,8 @@
 // in it, a frame soft along one only, smeared by a motion, is not) get a second look through a
 // perceptual-hash shortlist (unless the frame's keypoints covered the
 // outline as densely as the matched cards: then the frame's matching saw
-// the card as well and no face fitted), and are reported unknown
+// the card as well and no face fitted; a face fitted in it at another
+// size than the frame's cards, on few inliers, is not taken), and are reported unknown
 // with a low confidence when no face fits: never with a wrong name. A
 // landscape card of a card's size whose whole outline shows is a tapped
 // unit when it lies across a matched card (none of that card's inliers
@@ -175,8 +176,12 @@
 // when one face leads every other by a margin that shrinks with the square
 // root of the visible area, and a site is seen to lie there at all: what
 // shows correlates with the mean site face (the layout all sites share), or
-// the outline clearly shows (an end and both its corners on edges). Else it
-// is reported as an unknown site when its outline clearly shows.
+// the outline clearly shows (an end and both its corners on edges), and
+// what shows beside the cards on top is not the bare mat (flat, in the
+// colour of the mat around it: covered_mat.go). Else it
+// is reported as an unknown site when its outline clearly shows. A site
+// the searches of two cells both find (a unit lying across a cell's
+// border) is reported once.
 //
 // The top-down view is drawn at the cell size the calibration states
 // (100×75 mm by default), which puts every card at its reference face's

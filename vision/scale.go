@@ -389,23 +389,35 @@ const (
 // sizedAsTheirFellows drops the detections fitted at a size unlike the
 // frame's other cards' without strong evidence (offSizeBy).
 func sizedAsTheirFellows(dets []detection) []detection {
-	expected := 1.0
-	if len(dets) >= scaleMinCards {
-		scales := make([]float64, len(dets))
-		for i, d := range dets {
-			scales[i] = d.sim.scale()
-		}
-		slices.Sort(scales)
-		expected = scales[len(scales)/2]
-	}
+	expected := fellowsScale(dets)
 	out := dets[:0:0]
 	for _, d := range dets {
-		off := math.Abs(d.sim.scale()/expected-1) >= offSizeBy
-		strong := d.inliers >= scaleConfidentInliers && float64(d.inliers) >= offSizeMinShare*float64(max(d.matches, 1))
-		if off && !strong && d.score == 0 {
+		if offSizeWeakly(d, expected) && d.score == 0 {
 			continue
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// fellowsScale gives the size the frame's cards are fitted at: their
+// median scale, 1 with fewer than scaleMinCards of them.
+func fellowsScale(dets []detection) float64 {
+	if len(dets) < scaleMinCards {
+		return 1
+	}
+	scales := make([]float64, len(dets))
+	for i, d := range dets {
+		scales[i] = d.sim.scale()
+	}
+	slices.Sort(scales)
+	return scales[len(scales)/2]
+}
+
+// offSizeWeakly reports whether a fit lies offSizeBy or more off the
+// expected scale without strong evidence for it (see offSizeBy).
+func offSizeWeakly(d detection, expected float64) bool {
+	off := math.Abs(d.sim.scale()/expected-1) >= offSizeBy
+	strong := d.inliers >= scaleConfidentInliers && float64(d.inliers) >= offSizeMinShare*float64(max(d.matches, 1))
+	return off && !strong
 }

@@ -425,7 +425,9 @@ func (u unknownCard) observation(v *view) models.CardObservation {
 // region's own reading then costs several milliseconds and, against a
 // catalog of a few faces whose layout features nothing competes for,
 // finds only wrong names. A card the frame's keypoints left sparse (out of
-// focus, in shadow) gets its own look.
+// focus, in shadow) gets its own look, and its face must fit at the size
+// of the frame's cards unless many inliers bear it out
+// (sizedAsTheirFellows).
 func (a *Analyzer) nameOutline(gray gocv.Mat, quad models.Quad, points []keypoint, dets []detection) (detection, bool) {
 	if len(dets) > 0 {
 		densities := make([]float64, 0, len(dets))
@@ -437,7 +439,14 @@ func (a *Analyzer) nameOutline(gray gocv.Mat, quad models.Quad, points []keypoin
 			return detection{}, false
 		}
 	}
-	return a.identifyRegion(gray, quad)
+	d, ok := a.identifyRegion(gray, quad)
+	if ok && offSizeWeakly(d, fellowsScale(dets)) {
+		// The outline is a card of its face's size in the top-down view,
+		// as every card is: a face fitted in it at another size, on a few
+		// inliers, fits chance keypoints (text and discs every card shares).
+		return detection{}, false
+	}
+	return d, ok
 }
 
 // outlineSeenShare: an outline holding this share of the matched cards'
