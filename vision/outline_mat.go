@@ -35,12 +35,43 @@ func (a *Analyzer) showsOnlyMat(quad models.Quad, v *view, named []models.Quad) 
 // cards read without their face in the catalog spread 28 and more, and
 // are all kept.
 func (a *Analyzer) matInside(quad models.Quad, v *view, others []models.Quad) bool {
+	return a.flatAsMatAround(quad, v, others, matReading{hiddenPadMM: 1})
+}
+
+// matReading says how flatAsMatAround reads a quad: the quads hidden are
+// grown by hiddenPadMM (their rims and shadows), left out of the inside
+// too when hideInside, and the inside must show leastInsideMM2 or more
+// (at least a pixel) to be judged.
+type matReading struct {
+	hiddenPadMM    float64
+	hideInside     bool
+	leastInsideMM2 float64
+}
+
+// flatAsMatAround reports whether a quad (top-down pixels of view v) shows
+// the bare mat, the quads hidden left out as r says: flat in colour
+// matInsideInsetMM in from its sides, as no card face is, and that colour
+// showing over much of the mat just around it (matAroundFromMM to
+// matAroundToMM out).
+func (a *Analyzer) flatAsMatAround(quad models.Quad, v *view, hidden []models.Quad, r matReading) bool {
 	img, ok := a.matColourOf(v)
 	if !ok {
 		return false
 	}
 	s, mm := img.s, img.mm
 	q := scaledQuad(quad, s)
+	covers := make([]outline, 0, len(hidden))
+	for _, o := range hidden {
+		covers = append(covers, newOutline(grow(scaledQuad(o, s), r.hiddenPadMM*mm)))
+	}
+	covered := func(p models.Point) bool {
+		for _, o := range covers {
+			if o.insideDistance(p) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
 	// pixels calls take with every other pixel, in each direction, of the
 	// image within a quad's box (a quarter of them tell the colour and its
 	// spread as well), and its brightness and two opponent colours.
@@ -57,13 +88,13 @@ func (a *Analyzer) matInside(quad models.Quad, v *view, others []models.Quad) bo
 	in := newOutline(inQuad)
 	var inside [3][]float64
 	pixels(inQuad, func(p models.Point, c [3]float64) {
-		if in.insideDistance(p) >= 0 {
+		if in.insideDistance(p) >= 0 && !(r.hideInside && covered(p)) {
 			for k := range 3 {
 				inside[k] = append(inside[k], c[k])
 			}
 		}
 	})
-	if len(inside[0]) == 0 {
+	if len(inside[0]) == 0 || float64(len(inside[0]))*4 < r.leastInsideMM2*mm*mm {
 		return false
 	}
 	var median, spread [3]float64
@@ -75,21 +106,11 @@ func (a *Analyzer) matInside(quad models.Quad, v *view, others []models.Quad) bo
 	}
 	outer := grow(q, matAroundToMM*mm)
 	near, far := newOutline(grow(q, matAroundFromMM*mm)), newOutline(outer)
-	var covers []outline
-	for _, o := range others {
-		covers = append(covers, newOutline(grow(scaledQuad(o, s), mm)))
-	}
 	var around [][3]float64
 	pixels(outer, func(p models.Point, c [3]float64) {
-		if near.insideDistance(p) >= 0 || far.insideDistance(p) < 0 {
-			return
+		if near.insideDistance(p) < 0 && far.insideDistance(p) >= 0 && !covered(p) {
+			around = append(around, c)
 		}
-		for _, o := range covers {
-			if o.insideDistance(p) >= 0 {
-				return
-			}
-		}
-		around = append(around, c)
 	})
 	if len(around) < matAroundLeast*len(inside[0])/100 {
 		return false
