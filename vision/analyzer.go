@@ -32,6 +32,8 @@ type Analyzer struct {
 	laps  interface{ lap(stage string) }
 	muted *mutedBuffers // the muted cards' search (outline_muted.go)
 	cast  lightCast     // the colour cast of the frame being read (light_cast.go)
+	// beyond reads windows beyond the view's border (beyond_view.go).
+	beyond beyondBuffers
 	// lowRes are the analyzers reading frames whose realm the camera shows
 	// too small for this one's scale, by their scale; reader is the one
 	// that read the last frame (readscale.go).
@@ -94,7 +96,7 @@ func NewAnalyzer(cat *models.Catalog, opts Options) (*Analyzer, error) {
 	keepFreedMemory()
 	outlines := newOutlineFinder()
 	outlines.loneSides = fewCornersToken(idx.refs)
-	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), outlines: outlines, images: newFrameImages()}, nil
+	return &Analyzer{opts: opts, cat: cat, index: idx, det: newFrameDetector(opts.frameFeatures(), opts.pxPerMM()), regionORB: newORB(500), outlines: outlines, images: newFrameImages(), beyond: newBeyondBuffers()}, nil
 }
 
 // Close frees the analyzer's OpenCV objects. Closing it again does nothing.
@@ -114,6 +116,7 @@ func (a *Analyzer) Close() error {
 	a.regionORB.Close()
 	a.outlines.close()
 	a.images.close()
+	a.beyond.close()
 	if a.muted != nil {
 		a.muted.close()
 	}
@@ -163,6 +166,8 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	// A half-resolution top-down image is enough to see a hand and to tell
 	// whether anything moved; only a frame that changed is read in full.
 	coarse := v.scaled(0.5)
+	a.beyond.frame = frame
+	defer func() { a.beyond.frame = gocv.Mat{} }()
 	small, smallGray := a.images.small, a.images.smallGray
 	corners := v.corners
 	obs = models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
@@ -284,7 +289,8 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		return nil, rescale, err
 	}
 	a.lap("keypoints")
-	dets := a.index.withoutDuplicates(a.index.matchFrameLaps(f, 1, a.lap), f.Points)
+	matched, looked := a.index.matchFrameLooked(f, 1, a.lap)
+	dets := a.index.withoutDuplicates(matched, f.Points)
 	a.lap("matching: fits 2")
 	if measure {
 		if shown, off := a.scale.check(a.index, f, dets, v.geo); off {
@@ -292,6 +298,8 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		}
 		a.lap("scale check")
 	}
+	dets = append(dets, a.cardsBeyondBorder(f, looked, dets, v)...) // beyond_view.go
+	a.lap("beyond the border")
 	dets = sizedAsTheirFellows(dets) // scale.go
 	fits := a.placedFits(dets)
 	a.cast = a.readCast(dets, fits, v) // light_cast.go

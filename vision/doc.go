@@ -134,6 +134,11 @@
 // (outline_under.go). What the camera frame does not show hides a card
 // as a card found does: a card cut by the frame's edge is found so too,
 // and named by the part in the frame.
+// A card off the grid lying across the view's own border (the margin's
+// edge) loses its keypoints beyond it: where the keypoints near the
+// border that no card explains fit one face weakly, a small window of the
+// camera frame around it, reaching beyond the border, is warped at the
+// view's scale and matched on its own (beyond_view.go).
 // Once all of a frame's cards are fitted, every named card's face is laid
 // over what the camera shows of it and checked cell by cell (a 4×4 grid
 // over the face, so no card design is assumed): where parts of the card

@@ -80,6 +80,19 @@ func (x *catalogIndex) matchFrame(f features, seed uint64) []detection {
 // matchFrameLaps is matchFrame, telling lap each time one of its stages
 // ends (for BenchmarkFrameStages: see Analyzer.laps).
 func (x *catalogIndex) matchFrameLaps(f features, seed uint64, lap func(stage string)) []detection {
+	dets, _ := x.matchFrameLooked(f, seed, lap)
+	return dets
+}
+
+// lookedUp is the second matching pass's lookups: the keypoints it looked
+// up (which) and their nearest reference descriptors in all the tables.
+type lookedUp struct {
+	which []int
+	near  []nearest
+}
+
+// matchFrameLooked is matchFrameLaps, giving the second pass's lookups too.
+func (x *catalogIndex) matchFrameLooked(f features, seed uint64, lap func(stage string)) ([]detection, lookedUp) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	taken := make([]bool, len(f.Points))
 	f.describe(quickSample(f))
@@ -95,7 +108,7 @@ func (x *catalogIndex) matchFrameLaps(f features, seed uint64, lap func(stage st
 	lap("matching: describing 2")
 	near := x.lookupAgain(f, rest, quick, at)
 	lap("matching: lookups 2")
-	return append(out, x.fitCards(f, x.groupMatches(rest, near), grid, taken, rng)...)
+	return append(out, x.fitCards(f, x.groupMatches(rest, near), grid, taken, rng)...), lookedUp{rest, near}
 }
 
 // lookupAgain finds the nearest reference descriptor of each listed

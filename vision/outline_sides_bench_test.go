@@ -24,7 +24,7 @@ func sidedSearches(tb testing.TB, a *Analyzer, n int) []sidedSearch {
 	tb.Helper()
 	var out []sidedSearch
 	for _, s := range stackedSearches(tb, a, n) {
-		quads := quadsOfDets(s.dets)
+		quads := quadsOfDetections(s.dets)
 		if _, err := a.outlines.findUnknownCards(s.gray, sharpnessOf(s.gray, s.v), s.v, quads); err != nil {
 			tb.Fatal(err)
 		}
@@ -33,14 +33,6 @@ func sidedSearches(tb testing.TB, a *Analyzer, n int) []sidedSearch {
 		out = append(out, ss)
 	}
 	return out
-}
-
-func quadsOfDets(dets []detection) []models.Quad {
-	var q []models.Quad
-	for _, d := range dets {
-		q = append(q, d.quad)
-	}
-	return q
 }
 
 // run gives the side search's cards in the frame (its images restored).
