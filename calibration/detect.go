@@ -200,6 +200,11 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 				return detectGridChain(crop, g, share)
 			}); ok {
 				hm, s, err = hf, sf, nil
+			} else if ho, so, ok := detectOnMat(frame, g); ok {
+				// The table's own lines outnumber the grid's: read
+				// the mat alone, the table smoothed away (see
+				// onmat.go).
+				hm, s, err = ho, so, nil
 			}
 		}
 		if err != nil {
@@ -422,6 +427,24 @@ func detectStraightVia(frame gocv.Mat, g models.RealmGeometry, byProfiles *bool,
 // colours of the cloth (see bare.go) off the frame itself, and straight
 // segments of share of the working width and longer (see segmentShare).
 func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometry, byProfiles *bool, pastDominant bool, share float64) (homography, float64, float64, error) {
+	return detectStraightReading(frame, gray, scale, g, byProfiles, segmentReading{pastDominant: pastDominant}, share)
+}
+
+// segmentReading says which of the frame's straight segments the searches
+// read: those past the dominant direction only (see stripes.go), and
+// those on the mat only, when onMat (in working points) is not nil (see
+// onmat.go).
+type segmentReading struct {
+	pastDominant bool
+	onMat        func(models.Point) bool
+	// noiseOf, when not nil, is the ridge map whose typical line
+	// response the search's own takes (see onmat.go).
+	noiseOf *ridgeMap
+}
+
+// detectStraightReading is detectStraightOn reading the straight segments
+// that reading says.
+func detectStraightReading(frame, gray gocv.Mat, scale float64, g models.RealmGeometry, byProfiles *bool, reading segmentReading, share float64) (homography, float64, float64, error) {
 	// A second, more sensitive pass runs only when the first finds no
 	// realm it trusts (faint or blurred grid lines).
 	// The sensitive edge map also judges between a lattice and its aliases
@@ -434,7 +457,11 @@ func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometr
 	if err != nil {
 		return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
 	}
-	rm.pastDominant = pastDominant
+	rm.pastDominant = reading.pastDominant
+	rm.onMat = reading.onMat
+	if reading.noiseOf != nil {
+		rm.noise = reading.noiseOf.noise
+	}
 	rm.segmentShare = share
 	var best gridFit
 	var seeds []gridFit
@@ -649,11 +676,19 @@ type edgePass struct {
 // stripes of a tablecloth or a table's planks outnumber the grid's lines
 // in the frame and take every lattice hypothesis.
 func edgePasses(rm *ridgeMap) []edgePass {
-	return []edgePass{
+	passes := []edgePass{
 		{th: cannyThresholds{cannyLow, cannyHigh, minGridScore}},
 		{th: cannyThresholds{faintCannyLow, faintCannyHigh, minFaintGridScore}},
 		{th: cannyThresholds{cannyLow, cannyHigh, minGridScore}, keep: onDrawnLine(rm)},
 	}
+	if rm.onMat != nil {
+		// Only the segments on the mat (see onmat.go).
+		onMat := onMatSegment(rm.onMat)
+		for i, p := range passes {
+			passes[i].keep = bothKept(onMat, p.keep)
+		}
+	}
+	return passes
 }
 
 // cannyThresholds are the low and high thresholds of one Canny pass.

@@ -161,7 +161,15 @@
 // of colours the frame's border (the table, seen from afar) does not show, enlarged to the working width:
 // a camera far from the table shows the realm narrower than any lattice the searches believe, its lines
 // too short for the Hough segments; a realm found there is taken only when it is that small and no corner
-// lies at a side where the window cuts the frame (far.go).
+// lies at a side where the window cuts the frame (far.go). When that finds none either, the edges' and the
+// profiles' search runs once more on the frame with the table round the mat smoothed away (everything off
+// the hull of the patches of colours the frame's border does not show), reading only the straight segments
+// over the mat, and the lines' response in units of the mat's own typical response: a table's stripes,
+// checks or grain outnumber the grid's lines, take every lattice the searches propose and drown the mat's
+// lines in their noise; a lattice found so that the frame as it is shows a cell over more clearly is refused
+// (the mat's patch can leave out a border row of a mat of about the table's colours), and so is one whose
+// lines cross the cells' middles between drawn ones (a mat of the table's colours reaching the frame's edge
+// leaves only its cards for the patch, onmat.go).
 // The retries that cost only frames no search before them found a realm in, each of which takes
 // seconds on a frame that has none (the two strong lenses and the sharpening; the smear undone at its
 // first two lengths; the search over the cloth and the wide masks' sharpening), run at once on their own goroutines and are judged in the order above: the same

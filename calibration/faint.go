@@ -455,6 +455,12 @@ func vanishingPairsOver(gray gocv.Mat, rm *ridgeMap, seeds []gridFit, over func(
 	if rm.pastDominant {
 		segs = pastDominantDirection(segs)
 	}
+	if rm.onMat != nil {
+		segs = keptSegments(segs, onMatSegment(rm.onMat))
+		if over == nil {
+			over = rm.onMat
+		}
+	}
 	if d1, d2, ok := dominantDirections(segs, 40*math.Pi/180); ok {
 		clusters := clusterSegments(segs, 2.5*math.Pi/180, 3)
 		centre := models.Point{X: w / 2, Y: hgt / 2}

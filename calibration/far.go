@@ -68,69 +68,12 @@ const (
 // 1/farMaxWindow, and the second when it is the first.
 func farWindows(frame gocv.Mat) []image.Rectangle {
 	fw, fh := frame.Cols(), frame.Rows()
-	if frame.Channels() != 3 || fw < 8 || fh < 8 {
+	mask, ok := offTableMask(frame)
+	if !ok {
 		return nil
 	}
-	sw := farSampleWidth
-	sh := int(math.Round(float64(fh) * float64(sw) / float64(fw)))
-	small := gocv.NewMat()
-	defer small.Close()
-	gocv.Resize(frame, &small, image.Pt(sw, sh), 0, 0, gocv.InterpolationArea)
-	px, err := small.DataPtrUint8()
-	if err != nil || len(px) < sw*sh*3 {
-		return nil
-	}
-	const levels = farLevels
-	bin := func(i int) (int, int, int) {
-		return int(px[i]) * levels / 256, int(px[i+1]) * levels / 256, int(px[i+2]) * levels / 256
-	}
-	// The table's colours: those of the frame's border.
-	hist := make([]int, levels*levels*levels)
-	bx, by := int(math.Ceil(farBorder*float64(sw))), int(math.Ceil(farBorder*float64(sh)))
-	n := 0
-	for y := 0; y < sh; y++ {
-		for x := 0; x < sw; x++ {
-			if x >= bx && x < sw-bx && y >= by && y < sh-by {
-				continue
-			}
-			b, g, r := bin((y*sw + x) * 3)
-			hist[(b*levels+g)*levels+r]++
-			n++
-		}
-	}
-	table := func(b, g, r int) bool {
-		// A level either way: a colour on a bin's boundary falls on
-		// either side of it from pixel to pixel.
-		for db := -1; db <= 1; db++ {
-			for dg := -1; dg <= 1; dg++ {
-				for dr := -1; dr <= 1; dr++ {
-					bb, gg, rr := b+db, g+dg, r+dr
-					if bb < 0 || gg < 0 || rr < 0 || bb >= levels || gg >= levels || rr >= levels {
-						continue
-					}
-					if float64(hist[(bb*levels+gg)*levels+rr]) >= farTableShare*float64(n) {
-						return true
-					}
-				}
-			}
-		}
-		return false
-	}
-	mask := gocv.NewMatWithSize(sh, sw, gocv.MatTypeCV8U)
 	defer mask.Close()
-	for y := 0; y < sh; y++ {
-		for x := 0; x < sw; x++ {
-			if b, g, r := bin((y*sw + x) * 3); !table(b, g, r) {
-				mask.SetUCharAt(y, x, 255)
-			}
-		}
-	}
-	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
-	gocv.MorphologyEx(mask, &mask, gocv.MorphOpen, k)
-	k.Close()
-	k = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5))
-	gocv.MorphologyEx(mask, &mask, gocv.MorphClose, k)
-	k.Close()
+	sw, sh := mask.Cols(), mask.Rows()
 	labels, stats, centroids := gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
 	defer labels.Close()
 	defer stats.Close()
@@ -253,4 +196,75 @@ func takenFromWindow(frame gocv.Mat, win image.Rectangle, g models.RealmGeometry
 		}
 	}
 	return h, score, true
+}
+
+// offTableMask marks the pixels of the frame, shrunk to farSampleWidth,
+// whose colours the frame's border (the table round the mat) does not
+// show, specks opened away and gaps closed; ok is false when the frame is
+// not a colour frame of a few pixels at least. The caller closes the mask.
+func offTableMask(frame gocv.Mat) (gocv.Mat, bool) {
+	fw, fh := frame.Cols(), frame.Rows()
+	if frame.Channels() != 3 || fw < 8 || fh < 8 {
+		return gocv.Mat{}, false
+	}
+	sw := farSampleWidth
+	sh := int(math.Round(float64(fh) * float64(sw) / float64(fw)))
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(frame, &small, image.Pt(sw, sh), 0, 0, gocv.InterpolationArea)
+	px, err := small.DataPtrUint8()
+	if err != nil || len(px) < sw*sh*3 {
+		return gocv.Mat{}, false
+	}
+	const levels = farLevels
+	bin := func(i int) (int, int, int) {
+		return int(px[i]) * levels / 256, int(px[i+1]) * levels / 256, int(px[i+2]) * levels / 256
+	}
+	// The table's colours: those of the frame's border.
+	hist := make([]int, levels*levels*levels)
+	bx, by := int(math.Ceil(farBorder*float64(sw))), int(math.Ceil(farBorder*float64(sh)))
+	n := 0
+	for y := 0; y < sh; y++ {
+		for x := 0; x < sw; x++ {
+			if x >= bx && x < sw-bx && y >= by && y < sh-by {
+				continue
+			}
+			b, g, r := bin((y*sw + x) * 3)
+			hist[(b*levels+g)*levels+r]++
+			n++
+		}
+	}
+	table := func(b, g, r int) bool {
+		// A level either way: a colour on a bin's boundary falls on
+		// either side of it from pixel to pixel.
+		for db := -1; db <= 1; db++ {
+			for dg := -1; dg <= 1; dg++ {
+				for dr := -1; dr <= 1; dr++ {
+					bb, gg, rr := b+db, g+dg, r+dr
+					if bb < 0 || gg < 0 || rr < 0 || bb >= levels || gg >= levels || rr >= levels {
+						continue
+					}
+					if float64(hist[(bb*levels+gg)*levels+rr]) >= farTableShare*float64(n) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	mask := gocv.NewMatWithSize(sh, sw, gocv.MatTypeCV8U)
+	for y := 0; y < sh; y++ {
+		for x := 0; x < sw; x++ {
+			if b, g, r := bin((y*sw + x) * 3); !table(b, g, r) {
+				mask.SetUCharAt(y, x, 255)
+			}
+		}
+	}
+	k := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	gocv.MorphologyEx(mask, &mask, gocv.MorphOpen, k)
+	k.Close()
+	k = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5))
+	gocv.MorphologyEx(mask, &mask, gocv.MorphClose, k)
+	k.Close()
+	return mask, true
 }

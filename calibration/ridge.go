@@ -35,6 +35,10 @@ type ridgeMap struct {
 	// from the frame's lines less those of its dominant direction (see
 	// stripes.go).
 	pastDominant bool
+	// onMat, when not nil, says which working points lie on the mat: the
+	// searches then read only the straight segments whose middles it
+	// holds (see onmat.go).
+	onMat func(models.Point) bool
 	// segmentShare is the least length of the straight segments the
 	// profile search reads its directions off (see segmentShare).
 	segmentShare float64
@@ -58,6 +62,12 @@ func newRidgeMap(gray gocv.Mat) (*ridgeMap, error) {
 // measureNoise sets noise to the median absolute response over a lattice of
 // points, half of them read across x and half across y.
 func (m *ridgeMap) measureNoise() {
+	m.measureNoiseOver(nil)
+}
+
+// measureNoiseOver is measureNoise over the points over holds only (all of
+// them when over is nil).
+func (m *ridgeMap) measureNoiseOver(over func(models.Point) bool) {
 	step := max(4, int(math.Sqrt(float64(m.w*m.h)/4000)))
 	for k, d := range ridgeOffsets {
 		var vals []float64
@@ -68,6 +78,9 @@ func (m *ridgeMap) measureNoise() {
 					nx, ny = 0, 1
 				}
 				p := models.Point{X: float64(x), Y: float64(y)}
+				if over != nil && !over(p) {
+					continue
+				}
 				vals = append(vals, math.Abs(m.rawResponse(p, nx, ny, d)))
 			}
 		}
