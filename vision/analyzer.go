@@ -166,8 +166,6 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 	// A half-resolution top-down image is enough to see a hand and to tell
 	// whether anything moved; only a frame that changed is read in full.
 	coarse := v.scaled(0.5)
-	a.beyond.frame = frame
-	defer func() { a.beyond.frame = gocv.Mat{} }()
 	small, smallGray := a.images.small, a.images.smallGray
 	corners := v.corners
 	obs = models.FrameObservation{Mat: models.MatObservation{Found: true, Corners: &corners}, Cards: []models.CardObservation{}}
@@ -228,7 +226,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 				if err := warpGray(); err != nil {
 					return obs, rescale, err
 				}
-				cards, _, err := a.readCards(gray, sharpness.softer(), v, false)
+				cards, _, err := a.readCards(frame, gray, sharpness.softer(), v, false)
 				if err != nil {
 					return obs, rescale, err
 				}
@@ -244,7 +242,7 @@ func (a *Analyzer) analyzeView(frame gocv.Mat, v *view, measure bool) (obs model
 			return obs, rescale, err
 		}
 	}
-	cards, rescale, err := a.readCards(gray, sharpness.softer(), v, measure)
+	cards, rescale, err := a.readCards(frame, gray, sharpness.softer(), v, measure)
 	if err != nil || rescale != (models.RealmGeometry{}) {
 		return obs, rescale, err
 	}
@@ -279,11 +277,13 @@ func grayInto(img gocv.Mat, dst *gocv.Mat) {
 }
 
 // readCards finds and identifies the cards of a top-down grey image, whose
-// sharpness is given (as viewSharpness measures it, its softer axis's). When
+// sharpness is given (as viewSharpness measures it, its softer axis's); the
+// camera frame it was warped from through v is read again only beyond the
+// view's border (beyond_view.go). When
 // measure is set, the matched cards' size is checked against the view's
 // cell size first: when they show another (rescale, not zero), it returns
 // at once, without cards (see matScale.check).
-func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure bool) (cards []models.CardObservation, rescale models.RealmGeometry, err error) {
+func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, measure bool) (cards []models.CardObservation, rescale models.RealmGeometry, err error) {
 	f, err := a.det.detectLaps(gray, a.lap)
 	if err != nil {
 		return nil, rescale, err
@@ -298,7 +298,7 @@ func (a *Analyzer) readCards(gray gocv.Mat, sharpness float64, v *view, measure 
 		}
 		a.lap("scale check")
 	}
-	dets = append(dets, a.cardsBeyondBorder(f, looked, dets, v)...) // beyond_view.go
+	dets = append(dets, a.cardsBeyondBorder(frame, f, looked, dets, v)...) // beyond_view.go
 	a.lap("beyond the border")
 	dets = sizedAsTheirFellows(dets) // scale.go
 	fits := a.placedFits(dets)

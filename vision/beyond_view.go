@@ -48,7 +48,6 @@ const (
 // beyondBuffers are the images and detector the windows beyond the view's
 // border are read with, kept from frame to frame.
 type beyondBuffers struct {
-	frame  gocv.Mat // the camera frame being read (not owned; set by analyzeView)
 	det    *frameDetector
 	colour gocv.Mat
 	gray   gocv.Mat
@@ -66,12 +65,12 @@ func (b *beyondBuffers) close() {
 	b.gray.Close()
 }
 
-// cardsBeyondBorder finds the cards lying across the border of view v
-// that the frame's matching (features f, its second pass's lookups looked,
-// cards dets) missed.
-func (a *Analyzer) cardsBeyondBorder(f features, looked lookedUp, dets []detection, v *view) []detection {
+// cardsBeyondBorder finds the cards lying across the border of view v of
+// the camera frame that the frame's matching (features f, its second
+// pass's lookups looked, cards dets) missed.
+func (a *Analyzer) cardsBeyondBorder(frame gocv.Mat, f features, looked lookedUp, dets []detection, v *view) []detection {
 	b := &a.beyond
-	if b.frame.Empty() || len(f.Points) == 0 {
+	if frame.Empty() || len(f.Points) == 0 {
 		return nil
 	}
 	windows := beyondWindows(a.index, f, looked, dets, v)
@@ -84,7 +83,7 @@ func (a *Analyzer) cardsBeyondBorder(f features, looked lookedUp, dets []detecti
 	var out []detection
 	known := quadsOfDetections(dets)
 	for _, r := range windows {
-		for _, d := range a.matchWindow(r, v) {
+		for _, d := range a.matchWindow(frame, r, v) {
 			if !acrossBorder(d.quad, v, known) {
 				continue
 			}
@@ -217,10 +216,10 @@ func coveredByWindows(q models.Quad, windows []image.Rectangle) bool {
 // matchWindow warps the window r (view pixels) of the camera frame at the
 // view's scale and matches it against every face: the cards it shows, in
 // view pixels.
-func (a *Analyzer) matchWindow(r image.Rectangle, v *view) []detection {
+func (a *Analyzer) matchWindow(frame gocv.Mat, r image.Rectangle, v *view) []detection {
 	b := &a.beyond
 	shift := homography{1, 0, float64(r.Min.X), 0, 1, float64(r.Min.Y), 0, 0, 1}
-	if err := warpPerspective(b.frame, &b.colour, shift.Then(v.toImage), r.Size()); err != nil {
+	if err := warpPerspective(frame, &b.colour, shift.Then(v.toImage), r.Size()); err != nil {
 		return nil
 	}
 	if err := bgrGrayInto(b.colour, &b.gray); err != nil {

@@ -169,12 +169,9 @@ func mutedFrame(t *testing.T, cat *models.Catalog, cards []mutedCard) (gocv.Mat,
 		aff.Close()
 		shadow.Close()
 		// The face.
-		warped, mask := gocv.NewMat(), gocv.NewMat()
 		aff = at(cx, cy, 1)
-		gocv.WarpAffineWithParams(face, &warped, aff, image.Pt(w, h), gocv.InterpolationArea, gocv.BorderConstant, color.RGBA{})
-		gocv.WarpAffineWithParams(white, &mask, aff, image.Pt(w, h), gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
-		warped.CopyToWithMask(&img, mask)
-		for _, m := range []gocv.Mat{face, aff, warped, mask, white} {
+		pasteWarped(face, &img, aff, 0)
+		for _, m := range []gocv.Mat{face, aff, white} {
 			m.Close()
 		}
 	}

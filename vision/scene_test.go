@@ -131,14 +131,9 @@ func renderSceneOn(t testing.TB, cat *models.Catalog, cards []placement, corners
 		aff.SetDoubleAt(1, 0, sin*sx)
 		aff.SetDoubleAt(1, 1, cos*sy)
 		aff.SetDoubleAt(1, 2, -sin*fw*s/2-cos*fh*s/2+cy)
-		warped, mask := gocv.NewMat(), gocv.NewMat()
-		gocv.WarpAffineWithParams(face, &warped, aff, image.Pt(w, h), gocv.InterpolationArea, gocv.BorderConstant, color.RGBA{})
-		white := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), face.Rows(), face.Cols(), gocv.MatTypeCV8U)
-		gocv.WarpAffineWithParams(white, &mask, aff, image.Pt(w, h), gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
-		warped.CopyToWithMask(&mat, mask)
-		for _, m := range []gocv.Mat{face, aff, warped, mask, white} {
-			m.Close()
-		}
+		pasteWarped(face, &mat, aff, 0)
+		face.Close()
+		aff.Close()
 	}
 
 	// The camera: realm corners at the given image positions.
@@ -248,4 +243,22 @@ func analyzeSynthScene(t testing.TB, a *Analyzer, scene *synth.Scene) (gocv.Mat,
 		t.Fatal(err)
 	}
 	return frame, cal, obs
+}
+
+// pasteWarped draws face onto dst through the affine map aff (2×3, CV64F):
+// the face's pixels, blurred by sigma when it is not 0, replace dst's where
+// the face lands.
+func pasteWarped(face gocv.Mat, dst *gocv.Mat, aff gocv.Mat, sigma float64) {
+	size := image.Pt(dst.Cols(), dst.Rows())
+	warped, mask := gocv.NewMat(), gocv.NewMat()
+	defer warped.Close()
+	defer mask.Close()
+	gocv.WarpAffineWithParams(face, &warped, aff, size, gocv.InterpolationArea, gocv.BorderConstant, color.RGBA{})
+	white := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), face.Rows(), face.Cols(), gocv.MatTypeCV8U)
+	defer white.Close()
+	gocv.WarpAffineWithParams(white, &mask, aff, size, gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
+	if sigma > 0 {
+		gocv.GaussianBlur(warped, &warped, image.Pt(0, 0), sigma, 0, gocv.BorderReplicate)
+	}
+	warped.CopyToWithMask(dst, mask)
 }

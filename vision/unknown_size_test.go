@@ -1,8 +1,6 @@
 package vision
 
 import (
-	"image"
-	"image/color"
 	"math"
 	"testing"
 
@@ -29,18 +27,7 @@ func pasteFace(t *testing.T, img *gocv.Mat, v *view, path string, x, y, turnDeg,
 	for i, e := range []float64{ca, -sa, cx - ca*fw + sa*fh, sa, ca, cy - sa*fw - ca*fh} {
 		aff.SetDoubleAt(i/3, i%3, e)
 	}
-	size := image.Pt(img.Cols(), img.Rows())
-	warped, mask := gocv.NewMat(), gocv.NewMat()
-	defer warped.Close()
-	defer mask.Close()
-	gocv.WarpAffineWithParams(face, &warped, aff, size, gocv.InterpolationArea, gocv.BorderConstant, color.RGBA{})
-	white := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), face.Rows(), face.Cols(), gocv.MatTypeCV8U)
-	defer white.Close()
-	gocv.WarpAffineWithParams(white, &mask, aff, size, gocv.InterpolationNearestNeighbor, gocv.BorderConstant, color.RGBA{})
-	if sigma > 0 {
-		gocv.GaussianBlur(warped, &warped, image.Pt(0, 0), sigma, 0, gocv.BorderReplicate)
-	}
-	warped.CopyToWithMask(img, mask)
+	pasteWarped(face, img, aff, sigma)
 }
 
 // TestOutlineNotNamedOffSize reads a card outline no match explains on its
