@@ -327,9 +327,9 @@ func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, m
 	a.lap("outline search")
 	var held []unknownCard // token outlines not named: tokens, or panels of a face
 	for _, u := range unknown {
-		d, ok := a.nameOutlineOrLook(gray, u.quad, f.Points, dets, v, found)
+		d, ok := a.nameOutlineOrLook(gray, u.quad, f, dets, v, found)
 		if !ok && u.kind != models.KindToken {
-			d, ok = a.nameAround(u.quad, v, quadsOfPlaced(found)) // look_around.go
+			d, ok = a.nameAround(u.quad, v, quadsOfPlaced(found), &f) // look_around.go
 		}
 		if ok {
 			named = append(named, namedCard{len(cards), d, d.score > 0})
@@ -365,9 +365,9 @@ func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, m
 		// A stacked card's outline is built from the edges found about its
 		// keypoints, and may lie off the card (look_around.go).
 		onTop := quadsOfPlaced(found)
-		d, ok := a.nameByLook(s.unknown().quad, v, onTop) // appearance.go
+		d, ok := a.nameByLookBorne(s.unknown().quad, v, onTop, &f) // appearance.go
 		if !ok {
-			d, ok = a.nameAround(s.unknown().quad, v, onTop)
+			d, ok = a.nameAround(s.unknown().quad, v, onTop, &f)
 		}
 		if ok {
 			named = append(named, namedCard{len(cards), d, true})
@@ -398,7 +398,7 @@ func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, m
 	// for once the tokens on stacks are found and kept only when named by
 	// their look (outline_faint.go).
 	for _, s := range a.outlines.lookAgainHalf(gray, v, f.Points, dets, found, shows) {
-		if d, ok := a.nameByLook(s.quad, v, quadsOfPlaced(found)); ok {
+		if d, ok := a.nameByLookBorne(s.quad, v, quadsOfPlaced(found), &f); ok {
 			named = append(named, namedCard{len(cards), d, true})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
@@ -412,7 +412,7 @@ func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, m
 		if covered(q, quadsOfPlaced(found)) {
 			continue
 		}
-		if d, ok := a.nameByLook(q, v, quadsOfPlaced(found)); ok {
+		if d, ok := a.nameByLookBorne(q, v, quadsOfPlaced(found), &f); ok {
 			named = append(named, namedCard{len(cards), d, true})
 			cards = append(cards, a.observe(d, v))
 			found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
@@ -429,7 +429,7 @@ func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, m
 			if onCellLines(q, v) {
 				continue // a cell's inside (outline_mat.go)
 			}
-			if d, ok := a.nameOutlineOrLook(gray, q, f.Points, dets, v, found); ok {
+			if d, ok := a.nameOutlineOrLook(gray, q, f, dets, v, found); ok {
 				named = append(named, namedCard{len(cards), d, true})
 				cards = append(cards, a.observe(d, v))
 				found = append(found, placed{d.quad, a.index.refs[d.ref].Kind})
@@ -537,9 +537,9 @@ func (a *Analyzer) observe(d detection, v *view) models.CardObservation {
 // nameOutlineOrLook names a card outline no fit explains: by the frame's
 // keypoints in it when their face also shows in its colours, else by its
 // look (appearance.go), the cards found so far left out of it.
-func (a *Analyzer) nameOutlineOrLook(gray gocv.Mat, q models.Quad, points []keypoint, dets []detection, v *view, found []placed) (detection, bool) {
-	if d, ok := a.nameOutline(gray, q, points, dets); ok && a.inItsColours(d, v, found) {
+func (a *Analyzer) nameOutlineOrLook(gray gocv.Mat, q models.Quad, f features, dets []detection, v *view, found []placed) (detection, bool) {
+	if d, ok := a.nameOutline(gray, q, f.Points, dets); ok && a.inItsColours(d, v, found) {
 		return d, true
 	}
-	return a.nameByLook(q, v, quadsOfPlaced(found))
+	return a.nameByLookBorne(q, v, quadsOfPlaced(found), &f)
 }

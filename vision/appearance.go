@@ -622,6 +622,24 @@ const (
 	lookMargin   = 0.25
 )
 
+// A card out of focus, far, or under a lamp's glare correlates less with
+// its own face, and its look may lead every other name by lookMargin yet
+// fall short of lookMinScore: on the independent sets (full catalogs and
+// 20 of their faces) such looks of the right card scored 0.49 to 0.54,
+// while the looks leading so that named what was not there (a card
+// missing from the catalog as its palette twin, an empty cell's mat art,
+// a token's face on a card) scored at most 0.46. A near look, between
+// lookNearScore and lookMinScore with the lead of lookMargin, names the
+// card when a second, independent cue bears it out: the frame's grey
+// keypoints in the outline agree with its face clearly more often than
+// with the other faces of its size (lookOverKeypoints), as a blurred
+// card's print still does. (Of the wrong looks, the keypoints bore out
+// two, at 0.43 and 0.46.) The closed-outline, stacked-card, faint,
+// three-sided and soft-frame searches name near looks so (and nameAround
+// about their outlines); the token and muted searches, the name check and
+// Identify do not.
+const lookNearScore = 0.48
+
 // nameByLook names the card in an outline (top-down pixels, clockwise
 // from the top-left) that feature matching left unnamed by its look, in
 // the frame's colour top-down image (a.images.small); ok is false when no
@@ -633,15 +651,35 @@ func (a *Analyzer) nameByLook(quad models.Quad, v *view, onTop []models.Quad) (d
 	return a.nameByLookFrom(quad, v, onTop, lookAlignFrom)
 }
 
+// nameByLookBorne is nameByLook naming a near look too when the frame's
+// keypoints (keys) bear it out (see lookNearScore).
+func (a *Analyzer) nameByLookBorne(quad models.Quad, v *view, onTop []models.Quad, keys *features) (detection, bool) {
+	return a.nameByLookBorneFrom(quad, v, onTop, lookAlignFrom, keys)
+}
+
 // nameByLookFrom is nameByLook with the outline aligned only when its best
 // face correlates by alignFrom or more (lookAlignFrom for nameByLook).
 func (a *Analyzer) nameByLookFrom(quad models.Quad, v *view, onTop []models.Quad, alignFrom float64) (detection, bool) {
+	return a.nameByLookBorneFrom(quad, v, onTop, alignFrom, nil)
+}
+
+// nameByLookBorneFrom is nameByLookFrom; given the frame's keypoints
+// (keys), it also names the card by a near look that the keypoints bear
+// out (see lookNearScore).
+func (a *Analyzer) nameByLookBorneFrom(quad models.Quad, v *view, onTop []models.Quad, alignFrom float64, keys *features) (detection, bool) {
 	colour := a.images.small
 	if colour.Empty() || v.size.X <= 0 {
 		return detection{}, false
 	}
-	d, ok := a.index.nameByLookFrom(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM, alignFrom)
+	least := lookMinScore
+	if keys != nil {
+		least = lookNearScore
+	}
+	d, ok := a.index.nameByLookAt(colour, float64(colour.Cols())/float64(v.size.X), quad, v.pxPerMM, alignFrom, least)
 	if !ok || !a.toneAgrees(v, &a.index.refs[d.ref], d.quad, onTop) {
+		return detection{}, false
+	}
+	if d.score < lookMinScore && !a.lookOverKeypoints(d, *keys) {
 		return detection{}, false
 	}
 	return d, true
@@ -659,6 +697,13 @@ func (x *catalogIndex) nameByLook(colour gocv.Mat, scale float64, quad models.Qu
 // nameByLookFrom is nameByLook with the outline aligned only when its best
 // face correlates by alignFrom or more.
 func (x *catalogIndex) nameByLookFrom(colour gocv.Mat, scale float64, quad models.Quad, pxPerMM, alignFrom float64) (detection, bool) {
+	return x.nameByLookAt(colour, scale, quad, pxPerMM, alignFrom, lookMinScore)
+}
+
+// nameByLookAt is nameByLookFrom naming a face whose correlation reaches
+// least (lookMinScore, or lookNearScore for a near look), with the lead
+// of lookMargin over every other name either way.
+func (x *catalogIndex) nameByLookAt(colour gocv.Mat, scale float64, quad models.Quad, pxPerMM, alignFrom, minScore float64) (detection, bool) {
 	if x.looks == nil || len(x.looks.kinds) == 0 {
 		return detection{}, false
 	}
@@ -684,7 +729,7 @@ func (x *catalogIndex) nameByLookFrom(colour gocv.Mat, scale float64, quad model
 	if res.ok && res.best.score >= alignFrom && (res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin) {
 		res = x.looks.align(colour, scale, views, res, x.refs)
 	}
-	if !res.ok || res.best.score < lookMinScore || res.best.score-res.second.score < lookMargin {
+	if !res.ok || res.best.score < minScore || res.best.score-res.second.score < lookMargin {
 		return detection{}, false
 	}
 	ri := x.looks.ref(views, res.best)

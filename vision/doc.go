@@ -76,7 +76,10 @@
 // Faces with little texture give few keypoints: an outline no fit names is
 // named by its look (appearance.go: colour thumbnails compared per channel
 // after what a flat tone, ramps and the kind's mean face explain is taken
-// out; a name only well clear of every other face's; an outline found a
+// out; a name only well clear of every other face's, and a look a little
+// short of clear, as glare or a blur leaves it, only when the frame's
+// keypoints in the outline agree with that face clearly more often than
+// with the other faces of its size; an outline found a
 // little off its card, in place or in size, is first aligned on the
 // kind's layout by millimetre steps and percent scales; a small patch a
 // lamp's reflection burnt to white, and its rim, take the thumbnail's

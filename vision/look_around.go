@@ -45,7 +45,9 @@ type aroundPlace struct {
 // about the outline that show a card's layout best; onTop are the cards
 // found so far, which a place named must not lie on (its centre in one of
 // them: that card is named already). ok is false when no place is named.
-func (a *Analyzer) nameAround(quad models.Quad, v *view, onTop []models.Quad) (detection, bool) {
+// Given the frame's keypoints (keys), a near look they bear out names a
+// place too (see lookNearScore).
+func (a *Analyzer) nameAround(quad models.Quad, v *view, onTop []models.Quad, keys *features) (detection, bool) {
 	colour := a.images.small
 	if colour.Empty() || v.size.X <= 0 || a.index.looks == nil {
 		return detection{}, false
@@ -56,7 +58,7 @@ func (a *Analyzer) nameAround(quad models.Quad, v *view, onTop []models.Quad) (d
 		if centreInAny(p.quad, onTop) {
 			continue
 		}
-		d, ok := a.nameByLookFrom(p.quad, v, onTop, alignFrom)
+		d, ok := a.nameByLookBorneFrom(p.quad, v, onTop, alignFrom, keys)
 		alignFrom = math.Inf(1)
 		if ok && !centreInAny(d.quad, onTop) {
 			return d, true

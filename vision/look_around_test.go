@@ -81,7 +81,7 @@ func TestNameAroundOutlineFoundOff(t *testing.T) {
 				g := &got[ci]
 				if missing[c.Slug] {
 					g.missing++
-					if d, ok := a.nameAround(off, v, nil); ok {
+					if d, ok := a.nameAround(off, v, nil, nil); ok {
 						g.missingNamed++
 						t.Errorf("%s, scene %d: %s, missing from the catalog, named %s", tc.name, i, c.Name, a.index.refs[d.ref].card.Name)
 					}
@@ -91,7 +91,7 @@ func TestNameAroundOutlineFoundOff(t *testing.T) {
 				if d, ok := a.nameByLook(off, v, nil); ok && a.index.refs[d.ref].card.Name == c.Name {
 					g.byLook++
 				}
-				d, ok := a.nameAround(off, v, nil)
+				d, ok := a.nameAround(off, v, nil, nil)
 				switch {
 				case !ok:
 					t.Logf("%s, scene %d: %s not named", tc.name, i, c.Name)
