@@ -34,6 +34,12 @@ type Analyzer struct {
 	cast  lightCast     // the colour cast of the frame being read (light_cast.go)
 	// beyond reads windows beyond the view's border (beyond_view.go).
 	beyond beyondBuffers
+	// faceTokens holds the faces' looks blurred as the camera shows them,
+	// for the search for tokens on named cards, and its buffers
+	// (token_on_face.go); shown the thumbnails of the cards of the frame
+	// being read (shown_looks.go).
+	faceTokens faceTokenBuffers
+	shown      shownLooks
 	// lowRes are the analyzers reading frames whose realm the camera shows
 	// too small for this one's scale, by their scale; reader is the one
 	// that read the last frame (readscale.go).
@@ -284,6 +290,7 @@ func grayInto(img gocv.Mat, dst *gocv.Mat) {
 // cell size first: when they show another (rescale, not zero), it returns
 // at once, without cards (see matScale.check).
 func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, measure bool) (cards []models.CardObservation, rescale models.RealmGeometry, err error) {
+	a.shown.reset()
 	f, err := a.det.detectLaps(gray, a.lap)
 	if err != nil {
 		return nil, rescale, err
@@ -394,6 +401,17 @@ func (a *Analyzer) readCards(frame, gray gocv.Mat, sharpness float64, v *view, m
 			found = append(found, placed{d.quad, models.KindToken})
 		}
 	}
+	// Tokens on named cards, where the card's face shows something else
+	// of a token's size (token_on_face.go).
+	a.lap("unexplained outlines")
+	for _, t := range a.tokensOnFaces(f, v, named, found) {
+		if d, ok := a.nameToken(t, v, quadsOfPlaced(found)); ok {
+			named = append(named, namedCard{len(cards), d, false})
+			cards = append(cards, a.observe(d, v))
+			found = append(found, placed{d.quad, models.KindToken})
+		}
+	}
+	a.lap("tokens on faces")
 	// Faint cards whose sides show straight only at half resolution, looked
 	// for once the tokens on stacks are found and kept only when named by
 	// their look (outline_faint.go).

@@ -147,7 +147,7 @@ func (a *Analyzer) tonePixels(v *view, ref *reference, quad models.Quad, onTop [
 	if len(ref.Look) != 3*w*h {
 		return nil, false
 	}
-	img, ok := warpLook(colour, float64(colour.Cols())/float64(v.size.X), [4]models.Point(quad), w, h)
+	img, ok := a.shownLook(v, quad, w, h)
 	if !ok {
 		return nil, false
 	}
@@ -263,6 +263,12 @@ func shownMask(quad [4]models.Point, w, h int, hidden []models.Quad) ([]bool, bo
 		}
 	}
 	shown := make([]bool, w*h)
+	if len(near) == 0 {
+		for i := range shown {
+			shown[i] = true
+		}
+		return shown, true
+	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			tx, ty := float64(x)+0.5, float64(y)+0.5

@@ -107,7 +107,13 @@
 // token (a few millimetres apart: a rim beside a card's edge can make the
 // one off the token the best supported) the others are looked at in turn
 // when the best supported names none. A token-sized panel printed on a found card's face
-// is not a token. When the catalog holds a token face with few corners of
+// is not a token. A token lying on a named card, whose face the searches
+// above leave out, is looked for where a token-sized part of that face
+// does not look like the face (its colour thumbnail, toned to what shows),
+// in a token-sized rectangle that disagrees with the face and differs from
+// the mat beside it (token_on_face.go); only the named cards whose
+// inliers leave bare a token-sized part of the face's keypoints are
+// compared (token_on_face_gate.go). When the catalog holds a token face with few corners of
 // its own (poster-like art that keypoints cannot name), a lone straight
 // edge about a token's side long (a name band's border, the token's pale
 // rim too faint for the frame's edges) proposes the token on either side

@@ -30,7 +30,10 @@ type detection struct {
 	matches int
 	quad    models.Quad // top-down pixels, from the face's top-left clockwise
 	used    []int       // frame keypoints explained by this card
-	score   float64     // when not 0, the confidence (a card named without keypoints)
+	// agreed are the frame keypoints that verify found agreeing with the
+	// face (besides used).
+	agreed []int
+	score  float64 // when not 0, the confidence (a card named without keypoints)
 }
 
 // rotation snaps the card's turn to the nearest quarter.

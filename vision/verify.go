@@ -128,7 +128,8 @@ func (g *spotGrid) at(cx, cy int) []spot {
 // that agree give the card's confidence, on the same footing whichever pass
 // found it. They do not join d.used: the second pass's search for cards on
 // top of this one goes by the fitted inliers only (see unexplained), whose
-// gaps leave room for a small card, a token, lying on it.
+// gaps leave room for a small card, a token, lying on it. They are kept in
+// d.agreed (read by mayHoldToken).
 func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken []bool) {
 	ref := &x.refs[d.ref]
 	faceGrid := x.faceSpots[d.ref]
@@ -196,6 +197,7 @@ func (x *catalogIndex) verify(d *detection, f features, frame *pointGrid, taken 
 				if best <= maxHamming {
 					agree++
 					taken[i] = true
+					d.agreed = append(d.agreed, int(i))
 				}
 			}
 		}
