@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"math"
+	"sort"
 
 	"github.com/tablecam/tablecam/models"
 )
@@ -36,6 +37,12 @@ func beyondFrame(rm *ridgeMap, g models.RealmGeometry, raw []gridFit, polished g
 	}
 	if len(raw) > 0 {
 		candidates = append(candidates, settleFaint(rm, g, raw))
+	}
+	if rm.detrendPencil {
+		// The last retry's (see detrended.go): each of the best few
+		// settled on its own too, as the one the polish raises most
+		// may not end at its border, and hide one that does.
+		candidates = append(candidates, settledApart(rm, g, raw, detrendedApart)...)
 	}
 	w, hgt := float64(rm.w), float64(rm.h)
 	best, found := gridFit{score: math.Inf(-1)}, false
@@ -137,3 +144,19 @@ const (
 	minSeenSideEvidence   = 0.8
 	minSeenBorderContrast = 0.5
 )
+
+// detrendedApart is how many of the best raw lattices beyondFrame settles
+// each on its own in the detrended retry (see detrended.go).
+const detrendedApart = 4
+
+// settledApart settles each of the n best of fits (by score) on its own
+// (see settleFaint).
+func settledApart(rm *ridgeMap, g models.RealmGeometry, fits []gridFit, n int) []gridFit {
+	sorted := append([]gridFit(nil), fits...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].score > sorted[j].score })
+	var out []gridFit
+	for i := 0; i < min(len(sorted), n); i++ {
+		out = append(out, settleFaint(rm, g, sorted[i:i+1]))
+	}
+	return out
+}

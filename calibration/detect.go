@@ -205,6 +205,10 @@ func Detect(frame gocv.Mat, opts Options) (*Calibration, error) {
 				// the mat alone, the table smoothed away (see
 				// onmat.go).
 				hm, s, err = ho, so, nil
+			} else if hd, sd, ok := detectDetrended(frame, g); ok {
+				// Faint lines whose directions the frame's busier
+				// parts outweigh (see detrended.go).
+				hm, s, err = hd, sd, nil
 			}
 		}
 		if err != nil {
@@ -440,6 +444,10 @@ type segmentReading struct {
 	// noiseOf, when not nil, is the ridge map whose typical line
 	// response the search's own takes (see onmat.go).
 	noiseOf *ridgeMap
+	// detrendPencil has the search read the line profiles only (no
+	// edges, no marks), their vanishing points lined up on the
+	// response's peaks over its trend (see detrended.go).
+	detrendPencil bool
 }
 
 // detectStraightReading is detectStraightOn reading the straight segments
@@ -463,6 +471,8 @@ func detectStraightReading(frame, gray gocv.Mat, scale float64, g models.RealmGe
 		rm.noise = reading.noiseOf.noise
 	}
 	rm.segmentShare = share
+	profilesOnly := reading.detrendPencil
+	rm.detrendPencil = reading.detrendPencil
 	var best gridFit
 	var seeds []gridFit
 	col, hasCol := newColourFrame(frame, scale)
@@ -471,7 +481,11 @@ func detectStraightReading(frame, gray gocv.Mat, scale float64, g models.RealmGe
 	}
 	fromMarks, viaProfiles, turned := false, false, false
 	var refused []homography
-	for _, pass := range edgePasses(rm) {
+	passes := edgePasses(rm)
+	if profilesOnly {
+		passes, err = nil, fmt.Errorf("calibration: the profiles only: %w", ErrNotFound)
+	}
+	for _, pass := range passes {
 		best, err = fitGridOver(gray, faint, g, pass.th, pass.keep, share)
 		if err == nil && math.Max(rm.ridgeScore(best.h, g), rm.bentRidgeScore(best.h, g)) < minEdgeRidgeScore {
 			// Edges of cards and art line up into a lattice whose lines
@@ -521,7 +535,7 @@ func detectStraightReading(frame, gray gocv.Mat, scale float64, g models.RealmGe
 			if byProfiles != nil {
 				*byProfiles = true
 			}
-		} else if hm, n, ok := detectMarks(rm, g); ok {
+		} else if hm, n, ok := marksUnless(profilesOnly, rm, g); ok {
 			// No lines at all: the cells' corners are marked by dots,
 			// crosses or dashes that meet (see marks.go).
 			best = gridFit{h: hm, score: float64(n) / float64((models.Columns+1)*(models.Rows+1))}
@@ -571,6 +585,14 @@ func detectStraightReading(frame, gray gocv.Mat, scale float64, g models.RealmGe
 		}
 	}
 	return toFrame(best.h, scale), best.score, lensK, nil
+}
+
+// marksUnless is detectMarks, or nothing found when skip.
+func marksUnless(skip bool, rm *ridgeMap, g models.RealmGeometry) (homography, int, bool) {
+	if skip {
+		return homography{}, 0, false
+	}
+	return detectMarks(rm, g)
 }
 
 // toFrame is lattice h, found at the working width (see workingGray), in

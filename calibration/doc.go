@@ -169,7 +169,13 @@
 // lines in their noise; a lattice found so that the frame as it is shows a cell over more clearly is refused
 // (the mat's patch can leave out a border row of a mat of about the table's colours), and so is one whose
 // lines cross the cells' middles between drawn ones (a mat of the table's colours reaching the frame's edge
-// leaves only its cards for the patch, onmat.go).
+// leaves only its cards for the patch, onmat.go). When that finds none either, the profile search runs once
+// more alone, its vanishing points lined up on how far the line response gathered along each line stands out
+// from that along its neighbours rather than on its total (a pencil crossing the frame's busy parts the long
+// way, a grained table in two corners, stacks their response into fewer bins and outweighs faint lines), and
+// guessed from the perpendicular of each of the frame's two strongest directions (cards lying alike make the
+// strongest theirs); of the lattices with a corner outside the frame, each of the best few is also settled and
+// judged on its own (detrended.go).
 // The retries that cost only frames no search before them found a realm in, each of which takes
 // seconds on a frame that has none (the two strong lenses and the sharpening; the smear undone at its
 // first two lengths; the search over the cloth and the wide masks' sharpening), run at once on their own goroutines and are judged in the order above: the same

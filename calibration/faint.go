@@ -315,6 +315,12 @@ func responsePairs(rm *ridgeMap, d1, d2 float64, sv1, sv2 vec3, over func(models
 	// not (card edges, the table), the perpendicular is tried.
 	if dp := d1 + math.Pi/2; angleDiff(d2, dp) > 30*math.Pi/180 {
 		pairs = append(pairs, vpPair{r1, refineVanishingPointOver(rm, dp, vec3{math.Cos(dp), math.Sin(dp), 0}, wideScanDeg, over)})
+		if rm.detrendPencil {
+			// Or the strongest direction is the cards' (many lying
+			// alike) and the second the grid's (see detrended.go).
+			dq := d2 + math.Pi/2
+			pairs = append(pairs, vpPair{pairs[0].b, refineVanishingPointOver(rm, dq, vec3{math.Cos(dq), math.Sin(dq), 0}, wideScanDeg, over)})
+		}
 	}
 	return pairs
 }

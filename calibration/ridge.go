@@ -42,6 +42,11 @@ type ridgeMap struct {
 	// segmentShare is the least length of the straight segments the
 	// profile search reads its directions off (see segmentShare).
 	segmentShare float64
+	// detrendPencil has the profile search line its vanishing points up
+	// on how far the response gathered along each line stands out from
+	// that along its neighbours, rather than on its total (see
+	// detrended.go).
+	detrendPencil bool
 }
 
 // newRidgeMap copies a blurred grey frame (8-bit, one channel) and measures

@@ -25,6 +25,9 @@ type pencilSamples struct {
 	r      []float64
 	light  []int   // the bin offset of each sample: the light lines' bins follow the dark ones'
 	span   float64 // the frame's longer side
+	// detrend has alignment count each bin's total less the mean of the
+	// bins around it (see detrendedEnergy).
+	detrend bool
 }
 
 // newPencilSamples samples rm's response across the normal of direction
@@ -33,7 +36,7 @@ type pencilSamples struct {
 func newPencilSamples(rm *ridgeMap, theta float64, over func(models.Point) bool) pencilSamples {
 	nx, ny := -math.Sin(theta), math.Cos(theta)
 	c := models.Point{X: float64(rm.w) / 2, Y: float64(rm.h) / 2}
-	ps := pencilSamples{centre: c, span: float64(max(rm.w, rm.h))}
+	ps := pencilSamples{centre: c, span: float64(max(rm.w, rm.h)), detrend: rm.detrendPencil}
 	const step = 3
 	dm := ridgeOffsets[len(ridgeOffsets)-1] + 1
 	for y0 := dm; y0 < float64(rm.h)-dm-step; y0 += step {
@@ -80,11 +83,13 @@ func (ps pencilSamples) alignment(alpha, kappa float64, buf *alignBuffers) float
 // light ones, all zero between calls; and the samples turned to a direction.
 type alignBuffers struct {
 	bins, along, across []float64
+	cum                 []float64 // the bins' running totals, for detrendedEnergy
 }
 
 func (ps pencilSamples) newAlignBuffers() *alignBuffers {
 	return &alignBuffers{
 		bins:   make([]float64, 2*int(ps.span)),
+		cum:    make([]float64, 2*int(ps.span)+1),
 		along:  make([]float64, len(ps.r)),
 		across: make([]float64, len(ps.r)),
 	}
@@ -126,8 +131,14 @@ func (ps pencilSamples) alignments(alpha float64, kappas []float64, buf *alignBu
 			lo, hi = min(lo, k), max(hi, k)
 		}
 		var sum float64
+		if ps.detrend && hi >= lo {
+			sum = detrendedEnergy(bins, buf.cum, lo, hi, int(ps.span))
+		} else {
+			for k := lo; k <= hi; k++ {
+				sum += bins[k] * bins[k]
+			}
+		}
 		for k := lo; k <= hi; k++ {
-			sum += bins[k] * bins[k]
 			bins[k] = 0
 		}
 		e[j] = sum
@@ -143,7 +154,7 @@ func (ps pencilSamples) thinned(n int) pencilSamples {
 	if k <= 1 {
 		return ps
 	}
-	out := pencilSamples{centre: ps.centre, span: ps.span}
+	out := pencilSamples{centre: ps.centre, span: ps.span, detrend: ps.detrend}
 	for i := 0; i < len(ps.r); i += k {
 		out.a = append(out.a, ps.a[i])
 		out.b = append(out.b, ps.b[i])
