@@ -18,9 +18,12 @@
 // themselves (a ridge response: a point darker, or lighter, than both its flanks, read straight off
 // the grey frame): a lattice of card edges and art whose lines are not drawn lines is refused (each cell side may
 // show a few pixels off the straight lattice: a lens's barrel distortion or a mat not lying flat bends the lines), and a
-// right one is polished onto the lines' centres; when its lines are not clearly drawn lines (ridge
-// score below 1.2), the profile search below also runs and replaces it if it finds a lattice of clearer
-// lines that is not the same one moved by whole cells (a lattice line outside the realm counts only for
+// right one is polished onto the lines' centres (when that climb leaves faint lines for the cards
+// crossing them, each corner is looked for up to 10 px beyond it on the ridge score instead: a site's
+// dark outline snug in a corner cell can hold a corner of the edges' lattice on it); when its lines
+// are not clearly drawn lines (ridge score below 1.2), the profile search below also runs and replaces
+// it if it finds a lattice of clearer lines that is not the same one moved by whole cells (a lattice
+// line outside the realm counts only for
 // the part the frame shows); a different grid must be clearly clearer (by 0.2), and one about as clear
 // as the edges' lattice means two grids explain the lines about equally (half the grid lost in a dim
 // corner or crushed to black): no realm rather than a coin toss (unless the profile search does not

@@ -289,15 +289,95 @@ func cameraInconsistency(h homography, w, hgt float64) float64 {
 // polishOnLines moves the corners of a lattice found on edges by up to a
 // few pixels to where the drawn lines' centres are (the uncapped ridge
 // response), when that keeps its ridge score: a thick border or a line
-// half under cards can hold the edge refinement a little off.
+// half under cards can hold the edge refinement a little off. When it does
+// not, a corner held on a card's outline is looked for (see
+// ontoTrappedCorner).
 func polishOnLines(rm *ridgeMap, h homography, g models.RealmGeometry) homography {
 	w, hgt := float64(rm.w), float64(rm.h)
 	light := rm.lightGrid(h, g)
 	fine, _ := climbCorners(func(x homography) float64 { return rm.polarEvidence(x, g, 40, math.Inf(1), light, 6) }, h, g, w, hgt, []float64{1, 0.5, 0.25})
-	if rm.ridgeScore(fine, g) < rm.ridgeScore(h, g)-0.02 {
+	cur := rm.ridgeScore(h, g)
+	if rm.ridgeScore(fine, g) >= cur-0.02 {
+		return fine
+	}
+	return ontoTrappedCorner(rm, h, g, cur)
+}
+
+// ontoTrappedCorner is polishOnLines' answer when the climb onto the
+// lines' centres leaves the lines: faint lines crossed by many cards, whose
+// edges and art outweigh the lines in the uncapped response. The lattice
+// found on edges may then have a corner held a few pixels inside the realm
+// by a card's dark outline that runs along both border lines near it (a
+// site snug in a corner cell), where every step of a pixel back towards
+// the lines lowers the score before it rises: each corner is moved to the
+// best point on the ridge score beyond it (see scanOutward), and the
+// lattice is kept when that shows its lines more clearly than h (ridge
+// score cur) by trappedCornerMargin.
+func ontoTrappedCorner(rm *ridgeMap, h homography, g models.RealmGeometry, cur float64) homography {
+	w, hgt := float64(rm.w), float64(rm.h)
+	score := func(x homography) float64 { return rm.ridgeScore(x, g) }
+	hs, _ := scanOutward(score, h, g, w, hgt, trappedCornerReach, 2)
+	hs, s := climbCorners(score, hs, g, w, hgt, []float64{1, 0.5, 0.25})
+	if s < cur+trappedCornerMargin {
 		return h
 	}
-	return fine
+	return hs
+}
+
+// trappedCornerReach is how far (px, at the working width) beyond a corner
+// ontoTrappedCorner looks along either border line: a site's outline lies
+// 3–8 mm inside the corner of a cell it fills, up to 10 px at 1.2 px/mm
+// along both lines.
+const trappedCornerReach = 10
+
+// trappedCornerMargin is how much more clearly a lattice whose corners
+// ontoTrappedCorner moved must show its lines (ridge score) than the one
+// on edges: corners freed from a card's outline raised it by 0.3–0.5.
+const trappedCornerMargin = 0.1
+
+// scanOutward moves each corner of the realm in turn, the others held, to
+// the best of the points beyond it along its two border lines (the corner
+// moved by up to reach px along each, on a grid of step px) while the
+// score grows. It returns the lattice and its score.
+func scanOutward(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, reach, step int) (homography, float64) {
+	src := realmCorners(g)
+	var q [4]models.Point
+	for i, p := range src {
+		q[i] = h.Apply(p)
+	}
+	best := score(h)
+	for c := 0; c < 4; c++ {
+		u := unitFrom(q[(c+3)%4], q[c])
+		v := unitFrom(q[(c+1)%4], q[c])
+		base := q
+		for i := 0; i <= reach; i += step {
+			for j := 0; j <= reach; j += step {
+				if i == 0 && j == 0 {
+					continue
+				}
+				t := base
+				t[c].X += float64(i)*u.X + float64(j)*v.X
+				t[c].Y += float64(i)*u.Y + float64(j)*v.Y
+				ht, err := fitHomography(src, t[:])
+				if err != nil || !plausible(ht, g, w, hgt) {
+					continue
+				}
+				if s := score(ht); s > best {
+					best, q, h = s, t, ht
+				}
+			}
+		}
+	}
+	return h, best
+}
+
+// unitFrom is the unit vector from a towards b (zero when they coincide).
+func unitFrom(a, b models.Point) models.Point {
+	d := math.Hypot(b.X-a.X, b.Y-a.Y)
+	if d == 0 {
+		return models.Point{}
+	}
+	return models.Point{X: (b.X - a.X) / d, Y: (b.Y - a.Y) / d}
 }
 
 // vpPair is a vanishing point for each direction of the grid.

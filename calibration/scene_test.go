@@ -35,11 +35,12 @@ type scene struct {
 	markers     bool // print ArUco markers at the corners
 	northAtBot  bool // the camera looks from the north side
 	jpegQuality int
-	dots        bool  // the cells' corners printed as dots, with no lines
-	crosses     bool  // the cells' corners printed as small crosses (a T along the border, an L at its corners), with no lines
-	dashed      bool  // the grid lines printed as dashes, which meet in a cross at each corner
-	rowCards    []int // row lines (0 to models.Rows) along which two tokens lie on every cell side, across the line
-	borderless  bool  // the grid printed without its border: only the inner lines, ending where the border would run
+	dots        bool    // the cells' corners printed as dots, with no lines
+	crosses     bool    // the cells' corners printed as small crosses (a T along the border, an L at its corners), with no lines
+	dashed      bool    // the grid lines printed as dashes, which meet in a cross at each corner
+	rowCards    []int   // row lines (0 to models.Rows) along which two tokens lie on every cell side, across the line
+	borderless  bool    // the grid printed without its border: only the inner lines, ending where the border would run
+	cornerCard  float64 // when > 0, a site lies in cell E1 with its outline's outer edge this many mm inside the realm's corner
 }
 
 // planeScale is the mat image's pixels per millimetre.
@@ -210,6 +211,13 @@ func (s scene) render(t testing.TB) (gocv.Mat, models.Quad) {
 		if rng.IntN(2) == 0 {
 			drawCard(&plane, rng, cx+rng.Float64()*60-30, cy+rng.Float64()*40-20, models.CardShortMM, models.CardLongMM, rng.Float64()*30-15)
 		}
+	}
+	if s.cornerCard > 0 {
+		// A site snug in the corner cell E1, its dark outline along the
+		// realm's east and south border lines.
+		cx := g.WidthMM() - s.cornerCard - models.CardLongMM/2
+		cy := s.cornerCard + models.CardShortMM/2
+		drawCard(&plane, rng, cx, cy, models.CardLongMM, models.CardShortMM, 0)
 	}
 	for _, j := range s.rowCards {
 		for i := 0; i < models.Columns; i++ {
