@@ -289,14 +289,7 @@ func bareGridLines(rm *ridgeMap, col colourFrame, h homography, g models.RealmGe
 	}
 	between := 0
 	for d, dir := range gridLineSides() {
-		shares := make([]float64, len(dir))
-		for i, sides := range dir {
-			share, n := col.bareShare(rm, cc, h, g, sides, light)
-			if n == 0 {
-				share = math.NaN() // out of the frame: neither bare nor unbroken
-			}
-			shares[i] = share
-		}
+		shares := col.bareShares(rm, cc, h, g, dir, light)
 		var shows []float64 // each line's drawn-line evidence, read only when needed
 		for i := 1; i < len(shares)-1; i++ {
 			if !(shares[i-1] <= unbrokenGridLine && shares[i+1] <= unbrokenGridLine) {
@@ -451,6 +444,21 @@ func overhangs(shares []float64) bool {
 		}
 	}
 	return false
+}
+
+// bareShares is bareShare of each of a direction's grid lines (dir, one
+// of gridLineSides), NaN for a line out of the frame: neither bare nor
+// unbroken.
+func (c colourFrame) bareShares(rm *ridgeMap, cc clothColour, h homography, g models.RealmGeometry, dir [][]cellSide, light bool) []float64 {
+	shares := make([]float64, len(dir))
+	for i, sides := range dir {
+		share, n := c.bareShare(rm, cc, h, g, sides, light)
+		if n == 0 {
+			share = math.NaN()
+		}
+		shares[i] = share
+	}
+	return shares
 }
 
 // gridLineSides are the realm's cell sides grouped by grid line, for each

@@ -308,14 +308,9 @@ func linesShownNowhere(rm *ridgeMap, col colourFrame, h homography, g models.Rea
 	}
 	nowhere := 0
 	for _, dir := range gridLineSides() {
-		shares := make([]float64, len(dir))
+		shares := col.bareShares(rm, cc, h, g, dir, light)
 		shows := make([]float64, len(dir))
 		for i, sides := range dir {
-			share, n := col.bareShare(rm, cc, h, g, sides, light)
-			if n == 0 {
-				share = math.NaN() // out of the frame: neither bare nor unbroken
-			}
-			shares[i] = share
 			shows[i] = rm.sideEvidence(h, g, sides, light)
 		}
 		for i := 1; i < len(dir)-1; i++ {
