@@ -89,28 +89,41 @@ func climb(score func(homography) float64, h homography, g models.RealmGeometry,
 // the other) is found where coordinate steps stop. It returns the lattice
 // and its score.
 func scanCorners(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, reach int) (homography, float64) {
+	var square []models.Point
+	for dy := -reach; dy <= reach; dy++ {
+		for dx := -reach; dx <= reach; dx++ {
+			square = append(square, models.Point{X: float64(dx), Y: float64(dy)})
+		}
+	}
+	return scanCornerMoves(score, h, g, w, hgt, 2, func([4]models.Point, int) []models.Point { return square })
+}
+
+// scanCornerMoves moves each corner of the realm in turn, the others held,
+// to the best of the points it reaches by the moves given for it (image
+// px; moves is given the corners as they stand and the corner's index)
+// while the score grows, for up to rounds rounds, stopping after a round
+// that moved none. It returns the lattice and its score.
+func scanCornerMoves(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, rounds int, moves func(q [4]models.Point, c int) []models.Point) (homography, float64) {
 	src := realmCorners(g)
 	var q [4]models.Point
 	for i, p := range src {
 		q[i] = h.Apply(p)
 	}
 	best := score(h)
-	for round := 0; round < 2; round++ {
+	for round := 0; round < rounds; round++ {
 		improved := false
 		for c := 0; c < 4; c++ {
 			base := q
-			for dy := -reach; dy <= reach; dy++ {
-				for dx := -reach; dx <= reach; dx++ {
-					t := base
-					t[c].X += float64(dx)
-					t[c].Y += float64(dy)
-					ht, err := fitHomography(src, t[:])
-					if err != nil || !plausible(ht, g, w, hgt) {
-						continue
-					}
-					if s := score(ht); s > best {
-						best, q, h, improved = s, t, ht, true
-					}
+			for _, m := range moves(base, c) {
+				t := base
+				t[c].X += m.X
+				t[c].Y += m.Y
+				ht, err := fitHomography(src, t[:])
+				if err != nil || !plausible(ht, g, w, hgt) {
+					continue
+				}
+				if s := score(ht); s > best {
+					best, q, h, improved = s, t, ht, true
 				}
 			}
 		}

@@ -340,35 +340,20 @@ const trappedCornerMargin = 0.1
 // moved by up to reach px along each, on a grid of step px) while the
 // score grows. It returns the lattice and its score.
 func scanOutward(score func(homography) float64, h homography, g models.RealmGeometry, w, hgt float64, reach, step int) (homography, float64) {
-	src := realmCorners(g)
-	var q [4]models.Point
-	for i, p := range src {
-		q[i] = h.Apply(p)
-	}
-	best := score(h)
-	for c := 0; c < 4; c++ {
+	return scanCornerMoves(score, h, g, w, hgt, 1, func(q [4]models.Point, c int) []models.Point {
 		u := unitFrom(q[(c+3)%4], q[c])
 		v := unitFrom(q[(c+1)%4], q[c])
-		base := q
+		var out []models.Point
 		for i := 0; i <= reach; i += step {
 			for j := 0; j <= reach; j += step {
 				if i == 0 && j == 0 {
 					continue
 				}
-				t := base
-				t[c].X += float64(i)*u.X + float64(j)*v.X
-				t[c].Y += float64(i)*u.Y + float64(j)*v.Y
-				ht, err := fitHomography(src, t[:])
-				if err != nil || !plausible(ht, g, w, hgt) {
-					continue
-				}
-				if s := score(ht); s > best {
-					best, q, h = s, t, ht
-				}
+				out = append(out, models.Point{X: float64(i)*u.X + float64(j)*v.X, Y: float64(i)*u.Y + float64(j)*v.Y})
 			}
 		}
-	}
-	return h, best
+		return out
+	})
 }
 
 // unitFrom is the unit vector from a towards b (zero when they coincide).
