@@ -441,9 +441,9 @@ func detectStraightOn(frame, gray gocv.Mat, scale float64, g models.RealmGeometr
 type segmentReading struct {
 	pastDominant bool
 	onMat        func(models.Point) bool
-	// noiseOf, when not nil, is the ridge map whose typical line
-	// response the search's own takes (see onmat.go).
-	noiseOf *ridgeMap
+	// noise, when not nil, is the typical line response the search
+	// takes for its own (see onmat.go).
+	noise *[len(ridgeOffsets)]float64
 	// detrendPencil has the search read the line profiles only (no
 	// edges, no marks), their vanishing points lined up on the
 	// response's peaks over its trend (see detrended.go).
@@ -467,8 +467,8 @@ func detectStraightReading(frame, gray gocv.Mat, scale float64, g models.RealmGe
 	}
 	rm.pastDominant = reading.pastDominant
 	rm.onMat = reading.onMat
-	if reading.noiseOf != nil {
-		rm.noise = reading.noiseOf.noise
+	if reading.noise != nil {
+		rm.noise = *reading.noise
 	}
 	rm.segmentShare = share
 	profilesOnly := reading.detrendPencil

@@ -225,26 +225,23 @@ func detectOnMat(frame gocv.Mat, g models.RealmGeometry) (homography, float64, b
 			return homography{}, 0, 0, errNoMat
 		}
 		defer region.Close()
+		// The frame as it is, whose lines judge the lattice found below.
+		framed, err := newRidgeMap(gray)
+		if err != nil {
+			return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
+		}
 		// The lines' response in units of the mat's typical one: the
 		// table's pattern would make it louder and every line on the
 		// mat fainter, and the table smoothed away quieter and every
 		// line clearer.
 		holds := regionHolds(region)
-		mat, err := newRidgeMap(gray)
-		if err != nil {
-			return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
-		}
-		mat.measureNoiseOver(holds)
+		matNoise := framed.noiseOver(holds)
 		onMat := offMatSmoothed(gray, region)
 		defer onMat.Close()
-		reading := segmentReading{onMat: holds, noiseOf: mat}
+		reading := segmentReading{onMat: holds, noise: &matNoise}
 		h, score, k, err := detectStraightReading(f, onMat, scale, g, nil, reading, segmentShare)
 		if err != nil {
 			return h, score, k, err
-		}
-		framed, err := newRidgeMap(gray)
-		if err != nil {
-			return homography{}, 0, 0, fmt.Errorf("calibration: %w", err)
 		}
 		hw := toFrame(h, 1/scale)
 		if movesOnFrame(framed, hw, g) {

@@ -67,12 +67,13 @@ func newRidgeMap(gray gocv.Mat) (*ridgeMap, error) {
 // measureNoise sets noise to the median absolute response over a lattice of
 // points, half of them read across x and half across y.
 func (m *ridgeMap) measureNoise() {
-	m.measureNoiseOver(nil)
+	m.noise = m.noiseOver(nil)
 }
 
-// measureNoiseOver is measureNoise over the points over holds only (all of
-// them when over is nil).
-func (m *ridgeMap) measureNoiseOver(over func(models.Point) bool) {
+// noiseOver is the typical |response| at each offset (see measureNoise)
+// over the points over holds only (all of them when over is nil).
+func (m *ridgeMap) noiseOver(over func(models.Point) bool) [len(ridgeOffsets)]float64 {
+	var noise [len(ridgeOffsets)]float64
 	step := max(4, int(math.Sqrt(float64(m.w*m.h)/4000)))
 	for k, d := range ridgeOffsets {
 		var vals []float64
@@ -89,7 +90,7 @@ func (m *ridgeMap) measureNoiseOver(over func(models.Point) bool) {
 				vals = append(vals, math.Abs(m.rawResponse(p, nx, ny, d)))
 			}
 		}
-		m.noise[k] = 1
+		noise[k] = 1
 		if len(vals) > 0 {
 			// The mean of the quieter 80% (the median of 8-bit levels
 			// moves in coarse steps, and the loudest points are card
@@ -100,9 +101,10 @@ func (m *ridgeMap) measureNoiseOver(over func(models.Point) bool) {
 			for _, v := range keep {
 				sum += v
 			}
-			m.noise[k] = math.Max(0.1, sum/float64(len(keep)))
+			noise[k] = math.Max(0.1, sum/float64(len(keep)))
 		}
 	}
+	return noise
 }
 
 // at is the bilinear grey level at (x, y); ok is false outside the frame.
