@@ -496,9 +496,7 @@ func orientedBox(ps []int, w int) (n, d0, d1 float64) {
 // inFrameTest tells whether a pixel of the image at f times the view's
 // scale (pixel (0, 0) at the view's origin) shows part of the camera frame.
 func inFrameTest(v *view, origin image.Point, f float64) func(x, y float64) bool {
-	iw, ih := float64(v.imgSize.X), float64(v.imgSize.Y)
 	return func(x, y float64) bool {
-		p := v.toImage.Apply(models.Point{X: x/f + float64(origin.X), Y: y/f + float64(origin.Y)})
-		return p.X >= 2 && p.Y >= 2 && p.X <= iw-3 && p.Y <= ih-3
+		return inCameraImage(v, v.toImage.Apply(models.Point{X: x/f + float64(origin.X), Y: y/f + float64(origin.Y)}))
 	}
 }

@@ -679,6 +679,11 @@ func inCameraFrame(v *view, p models.Point) bool {
 	if f[6]*p.X+f[7]*p.Y+f[8] <= 0 {
 		return false
 	}
-	q := f.Apply(p)
+	return inCameraImage(v, f.Apply(p))
+}
+
+// inCameraImage reports whether camera pixel q lies frameMarginPx or more
+// inside the camera frame's edge.
+func inCameraImage(v *view, q models.Point) bool {
 	return q.X >= frameMarginPx && q.Y >= frameMarginPx && q.X <= float64(v.imgSize.X)-1-frameMarginPx && q.Y <= float64(v.imgSize.Y)-1-frameMarginPx
 }
